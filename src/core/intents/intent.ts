@@ -1,0 +1,42 @@
+/** Lifecycle of an intent; only IN_PROGRESS may be bound for writes. */
+export const INTENT_STATUSES = ['PLANNED', 'IN_PROGRESS', 'BLOCKED', 'DONE', 'ABANDONED'] as const;
+export type IntentStatus = (typeof INTENT_STATUSES)[number];
+
+/** One entry of `active_intents` in `.orchestration/active_intents.yaml`. Unknown keys are kept in the file, not here. */
+export interface Intent {
+  id: string;
+  name: string;
+  status: IntentStatus;
+  /** Workspace-relative globs this intent may write. */
+  owned_scope: string[];
+  constraints: string[];
+  acceptance_criteria: string[];
+  owner?: string;
+  related: string[];
+}
+
+/** A reason the intents file cannot be used, pinned to where the user must fix it (1-based line and column). */
+export interface IntentsFileProblem {
+  file: string;
+  line: number;
+  column: number;
+  message: string;
+}
+
+/**
+ * What the intents file says right now. A missing file is valid and empty (reads still work, writes need an intent);
+ * an invalid file makes governance fail closed.
+ */
+export type IntentsSnapshot =
+  | { valid: true; file: string; exists: boolean; intents: Intent[] }
+  | { valid: false; file: string; problems: IntentsFileProblem[] };
+
+/** The port hooks and tools read intents through, and the place write-back goes. */
+export interface IntentSource {
+  /** Current snapshot; cheap when the file has not changed. */
+  load(): Promise<IntentsSnapshot>;
+  /** Adds globs to an intent's owned_scope, keeping the file's comments and formatting. */
+  addScope(intentId: string, globs: string[]): Promise<IntentsSnapshot>;
+  /** Changes an intent's status, keeping the file's comments and formatting. */
+  setStatus(intentId: string, status: IntentStatus): Promise<IntentsSnapshot>;
+}
