@@ -1,9 +1,64 @@
-// Placeholder entry; commands are wired in as they land.
-async function main(argv: string[]): Promise<number> {
-  process.stdout.write(`governor: ${argv.join(' ')}\n`);
-  return 0;
+import type { CliCommand, CliIO } from './cliCommand';
+
+/** Every subcommand, in the order `governor --help` lists them. */
+const COMMANDS: CliCommand[] = [];
+
+function overview(): string {
+  const width = Math.max(0, ...COMMANDS.map((c) => c.name.length));
+  const lines = COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`);
+  return [
+    'governor: Intent Governor command line',
+    '',
+    'Usage: governor <command> [options]   (governor <command> --help for details)',
+    '',
+    'Commands:',
+    ...lines,
+    '',
+  ].join('\n');
 }
 
-main(process.argv.slice(2)).then((code) => {
-  process.exitCode = code;
-});
+export async function runCli(argv: string[], io: CliIO): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    io.stdout(overview());
+    return name === undefined ? 2 : 0;
+  }
+  const command = COMMANDS.find((c) => c.name === name);
+  if (!command) {
+    io.stderr(`governor: unknown command '${name}'. Run 'governor --help' to see the commands.\n`);
+    return 2;
+  }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    io.stdout(command.usage.endsWith('\n') ? command.usage : `${command.usage}\n`);
+    return 0;
+  }
+  return command.run(rest, io);
+}
+
+function readStdin(): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    process.stdin.on('data', (chunk: Buffer) => chunks.push(chunk));
+    process.stdin.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    process.stdin.on('error', reject);
+  });
+}
+
+if (require.main === module) {
+  const io: CliIO = {
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text),
+    readStdin,
+    cwd: process.cwd(),
+    env: process.env,
+  };
+  runCli(process.argv.slice(2), io).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      process.stderr.write(`governor: internal error: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+      process.exitCode = 70;
+    },
+  );
+}

@@ -1,0 +1,17 @@
+import { formatTable, type BenchSuite } from './table';
+
+/** Every benchmark suite; `npm run bench -- <name>` runs only the named ones. */
+const SUITES: BenchSuite[] = [];
+
+async function main(): Promise<void> {
+  const only = process.argv.slice(2);
+  const suites = only.length ? SUITES.filter((s) => only.includes(s.name)) : SUITES;
+  for (const suite of suites) {
+    for (const table of await suite.run()) process.stdout.write(formatTable(table));
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench failed: ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exitCode = 1;
+});
