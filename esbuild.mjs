@@ -29,7 +29,7 @@ const common = {
   sourcemap: !production,
   sourcesContent: false,
   logLevel: 'warning',
-  plugins: [problemMatcherLog],
+  plugins: watch ? [problemMatcherLog] : [],
 };
 
 const entries = [
