@@ -1,0 +1,59 @@
+import { Minimatch } from 'minimatch';
+import { toolError, type ToolError } from '../toolError';
+
+/**
+ * Folders and files that steer the governor, git or an agent; no intent's scope can grant a write to them.
+ * Every pattern matches at any depth, not only at the root: any subfolder can become a workspace root, a
+ * repository (nested repos, submodule `.git` files) or an agent's working directory, and git hooks and
+ * `.vscode/tasks.json` run code there. The cost is that a human edits look-alike fixtures by hand.
+ */
+const PROTECTED_DIRS = ['.orchestration', '.git', '.vscode', '.claude', '.cursor', '.github/hooks', '.roo', '.clinerules'];
+const PROTECTED_FILES = ['.mcp.json', '.cursorrules', '.roomodes'];
+
+export const PROTECTED_PATTERNS: readonly string[] = [
+  ...PROTECTED_DIRS.flatMap((dir) => [`**/${dir}`, `**/${dir}/**`]),
+  ...PROTECTED_FILES.map((file) => `**/${file}`),
+];
+
+const compiled = PROTECTED_PATTERNS.map(
+  (pattern) => new Minimatch(pattern, { dot: true, nocase: true, nonegate: true, nobrace: true, noext: true, nocomment: true, platform: 'linux' }),
+);
+
+// Code points HFS+ ignores when comparing names (git's CVE-2014-9390 list covers these), so ".g\u200cit" is ".git".
+const IGNORABLE = /\p{Default_Ignorable_Code_Point}/gu;
+// NTFS 8.3 short name of ".git"; git itself refuses it for the same reason.
+const GIT_SHORT_NAME = /^git~\d+$/u;
+
+/** The protected pattern `rel` falls under, or undefined. Matching ignores case on every filesystem. */
+export function protectedPatternFor(rel: string): string | undefined {
+  const folded = foldForProtection(rel);
+  const index = compiled.findIndex((matcher) => matcher.match(folded));
+  return index === -1 ? undefined : PROTECTED_PATTERNS[index];
+}
+
+export function protectedPathError(rel: string, pattern: string): ToolError {
+  return toolError(
+    'PROTECTED_PATH',
+    `"${rel}" is protected (${pattern}): agents may not write this path whatever the intent's scope says; a human edits it. Leave it unchanged, or describe the change for the human to make.`,
+    { path: rel, pattern },
+  );
+}
+
+/**
+ * Fail closed on every spelling some filesystem treats as the same name: NFKC (compatibility forms), no
+ * ignorable code points, case folded through upper then lower (so "ſ" and "ı" become "s" and "i"), NTFS
+ * trailing dots and spaces trimmed, and the 8.3 alias of .git.
+ */
+function foldForProtection(rel: string): string {
+  return rel
+    .normalize('NFKC')
+    .replace(IGNORABLE, '')
+    .toUpperCase()
+    .toLowerCase()
+    .split('/')
+    .map((segment) => {
+      const trimmed = segment === '.' || segment === '..' ? segment : segment.replace(/[. ]+$/u, '');
+      return GIT_SHORT_NAME.test(trimmed) ? '.git' : trimmed;
+    })
+    .join('/');
+}

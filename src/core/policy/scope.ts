@@ -1,0 +1,51 @@
+import { Minimatch, type MinimatchOptions } from 'minimatch';
+import { toolError, type ToolError } from '../toolError';
+
+export interface ScopeOptions {
+  caseInsensitive: boolean;
+}
+
+/**
+ * `dot: false` on purpose: `src/**` does not cover `src/.env` or `src/.secrets/`. Hidden files hold
+ * credentials and tool config more often than code, so a scope must name them explicitly (fail closed).
+ * Negation, braces, extglobs and comments are off: the intents loader rejects them, and here they would
+ * only widen what a glob means. The platform is pinned so a glob means the same on every OS.
+ */
+const BASE_OPTIONS: MinimatchOptions = {
+  nonegate: true,
+  nobrace: true,
+  noext: true,
+  nocomment: true,
+  dot: false,
+  platform: 'linux',
+};
+
+// Hot path (every tool call): compiled matchers are reused; the bound keeps a hostile stream of globs finite.
+const MAX_CACHED = 512;
+const cache = new Map<string, Minimatch>();
+
+function matcherFor(glob: string, caseInsensitive: boolean): Minimatch {
+  const key = `${caseInsensitive ? 'i' : 's'}\u0000${glob}`;
+  let matcher = cache.get(key);
+  if (matcher === undefined) {
+    if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value as string);
+    matcher = new Minimatch(glob.normalize('NFC'), { ...BASE_OPTIONS, nocase: caseInsensitive });
+    cache.set(key, matcher);
+  }
+  return matcher;
+}
+
+/** The first glob of the intent's owned scope that covers `rel` (workspace-relative, POSIX), or undefined. */
+export function matchScope(rel: string, globs: readonly string[], options: ScopeOptions): string | undefined {
+  const path = rel.normalize('NFC');
+  return globs.find((glob) => matcherFor(glob, options.caseInsensitive).match(path));
+}
+
+export function scopeViolationError(rel: string, intentId: string, globs: readonly string[]): ToolError {
+  const owned = globs.length === 0 ? '(nothing)' : globs.join(', ');
+  return toolError(
+    'SCOPE_VIOLATION',
+    `"${rel}" is outside the owned scope of intent ${intentId} (${owned}). Call request_scope_expansion with the globs you need and a reason, or select another intent whose scope covers this path.`,
+    { path: rel, intent_id: intentId, owned_scope: [...globs] },
+  );
+}

@@ -1,0 +1,70 @@
+import { strict as assert } from 'node:assert';
+import { PROTECTED_PATTERNS, protectedPathError, protectedPatternFor } from '../../../../src/core/paths/protectedPaths';
+
+describe('protectedPatternFor', () => {
+  const protectedPaths: Array<[string, string]> = [
+    ['.orchestration/active_intents.yaml', 'the governor\'s own intents'],
+    ['.orchestration', 'the governor folder itself'],
+    ['.orchestration/agent_trace.jsonl', 'the trace'],
+    ['.git/config', 'git config'],
+    ['.git', 'the .git folder (or a submodule gitfile)'],
+    ['.GIT/config', 'upper-case .git'],
+    ['.Git/HEAD', 'mixed-case .git'],
+    ['sub/.git/config', 'a nested repository'],
+    ['vendor/lib/.git', 'a submodule gitfile'],
+    ['.vscode/settings.json', 'editor settings'],
+    ['.vscode/tasks.json', 'tasks that run on folder open'],
+    ['packages/app/.vscode/launch.json', 'a nested .vscode'],
+    ['.claude/settings.json', 'Claude Code settings'],
+    ['.cursor/rules/x.mdc', 'Cursor rules'],
+    ['.github/hooks/x.json', 'agent hooks'],
+    ['.github/hooks', 'the hooks folder itself'],
+    ['.roo/rules/a.md', 'Roo rules'],
+    ['.clinerules', 'Cline rules as a file'],
+    ['.clinerules/a.md', 'Cline rules as a folder'],
+    ['.mcp.json', 'MCP server config'],
+    ['.cursorrules', 'Cursor rules file'],
+    ['.roomodes', 'Roo modes'],
+    ['.g\u200cit/config', 'a zero-width joiner HFS+ ignores'],
+    ['.vſcode/settings.json', 'a long s that case-folds to s'],
+    ['.git./config', 'a trailing dot NTFS trims'],
+    ['GIT~1/config', 'the NTFS short name of .git'],
+    ['\uff0egit/config', 'a fullwidth dot that NFKC turns into "."'],
+  ];
+  for (const [rel, why] of protectedPaths) {
+    it(`protects ${JSON.stringify(rel)} (${why})`, () => {
+      assert.ok(protectedPatternFor(rel), `${rel} should be protected`);
+    });
+  }
+
+  const open: Array<[string, string]> = [
+    ['.github/workflows/ci.yml', 'CI workflows are ordinary project files'],
+    ['.github/CODEOWNERS', 'other .github files'],
+    ['src/.gitignore', 'a file whose name merely starts with .git'],
+    ['.gitignore', 'the root .gitignore'],
+    ['src/git/config.ts', 'a folder named git without the dot'],
+    ['docs/vscode.md', 'a name mentioning vscode'],
+    ['src/a.ts', 'ordinary source'],
+    ['.github/hooksx/a.json', 'a sibling of hooks'],
+  ];
+  for (const [rel, why] of open) {
+    it(`leaves ${JSON.stringify(rel)} writable (${why})`, () => {
+      assert.equal(protectedPatternFor(rel), undefined);
+    });
+  }
+
+  it('names the pattern that matched, from the exported list', () => {
+    const pattern = protectedPatternFor('.vscode/settings.json');
+    assert.ok(pattern && PROTECTED_PATTERNS.includes(pattern));
+    assert.match(pattern, /\.vscode/);
+  });
+
+  it('builds a PROTECTED_PATH error that says a human edits the file', () => {
+    const error = protectedPathError('.git/config', '**/.git/**');
+    assert.equal(error.code, 'PROTECTED_PATH');
+    assert.deepEqual(error.meta, { path: '.git/config', pattern: '**/.git/**' });
+    assert.match(error.message, /\.git\/config/);
+    assert.match(error.message, /whatever the intent's scope says/);
+    assert.match(error.message, /a human edits it/);
+  });
+});
