@@ -1,3 +1,5 @@
+import type { Result } from '../toolError';
+
 /** Lifecycle of an intent; only IN_PROGRESS may be bound for writes. */
 export const INTENT_STATUSES = ['PLANNED', 'IN_PROGRESS', 'BLOCKED', 'DONE', 'ABANDONED'] as const;
 export type IntentStatus = (typeof INTENT_STATUSES)[number];
@@ -31,12 +33,15 @@ export type IntentsSnapshot =
   | { valid: true; file: string; exists: boolean; intents: Intent[] }
   | { valid: false; file: string; problems: IntentsFileProblem[] };
 
-/** The port hooks and tools read intents through, and the place write-back goes. */
+/**
+ * The port hooks and tools read intents through, and the place write-back goes. Write-backs return refusals
+ * (INTENT_NOT_FOUND, INVALID_INPUT, INTENTS_FILE_INVALID, an I/O HOOK_ERROR) as values the agent can act on.
+ */
 export interface IntentSource {
   /** Current snapshot; cheap when the file has not changed. */
   load(): Promise<IntentsSnapshot>;
   /** Adds globs to an intent's owned_scope, keeping the file's comments and formatting. */
-  addScope(intentId: string, globs: string[]): Promise<IntentsSnapshot>;
+  addScope(intentId: string, globs: string[]): Promise<Result<IntentsSnapshot>>;
   /** Changes an intent's status, keeping the file's comments and formatting. */
-  setStatus(intentId: string, status: IntentStatus): Promise<IntentsSnapshot>;
+  setStatus(intentId: string, status: IntentStatus): Promise<Result<IntentsSnapshot>>;
 }
