@@ -90,7 +90,7 @@ export async function canonicalizePath(
       return fail(err('PROTECTED_PATH', `is a symbolic link; writes through symbolic links are refused. Write the link's target path ("${rel}") instead.`, { reason: 'symlink', target: rel }));
     }
     if (entry?.isDirectory() || (!entry && /\/(\.\.?)?$/u.test(text))) {
-      return fail(err('INVALID_INPUT', 'is a directory; a write needs a file path inside it.'));
+      return fail(err('INVALID_INPUT', 'is a directory; a write needs a file path inside it.', { reason: 'directory' }));
     }
     if (entry && !entry.isFile()) return fail(err('INVALID_INPUT', 'is not a regular file (a device, socket or pipe); only regular files can be written.'));
     if (entry && entry.nlink > 1) {

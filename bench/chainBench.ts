@@ -1,0 +1,93 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Governor } from '../src/core/governor';
+import { createNodeServices, denyingApprover } from '../src/core/nodeServices';
+import { elapsedMs, percentile, type BenchSuite, type BenchTable } from './table';
+import { writeFile, mkdir } from 'node:fs/promises';
+
+const WRITES = 2000;
+const WARMUP = 200;
+const SPAWNS = 60;
+
+const INTENTS = `active_intents:
+  - id: bench
+    name: Benchmark
+    status: IN_PROGRESS
+    owned_scope: ['src/**']
+`;
+
+function spawnOnce(file: string, args: string[]): Promise<number> {
+  const start = process.hrtime.bigint();
+  return new Promise((resolve, reject) => {
+    const child = spawn(file, args, { stdio: 'ignore' });
+    child.on('error', reject);
+    child.on('exit', () => resolve(elapsedMs(start)));
+  });
+}
+
+async function spawnSamples(file: string, args: string[]): Promise<number[]> {
+  const samples: number[] = [];
+  for (let i = 0; i < SPAWNS; i++) samples.push(await spawnOnce(file, args));
+  return samples.slice(5);
+}
+
+/** Governed 4 KB writes; the chain's cost is the call's total minus the tool's own write, timed apart by marker hooks. */
+async function chainSamples(): Promise<{ chain: number[]; write: number[] }> {
+  const root = await mkdtemp(join(tmpdir(), 'ig-bench-'));
+  try {
+    await mkdir(join(root, '.orchestration'), { recursive: true });
+    await mkdir(join(root, 'src'), { recursive: true });
+    await writeFile(join(root, '.orchestration/active_intents.yaml'), INTENTS);
+    const services = await createNodeServices({ root, approver: denyingApprover });
+    const governor = new Governor(services);
+    let toolStart = 0n;
+    let toolEnd = 0n;
+    governor.engine.registerPre({ name: 'bench-mark-start', guard: true, run: () => { toolStart = process.hrtime.bigint(); return { decision: { kind: 'allow' } }; } }, { after: 'approval-gate' });
+    governor.engine.registerPost({ name: 'bench-mark-end', run: () => { toolEnd = process.hrtime.bigint(); } });
+    // keep the marker first among post-hooks so the ledger and trace count as chain
+    const post = (governor.engine as unknown as { post: unknown[] }).post;
+    post.unshift(post.pop());
+    const agent = { name: 'bench' };
+    await governor.call({ tool: 'select_active_intent', input: { intent_id: 'bench' }, session_id: 'b', agent });
+    const chain: number[] = [];
+    const write: number[] = [];
+    for (let i = 0; i < WARMUP + WRITES; i++) {
+      const content = `// revision ${i}\n${'x'.repeat(4096 - 20)}\n`;
+      const start = process.hrtime.bigint();
+      const result = await governor.call({ tool: 'write_file', input: { path: 'src/file.ts', content }, session_id: 'b', agent });
+      const total = elapsedMs(start);
+      if (!result.ok) throw new Error(`bench write refused: ${result.error.message}`);
+      const tool = Number(toolEnd - toolStart) / 1e6;
+      if (i >= WARMUP) {
+        chain.push(total - tool);
+        write.push(tool);
+      }
+    }
+    return { chain, write };
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+}
+
+export const chainBench: BenchSuite = {
+  name: 'chain',
+  async run(): Promise<BenchTable[]> {
+    const { chain, write } = await chainSamples();
+    const sh = await spawnSamples('/bin/sh', ['-c', 'true']);
+    const node = await spawnSamples(process.execPath, ['-e', '0']);
+    const chainP50 = percentile(chain, 50);
+    const row = (name: string, samples: number[]) => [name, samples.length, percentile(samples, 50), percentile(samples, 99), percentile(samples, 50) / chainP50];
+    return [
+      {
+        title: 'Pre+post hook chain for a governed 4 KB write vs. one external hook process',
+        columns: ['measure', 'samples', 'p50 ms', 'p99 ms', 'p50 / chain p50'],
+        rows: [row('governed chain (pre+post, write excluded)', chain), row('the write itself (lock, temp, fsync, rename)', write), row('spawn `sh -c true`', sh), row('spawn `node -e 0`', node)],
+        notes: [
+          `Targets: chain p50 < sh spawn p50 (${chainP50 < percentile(sh, 50) ? 'met' : 'MISSED'}), chain p99 < 2 ms (${percentile(chain, 99) < 2 ? 'met' : 'MISSED'}), node hook ≥ 20× chain (${percentile(node, 50) / chainP50 >= 20 ? 'met' : 'MISSED'}: ${(percentile(node, 50) / chainP50).toFixed(1)}×).`,
+        ],
+      },
+    ];
+  },
+};

@@ -1,0 +1,45 @@
+import type { Approver } from './hooks/approver';
+import type { IntentSource } from './intents/intent';
+import type { Logger } from './logger';
+import type { PathLocks } from './policy/pathLock';
+import type { SessionRegistry } from './sessions/sessionRegistry';
+import type { TraceSink } from './trace/traceSink';
+import type { Workspace } from './workspace';
+
+/** Knobs a user or host sets; defaults in DEFAULT_POLICY. */
+export interface GovernancePolicy {
+  /** Ask a human before every write and edit too, not only before deletes and destructive commands. */
+  approveWrites: boolean;
+  /** Untrusted workspaces get the strictest policy: every command is refused and every mutation asks. */
+  trusted: boolean;
+  commandTimeoutMs: number;
+  maxCommandTimeoutMs: number;
+  maxCommandOutputBytes: number;
+  maxReadBytes: number;
+  maxListedFiles: number;
+}
+
+export const DEFAULT_POLICY: GovernancePolicy = {
+  approveWrites: false,
+  trusted: true,
+  commandTimeoutMs: 60_000,
+  maxCommandTimeoutMs: 600_000,
+  maxCommandOutputBytes: 1024 * 1024,
+  maxReadBytes: 2 * 1024 * 1024,
+  maxListedFiles: 2000,
+};
+
+/** The ports a governed call runs against; each door (host, CLI, tests) builds one set. */
+export interface GovernorServices {
+  workspace: Workspace;
+  intents: IntentSource;
+  sessions: SessionRegistry;
+  locks: PathLocks;
+  approver: Approver;
+  trace: TraceSink;
+  logger: Logger;
+  clock: () => Date;
+  /** Whether the workspace's filesystem folds case (paths and scopes compare accordingly). */
+  caseInsensitive: boolean;
+  policy: GovernancePolicy;
+}

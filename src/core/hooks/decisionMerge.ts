@@ -1,0 +1,31 @@
+import type { ApprovalRequest, Risk } from './approver';
+import type { ApprovalAsk, ToolCall } from './hookTypes';
+
+const RISK_ORDER: Risk[] = ['low', 'medium', 'high'];
+
+function higherRisk(a: Risk, b: Risk): Risk {
+  return RISK_ORDER.indexOf(a) >= RISK_ORDER.indexOf(b) ? a : b;
+}
+
+/** Folds every hook's ask into the one request a human sees: all reasons, the highest risk, the latest details. */
+export function mergeAsks(call: ToolCall, mutationClass: string, asks: ApprovalAsk[]): ApprovalRequest {
+  const request: ApprovalRequest = {
+    kind: 'destructive',
+    title: `Allow ${call.agent.name} to run ${call.tool}?`,
+    tool: call.tool,
+    files: [],
+    risk: 'low',
+    mutation_class: mutationClass,
+    reasons: [],
+  };
+  for (const ask of asks) {
+    const { reason, risk, files, ...details } = ask;
+    request.reasons.push(reason);
+    request.risk = higherRisk(request.risk, risk);
+    for (const file of files ?? []) if (!request.files.includes(file)) request.files.push(file);
+    for (const [key, value] of Object.entries(details)) {
+      if (value !== undefined) (request as unknown as Record<string, unknown>)[key] = value;
+    }
+  }
+  return request;
+}

@@ -1,0 +1,79 @@
+import type { ToolError } from '../toolError';
+import type { AgentInfo } from '../trace/traceSink';
+import type { ApprovalDecision, ApprovalRequest, Risk } from './approver';
+import type { CallFacts } from './callFacts';
+
+/** One agent tool call as every door hands it to the engine. */
+export interface ToolCall {
+  tool: string;
+  input: Record<string, unknown>;
+  session_id: string;
+  agent: AgentInfo;
+  invocation_id: string;
+}
+
+/** Part of an approval request a hook contributes; the engine merges every ask into one request. */
+export interface ApprovalAsk extends Partial<Omit<ApprovalRequest, 'reasons' | 'risk'>> {
+  reason: string;
+  risk: Risk;
+}
+
+export type PreDecision =
+  | { kind: 'allow' }
+  | { kind: 'deny'; error: ToolError }
+  | { kind: 'ask'; ask: ApprovalAsk }
+  | { kind: 'modify'; input: Record<string, unknown> };
+
+export interface PreHookResult {
+  decision: PreDecision;
+  /** Extra text for the model, e.g. the intent's constraints. */
+  context?: string;
+}
+
+/** What a pre-hook sees: the call (with any earlier modification applied) and facts computed once per call. */
+export interface PreHookContext {
+  call: ToolCall;
+  facts: CallFacts;
+  signal: AbortSignal;
+}
+
+export interface PreHook {
+  name: string;
+  /** Milliseconds before the hook counts as failed (deny, HOOK_ERROR). */
+  timeoutMs?: number;
+  /** Built-in guards; a `modify` is only honoured from hooks that run before the first guard. */
+  guard?: boolean;
+  run(context: PreHookContext): Promise<PreHookResult> | PreHookResult;
+}
+
+/** How a governed call ended. */
+export type CallOutcome =
+  | { status: 'success'; output: ToolOutput; approval?: ApprovalDecision }
+  | { status: 'blocked'; error: ToolError; approval?: ApprovalDecision }
+  | { status: 'error'; error: ToolError; approval?: ApprovalDecision };
+
+export interface PostHookContext {
+  call: ToolCall;
+  facts: CallFacts;
+  outcome: CallOutcome;
+}
+
+export interface PostHook {
+  name: string;
+  timeoutMs?: number;
+  run(context: PostHookContext): Promise<void> | void;
+}
+
+/** A file a governed tool changed, for the trace: contents before and after (undefined = absent). */
+export interface AppliedChange {
+  path: string;
+  before?: string;
+  after?: string;
+}
+
+/** A tool's success: text for the model, structured data for programs, and what it changed. */
+export interface ToolOutput {
+  text: string;
+  data: Record<string, unknown>;
+  changes?: AppliedChange[];
+}

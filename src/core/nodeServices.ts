@@ -1,0 +1,42 @@
+import { DEFAULT_POLICY, type GovernancePolicy, type GovernorServices } from './governorServices';
+import type { Approver } from './hooks/approver';
+import { FileIntentSource } from './intents/fileIntentSource';
+import { nullLogger, type Logger } from './logger';
+import { createNodeWorkspace } from './nodeWorkspace';
+import { detectCaseInsensitive } from './paths/canonicalPath';
+import { PathLocks } from './policy/pathLock';
+import { SessionRegistry } from './sessions/sessionRegistry';
+import { nullTraceSink, type TraceSink } from './trace/traceSink';
+
+export interface NodeServicesOptions {
+  root: string;
+  approver: Approver;
+  trace?: TraceSink;
+  logger?: Logger;
+  policy?: Partial<GovernancePolicy>;
+  clock?: () => Date;
+}
+
+/** Refuses every approval: for doors with no human to ask. */
+export const denyingApprover: Approver = {
+  async approve() {
+    return { approved: false, approver: 'none', reason: 'no human is available to approve it here' };
+  },
+};
+
+/** Services over the real filesystem, for the CLI, the headless hook bridge and tests. */
+export async function createNodeServices(options: NodeServicesOptions): Promise<GovernorServices> {
+  const workspace = await createNodeWorkspace(options.root);
+  return {
+    workspace,
+    intents: new FileIntentSource(workspace.root),
+    sessions: new SessionRegistry(),
+    locks: new PathLocks(),
+    approver: options.approver,
+    trace: options.trace ?? nullTraceSink,
+    logger: options.logger ?? nullLogger,
+    clock: options.clock ?? (() => new Date()),
+    caseInsensitive: await detectCaseInsensitive(workspace.root),
+    policy: { ...DEFAULT_POLICY, ...options.policy },
+  };
+}

@@ -1,0 +1,67 @@
+import { decodeText } from '../hooks/callFacts';
+import type { AppliedChange } from '../hooks/hookTypes';
+import { canonicalizeCommandTarget } from '../policy/commandTargets';
+import { runShellCommand } from '../process/processRunner';
+import { scrubEnv } from '../process/scrubbedEnv';
+import { fail, ok } from '../toolError';
+import type { ToolDefinition, ToolExecution } from './toolDefinition';
+import { PATH_PROPERTY, pathFields } from './toolInput';
+
+/** Literal files the command says it writes, canonicalised, so their before/after can be traced. */
+async function knownTargets({ facts, services }: ToolExecution, cwdRel: string): Promise<Array<{ abs: string; rel: string }>> {
+  const targets: Array<{ abs: string; rel: string }> = [];
+  for (const target of facts.command().writeTargets) {
+    // The command-policy guard has already refused every target that does not canonicalise.
+    const canonical = await canonicalizeCommandTarget(services.workspace.root, cwdRel, target, services.caseInsensitive);
+    if (canonical.ok && !canonical.value.directory) targets.push(canonical.value);
+  }
+  return targets;
+}
+
+export const runCommand: ToolDefinition = {
+  name: 'run_command',
+  title: 'Run command',
+  description:
+    'Runs a shell command in the workspace (default cwd: the root) with a timeout and capped output. Read-only commands run at once; destructive ones ask a human; some are refused.',
+  inputSchema: {
+    type: 'object',
+    properties: {
+      command: { type: 'string', minLength: 1, maxLength: 16_384, description: 'The shell command line (POSIX sh).' },
+      cwd: { ...PATH_PROPERTY, description: 'Workspace-relative directory to run in.' },
+      timeout_ms: { type: 'integer', minimum: 100, description: 'Kill the command (and its children) after this many milliseconds.' },
+    },
+    required: ['command'],
+    additionalProperties: false,
+  },
+  mutation: 'command',
+  paths: (input) => pathFields(input, [['cwd', 'read']]),
+  async execute(execution) {
+    const { facts, services, call } = execution;
+    const paths = await facts.paths();
+    if (!paths.ok) return fail(paths.error);
+    const cwd = paths.value.find((p) => p.field === 'cwd') ?? { abs: services.workspace.root, rel: '' };
+    const targets = await knownTargets(execution, cwd.rel);
+    const before = await Promise.all(targets.map((t) => services.workspace.readFile(t.abs)));
+    const requested = typeof call.input.timeout_ms === 'number' ? call.input.timeout_ms : services.policy.commandTimeoutMs;
+    const result = await runShellCommand(String(call.input.command), {
+      cwd: cwd.abs,
+      timeoutMs: Math.min(requested, services.policy.maxCommandTimeoutMs),
+      maxOutputBytes: services.policy.maxCommandOutputBytes,
+      env: scrubEnv(process.env),
+    });
+    const changes: AppliedChange[] = [];
+    for (const [index, target] of targets.entries()) {
+      const after = decodeText(await services.workspace.readFile(target.abs));
+      const previous = decodeText(before[index]);
+      if (after !== previous) changes.push({ path: target.rel, before: previous, after });
+    }
+    const status = result.timedOut ? `timed out after ${Math.min(requested, services.policy.maxCommandTimeoutMs)} ms (process group killed)` : `exit code ${result.exitCode ?? `signal ${result.signal}`}`;
+    const cut = result.truncated ? '\n(output truncated)' : '';
+    const text = `$ ${String(call.input.command)}\n${status}\n--- stdout ---\n${result.stdout}\n--- stderr ---\n${result.stderr}${cut}`;
+    return ok({
+      text,
+      data: { exit_code: result.exitCode, signal: result.signal, timed_out: result.timedOut, truncated: result.truncated, stdout: result.stdout, stderr: result.stderr },
+      changes,
+    });
+  },
+};

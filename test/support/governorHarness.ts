@@ -1,0 +1,118 @@
+import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { Governor, type GovernedResult } from '../../src/core/governor';
+import type { GovernancePolicy } from '../../src/core/governorServices';
+import type { ApprovalDecision, ApprovalRequest, Approver } from '../../src/core/hooks/approver';
+import type { Logger } from '../../src/core/logger';
+import { createNodeServices } from '../../src/core/nodeServices';
+import type { GovernanceEvent, MutationEvent, TraceSink } from '../../src/core/trace/traceSink';
+
+/** Answers approvals from a script (true = approve) and remembers every request a human would have seen. */
+export class ScriptedApprover implements Approver {
+  readonly requests: ApprovalRequest[] = [];
+  constructor(private readonly answers: boolean[] = []) {}
+  script(...answers: boolean[]): void {
+    this.answers.push(...answers);
+  }
+  async approve(request: ApprovalRequest): Promise<ApprovalDecision> {
+    this.requests.push(request);
+    const answer = this.answers.shift();
+    if (answer === undefined) throw new Error(`unexpected approval request: ${request.title}`);
+    return { approved: answer, approver: 'test-human' };
+  }
+}
+
+export class RecordingTrace implements TraceSink {
+  readonly mutations: MutationEvent[] = [];
+  readonly governance: GovernanceEvent[] = [];
+  async recordMutation(event: MutationEvent): Promise<void> {
+    this.mutations.push(event);
+  }
+  async recordGovernance(event: GovernanceEvent): Promise<void> {
+    this.governance.push(event);
+  }
+}
+
+export class RecordingLogger implements Logger {
+  readonly lines: string[] = [];
+  info(message: string) {
+    this.lines.push(`info ${message}`);
+  }
+  warn(message: string) {
+    this.lines.push(`warn ${message}`);
+  }
+  error(message: string) {
+    this.lines.push(`error ${message}`);
+  }
+}
+
+export const SAMPLE_INTENTS = `# The plan for the sample project
+active_intents:
+  - id: auth-refactor
+    name: Refactor authentication
+    status: IN_PROGRESS
+    owned_scope:
+      - src/auth/**
+      - test/auth/**
+    constraints:
+      - Keep the public login() signature
+    acceptance_criteria:
+      - All auth tests pass
+  - id: docs
+    name: Document the API
+    status: PLANNED
+    owned_scope:
+      - docs/**
+`;
+
+export interface Harness {
+  root: string;
+  governor: Governor;
+  approver: ScriptedApprover;
+  trace: RecordingTrace;
+  logger: RecordingLogger;
+  /** Calls a tool as agent `test-agent` in session `s1` unless told otherwise. */
+  call(tool: string, input: unknown, session?: string): Promise<GovernedResult>;
+  /** Selects the intent, then calls. */
+  bound(tool: string, input: unknown, intentId?: string, session?: string): Promise<GovernedResult>;
+  file(rel: string, content: string): Promise<void>;
+  dispose(): Promise<void>;
+}
+
+export async function createHarness(options: { files?: Record<string, string>; intents?: string | null; policy?: Partial<GovernancePolicy> } = {}): Promise<Harness> {
+  const root = await realpath(await mkdtemp(join(tmpdir(), 'ig-harness-')));
+  const file = async (rel: string, content: string) => {
+    await mkdir(dirname(join(root, rel)), { recursive: true });
+    await writeFile(join(root, rel), content);
+  };
+  if (options.intents !== null) await file('.orchestration/active_intents.yaml', options.intents ?? SAMPLE_INTENTS);
+  for (const [rel, content] of Object.entries(options.files ?? {})) await file(rel, content);
+  const approver = new ScriptedApprover();
+  const trace = new RecordingTrace();
+  const logger = new RecordingLogger();
+  const services = await createNodeServices({ root, approver, trace, logger, policy: options.policy });
+  const governor = new Governor(services);
+  const call = (tool: string, input: unknown, session = 's1') =>
+    governor.call({ tool, input, session_id: session, agent: { name: 'test-agent', model_id: 'test-model' } });
+  return {
+    root,
+    governor,
+    approver,
+    trace,
+    logger,
+    call,
+    async bound(tool, input, intentId = 'auth-refactor', session = 's1') {
+      const selected = await call('select_active_intent', { intent_id: intentId }, session);
+      if (!selected.ok) throw new Error(`select failed: ${selected.error.message}`);
+      return call(tool, input, session);
+    },
+    file,
+    dispose: () => rm(root, { recursive: true, force: true }),
+  };
+}
+
+/** The error code of a refused call, or 'ok'. */
+export function codeOf(result: GovernedResult): string {
+  return result.ok ? 'ok' : result.error.code;
+}
