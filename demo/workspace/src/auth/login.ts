@@ -1,0 +1,3 @@
+export function login(user: string, password: string): boolean {
+  return user.length > 0 && password.length >= 12;
+}
