@@ -1,5 +1,4 @@
-import { checkBasis, contentHash } from '../../policy/optimisticLock';
-import { toolError } from '../../toolError';
+import { checkBasis, unsavedEditorError } from '../../policy/optimisticLock';
 import { isFileMutation } from '../../tools/toolDefinition';
 import type { PreHook } from '../hookTypes';
 
@@ -19,18 +18,7 @@ export const staleGuard: PreHook = {
     const current = await facts.current(abs);
     const stale = checkBasis(rel, facts.basis(rel), current);
     if (stale) return { decision: { kind: 'deny', error: stale } };
-    if (await facts.services.workspace.hasUnsavedChanges?.(abs)) {
-      return {
-        decision: {
-          kind: 'deny',
-          error: toolError('STALE_FILE', `${rel} has unsaved edits in an editor. Ask the user to save or discard them, then read_file again.`, {
-            path: rel,
-            reason: 'unsaved_editor',
-            current_content_hash: current === undefined ? undefined : contentHash(current),
-          }),
-        },
-      };
-    }
+    if (await facts.services.workspace.hasUnsavedChanges?.(abs)) return { decision: { kind: 'deny', error: unsavedEditorError(rel) } };
     const proposed = await facts.proposed();
     return proposed.ok ? { decision: { kind: 'allow' } } : { decision: { kind: 'deny', error: proposed.error } };
   },

@@ -1,0 +1,239 @@
+import { randomBytes } from 'node:crypto';
+import { constants, type Dirent, type Stats } from 'node:fs';
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
+import { errnoOf, ioToolError } from './ioError';
+import { toolError, type ToolError } from './toolError';
+import type { EntryInfo, ReplaceOptions, Workspace } from './workspace';
+
+/** Directories a recursive listing never descends into: huge, generated, and not the agent's business. */
+const SKIPPED_DIRECTORIES = new Set(['.git', 'node_modules']);
+/** Our own temp files (see tempPathFor); a listing taken mid-replace must not show them. */
+const TEMP_FILE = /^\..*\.[0-9a-f]{12}\.ig-tmp$/;
+
+/**
+ * The Workspace port over the Node file system, for the CLI, the hook bridge and tests.
+ * File-system failures come back as HOOK_ERROR values with `meta.errno` (see ioError.ts), never as throws.
+ * Rejects when the root does not exist, because there is nothing to govern.
+ */
+export async function createNodeWorkspace(root: string): Promise<Workspace> {
+  const realRoot = await fs.realpath(root);
+  return {
+    root: realRoot,
+    readFile: (absPath) => readFileBytes(absPath),
+    entryInfo: (absPath) => entryInfo(absPath),
+    replaceFile: (absPath, data, options) => replaceFile(realRoot, absPath, data, options),
+    deleteFile: (absPath, options) => deleteFile(realRoot, absPath, options),
+    listFiles: (absDir, options) => listFiles(realRoot, absDir, options),
+  };
+}
+
+async function readFileBytes(absPath: string): Promise<Uint8Array | undefined> {
+  try {
+    return new Uint8Array(await fs.readFile(absPath));
+  } catch (error) {
+    if (isMissing(error)) return undefined;
+    throw error;
+  }
+}
+
+async function entryInfo(absPath: string): Promise<EntryInfo | undefined> {
+  const stats = await lstatOrUndefined(absPath);
+  if (!stats) return undefined;
+  return { kind: kindOf(stats), size: stats.size, mtimeMs: stats.mtimeMs };
+}
+
+async function replaceFile(root: string, absPath: string, data: Uint8Array, options: ReplaceOptions = {}): Promise<ToolError | undefined> {
+  const rel = relativeInside(root, absPath);
+  if (rel === undefined || rel === '') return outsideError(absPath);
+  const dir = path.dirname(absPath);
+  let tempPath: string | undefined;
+  try {
+    const dirError = await ensureDirectory(root, dir);
+    if (dirError) return dirError;
+    const existing = await lstatOrUndefined(absPath);
+    if (existing?.isDirectory()) throw errnoError('EISDIR', absPath);
+    // Renaming over a read-only file would succeed; refuse it as a plain write would.
+    if (existing) await fs.access(absPath, constants.W_OK);
+    const mode = existing?.isFile() ? existing.mode & 0o7777 : undefined;
+    tempPath = tempPathFor(absPath);
+    // 'wx': never reuse a path someone else created; 0o666 lets the umask decide for new files.
+    const handle = await fs.open(tempPath, 'wx', mode ?? 0o666);
+    try {
+      await handle.writeFile(data);
+      if (mode !== undefined) await handle.chmod(mode); // open() filtered the mode through the umask
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    const veto = await runBeforeReplace(options, rel);
+    if (veto) return veto;
+    await fs.rename(tempPath, absPath);
+    tempPath = undefined;
+    await syncDirectory(dir);
+    return undefined;
+  } catch (error) {
+    return ioToolError(error, 'write', rel);
+  } finally {
+    if (tempPath !== undefined) await fs.rm(tempPath, { force: true }).catch(() => undefined);
+  }
+}
+
+async function deleteFile(root: string, absPath: string, options: ReplaceOptions = {}): Promise<ToolError | undefined> {
+  const rel = relativeInside(root, absPath);
+  if (rel === undefined || rel === '') return outsideError(absPath);
+  try {
+    const veto = await runBeforeReplace(options, rel);
+    if (veto) return veto;
+    await fs.unlink(absPath);
+    await syncDirectory(path.dirname(absPath));
+    return undefined;
+  } catch (error) {
+    return ioToolError(error, 'delete', rel);
+  }
+}
+
+async function listFiles(
+  root: string,
+  absDir: string,
+  options: { recursive: boolean; limit: number },
+): Promise<{ files: string[]; truncated: boolean }> {
+  const files: string[] = [];
+  let truncated = false;
+  if (relativeInside(root, absDir) === undefined) return { files, truncated };
+
+  // Entries are visited in an order that makes the output sorted as full paths, so the walk can stop at
+  // the limit instead of listing a whole monorepo: a directory sorts as "name/", exactly as its files will.
+  const walk = async (dir: string): Promise<void> => {
+    let entries: Dirent[];
+    try {
+      entries = await fs.readdir(dir, { withFileTypes: true });
+    } catch {
+      return; // vanished or unreadable: list what can be read
+    }
+    const sorted = entries
+      .map((entry) => ({ entry, key: entry.isDirectory() ? `${entry.name}/` : entry.name }))
+      .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    for (const { entry } of sorted) {
+      if (truncated) return;
+      const abs = path.join(dir, entry.name);
+      // Dirent types come from lstat, so a symlink to a directory is never entered (no loops, no escapes).
+      if (entry.isDirectory()) {
+        if (options.recursive && !SKIPPED_DIRECTORIES.has(entry.name)) await walk(abs);
+      } else if (entry.isFile() && !TEMP_FILE.test(entry.name)) {
+        if (files.length >= options.limit) {
+          truncated = true;
+          return;
+        }
+        files.push(toPosix(path.relative(root, abs)));
+      }
+    }
+  };
+  await walk(absDir);
+  return { files, truncated };
+}
+
+/** A ToolError from the check, or one standing in for a check that threw: fail closed either way. */
+async function runBeforeReplace(options: ReplaceOptions, rel: string): Promise<ToolError | undefined> {
+  if (!options.beforeReplace) return undefined;
+  try {
+    return await options.beforeReplace();
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : String(error);
+    return toolError('HOOK_ERROR', `The final check before changing ${rel} failed (${detail}); nothing was changed. Retry the call.`, {
+      path: rel,
+    });
+  }
+}
+
+/**
+ * mkdir -p that stays inside the workspace: each missing level is created one at a time, and a symlinked
+ * level is followed only when it resolves inside the root, so nothing is ever created outside it.
+ */
+async function ensureDirectory(root: string, dir: string): Promise<ToolError | undefined> {
+  const existing = await lstatOrUndefined(dir);
+  if (existing?.isDirectory()) return undefined;
+  const rel = relativeInside(root, dir);
+  if (rel === undefined) return outsideError(dir);
+  let current = root;
+  for (const segment of rel.split(path.sep).filter(Boolean)) {
+    current = path.join(current, segment);
+    let stats = await lstatOrUndefined(current);
+    if (!stats) {
+      await fs.mkdir(current).catch((error: unknown) => {
+        if (errnoOf(error) !== 'EEXIST') throw error; // lost a race to another creator: fine
+      });
+      stats = await fs.lstat(current);
+    }
+    if (stats.isSymbolicLink()) {
+      const real = await fs.realpath(current);
+      if (relativeInside(root, real) === undefined) return outsideError(current);
+      current = real;
+      stats = await fs.stat(real);
+    }
+    if (!stats.isDirectory()) throw errnoError('ENOTDIR', current);
+  }
+  return undefined;
+}
+
+/** `.<base>.<12 hex>.ig-tmp` beside the target, so the final rename never crosses a file system. */
+function tempPathFor(absPath: string): string {
+  const base = path.basename(absPath).slice(0, 100); // keep the name under NAME_MAX
+  return path.join(path.dirname(absPath), `.${base}.${randomBytes(6).toString('hex')}.ig-tmp`);
+}
+
+/** Makes the rename itself durable; some platforms cannot open or fsync a directory, which is fine. */
+async function syncDirectory(dir: string): Promise<void> {
+  try {
+    const handle = await fs.open(dir, 'r');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    // best effort
+  }
+}
+
+async function lstatOrUndefined(absPath: string): Promise<Stats | undefined> {
+  try {
+    return await fs.lstat(absPath);
+  } catch (error) {
+    if (isMissing(error)) return undefined;
+    throw error;
+  }
+}
+
+function kindOf(stats: Stats): EntryInfo['kind'] {
+  if (stats.isSymbolicLink()) return 'symlink';
+  if (stats.isFile()) return 'file';
+  if (stats.isDirectory()) return 'directory';
+  return 'other';
+}
+
+/** Workspace-relative POSIX path ('' for the root itself), or undefined when outside the root. */
+function relativeInside(root: string, absPath: string): string | undefined {
+  const rel = path.relative(root, absPath);
+  if (rel === '..' || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel)) return undefined;
+  return toPosix(rel);
+}
+
+function toPosix(rel: string): string {
+  return path.sep === '/' ? rel : rel.split(path.sep).join('/');
+}
+
+function outsideError(absPath: string): ToolError {
+  return toolError('PATH_OUTSIDE_WORKSPACE', `${absPath} is outside the workspace; only files inside it can be changed.`, {
+    path: absPath,
+  });
+}
+
+function isMissing(error: unknown): boolean {
+  const code = errnoOf(error);
+  return code === 'ENOENT' || code === 'ENOTDIR';
+}
+
+function errnoError(code: string, absPath: string): NodeJS.ErrnoException {
+  return Object.assign(new Error(`${code}: ${absPath}`), { code, path: absPath });
+}

@@ -1,0 +1,174 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { performance } from 'node:perf_hooks';
+
+export interface RunOptions {
+  cwd: string;
+  timeoutMs: number;
+  /** Cap on stdout + stderr bytes together; past it the output is cut and the process group killed. */
+  maxOutputBytes: number;
+  env: NodeJS.ProcessEnv;
+  stdin?: string;
+  /** Time between SIGTERM and SIGKILL; 500 ms when absent. */
+  killGraceMs?: number;
+}
+
+export interface RunResult {
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  truncated: boolean;
+  timedOut: boolean;
+  durationMs: number;
+}
+
+const DEFAULT_KILL_GRACE_MS = 500;
+/** How long to keep reading pipes after the group is gone, for output already in flight. */
+const PIPE_DRAIN_MS = 200;
+
+/** `/bin/sh -c command`, with everything runProcess guarantees. */
+export function runShellCommand(command: string, options: RunOptions): Promise<RunResult> {
+  return runProcess('/bin/sh', ['-c', command], options);
+}
+
+/**
+ * Runs a process in its own process group and never throws: a failing command is a result, and a spawn
+ * failure (missing cwd or executable) is exitCode null with the reason in stderr.
+ *
+ * Nothing outlives the call: once the direct child exits, whatever is left of its group (`server &`,
+ * `sleep 999 &`) is terminated too, because background processes keep running in the human's workspace
+ * and keep our pipes open. The same SIGTERM-then-SIGKILL ends the group on timeout and on output overflow.
+ * Processes that leave the group on purpose (setsid) are out of reach; we stop waiting for
+ * their pipes once the group has been killed.
+ */
+export function runProcess(file: string, args: string[], options: RunOptions): Promise<RunResult> {
+  const started = performance.now();
+  const graceMs = options.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
+
+  return new Promise<RunResult>((resolve) => {
+    const stdoutChunks: Buffer[] = [];
+    const stderrChunks: Buffer[] = [];
+    let collected = 0;
+    let truncated = false;
+    let timedOut = false;
+    let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+    let openPipes = 2;
+    let pipesAbandoned = false;
+    let terminating = false;
+    let settled = false;
+    let timeoutTimer: NodeJS.Timeout | undefined;
+    let drainTimer: NodeJS.Timeout | undefined;
+    let killTimer: NodeJS.Timeout | undefined;
+
+    let child: ChildProcessWithoutNullStreams;
+    try {
+      child = spawn(file, args, { cwd: options.cwd, env: options.env, detached: true, stdio: 'pipe', windowsHide: true });
+    } catch (error) {
+      // Invalid arguments (a NUL byte, a bad env value) throw synchronously; still a result, not a throw.
+      const reason = error instanceof Error ? error.message : String(error);
+      resolve({ exitCode: null, signal: null, stdout: '', stderr: `Could not start ${file}: ${reason}`, truncated, timedOut, durationMs: 0 });
+      return;
+    }
+
+    const signalGroup = (signal: NodeJS.Signals | 0): boolean => {
+      if (child.pid === undefined) return false;
+      if (process.platform === 'win32') return child.kill(signal); // no process groups: the child only
+      try {
+        process.kill(-child.pid, signal);
+        return true;
+      } catch {
+        return false; // ESRCH: the group is already gone
+      }
+    };
+
+    const finish = (result: Omit<RunResult, 'durationMs' | 'truncated' | 'timedOut'>): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timeoutTimer);
+      clearTimeout(drainTimer);
+      // The pending SIGKILL stays armed while anything of the group survives a SIGTERM.
+      if (!signalGroup(0)) clearTimeout(killTimer);
+      // A descendant that escaped the group may still hold the pipes: stop reading them.
+      child.stdout?.destroy();
+      child.stderr?.destroy();
+      resolve({ ...result, truncated, timedOut, durationMs: performance.now() - started });
+    };
+
+    const maybeFinish = (): void => {
+      if (exit === undefined || (openPipes > 0 && !pipesAbandoned)) return;
+      finish({
+        exitCode: exit.code,
+        signal: exit.signal,
+        stdout: Buffer.concat(stdoutChunks).toString('utf8'),
+        stderr: Buffer.concat(stderrChunks).toString('utf8'),
+      });
+    };
+
+    // Once nothing of the group is left, open pipes can only be held by an escaped process: drain what
+    // was already written, then stop waiting.
+    const abandonPipesSoon = (): void => {
+      if (drainTimer !== undefined) return;
+      drainTimer = setTimeout(() => {
+        pipesAbandoned = true;
+        maybeFinish();
+      }, PIPE_DRAIN_MS);
+    };
+
+    const terminateGroup = (): void => {
+      if (terminating) return;
+      terminating = true;
+      if (!signalGroup('SIGTERM')) {
+        abandonPipesSoon();
+        return;
+      }
+      killTimer = setTimeout(() => {
+        signalGroup('SIGKILL');
+        abandonPipesSoon();
+      }, graceMs);
+    };
+
+    const collect = (chunks: Buffer[]) => (chunk: Buffer) => {
+      if (truncated) return; // keep draining so writers are not blocked, but buffer nothing more
+      const room = options.maxOutputBytes - collected;
+      if (chunk.length > room) {
+        if (room > 0) chunks.push(chunk.subarray(0, room));
+        collected = options.maxOutputBytes;
+        truncated = true;
+        terminateGroup();
+        return;
+      }
+      chunks.push(chunk);
+      collected += chunk.length;
+    };
+
+    child.stdout.on('data', collect(stdoutChunks));
+    child.stderr.on('data', collect(stderrChunks));
+    for (const stream of [child.stdout, child.stderr]) {
+      stream.on('close', () => {
+        openPipes -= 1;
+        maybeFinish();
+      });
+    }
+
+    child.on('error', (error) => {
+      // Spawn failures arrive here with no pid; errors while signalling a live child are ignored.
+      if (child.pid !== undefined) return;
+      finish({ exitCode: null, signal: null, stdout: '', stderr: `Could not start ${file}: ${error.message}` });
+    });
+
+    child.on('exit', (code, signal) => {
+      exit = { code, signal };
+      terminateGroup(); // leftovers of the group: see the function comment
+      maybeFinish();
+    });
+
+    child.stdin.on('error', () => undefined); // the command may exit without reading its input (EPIPE)
+    child.stdin.end(options.stdin ?? '');
+
+    timeoutTimer = setTimeout(() => {
+      if (exit !== undefined) return;
+      timedOut = true;
+      terminateGroup();
+    }, options.timeoutMs);
+  });
+}

@@ -1,0 +1,216 @@
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs/promises';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { createNodeWorkspace } from '../../../../src/core/nodeWorkspace';
+import { checkBasis, contentHash, replaceIfUnchanged, type ReadBasis } from '../../../../src/core/policy/optimisticLock';
+import { PathLocks } from '../../../../src/core/policy/pathLock';
+import type { ToolError } from '../../../../src/core/toolError';
+import type { Workspace } from '../../../../src/core/workspace';
+
+const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
+const readBasis = (text: string): ReadBasis => ({ hash: contentHash(text), text });
+
+describe('optimisticLock', () => {
+  let root: string;
+  let ws: Workspace;
+  let locks: PathLocks;
+  const target = (rel: string) => ({ abs: path.join(root, rel), rel });
+  const onDisk = (rel: string) => fs.readFile(path.join(root, rel), 'utf8');
+  const put = (rel: string, text: string) => fs.writeFile(path.join(root, rel), text);
+  const errorOf = (result: { ok: boolean; error?: ToolError }): ToolError | undefined => (result.ok ? undefined : result.error);
+
+  beforeEach(async () => {
+    root = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'ig-lock-')));
+    ws = await createNodeWorkspace(root);
+    locks = new PathLocks();
+  });
+  afterEach(async () => {
+    await fs.rm(root, { recursive: true, force: true });
+  });
+
+  it('hashes bytes and their UTF-8 string alike, as sha256:<hex>', () => {
+    assert.equal(contentHash('héllo'), contentHash(bytes('héllo')));
+    assert.match(contentHash(''), /^sha256:e3b0c442[0-9a-f]{56}$/);
+  });
+
+  it('refuses to overwrite an existing file the agent never read (PRECONDITION_REQUIRED)', async () => {
+    await put('a.ts', 'human\n');
+    const result = await replaceIfUnchanged(ws, locks, target('a.ts'), undefined, bytes('agent\n'));
+    const error = errorOf(result);
+    assert.equal(error?.code, 'PRECONDITION_REQUIRED');
+    assert.match(error!.message, /read_file it first.*expected_content_hash/);
+    assert.deepEqual(error?.meta, { path: 'a.ts', current_content_hash: contentHash('human\n') });
+    assert.equal(await onDisk('a.ts'), 'human\n');
+  });
+
+  it('writes when the file is still what the agent read, and reports hashes for the trace', async () => {
+    await put('a.ts', 'v1\n');
+    const result = await replaceIfUnchanged(ws, locks, target('a.ts'), readBasis('v1\n'), bytes('v2\n'));
+    assert.ok(result.ok);
+    assert.equal(Buffer.from(result.value.before!).toString(), 'v1\n');
+    assert.equal(result.value.beforeHash, contentHash('v1\n'));
+    assert.equal(result.value.afterHash, contentHash('v2\n'));
+    assert.equal(await onDisk('a.ts'), 'v2\n');
+  });
+
+  it('accepts a hash copied without its prefix or in upper case', async () => {
+    await put('a.ts', 'v1\n');
+    const bare = contentHash('v1\n').slice('sha256:'.length).toUpperCase();
+    assert.ok((await replaceIfUnchanged(ws, locks, target('a.ts'), { hash: bare }, bytes('v2\n'))).ok);
+  });
+
+  it('refuses a write based on an old read after a human saved, showing the human\'s line in the diff', async () => {
+    await put('a.ts', 'line 1\nline 2\n');
+    const basis = readBasis('line 1\nline 2\n');
+    await put('a.ts', 'line 1\nthe human added this\nline 2\n');
+    const error = errorOf(await replaceIfUnchanged(ws, locks, target('a.ts'), basis, bytes('agent\n')));
+    assert.equal(error?.code, 'STALE_FILE');
+    assert.equal(error?.meta?.reason, 'changed');
+    assert.equal(error?.meta?.expected_content_hash, basis.hash);
+    assert.equal(error?.meta?.current_content_hash, contentHash('line 1\nthe human added this\nline 2\n'));
+    const diff = String(error?.meta?.diff);
+    assert.match(diff, /^--- a\/a\.ts \(your read\)/m);
+    assert.match(diff, /^\+\+\+ b\/a\.ts \(now\)/m);
+    assert.match(diff, /^\+the human added this$/m);
+    assert.equal(await onDisk('a.ts'), 'line 1\nthe human added this\nline 2\n');
+  });
+
+  it('says the agent\'s view is unknown when the ledger kept no text', async () => {
+    await put('a.ts', 'now\n');
+    const error = errorOf(await replaceIfUnchanged(ws, locks, target('a.ts'), { hash: contentHash('then\n') }, bytes('x')));
+    assert.equal(error?.code, 'STALE_FILE');
+    assert.match(error!.message, /unknown.*read_file it again/);
+    assert.doesNotMatch(String(error?.meta?.diff), /^\+now/m);
+  });
+
+  it('caps a large diff and marks what was left out', async () => {
+    const lines = (prefix: string) => Array.from({ length: 600 }, (_, i) => `${prefix} ${i}`).join('\n') + '\n';
+    await put('big.txt', lines('new'));
+    const error = errorOf(await replaceIfUnchanged(ws, locks, target('big.txt'), readBasis(lines('old')), bytes('x')));
+    const diff = String(error?.meta?.diff);
+    assert.ok(diff.split('\n').length <= 202, `diff has ${diff.split('\n').length} lines`);
+    assert.ok(Buffer.byteLength(diff) <= 16 * 1024 + 100);
+    assert.match(diff, /… \d+ more lines\n$/);
+  });
+
+  it('does not try to diff binary content', async () => {
+    await fs.writeFile(path.join(root, 'img.bin'), Buffer.from([0x89, 0x50, 0x00, 0xff]));
+    const error = errorOf(await replaceIfUnchanged(ws, locks, target('img.bin'), readBasis('text before'), bytes('x')));
+    assert.equal(error?.code, 'STALE_FILE');
+    assert.match(String(error?.meta?.diff), /binary/);
+  });
+
+  it('refuses a write to a file deleted since the agent read it', async () => {
+    const error = errorOf(await replaceIfUnchanged(ws, locks, target('gone.ts'), readBasis('was here\n'), bytes('x')));
+    assert.equal(error?.code, 'STALE_FILE');
+    assert.equal(error?.meta?.reason, 'deleted');
+    assert.match(error!.message, /deleted since you read it/);
+    assert.deepEqual(await fs.readdir(root), []);
+  });
+
+  it('creates a new file without any prior read', async () => {
+    const result = await replaceIfUnchanged(ws, locks, target('new/file.ts'), undefined, bytes('fresh\n'));
+    assert.ok(result.ok);
+    assert.equal(result.value.before, undefined);
+    assert.equal(result.value.beforeHash, undefined);
+    assert.equal(result.value.afterHash, contentHash('fresh\n'));
+    assert.equal(await onDisk('new/file.ts'), 'fresh\n');
+  });
+
+  it('does not clobber a file someone created while the agent thought it was new', async () => {
+    // Someone created it before the check...
+    await put('race.ts', 'theirs\n');
+    const early = errorOf(await replaceIfUnchanged(ws, locks, target('race.ts'), undefined, bytes('mine\n')));
+    assert.equal(early?.code, 'PRECONDITION_REQUIRED');
+    await fs.rm(path.join(root, 'race.ts'));
+
+    // ...or between the check and the rename.
+    const racing: Workspace = {
+      ...ws,
+      replaceFile: async (abs, data, options) => {
+        await fs.writeFile(abs, 'theirs\n');
+        return ws.replaceFile(abs, data, options);
+      },
+    };
+    const late = errorOf(await replaceIfUnchanged(racing, locks, target('race.ts'), undefined, bytes('mine\n')));
+    assert.equal(late?.code, 'PRECONDITION_REQUIRED');
+    assert.equal(await onDisk('race.ts'), 'theirs\n');
+  });
+
+  it('refuses while a human has unsaved edits in an editor', async () => {
+    await put('a.ts', 'v1\n');
+    const editing: Workspace = { ...ws, hasUnsavedChanges: async (abs) => abs === path.join(root, 'a.ts') };
+    const error = errorOf(await replaceIfUnchanged(editing, locks, target('a.ts'), readBasis('v1\n'), bytes('agent\n')));
+    assert.equal(error?.code, 'STALE_FILE');
+    assert.equal(error?.meta?.reason, 'unsaved_editor');
+    assert.match(error!.message, /save or discard/);
+    assert.equal(await onDisk('a.ts'), 'v1\n');
+  });
+
+  it('re-checks right before the rename and catches a save made after the first check', async () => {
+    await put('a.ts', 'v1\n');
+    const humanSavesMidWrite: Workspace = {
+      ...ws,
+      replaceFile: async (abs, data, options) => {
+        await fs.writeFile(abs, 'human v2\n');
+        return ws.replaceFile(abs, data, options);
+      },
+    };
+    const error = errorOf(await replaceIfUnchanged(humanSavesMidWrite, locks, target('a.ts'), readBasis('v1\n'), bytes('agent\n')));
+    assert.equal(error?.code, 'STALE_FILE');
+    assert.match(String(error?.meta?.diff), /^\+human v2$/m);
+    assert.equal(await onDisk('a.ts'), 'human v2\n');
+    assert.deepEqual(await fs.readdir(root), ['a.ts']);
+  });
+
+  it('lets exactly one of eight agents writing from the same read win', async () => {
+    await put('shared.ts', 'base\n');
+    const basis = readBasis('base\n');
+    const results = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => replaceIfUnchanged(ws, locks, target('shared.ts'), basis, bytes(`agent ${i}\n`))),
+    );
+    const winners = results.flatMap((result, i) => (result.ok ? [i] : []));
+    assert.equal(winners.length, 1);
+    assert.deepEqual(
+      results.filter((result) => !result.ok).map((result) => errorOf(result)?.code),
+      Array(7).fill('STALE_FILE'),
+    );
+    assert.equal(await onDisk('shared.ts'), `agent ${winners[0]}\n`);
+    assert.equal(locks.size, 0);
+  });
+
+  describe('deleting', () => {
+    it('deletes a file that is still what the agent read', async () => {
+      await put('a.ts', 'v1\n');
+      const result = await replaceIfUnchanged(ws, locks, target('a.ts'), readBasis('v1\n'), null);
+      assert.ok(result.ok);
+      assert.equal(result.value.beforeHash, contentHash('v1\n'));
+      assert.equal(result.value.afterHash, undefined);
+      assert.deepEqual(await fs.readdir(root), []);
+    });
+
+    it('keeps a file that changed since the read, and refuses to delete what is not there', async () => {
+      await put('a.ts', 'v2\n');
+      const stale = errorOf(await replaceIfUnchanged(ws, locks, target('a.ts'), readBasis('v1\n'), null));
+      assert.equal(stale?.code, 'STALE_FILE');
+      assert.equal(await onDisk('a.ts'), 'v2\n');
+      const missing = errorOf(await replaceIfUnchanged(ws, locks, target('nope.ts'), undefined, null));
+      assert.equal(missing?.code, 'INVALID_INPUT');
+    });
+  });
+
+  it('reports an unreadable target as an error value, not a crash', async () => {
+    await fs.mkdir(path.join(root, 'dir.ts'));
+    const error = errorOf(await replaceIfUnchanged(ws, locks, target('dir.ts'), undefined, bytes('x')));
+    assert.deepEqual([error?.code, error?.meta?.errno, error?.meta?.path], ['HOOK_ERROR', 'EISDIR', 'dir.ts']);
+  });
+
+  it('checkBasis alone tells the same story without writing', () => {
+    assert.equal(checkBasis('n.ts', undefined, undefined), undefined);
+    assert.equal(checkBasis('a.ts', readBasis('x'), bytes('x')), undefined);
+    assert.equal(checkBasis('a.ts', undefined, bytes('x'))?.code, 'PRECONDITION_REQUIRED');
+    assert.equal(checkBasis('a.ts', readBasis('x'), bytes('y'))?.code, 'STALE_FILE');
+    assert.equal(checkBasis('a.ts', readBasis('x'), undefined)?.meta?.reason, 'deleted');
+  });
+});
