@@ -83,6 +83,16 @@ describe('governed tools', () => {
     assert.equal(h.trace.governance.at(-1)?.code, 'STALE_FILE');
   });
 
+  it('a file with unsaved edits in an editor is a conflict, never overwritten', async () => {
+    const workspace = h.governor.services.workspace;
+    workspace.hasUnsavedChanges = async (abs) => abs.endsWith('/src/auth/login.ts');
+    await h.bound('read_file', { path: 'src/auth/login.ts' });
+    const result = await h.call('write_file', { path: 'src/auth/login.ts', content: 'agent' });
+    assert.equal(codeOf(result), 'STALE_FILE');
+    assert.equal(result.ok ? '' : result.error.meta?.reason, 'unsaved_editor');
+    assert.equal(await onDisk('src/auth/login.ts'), LOGIN);
+  });
+
   it('edit_file applies exact search/replace blocks and the session may edit again without re-reading', async () => {
     await h.bound('read_file', { path: 'src/auth/login.ts' });
     const first = await h.call('edit_file', { path: 'src/auth/login.ts', edits: [{ search: 'user.length > 0', replace: 'user.trim().length > 0' }] });
