@@ -1,3 +1,4 @@
+import { homedir } from 'node:os';
 import type { GovernorServices } from '../governorServices';
 import type { Intent, IntentsSnapshot } from '../intents/intent';
 import { resolveIntentForWrites } from '../intents/intentResolution';
@@ -109,6 +110,6 @@ export class CallFacts {
 
   /** The parsed and classified command of a run_command call. */
   command(): CommandAnalysis {
-    return (this.commandMemo ??= analyzeCommand(String(this.input.command ?? '')));
+    return (this.commandMemo ??= analyzeCommand(String(this.input.command ?? ''), { workspaceRoot: this.services.workspace.root, homeDir: homedir() }));
   }
 }
