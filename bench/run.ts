@@ -1,7 +1,9 @@
+import { chainBench } from './chainBench';
 import { formatTable, type BenchSuite } from './table';
+import { traceBench } from './traceBench';
 
 /** Every benchmark suite; `npm run bench -- <name>` runs only the named ones. */
-const SUITES: BenchSuite[] = [];
+const SUITES: BenchSuite[] = [chainBench, traceBench];
 
 async function main(): Promise<void> {
   const only = process.argv.slice(2);

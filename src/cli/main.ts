@@ -1,7 +1,11 @@
 import type { CliCommand, CliIO } from './cliCommand';
+import { blameCommand } from './blameCommand';
+import { checkCommand } from './checkCommand';
+import { decideCommand } from './decideCommand';
+import { traceCommand } from './traceCommand';
 
 /** Every subcommand, in the order `governor --help` lists them. */
-const COMMANDS: CliCommand[] = [];
+const COMMANDS: CliCommand[] = [traceCommand, blameCommand, checkCommand, decideCommand];
 
 function overview(): string {
   const width = Math.max(0, ...COMMANDS.map((c) => c.name.length));

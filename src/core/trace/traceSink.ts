@@ -44,7 +44,10 @@ export interface GovernanceEvent {
   approver?: string;
 }
 
-/** Where the post-chain sends what happened. The trace issue provides the JSONL writer. */
+/**
+ * Where the post-chain sends what happened. `JsonlTraceSink` (traceWriter.ts) writes both to chained JSONL
+ * logs; each promise resolves once the record is acknowledged (written, and fsynced if so configured).
+ */
 export interface TraceSink {
   recordMutation(event: MutationEvent): Promise<void>;
   recordGovernance(event: GovernanceEvent): Promise<void>;

@@ -1,0 +1,73 @@
+import { FileIntentSource } from '../core/intents/fileIntentSource';
+import { formatProblem } from '../core/intents/intentsFile';
+import { detectCaseInsensitive } from '../core/paths/canonicalPath';
+import { defaultAnchorDir, FileAnchorStore } from '../core/trace/anchorStore';
+import { auditTraceScopes } from '../core/trace/scopeAudit';
+import { traceFilePath } from '../core/trace/traceFiles';
+import { describeVerification, verifyWorkspaceLogs } from '../core/trace/workspaceVerify';
+import { parseCliArgs, usageError, workspaceFrom } from './cliArgs';
+import type { CliCommand } from './cliCommand';
+
+const USAGE = `governor check: one pass/fail gate for CI
+
+Usage: governor check [--workspace DIR]
+
+Checks, and reports every failure:
+  1. .orchestration/active_intents.yaml is valid (problems listed with line and column);
+  2. the trace and the governance log verify (hash chains; anchors too when this machine has them);
+  3. every path in every trace record lies inside its intent's owned_scope.
+Limit of 3: the scope used is the intent's scope in the CURRENT intents file, not the scope it had when the
+change was made (the trace does not store scopes). Records whose intent is no longer in the file are listed
+as warnings and do not fail the check.
+Exit 0 when everything passes, 1 when anything fails, 2 on bad arguments.
+`;
+
+export const checkCommand: CliCommand = {
+  name: 'check',
+  summary: 'CI gate: intents file valid, trace verifies, every traced change inside its intent scope',
+  usage: USAGE,
+  async run(args, io) {
+    const parsed = parseCliArgs(args, { workspace: { type: 'string' } });
+    if (!parsed.ok) return usageError(io, 'check', parsed.message);
+    const root = await workspaceFrom(parsed.values.workspace, io, 'check');
+    if (!root) return 2;
+    const failures: string[] = [];
+    const out = (text: string) => io.stdout(`${text}\n`);
+
+    const snapshot = await new FileIntentSource(root).load();
+    if (snapshot.valid) {
+      const found = snapshot.exists ? `${snapshot.intents.length} intent(s) in ${snapshot.file}` : `no ${snapshot.file} (nothing planned)`;
+      out(`ok    intents: ${found}`);
+    } else {
+      out(`FAIL  intents: ${snapshot.file} is invalid`);
+      for (const problem of snapshot.problems) out(`        ${formatProblem(problem)}`);
+      failures.push('intents file invalid');
+    }
+
+    for (const { log, result } of await verifyWorkspaceLogs(root, new FileAnchorStore(root, defaultAnchorDir(io.env)))) {
+      const bad = result.status === 'tampered';
+      out(`${bad ? 'FAIL ' : 'ok   '} ${log}: ${describeVerification(result)}`);
+      if (bad) failures.push(`${log} tampered`);
+    }
+
+    if (snapshot.valid) {
+      const audit = await auditTraceScopes(traceFilePath(root), snapshot.intents, await detectCaseInsensitive(root));
+      if (audit.violations.length === 0) out(`ok    scope: ${audit.checked} traced change(s) checked, all inside their intent's owned_scope`);
+      else {
+        out(`FAIL  scope: ${audit.violations.length} traced change(s) outside their intent's owned_scope (current intents file):`);
+        for (const v of audit.violations) {
+          out(`        trace line ${v.traceLine}: ${v.path} is outside ${v.intentId} (${v.ownedScope.join(', ') || 'no scope'})`);
+        }
+        failures.push('scope violations');
+      }
+      for (const u of audit.unknownIntents) {
+        out(`warn  trace line ${u.traceLine}: intent ${u.intentId} is not in the intents file; its scope cannot be checked`);
+      }
+    } else {
+      out('skip  scope: needs a valid intents file');
+    }
+
+    out(failures.length ? `check failed: ${failures.join(', ')}` : 'check passed');
+    return failures.length ? 1 : 0;
+  },
+};

@@ -1,0 +1,110 @@
+import { join } from 'node:path';
+import { defaultAnchorDir, FileAnchorStore } from '../core/trace/anchorStore';
+import { TRACE_FILE } from '../core/trace/traceFiles';
+import { queryTrace, modelsOf, type TraceFilter } from '../core/trace/traceReader';
+import type { AgentTraceRecord } from '../core/trace/traceRecord';
+import { describeVerification, verifyWorkspaceLogs } from '../core/trace/workspaceVerify';
+import { parseCliArgs, usageError, workspaceFrom } from './cliArgs';
+import type { CliCommand, CliIO } from './cliCommand';
+
+const USAGE = `governor trace: show or verify the Agent Trace (.orchestration/agent_trace.jsonl)
+
+Usage:
+  governor trace [--intent ID] [--file PATH|GLOB] [--agent NAME] [--model ID] [--decision allow|approved]
+                 [--since ISO] [--until ISO] [--json] [--workspace DIR]
+  governor trace verify [--json] [--workspace DIR]
+
+governor trace        lists matching records as a table (one JSON record per line with --json).
+governor trace verify checks the hash chains of the trace and of .orchestration/governance_log.jsonl and
+                      the anchors kept outside the workspace ($INTENT_GOVERNOR_ANCHOR_DIR, else
+                      <config dir>/intent-governor/anchors). Exit 0 when verified, merged or empty;
+                      1 when tampered, naming the first bad line and why.
+Exit 2 on bad arguments or a workspace that is not a directory.
+`;
+
+const QUERY_OPTIONS = {
+  intent: { type: 'string' },
+  file: { type: 'string' },
+  agent: { type: 'string' },
+  model: { type: 'string' },
+  decision: { type: 'string' },
+  since: { type: 'string' },
+  until: { type: 'string' },
+  json: { type: 'boolean' },
+  workspace: { type: 'string' },
+} as const;
+
+export const traceCommand: CliCommand = {
+  name: 'trace',
+  summary: 'List Agent Trace records (filters), or `trace verify` the hash chains and anchors',
+  usage: USAGE,
+  async run(args, io) {
+    if (args[0] === 'verify') return runVerify(args.slice(1), io);
+    const parsed = parseCliArgs(args, QUERY_OPTIONS);
+    if (!parsed.ok) return usageError(io, 'trace', parsed.message);
+    const { values } = parsed;
+    const filter: TraceFilter = {};
+    for (const key of ['intent', 'file', 'agent', 'model', 'decision'] as const) {
+      if (typeof values[key] === 'string') filter[key] = values[key] as string;
+    }
+    for (const key of ['since', 'until'] as const) {
+      if (typeof values[key] !== 'string') continue;
+      const date = new Date(values[key] as string);
+      if (Number.isNaN(date.getTime())) return usageError(io, 'trace', `--${key} '${values[key]}' is not an ISO date or date-time`);
+      filter[key] = date;
+    }
+    const root = await workspaceFrom(values.workspace, io, 'trace');
+    if (!root) return 2;
+    let count = 0;
+    if (!values.json) io.stdout(`${formatRow(['LINE', 'TIME', 'INTENT', 'AGENT', 'MODEL', 'DECISION', 'FILES (changed lines)'])}\n`);
+    for await (const { line, record } of queryTrace(join(root, TRACE_FILE), filter)) {
+      count += 1;
+      io.stdout(values.json ? `${JSON.stringify(record)}\n` : `${formatRow(rowOf(line, record))}\n`);
+    }
+    if (!values.json) io.stdout(`${count} record${count === 1 ? '' : 's'}\n`);
+    return 0;
+  },
+};
+
+async function runVerify(args: string[], io: CliIO): Promise<number> {
+  const parsed = parseCliArgs(args, { json: { type: 'boolean' }, workspace: { type: 'string' } });
+  if (!parsed.ok) return usageError(io, 'trace verify', parsed.message);
+  const root = await workspaceFrom(parsed.values.workspace, io, 'trace verify');
+  if (!root) return 2;
+  const results = await verifyWorkspaceLogs(root, new FileAnchorStore(root, defaultAnchorDir(io.env)));
+  if (parsed.values.json) {
+    io.stdout(`${JSON.stringify(results.map(({ log, result }) => ({ log, ...result })), null, 2)}\n`);
+  } else {
+    for (const { log, result } of results) io.stdout(`${log}: ${describeVerification(result)}\n`);
+  }
+  return results.some((r) => r.result.status === 'tampered') ? 1 : 0;
+}
+
+const WIDTHS = [6, 21, 18, 16, 22, 9];
+
+function formatRow(cells: string[]): string {
+  return cells.map((cell, i) => (i < WIDTHS.length ? fit(cell, WIDTHS[i]) : cell)).join(' ');
+}
+
+function fit(text: string, width: number): string {
+  return text.length > width - 1 ? `${text.slice(0, width - 2)}…` : text.padEnd(width - 1);
+}
+
+function rowOf(line: number, record: AgentTraceRecord): string[] {
+  const meta = record.metadata ?? {};
+  const files = (record.files ?? []).map((file) => {
+    const ranges = file.conversations.flatMap((c) => c.ranges).map((r) => (r.start_line === r.end_line ? `${r.start_line}` : `${r.start_line}-${r.end_line}`));
+    const change = meta.files?.find((f) => f.path === file.path)?.change;
+    return change === 'deleted' ? `${file.path} (deleted)` : ranges.length ? `${file.path}:${ranges.join(',')}` : file.path;
+  });
+  const kind = meta.kind && meta.kind !== 'mutation' ? `(${meta.kind})` : '';
+  return [
+    String(line),
+    (record.timestamp ?? '').replace(/\.\d+Z$/, 'Z'),
+    meta.intent_id ?? kind,
+    meta.agent ?? '',
+    modelsOf(record).join(',') || '-',
+    meta.decision ?? '',
+    files.join(' ') || '-',
+  ];
+}

@@ -1,0 +1,73 @@
+import { diffLines } from 'diff';
+import { sha256Hex } from './traceChain';
+
+/** A run of lines in a file's new content, 1-based and inclusive, with the hash that lets blame find it again. */
+export interface LineRange {
+  start_line: number;
+  end_line: number;
+  content_hash: string;
+}
+
+/**
+ * Past this many edits, or this long, jsdiff gives up and the whole new content counts as changed: a huge
+ * rewrite must not stall the post-hook chain, and "everything changed" is a true (if coarse) answer.
+ */
+const MAX_EDIT_LENGTH = 4000;
+const DIFF_TIMEOUT_MS = 100;
+
+/** CRLF and lone CR become LF, so a range hashes the same on every platform and in every editor. */
+export function normalizeEol(text: string): string {
+  return text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text;
+}
+
+/** The lines of a text after EOL normalisation; a final newline ends the last line rather than starting another. */
+export function splitLines(text: string): string[] {
+  const normalized = normalizeEol(text);
+  if (normalized === '') return [];
+  const lines = normalized.split('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
+  return lines;
+}
+
+/** `sha256:` of the lines joined with `\n` (no trailing newline): the range hash blame looks for. */
+export function hashLines(lines: readonly string[]): string {
+  return `sha256:${sha256Hex(lines.join('\n'))}`;
+}
+
+/** `sha256:` of a whole file's content, used for the before/after hashes in metadata. */
+export function hashContent(text: string): string {
+  return `sha256:${sha256Hex(text)}`;
+}
+
+/**
+ * The ranges of `after` that are new relative to `before` (undefined = the file did not exist): runs of
+ * added lines from a line diff. Pure deletions leave no range, since no line of the new content carries them.
+ */
+export function changedRanges(before: string | undefined, after: string): LineRange[] {
+  const newLines = splitLines(after);
+  if (newLines.length === 0) return [];
+  const oldText = normalizeEol(before ?? '');
+  const newText = normalizeEol(after);
+  const changes = oldText === '' ? undefined : diffLines(oldText, newText, { maxEditLength: MAX_EDIT_LENGTH, timeout: DIFF_TIMEOUT_MS });
+  if (!changes) return [range(newLines, 1, newLines.length)];
+  const ranges: LineRange[] = [];
+  let line = 1;
+  for (const change of changes) {
+    const count = change.count ?? 0;
+    if (change.removed) continue;
+    if (change.added && count > 0) {
+      const start = line;
+      const end = Math.min(line + count - 1, newLines.length);
+      const previous = ranges[ranges.length - 1];
+      // jsdiff may split one run into adjacent added chunks; one range per run reads better.
+      if (previous && previous.end_line === start - 1) ranges[ranges.length - 1] = range(newLines, previous.start_line, end);
+      else ranges.push(range(newLines, start, end));
+    }
+    line += count;
+  }
+  return ranges;
+}
+
+function range(lines: readonly string[], start: number, end: number): LineRange {
+  return { start_line: start, end_line: end, content_hash: hashLines(lines.slice(start - 1, end)) };
+}

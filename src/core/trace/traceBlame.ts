@@ -1,0 +1,117 @@
+import { createHash } from 'node:crypto';
+import { splitLines } from './ranges';
+import { queryTrace } from './traceReader';
+
+/** Who produced one line of a file's current content; only `line` when no trace record explains it. */
+export interface BlameLine {
+  line: number;
+  text: string;
+  recordId?: string;
+  intentId?: string;
+  agent?: string;
+  model?: string;
+  timestamp?: string;
+  /** Line of the trace file holding the record. */
+  traceLine?: number;
+}
+
+interface Candidate {
+  hash: string;
+  length: number;
+  start: number;
+  timestamp: string;
+  traceLine: number;
+  attribution: Omit<BlameLine, 'line' | 'text'>;
+}
+
+/**
+ * Maps each line of `content` (the file's current text) to the newest trace record whose recorded range
+ * is still there. Ranges are found by content hash, not position, so they survive lines moving: every
+ * window of a range's length is hashed once per distinct length, and a range claims the matching window
+ * closest to where it was written (one place per range, so a lone `}` does not claim every brace).
+ * Newer records claim first; lines nobody claims are unattributed. Renames across files are not followed.
+ */
+export async function blameFile(tracePath: string, relPath: string, content: string): Promise<BlameLine[]> {
+  const lines = splitLines(content);
+  const candidates: Candidate[] = [];
+  for await (const { line, record } of queryTrace(tracePath, { file: relPath })) {
+    const meta = record.metadata ?? {};
+    for (const file of record.files ?? []) {
+      if (file.path !== relPath) continue;
+      for (const conversation of file.conversations ?? []) {
+        for (const range of conversation.ranges ?? []) {
+          const length = range.end_line - range.start_line + 1;
+          if (!range.content_hash || length < 1 || length > lines.length) continue;
+          candidates.push({
+            hash: range.content_hash,
+            length,
+            start: range.start_line - 1,
+            timestamp: record.timestamp,
+            traceLine: line,
+            attribution: {
+              recordId: record.id,
+              intentId: typeof meta.intent_id === 'string' ? meta.intent_id : undefined,
+              agent: typeof meta.agent === 'string' ? meta.agent : undefined,
+              model: conversation.contributor?.model_id,
+              timestamp: record.timestamp,
+              traceLine: line,
+            },
+          });
+        }
+      }
+    }
+  }
+  // Newest first: by timestamp, then by position in the file (a merge can interleave clocks).
+  candidates.sort((a, b) => (a.timestamp < b.timestamp ? 1 : a.timestamp > b.timestamp ? -1 : b.traceLine - a.traceLine));
+
+  const windows = new WindowIndex(lines);
+  const owner: (Candidate | undefined)[] = new Array(lines.length);
+  for (const candidate of candidates) {
+    const starts = windows.find(candidate.length, candidate.hash);
+    if (!starts) continue;
+    let best = starts[0];
+    for (const s of starts) if (Math.abs(s - candidate.start) < Math.abs(best - candidate.start)) best = s;
+    for (let i = best; i < best + candidate.length; i += 1) owner[i] ??= candidate;
+  }
+  return lines.map((text, i) => {
+    const claimed = owner[i];
+    return claimed ? dropUndefined({ line: i + 1, text, ...claimed.attribution }) : { line: i + 1, text };
+  });
+}
+
+/** Hashes of every window of the current lines, built once per window length on first use. */
+class WindowIndex {
+  private readonly joined: string;
+  private readonly starts: number[] = [];
+  private readonly byLength = new Map<number, Map<string, number[]>>();
+
+  constructor(private readonly lines: string[]) {
+    let offset = 0;
+    for (const line of lines) {
+      this.starts.push(offset);
+      offset += line.length + 1;
+    }
+    this.joined = lines.join('\n');
+  }
+
+  find(length: number, hash: string): number[] | undefined {
+    let index = this.byLength.get(length);
+    if (!index) {
+      index = new Map();
+      for (let i = 0; i + length <= this.lines.length; i += 1) {
+        const end = this.starts[i + length - 1] + this.lines[i + length - 1].length;
+        const key = `sha256:${createHash('sha256').update(this.joined.slice(this.starts[i], end)).digest('hex')}`;
+        const list = index.get(key);
+        if (list) list.push(i);
+        else index.set(key, [i]);
+      }
+      this.byLength.set(length, index);
+    }
+    return index.get(hash);
+  }
+}
+
+function dropUndefined<T extends object>(value: T): T {
+  for (const key of Object.keys(value) as (keyof T)[]) if (value[key] === undefined) delete value[key];
+  return value;
+}

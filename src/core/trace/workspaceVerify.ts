@@ -1,0 +1,38 @@
+import type { AnchorStore } from './anchorStore';
+import { currentBranch } from './gitHead';
+import { governanceChainFields, traceChainFields, type ChainFields } from './traceChain';
+import { GOVERNANCE_LOG_FILE, TRACE_FILE } from './traceFiles';
+import { verifyLog, type VerifyResult } from './traceVerify';
+import { join } from 'node:path';
+
+export interface LogVerification {
+  /** Workspace-relative path of the log. */
+  log: string;
+  result: VerifyResult;
+}
+
+const LOGS: { log: string; fields: ChainFields }[] = [
+  { log: TRACE_FILE, fields: traceChainFields },
+  { log: GOVERNANCE_LOG_FILE, fields: governanceChainFields },
+];
+
+/** Verifies the trace and the governance log of a workspace against the anchors for the current branch. */
+export async function verifyWorkspaceLogs(root: string, anchors: AnchorStore | undefined): Promise<LogVerification[]> {
+  const branch = await currentBranch(root);
+  return Promise.all(
+    LOGS.map(async ({ log, fields }) => {
+      const anchor = anchors ? await anchors.read(log, branch) : undefined;
+      return { log, result: await verifyLog(join(root, log), { fields, anchor }) };
+    }),
+  );
+}
+
+/** One line a human reads: `verified (12 records, 1 chain, anchor matched)` or `TAMPERED at line 7: …`. */
+export function describeVerification(result: VerifyResult): string {
+  if (result.status === 'tampered') return `TAMPERED at line ${result.firstBadLine}: ${result.reason}`;
+  if (result.status === 'empty') return result.tornTail ? 'empty (one torn line from a crash; the next write quarantines it)' : 'empty';
+  const chains = result.status === 'merged' ? `${result.chains} chains from line ${result.mergeFromLine}` : `${result.chains} chain`;
+  const anchor = result.anchor === 'unchecked' ? 'no anchor on this machine: truncation and rewrites cannot be detected' : `anchor ${result.anchor}`;
+  const torn = result.tornTail ? '; a torn last line from a crash will be quarantined by the next write' : '';
+  return `${result.status} (${result.records} record${result.records === 1 ? '' : 's'}, ${chains}, ${anchor}${torn})`;
+}

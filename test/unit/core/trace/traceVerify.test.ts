@@ -1,0 +1,131 @@
+import { strict as assert } from 'node:assert';
+import { copyFile, readFile, writeFile, mkdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { GENESIS_HASH, sealRecord, traceChainFields } from '../../../../src/core/trace/traceChain';
+import { TRACE_FILE } from '../../../../src/core/trace/traceFiles';
+import { verifyLog } from '../../../../src/core/trace/traceVerify';
+import { mutationEvent, traceWorkspace, type TraceWorkspace } from '../../../support/traceFixtures';
+import { unionMerge } from '../../../support/unionMerge';
+
+describe('traceVerify', () => {
+  let ws: TraceWorkspace;
+  let lines: string[];
+
+  beforeEach(async () => {
+    ws = await traceWorkspace();
+    const sink = ws.sink();
+    for (let i = 0; i < 6; i += 1) await sink.recordMutation(mutationEvent());
+    await sink.close();
+    lines = (await readFile(ws.trace, 'utf8')).split('\n').slice(0, -1);
+  });
+  afterEach(() => ws.dispose());
+
+  const anchor = () => ws.anchors.read(TRACE_FILE, '');
+  const rewrite = (next: string[]) => writeFile(ws.trace, next.map((l) => `${l}\n`).join(''));
+  const verify = async () => verifyLog(ws.trace, { anchor: await anchor() });
+
+  it('verifies an untouched trace against its anchor', async () => {
+    const result = await verify();
+    assert.equal(result.status, 'verified');
+    assert.equal(result.records, 6);
+    assert.equal(result.chains, 1);
+    assert.equal(result.anchor, 'matched');
+  });
+
+  it('reports a missing trace with no anchor as empty', async () => {
+    assert.equal((await verifyLog(`${ws.trace}.nope`)).status, 'empty');
+  });
+
+  it('detects an edited field and names the edited line', async () => {
+    const edited = [...lines];
+    edited[2] = edited[2].replace('"agent":"claude-code"', '"agent":"human"');
+    assert.notEqual(edited[2], lines[2]);
+    await rewrite(edited);
+    const result = await verify();
+    assert.equal(result.status, 'tampered');
+    assert.equal(result.firstBadLine, 3);
+    assert.match(result.reason!, /line 3 does not match its hash: the record was edited/);
+  });
+
+  it('detects a deleted line at the line that lost its predecessor', async () => {
+    await rewrite([...lines.slice(0, 3), ...lines.slice(4)]);
+    const result = await verify();
+    assert.equal(result.status, 'tampered');
+    assert.equal(result.firstBadLine, 4);
+    assert.match(result.reason!, /links to a record that is not in the file: the record before it was deleted or edited/);
+  });
+
+  it('detects two reordered lines', async () => {
+    await rewrite([lines[0], lines[1], lines[3], lines[2], lines[4], lines[5]]);
+    const result = await verify();
+    assert.equal(result.status, 'tampered');
+    assert.equal(result.firstBadLine, 3);
+    assert.match(result.reason!, /line 3 links to line 4, which comes after it: lines were reordered/);
+  });
+
+  it('detects a truncated end through the anchor, though the remaining chain is intact', async () => {
+    await rewrite(lines.slice(0, 4));
+    assert.equal((await verifyLog(ws.trace)).status, 'verified', 'without the anchor the cut is invisible');
+    const result = await verify();
+    assert.equal(result.status, 'tampered');
+    assert.equal(result.firstBadLine, 5);
+    assert.match(result.reason!, /ends after line 4, but the anchor recorded 6 lines .*lines 5-6 were removed/);
+  });
+
+  it('detects a full rewrite with a recomputed chain through the anchor', async () => {
+    let prev = GENESIS_HASH;
+    const forged = lines.map((line) => {
+      const record = JSON.parse(line) as { metadata: Record<string, unknown> };
+      record.metadata.agent = 'someone-else';
+      const sealed = sealRecord(record as unknown as Record<string, unknown>, prev, traceChainFields);
+      prev = record.metadata.hash as string;
+      return sealed;
+    });
+    await rewrite(forged);
+    assert.equal((await verifyLog(ws.trace)).status, 'verified', 'the forged chain is self-consistent');
+    const result = await verify();
+    assert.equal(result.status, 'tampered');
+    assert.equal(result.firstBadLine, 6);
+    assert.match(result.reason!, /anchored head sha256:\S+ \(line 6\) is not in the log: it was rewritten with a recomputed chain/);
+  });
+
+  it('reports a union merge of two branches that both appended as merged, not tampered', async () => {
+    const base = await readFile(ws.trace, 'utf8');
+    const other = await traceWorkspace();
+    try {
+      await mkdir(dirname(other.trace), { recursive: true });
+      await copyFile(ws.trace, other.trace);
+      const ours = ws.sink();
+      const theirs = other.sink();
+      for (let i = 0; i < 3; i += 1) await ours.recordMutation(mutationEvent({ agent: { name: 'ours' } }));
+      for (let i = 0; i < 2; i += 1) await theirs.recordMutation(mutationEvent({ agent: { name: 'theirs' } }));
+      await Promise.all([ours.close(), theirs.close()]);
+      await writeFile(ws.trace, unionMerge(base, await readFile(ws.trace, 'utf8'), await readFile(other.trace, 'utf8')));
+      const result = await verify();
+      assert.equal(result.status, 'merged');
+      assert.equal(result.records, 11);
+      assert.equal(result.chains, 2);
+      assert.equal(result.anchor, 'matched');
+      assert.equal(result.mergeFromLine, 10);
+      assert.equal(result.reason, 'merged (2 chains from line 10)');
+    } finally {
+      await other.dispose();
+    }
+  });
+
+  it('still finds tampering inside a merged trace', async () => {
+    const forkLine = sealRecord(JSON.parse(lines[5]) as Record<string, unknown>, JSON.parse(lines[3]).metadata.hash, traceChainFields);
+    await rewrite([...lines, forkLine.replace('"INT-001"', '"INT-002"')]);
+    const result = await verifyLog(ws.trace);
+    assert.equal(result.status, 'tampered');
+    assert.equal(result.firstBadLine, 7);
+  });
+
+  it('does not count a torn last line (a crashed append) as tampering', async () => {
+    await writeFile(ws.trace, `${lines.join('\n')}\n${lines[0].slice(0, 40)}`);
+    const result = await verify();
+    assert.equal(result.status, 'verified');
+    assert.equal(result.tornTail, true);
+    assert.equal(result.records, 6);
+  });
+});
