@@ -1,8 +1,6 @@
-import { stat } from 'node:fs/promises';
-import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { Governor } from '../core/governor';
 import { createNodeServices, denyingApprover } from '../core/nodeServices';
+import { parseCliArgs, usageError, workspaceFrom } from './cliArgs';
 import type { CliCommand } from './cliCommand';
 
 const USAGE = `governor decide: would this tool call be allowed, and why not?
@@ -29,26 +27,24 @@ export const decideCommand: CliCommand = {
   summary: 'Print what the pre-hook chain would decide for one tool call (JSON on stdin)',
   usage: USAGE,
   async run(args, io) {
-    const { values } = parseArgs({ args, options: { workspace: { type: 'string' } }, allowPositionals: false });
-    const root = resolve(io.cwd, values.workspace ?? '.');
-    if (!(await stat(root).catch(() => undefined))?.isDirectory()) {
-      io.stderr(`governor decide: workspace '${root}' is not a directory. Pass --workspace DIR.\n`);
-      return 2;
-    }
+    const parsed = parseCliArgs(args, { workspace: { type: 'string' } });
+    if (!parsed.ok) return usageError(io, 'decide', parsed.message);
+    const root = await workspaceFrom(parsed.values.workspace, io, 'decide');
+    if (root === undefined) return 2;
     const print = (answer: object) => io.stdout(`${JSON.stringify(answer)}\n`);
-    let parsed: DecideInput;
+    let call: DecideInput;
     try {
-      parsed = JSON.parse(await io.readStdin()) as DecideInput;
-      if (typeof parsed !== 'object' || parsed === null || typeof parsed.tool !== 'string') throw new Error('expected an object with a "tool" string');
+      call = JSON.parse(await io.readStdin()) as DecideInput;
+      if (typeof call !== 'object' || call === null || typeof call.tool !== 'string') throw new Error('expected an object with a "tool" string');
     } catch (error) {
       print({ decision: 'deny', code: 'INVALID_INPUT', message: `Could not read the tool call on stdin (${error instanceof Error ? error.message : String(error)}); expected {"tool", "input", "session_id", "intent_id"?}.` });
       return 0;
     }
     const services = await createNodeServices({ root, approver: denyingApprover });
-    const sessionId = typeof parsed.session_id === 'string' ? parsed.session_id : 'governor-decide';
-    if (typeof parsed.intent_id === 'string') services.sessions.bindIntent(sessionId, parsed.intent_id);
-    const agentName = typeof parsed.agent?.name === 'string' ? parsed.agent.name : 'governor-decide';
-    const report = await new Governor(services).decide({ tool: parsed.tool as string, input: parsed.input ?? {}, session_id: sessionId, agent: { name: agentName } });
+    const sessionId = typeof call.session_id === 'string' ? call.session_id : 'governor-decide';
+    if (typeof call.intent_id === 'string') services.sessions.bindIntent(sessionId, call.intent_id);
+    const agentName = typeof call.agent?.name === 'string' ? call.agent.name : 'governor-decide';
+    const report = await new Governor(services).decide({ tool: call.tool as string, input: call.input ?? {}, session_id: sessionId, agent: { name: agentName } });
     print({ decision: report.decision, code: report.code ?? null, message: report.message ?? null, ...(report.hook ? { hook: report.hook } : {}) });
     return 0;
   },

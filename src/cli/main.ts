@@ -2,10 +2,11 @@ import type { CliCommand, CliIO } from './cliCommand';
 import { blameCommand } from './blameCommand';
 import { checkCommand } from './checkCommand';
 import { decideCommand } from './decideCommand';
+import { mcpCommand } from './mcpCommand';
 import { traceCommand } from './traceCommand';
 
 /** Every subcommand, in the order `governor --help` lists them. */
-const COMMANDS: CliCommand[] = [traceCommand, blameCommand, checkCommand, decideCommand];
+const COMMANDS: CliCommand[] = [traceCommand, blameCommand, checkCommand, decideCommand, mcpCommand];
 
 function overview(): string {
   const width = Math.max(0, ...COMMANDS.map((c) => c.name.length));

@@ -1,0 +1,75 @@
+import { randomUUID } from 'node:crypto';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { Governor } from '../core/governor';
+import type { Approver } from '../core/hooks/approver';
+import type { Logger } from '../core/logger';
+import { createGovernedMcpServer } from '../core/mcp/governedMcpServer';
+import { createNodeServices } from '../core/nodeServices';
+import { FileAnchorStore } from '../core/trace/anchorStore';
+import { JsonlTraceSink } from '../core/trace/traceWriter';
+import { parseCliArgs, usageError, workspaceFrom } from './cliArgs';
+import type { CliCommand, CliIO } from './cliCommand';
+import { TOOL_VERSION } from './toolVersion';
+
+const USAGE = `governor mcp: the governed tools as an MCP server over stdio
+
+Usage: governor mcp [--workspace DIR] [--approve never|always]
+
+For terminal agents and CI runs with no VS Code. Every tool call goes through the same hook chain as in
+the extension and is traced to .orchestration/agent_trace.jsonl (refusals to governance_log.jsonl).
+Calls that need a human (deletes, destructive commands, scope expansion) are refused with HITL_REJECT,
+unless --approve always is given, which approves them as "cli:--approve always".
+
+Example client configuration (Claude Code, Cursor, Cline, Roo Code):
+  {"mcpServers": {"intent-governor": {"command": "npx", "args": ["governor", "mcp", "--workspace", "."]}}}
+`;
+
+const refuseWithoutHuman: Approver = {
+  async approve() {
+    return { approved: false, approver: 'cli', reason: 'no human can approve it here; run governor mcp with --approve always to allow such calls' };
+  },
+};
+
+const approveAlways: Approver = {
+  async approve() {
+    return { approved: true, approver: 'cli:--approve always' };
+  },
+};
+
+/** stdout carries the protocol, so every log line goes to stderr. */
+function stderrLogger(io: CliIO): Logger {
+  const line = (level: string) => (message: string) => io.stderr(`[governor mcp] ${level} ${message}\n`);
+  return { info: line('info'), warn: line('warn'), error: line('error') };
+}
+
+export const mcpCommand: CliCommand = {
+  name: 'mcp',
+  summary: 'Serve the governed tools over MCP on stdio (terminal agents, CI)',
+  usage: USAGE,
+  async run(args, io) {
+    const parsed = parseCliArgs(args, { workspace: { type: 'string' }, approve: { type: 'string' } });
+    if (!parsed.ok) return usageError(io, 'mcp', parsed.message);
+    const approve = parsed.values.approve ?? 'never';
+    if (approve !== 'never' && approve !== 'always') return usageError(io, 'mcp', `--approve must be 'never' or 'always', not '${String(approve)}'`);
+    const root = await workspaceFrom(parsed.values.workspace, io, 'mcp');
+    if (root === undefined) return 2;
+    const trace = new JsonlTraceSink({ workspaceRoot: root, toolVersion: TOOL_VERSION, anchors: new FileAnchorStore(root) });
+    const services = await createNodeServices({
+      root,
+      approver: approve === 'always' ? approveAlways : refuseWithoutHuman,
+      trace,
+      logger: stderrLogger(io),
+    });
+    const server = createGovernedMcpServer(new Governor(services), { name: 'intent-governor', version: TOOL_VERSION, sessionId: `mcp-stdio:${randomUUID()}` });
+    const closed = new Promise<void>((resolve) => {
+      server.onclose = () => resolve();
+    });
+    await server.connect(new StdioServerTransport());
+    // The client closing our stdin ends the session; flush the trace before exiting.
+    process.stdin.once('end', () => void server.close());
+    services.logger.info(`serving ${root} (approve: ${approve})`);
+    await closed;
+    await trace.close();
+    return 0;
+  },
+};

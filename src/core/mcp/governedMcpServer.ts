@@ -1,0 +1,62 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { GovernedResult, Governor } from '../governor';
+import type { ToolDefinition } from '../tools/toolDefinition';
+
+export interface GovernedMcpServerOptions {
+  name: string;
+  version: string;
+  /** The governance session this MCP session is (one per transport session). */
+  sessionId: string;
+}
+
+/** How an MCP client sees one governed tool: the same JSON schema every door uses, with behaviour hints. */
+export function toMcpTool(definition: ToolDefinition): Tool {
+  return {
+    name: definition.name,
+    title: definition.title,
+    description: definition.description,
+    inputSchema: definition.inputSchema as Tool['inputSchema'],
+    annotations: {
+      title: definition.title,
+      readOnlyHint: definition.mutation === 'none',
+      destructiveHint: definition.mutation === 'delete' || definition.mutation === 'command',
+      idempotentHint: definition.mutation === 'none',
+      openWorldHint: false,
+    },
+  };
+}
+
+/** A governed result as MCP content: text the model reads; refusals are `isError` with the tool_error JSON. */
+export function toMcpResult(result: GovernedResult): CallToolResult {
+  const context = result.context.map((text) => ({ type: 'text' as const, text }));
+  if (result.ok) return { content: [{ type: 'text', text: result.output.text }, ...context] };
+  return { isError: true, content: [{ type: 'text', text: JSON.stringify(result.error, null, 2) }, ...context] };
+}
+
+/**
+ * An MCP server whose every tool call goes through the Governor. Transport-agnostic: the CLI connects it to
+ * stdio, the extension host to Streamable HTTP.
+ */
+export function createGovernedMcpServer(governor: Governor, options: GovernedMcpServerOptions): Server {
+  const server = new Server(
+    { name: options.name, version: options.version },
+    {
+      capabilities: { tools: {} },
+      instructions:
+        'Every change goes through Intent Governor. Call list_intents, then select_active_intent before changing anything; read_file before editing and pass its content_hash as expected_content_hash.',
+    },
+  );
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: governor.tools().map(toMcpTool) }));
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const client = server.getClientVersion();
+    const result = await governor.call({
+      tool: request.params.name,
+      input: request.params.arguments ?? {},
+      session_id: options.sessionId,
+      agent: { name: client?.name ?? 'mcp-client' },
+    });
+    return toMcpResult(result);
+  });
+  return server;
+}

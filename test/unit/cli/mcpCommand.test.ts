@@ -1,0 +1,117 @@
+import { strict as assert } from 'node:assert';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { bundledScript } from '../../support/bundledScript';
+import { createHarness, type Harness } from '../../support/governorHarness';
+import { assertAgentTraceFile } from '../../support/agentTraceSchema';
+import { runGovernor } from '../../support/runGovernor';
+
+const LOGIN = 'export function login() {\n  return true;\n}\n';
+
+/** A real MCP client talking to `governor mcp` as a child process over stdio. */
+async function connect(workspace: string, anchorDir: string, extra: string[] = []): Promise<Client> {
+  const cli = bundledScript(join(__dirname, '..', '..', '..', 'src', 'cli', 'main.ts'));
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [cli, 'mcp', '--workspace', workspace, ...extra],
+    env: { ...(process.env as Record<string, string>), INTENT_GOVERNOR_ANCHOR_DIR: anchorDir },
+    stderr: 'pipe',
+  });
+  const client = new Client({ name: 'mcp-test-agent', version: '1.0.0' });
+  await client.connect(transport);
+  return client;
+}
+
+function text(result: unknown): string {
+  return (result as CallToolResult).content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
+}
+
+function errorCode(result: unknown): string | undefined {
+  const r = result as CallToolResult;
+  return r.isError ? JSON.parse(text({ content: [r.content[0]] })).code : undefined;
+}
+
+describe('governor mcp (stdio)', function () {
+  this.timeout(30_000);
+  let h: Harness;
+  let anchorDir: string;
+  let client: Client | undefined;
+  beforeEach(async () => {
+    h = await createHarness({ files: { 'src/auth/login.ts': LOGIN } });
+    anchorDir = await mkdtemp(join(tmpdir(), 'ig-anchor-'));
+  });
+  afterEach(async () => {
+    await client?.close();
+    client = undefined;
+    await h.dispose();
+    await rm(anchorDir, { recursive: true, force: true });
+  });
+
+  it('lists every governed tool with its JSON schema and hints', async () => {
+    client = await connect(h.root, anchorDir);
+    const { tools } = await client.listTools();
+    assert.deepEqual(tools.map((t) => t.name).sort(), ['delete_file', 'edit_file', 'list_files', 'list_intents', 'read_file', 'request_scope_expansion', 'run_command', 'select_active_intent', 'write_file']);
+    const write = tools.find((t) => t.name === 'write_file');
+    assert.deepEqual(write?.inputSchema.required, ['path', 'content']);
+    assert.equal(tools.find((t) => t.name === 'read_file')?.annotations?.readOnlyHint, true);
+  });
+
+  it('selects an intent, is refused out of scope, reads, writes, and the change is traced and verifies', async () => {
+    client = await connect(h.root, anchorDir);
+    assert.equal(errorCode(await client.callTool({ name: 'write_file', arguments: { path: 'src/auth/a.ts', content: 'x' } })), 'NO_ACTIVE_INTENT');
+    assert.match(text(await client.callTool({ name: 'select_active_intent', arguments: { intent_id: 'auth-refactor' } })), /Keep the public login\(\) signature/);
+    assert.equal(errorCode(await client.callTool({ name: 'write_file', arguments: { path: 'src/billing/a.ts', content: 'x' } })), 'SCOPE_VIOLATION');
+    const read = await client.callTool({ name: 'read_file', arguments: { path: 'src/auth/login.ts' } });
+    const hash = /content_hash (sha256:[0-9a-f]{64})/.exec(text(read))?.[1];
+    assert.ok(hash, text(read));
+    const edit = await client.callTool({ name: 'edit_file', arguments: { path: 'src/auth/login.ts', edits: [{ search: 'return true;', replace: 'return false;' }], expected_content_hash: hash } });
+    assert.equal(errorCode(edit), undefined, text(edit));
+    assert.equal(await readFile(join(h.root, 'src/auth/login.ts'), 'utf8'), LOGIN.replace('true', 'false'));
+    await client.close();
+    client = undefined;
+
+    const records = assertAgentTraceFile(join(h.root, '.orchestration/agent_trace.jsonl')) as any[];
+    assert.equal(records.length, 1);
+    const record = records[0];
+    assert.equal(record.metadata.intent_id, 'auth-refactor');
+    assert.equal(record.metadata.agent, 'mcp-test-agent');
+    assert.deepEqual(record.files[0].conversations[0].ranges.map((r: { start_line: number; end_line: number }) => [r.start_line, r.end_line]), [[2, 2]]);
+    const governance = (await readFile(join(h.root, '.orchestration/governance_log.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l).code);
+    assert.deepEqual(governance, ['NO_ACTIVE_INTENT', 'SCOPE_VIOLATION']);
+    const verify = await runGovernor(['trace', 'verify', '--workspace', h.root], { anchorDir });
+    assert.equal(verify.code, 0, verify.stdout + verify.stderr);
+  });
+
+  it('refuses calls that need a human unless --approve always is given', async () => {
+    client = await connect(h.root, anchorDir);
+    await client.callTool({ name: 'select_active_intent', arguments: { intent_id: 'auth-refactor' } });
+    await client.callTool({ name: 'read_file', arguments: { path: 'src/auth/login.ts' } });
+    const refused = await client.callTool({ name: 'delete_file', arguments: { path: 'src/auth/login.ts' } });
+    assert.equal(errorCode(refused), 'HITL_REJECT');
+    assert.match(text(refused), /--approve always/);
+    assert.equal(await readFile(join(h.root, 'src/auth/login.ts'), 'utf8'), LOGIN);
+    await client.close();
+
+    client = await connect(h.root, anchorDir, ['--approve', 'always']);
+    await client.callTool({ name: 'select_active_intent', arguments: { intent_id: 'auth-refactor' } });
+    await client.callTool({ name: 'read_file', arguments: { path: 'src/auth/login.ts' } });
+    const approved = await client.callTool({ name: 'delete_file', arguments: { path: 'src/auth/login.ts' } });
+    assert.equal(errorCode(approved), undefined, text(approved));
+    await assert.rejects(readFile(join(h.root, 'src/auth/login.ts')));
+    await client.close();
+    client = undefined;
+    const record = JSON.parse((await readFile(join(h.root, '.orchestration/agent_trace.jsonl'), 'utf8')).trim().split('\n').at(-1) as string);
+    assert.equal(record.metadata.decision, 'approved');
+    assert.equal(record.metadata.approver, 'cli:--approve always');
+  });
+
+  it('rejects a bad --approve value with a usage error', async () => {
+    const run = await runGovernor(['mcp', '--workspace', h.root, '--approve', 'sometimes'], { anchorDir });
+    assert.equal(run.code, 2);
+    assert.match(run.stderr, /--approve must be 'never' or 'always'/);
+  });
+});
