@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { constants, type Dirent, type Stats } from 'node:fs';
+import { constants, readFileSync, statSync, type Dirent, type Stats } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { errnoOf, ioToolError } from './ioError';
@@ -28,8 +28,14 @@ export async function createNodeWorkspace(root: string): Promise<Workspace> {
   };
 }
 
+/** Files up to this size are read synchronously: faster than the thread pool, and too small to stall the host. */
+const SYNC_READ_LIMIT = 1024 * 1024;
+
 async function readFileBytes(absPath: string): Promise<Uint8Array | undefined> {
   try {
+    const size = statSync(absPath, { throwIfNoEntry: false })?.size;
+    if (size === undefined) return undefined;
+    if (size <= SYNC_READ_LIMIT) return new Uint8Array(readFileSync(absPath));
     return new Uint8Array(await fs.readFile(absPath));
   } catch (error) {
     if (isMissing(error)) return undefined;
