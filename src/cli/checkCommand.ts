@@ -15,10 +15,9 @@ Usage: governor check [--workspace DIR]
 Checks, and reports every failure:
   1. .orchestration/active_intents.yaml is valid (problems listed with line and column);
   2. the trace and the governance log verify (hash chains; anchors too when this machine has them);
-  3. every path in every trace record lies inside its intent's owned_scope.
-Limit of 3: the scope used is the intent's scope in the CURRENT intents file, not the scope it had when the
-change was made (the trace does not store scopes). Records whose intent is no longer in the file are listed
-as warnings and do not fail the check.
+  3. every path in every trace record lies inside its intent's owned_scope at the time of the change
+     (recorded in the trace as metadata.intent_scope; records without it are checked against the current
+     intents file). Records with neither are listed as warnings and do not fail the check.
 Exit 0 when everything passes, 1 when anything fails, 2 on bad arguments.
 `;
 
@@ -54,7 +53,7 @@ export const checkCommand: CliCommand = {
       const audit = await auditTraceScopes(traceFilePath(root), snapshot.intents, await detectCaseInsensitive(root));
       if (audit.violations.length === 0) out(`ok    scope: ${audit.checked} traced change(s) checked, all inside their intent's owned_scope`);
       else {
-        out(`FAIL  scope: ${audit.violations.length} traced change(s) outside their intent's owned_scope (current intents file):`);
+        out(`FAIL  scope: ${audit.violations.length} traced change(s) outside their intent's owned_scope:`);
         for (const v of audit.violations) {
           out(`        trace line ${v.traceLine}: ${v.path} is outside ${v.intentId} (${v.ownedScope.join(', ') || 'no scope'})`);
         }

@@ -25,10 +25,14 @@ export interface ScopeAudit {
   unknownIntents: UnknownIntentRecord[];
 }
 
+function recordedScope(value: unknown): string[] | undefined {
+  return Array.isArray(value) && value.every((glob) => typeof glob === 'string') ? value : undefined;
+}
+
 /**
- * Checks every mutation record's paths against its intent's owned_scope. The scope used is the one in the
- * given (current) intents, not the scope at the time of the change: a scope narrowed since then reports old
- * changes, and a scope widened since then hides a past violation. The trace does not store scopes.
+ * Checks every mutation record's paths against its intent's owned_scope at the time of the change
+ * (`metadata.intent_scope`). Records written without it fall back to the scope in the given (current)
+ * intents, where a scope narrowed since reports old changes and a scope widened since hides a violation.
  */
 export async function auditTraceScopes(tracePath: string, intents: readonly Intent[], caseInsensitive: boolean): Promise<ScopeAudit> {
   const byId = new Map(intents.map((intent) => [intent.id, intent]));
@@ -36,15 +40,15 @@ export async function auditTraceScopes(tracePath: string, intents: readonly Inte
   for await (const { line, record } of readTrace(tracePath)) {
     const meta = record?.metadata;
     if (!record || meta?.kind !== 'mutation' || typeof meta.intent_id !== 'string') continue;
-    const intent = byId.get(meta.intent_id);
-    if (!intent) {
+    const scope = recordedScope(meta.intent_scope) ?? byId.get(meta.intent_id)?.owned_scope;
+    if (!scope) {
       audit.unknownIntents.push({ traceLine: line, recordId: record.id, intentId: meta.intent_id });
       continue;
     }
     audit.checked += 1;
     for (const file of record.files ?? []) {
-      if (matchScope(file.path, intent.owned_scope, { caseInsensitive }) === undefined) {
-        audit.violations.push({ traceLine: line, recordId: record.id, intentId: intent.id, path: file.path, ownedScope: [...intent.owned_scope] });
+      if (matchScope(file.path, scope, { caseInsensitive }) === undefined) {
+        audit.violations.push({ traceLine: line, recordId: record.id, intentId: meta.intent_id, path: file.path, ownedScope: [...scope] });
       }
     }
   }

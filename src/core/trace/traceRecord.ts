@@ -142,6 +142,7 @@ export function buildMutationRecord(event: MutationEvent, context: RecordContext
     metadata: dropUndefined({
       kind: 'mutation' as const,
       intent_id: event.intent_id,
+      intent_scope: event.intent_scope,
       invocation_id: event.invocation_id,
       session_id: event.session_id,
       agent: event.agent.name,

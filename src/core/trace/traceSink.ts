@@ -21,6 +21,8 @@ export interface MutationEvent {
   session_id: string;
   agent: AgentInfo;
   intent_id: string;
+  /** The intent's owned_scope when the change was made, so `governor check` judges it by the rules of its time. */
+  intent_scope?: string[];
   tool: string;
   mutation_class: MutationClass;
   files: FileChange[];

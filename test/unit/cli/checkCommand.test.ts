@@ -56,6 +56,19 @@ describe('governor check', function () {
     assert.match(run.stdout, /check failed: scope violations/);
   });
 
+  it('judges a change by the scope its intent had at the time, recorded in the trace', async () => {
+    const sink = ws.sink();
+    // written while auth-refactor also owned src/shared/**, a scope a human has narrowed since
+    await sink.recordMutation(mutationEvent({ intent_id: 'auth-refactor', intent_scope: ['src/auth/**', 'src/shared/**'], files: [{ path: 'src/shared/util.ts', after: 'u\n' }] }));
+    // recorded under a scope that never covered it
+    await sink.recordMutation(mutationEvent({ intent_id: 'auth-refactor', intent_scope: ['src/auth/**'], files: [{ path: 'src/billing.ts', after: 'b\n' }] }));
+    await sink.close();
+    const run = await check();
+    assert.equal(run.code, 1);
+    assert.doesNotMatch(run.stdout, /src\/shared\/util\.ts is outside/);
+    assert.match(run.stdout, /trace line 4: src\/billing\.ts is outside auth-refactor \(src\/auth\/\*\*\)/);
+  });
+
   it('fails with line and column when the intents file is invalid', async () => {
     await intents('active_intents:\n  - id: x\n    status: MAYBE\n');
     const run = await check();

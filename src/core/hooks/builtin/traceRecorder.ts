@@ -14,12 +14,14 @@ export const traceRecorder: PostHook = {
       const mutationClass = MUTATION_CLASS[definition.mutation];
       const files = outcome.output.changes ?? [];
       if (!mutationClass || files.length === 0 || intentId === undefined) return;
+      const intent = await facts.boundIntent();
       await services.trace.recordMutation({
         timestamp,
         invocation_id: call.invocation_id,
         session_id: call.session_id,
         agent: call.agent,
         intent_id: intentId,
+        intent_scope: intent.ok ? [...intent.value.owned_scope] : undefined,
         tool: call.tool,
         mutation_class: mutationClass,
         files,
