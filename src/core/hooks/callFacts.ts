@@ -47,7 +47,7 @@ export class CallFacts {
 
   /** The session's bound intent, if it may write. */
   async boundIntent(): Promise<Result<Intent>> {
-    const intentId = this.services.sessions.get(this.call.session_id).intentId;
+    const intentId = this.services.sessions.boundIntentId(this.call.session_id);
     return resolveIntentForWrites(await this.intents(), intentId);
   }
 

@@ -15,6 +15,7 @@ export interface SessionState {
 /** Governance sessions: one per MCP session, hook-bridge session or CLI run. */
 export class SessionRegistry {
   private readonly sessions = new Map<string, SessionState>();
+  private defaultIntentId: string | undefined;
 
   get(sessionId: string): SessionState {
     let session = this.sessions.get(sessionId);
@@ -27,6 +28,20 @@ export class SessionRegistry {
 
   bindIntent(sessionId: string, intentId: string | undefined): void {
     this.get(sessionId).intentId = intentId;
+  }
+
+  /** The intent a human picked in the editor; it applies to every session that has not selected its own. */
+  setDefaultIntent(intentId: string | undefined): void {
+    this.defaultIntentId = intentId;
+  }
+
+  getDefaultIntent(): string | undefined {
+    return this.defaultIntentId;
+  }
+
+  /** The intent a session works under: its own selection, else the human's pick. */
+  boundIntentId(sessionId: string): string | undefined {
+    return this.sessions.get(sessionId)?.intentId ?? this.defaultIntentId;
   }
 
   recordRead(sessionId: string, rel: string, hash: string, text: string | undefined): void {

@@ -9,7 +9,7 @@ export const traceRecorder: PostHook = {
   async run({ call, facts, outcome }) {
     const { services, definition } = facts;
     const timestamp = services.clock().toISOString();
-    const intentId = services.sessions.get(call.session_id).intentId;
+    const intentId = services.sessions.boundIntentId(call.session_id);
     if (outcome.status === 'success') {
       const mutationClass = MUTATION_CLASS[definition.mutation];
       const files = outcome.output.changes ?? [];

@@ -52,6 +52,15 @@ describe('governed tools', () => {
     assert.equal(codeOf(await h.call('write_file', { path: 'src/auth/new.ts', content: 'x' })), 'NO_ACTIVE_INTENT');
   });
 
+  it("the intent a human picked applies to sessions that chose none, and a session's own choice wins", async () => {
+    h.governor.services.sessions.setDefaultIntent('auth-refactor');
+    assert.equal(codeOf(await h.call('write_file', { path: 'src/auth/new.ts', content: 'x' }, 'agent-a')), 'ok');
+    assert.equal(h.trace.mutations[0].intent_id, 'auth-refactor');
+    assert.equal(codeOf(await h.call('select_active_intent', { intent_id: 'docs' }, 'agent-b')), 'INTENT_NOT_ACTIVE');
+    h.governor.services.sessions.bindIntent('agent-b', 'docs');
+    assert.equal(codeOf(await h.call('write_file', { path: 'src/auth/other.ts', content: 'x' }, 'agent-b')), 'INTENT_NOT_ACTIVE');
+  });
+
   it('write_file creates a new file inside the scope and traces it', async () => {
     const result = await h.bound('write_file', { path: 'src/auth/token.ts', content: 'export const t = 1;\n' });
     assert.equal(codeOf(result), 'ok');
