@@ -8,21 +8,17 @@ export const traceRecorder: PostHook = {
   name: 'trace-recorder',
   async run({ call, facts, outcome }) {
     const { services, definition } = facts;
-    const timestamp = services.clock().toISOString();
     const intentId = services.sessions.boundIntentId(call.session_id);
+    const about = { timestamp: services.clock().toISOString(), invocation_id: call.invocation_id, session_id: call.session_id, agent: call.agent, tool: call.tool };
     if (outcome.status === 'success') {
       const mutationClass = MUTATION_CLASS[definition.mutation];
       const files = outcome.output.changes ?? [];
       if (!mutationClass || files.length === 0 || intentId === undefined) return;
       const intent = await facts.boundIntent();
       await services.trace.recordMutation({
-        timestamp,
-        invocation_id: call.invocation_id,
-        session_id: call.session_id,
-        agent: call.agent,
+        ...about,
         intent_id: intentId,
         intent_scope: intent.ok ? [...intent.value.owned_scope] : undefined,
-        tool: call.tool,
         mutation_class: mutationClass,
         files,
         decision: outcome.approval?.approved ? 'approved' : 'allow',
@@ -32,12 +28,8 @@ export const traceRecorder: PostHook = {
     }
     const paths = await facts.paths();
     await services.trace.recordGovernance({
-      timestamp,
-      invocation_id: call.invocation_id,
-      session_id: call.session_id,
-      agent: call.agent,
+      ...about,
       intent_id: intentId,
-      tool: call.tool,
       decision: outcome.error.code === 'HITL_REJECT' ? 'reject' : outcome.status === 'blocked' ? 'deny' : 'error',
       code: outcome.error.code,
       message: outcome.error.message,
