@@ -1,9 +1,10 @@
 import { chainBench } from './chainBench';
+import { mcpBench } from './mcpBench';
 import { formatTable, type BenchSuite } from './table';
 import { traceBench } from './traceBench';
 
 /** Every benchmark suite; `npm run bench -- <name>` runs only the named ones. */
-const SUITES: BenchSuite[] = [chainBench, traceBench];
+const SUITES: BenchSuite[] = [chainBench, traceBench, mcpBench];
 
 async function main(): Promise<void> {
   const only = process.argv.slice(2);

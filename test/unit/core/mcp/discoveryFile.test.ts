@@ -1,0 +1,105 @@
+import { strict as assert } from 'node:assert';
+import { spawnSync } from 'node:child_process';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile, chmod } from 'node:fs/promises';
+import { homedir, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { defaultServersDir, discoveryFilePath, processAlive, readDiscoveryFiles, removeDiscoveryFile, writeDiscoveryFile, type DiscoveryEntry } from '../../../../src/core/mcp/discoveryFile';
+
+const posix = process.platform !== 'win32';
+
+/** A pid that certainly belongs to no process: one that just exited. */
+function deadPid(): number {
+  const child = spawnSync(process.execPath, ['-e', '0']);
+  return child.pid as number;
+}
+
+function entry(port: number, pid = process.pid): DiscoveryEntry {
+  return { port, token: 'tok-'.padEnd(43, 'x'), pid, workspaceFolders: ['/work/project'], url: `http://127.0.0.1:${port}/mcp` };
+}
+
+describe('discovery file', () => {
+  let home: string;
+  let dir: string;
+  beforeEach(async () => {
+    home = await mkdtemp(join(tmpdir(), 'ig-home-'));
+    dir = join(home, 'servers');
+  });
+  afterEach(() => rm(home, { recursive: true, force: true }));
+
+  it('writes <port>.json with the entry, readable by its owner only, in a 0700 directory', async function () {
+    const path = await writeDiscoveryFile(entry(41234), dir);
+    assert.equal(path, join(dir, '41234.json'));
+    const content = JSON.parse(await readFile(path, 'utf8'));
+    assert.deepEqual(content, { version: 1, ...entry(41234) });
+    if (!posix) return this.skip();
+    assert.equal((await stat(path)).mode & 0o777, 0o600);
+    assert.equal((await stat(dir)).mode & 0o777, 0o700);
+  });
+
+  it('tightens a servers directory that already existed with a wider mode', async function () {
+    if (!posix) return this.skip();
+    await mkdir(dir, { recursive: true });
+    await chmod(dir, 0o755);
+    await writeDiscoveryFile(entry(41235), dir);
+    assert.equal((await stat(dir)).mode & 0o777, 0o700);
+  });
+
+  it('keeps the token file 0600 even under a permissive umask, and leaves no temp file behind', async function () {
+    if (!posix) return this.skip();
+    const previous = process.umask(0);
+    try {
+      const path = await writeDiscoveryFile(entry(41236), dir);
+      assert.equal((await stat(path)).mode & 0o777, 0o600);
+    } finally {
+      process.umask(previous);
+    }
+    assert.deepEqual(await readdir(dir), ['41236.json']);
+  });
+
+  it('replaces the entry for a port that is written again', async () => {
+    await writeDiscoveryFile(entry(41237), dir);
+    await writeDiscoveryFile({ ...entry(41237), token: 'second-token-value-xxxxxxxx' }, dir);
+    const [server] = await readDiscoveryFiles(dir);
+    assert.equal(server.token, 'second-token-value-xxxxxxxx');
+  });
+
+  it('removes a file, and removing it twice is fine', async () => {
+    const path = await writeDiscoveryFile(entry(41238), dir);
+    removeDiscoveryFile(path);
+    removeDiscoveryFile(path);
+    assert.deepEqual(await readdir(dir), []);
+  });
+
+  it('reads live servers and deletes the entries of dead processes', async () => {
+    await writeDiscoveryFile(entry(41239), dir);
+    const stale = await writeDiscoveryFile(entry(41240, deadPid()), dir);
+    const live = await readDiscoveryFiles(dir);
+    assert.deepEqual(live, [{ ...entry(41239), file: join(dir, '41239.json') }]);
+    await assert.rejects(stat(stale), /ENOENT/);
+  });
+
+  it('skips malformed and foreign files without deleting them', async () => {
+    await mkdir(dir, { recursive: true });
+    await writeFile(join(dir, '1.json'), '{ not json');
+    await writeFile(join(dir, '2.json'), JSON.stringify({ port: 2 }));
+    await writeFile(join(dir, 'notes.txt'), 'hello');
+    await writeDiscoveryFile(entry(41241), dir);
+    assert.deepEqual((await readDiscoveryFiles(dir)).map((s) => s.port), [41241]);
+    assert.deepEqual((await readdir(dir)).sort(), ['1.json', '2.json', '41241.json', 'notes.txt']);
+  });
+
+  it('reads nothing from a directory that does not exist', async () => {
+    assert.deepEqual(await readDiscoveryFiles(join(home, 'missing')), []);
+  });
+
+  it('lives under INTENT_GOVERNOR_HOME when set, else ~/.intent-governor', () => {
+    assert.equal(defaultServersDir({ INTENT_GOVERNOR_HOME: home }), join(home, 'servers'));
+    assert.equal(defaultServersDir({}), join(homedir(), '.intent-governor', 'servers'));
+    assert.equal(discoveryFilePath(5000, dir), join(dir, '5000.json'));
+  });
+
+  it('tells a running process from one that is gone', () => {
+    assert.equal(processAlive(process.pid), true);
+    assert.equal(processAlive(deadPid()), false);
+  });
+});
