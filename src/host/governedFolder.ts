@@ -1,0 +1,23 @@
+import * as vscode from 'vscode';
+import type { Governor } from '../core/governor';
+import type { GovernorServices } from '../core/governorServices';
+import type { AnchorStore } from '../core/trace/anchorStore';
+import type { IntentsDisplay } from './intentsDisplay';
+import type { VirtualDocuments } from './virtualDocuments';
+
+/** Everything the commands act on for the one governed folder (single-root: the first workspace folder). */
+export interface GovernedFolder {
+  readonly folder: vscode.WorkspaceFolder;
+  readonly governor: Governor;
+  readonly services: GovernorServices;
+  readonly anchors: AnchorStore;
+  readonly display: IntentsDisplay;
+  readonly documents: VirtualDocuments;
+  readonly log: vscode.LogOutputChannel;
+}
+
+/** What every command says in a window with no folder, where the extension stays idle. */
+export function showNoFolderMessage(): undefined {
+  void vscode.window.showInformationMessage('Intent Governor needs a folder: open one (File > Open Folder…) to govern agents in it.');
+  return undefined;
+}

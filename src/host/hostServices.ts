@@ -1,0 +1,56 @@
+import { join } from 'node:path';
+import type * as vscode from 'vscode';
+import { DEFAULT_POLICY, type GovernorServices } from '../core/governorServices';
+import { FileIntentSource } from '../core/intents/fileIntentSource';
+import { detectCaseInsensitive } from '../core/paths/canonicalPath';
+import { PathLocks } from '../core/policy/pathLock';
+import { SessionRegistry } from '../core/sessions/sessionRegistry';
+import { FileAnchorStore } from '../core/trace/anchorStore';
+import { JsonlTraceSink } from '../core/trace/traceWriter';
+import { createApprovalDialogs } from './approvalDialogs';
+import { loggerFor } from './hostLogger';
+import { ModalApprover } from './modalApprover';
+import type { VirtualDocuments } from './virtualDocuments';
+import { createVscodeWorkspace } from './vscodeWorkspace';
+
+export interface HostServicesOptions {
+  /** The workspace folder's file system path. */
+  folderPath: string;
+  /** `context.extension.packageJSON.version`, recorded in every trace record. */
+  toolVersion: string;
+  /** `context.globalStorageUri.fsPath`: outside the workspace, so an agent cannot rewrite the anchors. */
+  globalStoragePath: string;
+  log: vscode.LogOutputChannel;
+  documents: VirtualDocuments;
+}
+
+/** The services plus the concrete pieces the host drives directly (the watcher invalidates intents, verify reads anchors). */
+export interface HostServices {
+  services: GovernorServices;
+  intents: FileIntentSource;
+  anchors: FileAnchorStore;
+  /** Closed on deactivation so the last records are flushed and the log handles released. */
+  trace: JsonlTraceSink;
+}
+
+/** The governor's ports for one folder: VS Code workspace, intents file, modal approvals, JSONL trace, the log channel. */
+export async function createHostServices(options: HostServicesOptions): Promise<HostServices> {
+  const workspace = await createVscodeWorkspace(options.folderPath);
+  const root = workspace.root;
+  const intents = new FileIntentSource(root);
+  const anchors = new FileAnchorStore(root, join(options.globalStoragePath, 'anchors'));
+  const trace = new JsonlTraceSink({ workspaceRoot: root, toolVersion: options.toolVersion, anchors });
+  const services: GovernorServices = {
+    workspace,
+    intents,
+    sessions: new SessionRegistry(),
+    locks: new PathLocks(),
+    approver: new ModalApprover(createApprovalDialogs(root, options.documents)),
+    trace,
+    logger: loggerFor(options.log),
+    clock: () => new Date(),
+    caseInsensitive: await detectCaseInsensitive(root),
+    policy: { ...DEFAULT_POLICY },
+  };
+  return { services, intents, anchors, trace };
+}

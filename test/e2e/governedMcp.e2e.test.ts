@@ -1,0 +1,152 @@
+import { strict as assert } from 'node:assert';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Page } from 'playwright-core';
+import { readDiscoveryFiles, type DiscoveredServer } from '../../src/core/mcp/discoveryFile';
+import { installExtension, openWorkbench, startCodeServer, type CodeServer, type Workbench } from '../vscode/codeServer';
+import { provision, repoRoot } from '../vscode/provisioned';
+
+const shots = join(repoRoot, 'test-results', 'e2e');
+const LOGIN = 'src/auth/login.ts';
+
+function text(result: unknown): string {
+  return (result as CallToolResult).content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
+}
+
+function errorOf(result: unknown): { code: string; message: string; meta?: Record<string, unknown> } | undefined {
+  const r = result as CallToolResult;
+  return r.isError ? JSON.parse((r.content[0] as { text: string }).text) : undefined;
+}
+
+async function waitFor<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 90_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+/** The native approval modal as a human sees it: its text, then a click on one of its buttons. */
+async function answerModal(page: Page, button: 'Approve' | 'Reject', screenshot?: string): Promise<string> {
+  const dialog = page.locator('.monaco-dialog-box');
+  await dialog.waitFor({ state: 'visible', timeout: 60_000 });
+  const shown = await dialog.innerText();
+  if (screenshot) await page.screenshot({ path: join(shots, screenshot) });
+  await dialog.locator('.monaco-button', { hasText: new RegExp(`^${button}$`) }).click();
+  await dialog.waitFor({ state: 'hidden', timeout: 30_000 });
+  return shown;
+}
+
+describe('e2e: an MCP agent governed inside a real VS Code', function () {
+  let temp: string;
+  let workspace: string;
+  let server: CodeServer | undefined;
+  let workbench: Workbench | undefined;
+  let client: Client | undefined;
+  let discovered: DiscoveredServer;
+
+  before(async function () {
+    this.timeout(600_000);
+    assert.ok(existsSync(join(repoRoot, 'dist', 'extension.js')), 'run `npm run build` first');
+    provision();
+    mkdirSync(shots, { recursive: true });
+    temp = mkdtempSync(join(tmpdir(), 'ig-e2e-'));
+    workspace = join(temp, 'workspace');
+    cpSync(join(repoRoot, 'demo', 'workspace'), workspace, { recursive: true });
+    const extensionsDir = join(temp, 'extensions');
+    installExtension(extensionsDir, repoRoot);
+    const governorHome = join(temp, 'governor-home');
+    server = await startCodeServer({
+      workspace,
+      extensionsDir,
+      userDataDir: join(temp, 'user-data'),
+      env: { INTENT_GOVERNOR_HOME: governorHome, INTENT_GOVERNOR_ANCHOR_DIR: join(temp, 'anchors') },
+      settings: { 'intentGovernor.approveWrites': true },
+    });
+    workbench = await openWorkbench(server.url, workspace);
+    discovered = await waitFor('the discovery file', async () => (await readDiscoveryFiles(join(governorHome, 'servers')))[0], 120_000);
+    client = new Client({ name: 'e2e-agent', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(discovered.url), { requestInit: { headers: { Authorization: `Bearer ${discovered.token}` } } }));
+  });
+
+  after(async function () {
+    this.timeout(60_000);
+    await client?.close().catch(() => undefined);
+    await workbench?.close();
+    await server?.stop();
+    if (temp) rmSync(temp, { recursive: true, force: true });
+  });
+
+  it('publishes a private discovery file naming this workspace', () => {
+    assert.deepEqual(discovered.workspaceFolders, [workspace]);
+    assert.match(discovered.url, /^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+  });
+
+  it('selects an intent and is refused out of scope', async () => {
+    assert.match(text(await client!.callTool({ name: 'select_active_intent', arguments: { intent_id: 'auth-refactor' } })), /Keep the public login\(\) signature stable/);
+    const refused = await client!.callTool({ name: 'write_file', arguments: { path: 'src/billing/invoice.ts', content: 'x' } });
+    assert.equal(errorOf(refused)?.code, 'SCOPE_VIOLATION');
+  });
+
+  it('reads a file, writes it, a human approves in the native modal, and the trace records it', async () => {
+    const read = await client!.callTool({ name: 'read_file', arguments: { path: LOGIN } });
+    const hash = /content_hash (sha256:[0-9a-f]{64})/.exec(text(read))?.[1];
+    assert.ok(hash, text(read));
+    const content = 'export function login(user: string, password: string): boolean {\n  return user.length > 0 && password.length >= 16;\n}\n';
+    const pending = client!.callTool({ name: 'write_file', arguments: { path: LOGIN, content, expected_content_hash: hash } });
+    const shown = await answerModal(workbench!.page, 'Approve', 'approval-modal.png');
+    assert.match(shown, /write_file|src\/auth\/login\.ts/);
+    assert.match(shown, /auth-refactor/);
+    const result = await pending;
+    assert.equal(errorOf(result), undefined, text(result));
+    assert.equal(readFileSync(join(workspace, LOGIN), 'utf8'), content);
+    const records = readFileSync(join(workspace, '.orchestration', 'agent_trace.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+    const record = records.at(-1);
+    assert.equal(record.files[0].path, LOGIN);
+    assert.equal(record.metadata.intent_id, 'auth-refactor');
+    assert.equal(record.metadata.decision, 'approved');
+    assert.equal(record.metadata.agent, 'e2e-agent');
+  });
+
+  it('a human rejects in the modal: HITL_REJECT and the file is untouched', async () => {
+    const before = readFileSync(join(workspace, LOGIN), 'utf8');
+    const read = await client!.callTool({ name: 'read_file', arguments: { path: LOGIN } });
+    const hash = /content_hash (sha256:[0-9a-f]{64})/.exec(text(read))?.[1];
+    const pending = client!.callTool({ name: 'write_file', arguments: { path: LOGIN, content: 'rejected\n', expected_content_hash: hash } });
+    await answerModal(workbench!.page, 'Reject', 'approval-modal-reject.png');
+    assert.equal(errorOf(await pending)?.code, 'HITL_REJECT');
+    assert.equal(readFileSync(join(workspace, LOGIN), 'utf8'), before);
+  });
+
+  it('a write based on a stale read is refused with a diff of what changed, before anyone is asked', async () => {
+    const read = await client!.callTool({ name: 'read_file', arguments: { path: LOGIN } });
+    const hash = /content_hash (sha256:[0-9a-f]{64})/.exec(text(read))?.[1];
+    const human = readFileSync(join(workspace, LOGIN), 'utf8').replace('>= 16', '>= 20');
+    writeFileSync(join(workspace, LOGIN), human);
+    const result = await client!.callTool({ name: 'write_file', arguments: { path: LOGIN, content: 'agent\n', expected_content_hash: hash } });
+    const error = errorOf(result);
+    assert.equal(error?.code, 'STALE_FILE');
+    assert.match(String(error?.meta?.diff), /\+.*password\.length >= 20/);
+    assert.equal(readFileSync(join(workspace, LOGIN), 'utf8'), human);
+    assert.equal(await workbench!.page.locator('.monaco-dialog-box').count(), 0);
+  });
+
+  it('a human picks the intent from the command palette and the status bar shows it', async () => {
+    const page = workbench!.page;
+    await page.keyboard.press('F1');
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible' });
+    await input.fill('>Intent Governor: Select Active Intent');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Select Active Intent' }).first().click();
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'auth-refactor' }).first().click();
+    const item = page.locator('.statusbar-item', { hasText: 'auth-refactor' });
+    await item.waitFor({ state: 'visible', timeout: 30_000 });
+    await page.locator('.part.statusbar').screenshot({ path: join(shots, 'status-bar.png') });
+  });
+});
