@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 
@@ -15,7 +15,8 @@ describe('the VS Code test harness', () => {
     assert.ok(expected, 'INTENT_GOVERNOR_TEST_WORKSPACE is not set in the extension host');
     const folders = vscode.workspace.workspaceFolders ?? [];
     assert.equal(folders.length, 1, `workspace folders: ${folders.map((folder) => folder.uri.fsPath).join(', ')}`);
-    assert.equal(folders[0].uri.fsPath, expected);
+    // realpath: on macOS the temp dir is reached through a symlink (/var -> /private/var).
+    assert.equal(realpathSync(folders[0].uri.fsPath), realpathSync(expected));
     assert.ok(existsSync(join(expected, '.orchestration', 'active_intents.yaml')), 'the copy has no .orchestration/active_intents.yaml');
   });
 
