@@ -40,6 +40,8 @@ export const commandPolicyHook: PreHook = {
           reason: analysis.verdict === 'destructive' ? `Destructive command: ${reasons}` : `Cannot be checked automatically: ${reasons}`,
           risk: analysis.verdict === 'destructive' ? 'medium' : 'high',
           command,
+          intent_id: intent.value.id,
+          mutation_class: 'command',
           files: analysis.writeTargets,
           title: `Allow ${facts.call.agent.name} to run a command?`,
         },

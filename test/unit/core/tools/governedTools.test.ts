@@ -163,6 +163,7 @@ describe('governed tools', () => {
     assert.equal(codeOf(result), 'ok');
     assert.equal(await onDisk('src/auth/out.txt'), 'hi\n');
     assert.equal(h.approver.requests[0].command, 'echo hi > src/auth/out.txt');
+    assert.equal(h.approver.requests[0].intent_id, 'auth-refactor');
     assert.deepEqual(h.trace.mutations[0].files, [{ path: 'src/auth/out.txt', before: undefined, after: 'hi\n' }]);
   });
 
