@@ -1,22 +1,12 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Governor } from '../src/core/governor';
 import { createNodeServices, denyingApprover } from '../src/core/nodeServices';
+import { withBenchWorkspace } from './benchWorkspace';
 import { elapsedMs, percentile, type BenchSuite, type BenchTable } from './table';
-import { writeFile, mkdir } from 'node:fs/promises';
 
 const WRITES = 2000;
 const WARMUP = 200;
 const SPAWNS = 60;
-
-const INTENTS = `active_intents:
-  - id: bench
-    name: Benchmark
-    status: IN_PROGRESS
-    owned_scope: ['src/**']
-`;
 
 function spawnOnce(file: string, args: string[]): Promise<number> {
   const start = process.hrtime.bigint();
@@ -34,21 +24,15 @@ async function spawnSamples(file: string, args: string[]): Promise<number[]> {
 }
 
 /** Governed 4 KB writes; the chain's cost is the call's total minus the tool's own write, timed apart by marker hooks. */
-async function chainSamples(): Promise<{ chain: number[]; write: number[] }> {
-  const root = await mkdtemp(join(tmpdir(), 'ig-bench-'));
-  try {
-    await mkdir(join(root, '.orchestration'), { recursive: true });
-    await mkdir(join(root, 'src'), { recursive: true });
-    await writeFile(join(root, '.orchestration/active_intents.yaml'), INTENTS);
+function chainSamples(): Promise<{ chain: number[]; write: number[] }> {
+  return withBenchWorkspace({}, async (root) => {
     const services = await createNodeServices({ root, approver: denyingApprover });
     const governor = new Governor(services);
     let toolStart = 0n;
     let toolEnd = 0n;
     governor.engine.registerPre({ name: 'bench-mark-start', guard: true, run: () => { toolStart = process.hrtime.bigint(); return { decision: { kind: 'allow' } }; } }, { after: 'approval-gate' });
-    governor.engine.registerPost({ name: 'bench-mark-end', run: () => { toolEnd = process.hrtime.bigint(); } });
-    // keep the marker first among post-hooks so the ledger and trace count as chain
-    const post = (governor.engine as unknown as { post: unknown[] }).post;
-    post.unshift(post.pop());
+    // first among post-hooks, so the ledger and the trace count as chain
+    governor.engine.registerPost({ name: 'bench-mark-end', run: () => { toolEnd = process.hrtime.bigint(); } }, { first: true });
     const agent = { name: 'bench' };
     await governor.call({ tool: 'select_active_intent', input: { intent_id: 'bench' }, session_id: 'b', agent });
     const chain: number[] = [];
@@ -66,9 +50,7 @@ async function chainSamples(): Promise<{ chain: number[]; write: number[] }> {
       }
     }
     return { chain, write };
-  } finally {
-    await rm(root, { recursive: true, force: true });
-  }
+  });
 }
 
 export const chainBench: BenchSuite = {

@@ -1,22 +1,14 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Governor } from '../src/core/governor';
 import { startHttpMcpServer } from '../src/core/mcp/httpMcpServer';
 import { createNodeServices, denyingApprover } from '../src/core/nodeServices';
+import { withBenchWorkspace } from './benchWorkspace';
 import { elapsedMs, percentile, type BenchSuite, type BenchTable } from './table';
 
 const CALLS = 300;
 const WARMUP = 30;
 
-const INTENTS = `active_intents:
-  - id: bench
-    name: Benchmark
-    status: IN_PROGRESS
-    owned_scope: ['src/**']
-`;
 
 async function sample(call: () => Promise<unknown>): Promise<number[]> {
   for (let i = 0; i < WARMUP; i++) await call();
@@ -32,13 +24,8 @@ async function sample(call: () => Promise<unknown>): Promise<number[]> {
 /** The same governed read_file of a 4 KB file, called in process and through a real MCP client over loopback HTTP. */
 export const mcpBench: BenchSuite = {
   name: 'mcp',
-  async run(): Promise<BenchTable[]> {
-    const root = await mkdtemp(join(tmpdir(), 'ig-bench-mcp-'));
-    try {
-      await mkdir(join(root, '.orchestration'), { recursive: true });
-      await mkdir(join(root, 'src'), { recursive: true });
-      await writeFile(join(root, '.orchestration/active_intents.yaml'), INTENTS);
-      await writeFile(join(root, 'src/file.ts'), `${'x'.repeat(4095)}\n`);
+  run(): Promise<BenchTable[]> {
+    return withBenchWorkspace({ 'src/file.ts': `${'x'.repeat(4095)}\n` }, async (root) => {
       const services = await createNodeServices({ root, approver: denyingApprover });
       const governor = new Governor(services);
       const input = { path: 'src/file.ts' };
@@ -70,8 +57,6 @@ export const mcpBench: BenchSuite = {
         await client.close();
         await server.close();
       }
-    } finally {
-      await rm(root, { recursive: true, force: true });
-    }
+    });
   },
 };

@@ -90,8 +90,10 @@ export class HookEngine {
     return { dispose: () => this.remove(this.pre, hook) };
   }
 
-  registerPost(hook: PostHook): Registration {
-    this.post.push(hook);
+  /** Post-hooks run in registration order; `first` puts one ahead of the built-ins (e.g. a timing probe). */
+  registerPost(hook: PostHook, placement: { first?: boolean } = {}): Registration {
+    if (placement.first) this.post.unshift(hook);
+    else this.post.push(hook);
     return { dispose: () => this.remove(this.post, hook) };
   }
 
