@@ -1,5 +1,6 @@
 // Bundles the extension (CJS, `vscode` external) and the `governor` CLI into dist/.
 // --watch rebuilds on change; --production minifies and drops sourcemaps.
+import { copyFileSync, mkdirSync } from 'node:fs';
 import * as esbuild from 'esbuild';
 
 const production = process.argv.includes('--production');
@@ -20,6 +21,21 @@ const problemMatcherLog = {
   },
 };
 
+/**
+ * The CLI loads mvdan-sh (3 MB of GopherJS, needed only to parse commands) from dist/vendor/ instead of
+ * inlining it: compiling it on every start cost ~60 ms, and `governor hook` starts once per agent tool call.
+ */
+const vendorMvdanSh = {
+  name: 'vendor-mvdan-sh',
+  setup(build) {
+    build.onResolve({ filter: /^mvdan-sh$/ }, () => ({ path: './vendor/mvdan-sh.js', external: true }));
+    build.onEnd(() => {
+      mkdirSync('dist/vendor', { recursive: true });
+      copyFileSync('node_modules/mvdan-sh/index.js', 'dist/vendor/mvdan-sh.js');
+    });
+  },
+};
+
 const common = {
   bundle: true,
   format: 'cjs',
@@ -34,7 +50,11 @@ const common = {
 
 const entries = [
   { entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
-  { entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+  { entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' }, plugins: [...common.plugins, vendorMvdanSh] },
+  // `governor hook` alone, for agents' hook commands (one process per tool call); it loads cli.js only headless.
+  { entryPoints: ['src/cli/hookMain.ts'], outfile: 'dist/hook.js' },
+  // The trace inspector runs in a webview (a browser iframe): one IIFE script and its stylesheet.
+  { entryPoints: ['webview-ui/inspector.ts', 'webview-ui/inspector.css'], outdir: 'dist/webview', format: 'iife', platform: 'browser', target: 'es2022' },
 ];
 
 const contexts = await Promise.all(entries.map((entry) => esbuild.context({ ...common, ...entry })));

@@ -1,10 +1,12 @@
+import { bridgeBench } from './bridgeBench';
 import { chainBench } from './chainBench';
 import { mcpBench } from './mcpBench';
+import { inspectorBench } from './inspectorBench';
 import { formatTable, type BenchSuite } from './table';
 import { traceBench } from './traceBench';
 
 /** Every benchmark suite; `npm run bench -- <name>` runs only the named ones. */
-const SUITES: BenchSuite[] = [chainBench, traceBench, mcpBench];
+const SUITES: BenchSuite[] = [chainBench, traceBench, mcpBench, inspectorBench, bridgeBench];
 
 async function main(): Promise<void> {
   const only = process.argv.slice(2);

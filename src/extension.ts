@@ -1,4 +1,7 @@
 import * as vscode from 'vscode';
+import { MemoryBeforeStash } from './core/bridge/beforeStash';
+import { hookRoute } from './core/bridge/hookRoute';
+import { NativeToolBridge } from './core/bridge/nativeToolBridge';
 import { Governor } from './core/governor';
 import { INTENTS_FILE_RELATIVE } from './core/intents/fileIntentSource';
 import { registerConnectAgentCommand } from './host/connectAgentCommand';
@@ -6,8 +9,10 @@ import { startMcpHost, type McpHost } from './host/mcpHost';
 import type { IntentGovernorApi } from './host/extensionApi';
 import type { GovernedFolder } from './host/governedFolder';
 import { createHostServices } from './host/hostServices';
+import { registerInstallHooksCommand } from './host/installHooksCommand';
 import { registerIntentCommands } from './host/intentCommands';
 import { IntentsDisplay } from './host/intentsDisplay';
+import { registerInspector } from './host/inspectorCommands';
 import { watchIntentsFile } from './host/intentsWatcher';
 import { IntentStatusBar } from './host/intentStatusBar';
 import { registerLanguageModelTools } from './host/languageModelTools';
@@ -56,7 +61,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<Intent
     watchIntentsFile(folder, () => void reloadIntents()),
     ...registerIntentCommands(governed),
     ...registerTraceCommands(governed),
+    ...registerInspector(governed, context.extensionUri),
     registerConnectAgentCommand(() => mcp, context.globalStorageUri),
+    registerInstallHooksCommand(services.workspace.root, context.asAbsolutePath('dist/hook.js')),
     ...registerLanguageModelTools(governor),
   );
   await reloadIntents();
@@ -67,6 +74,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Intent
     secrets: context.secrets,
     state: context.globalState,
     workspaceFolders: [services.workspace.root],
+    // Agents' native tools (governor hook) are judged here, with the approval modal and this trace.
+    hookHandler: hookRoute(new NativeToolBridge(governor, new MemoryBeforeStash(), { askHuman: true }), services.logger),
   }).catch((error: unknown) => {
     log.error(`the MCP server could not start: ${error instanceof Error ? error.message : String(error)}`);
     return undefined;
@@ -81,7 +90,9 @@ function activateIdle(context: vscode.ExtensionContext, log: vscode.LogOutputCha
   context.subscriptions.push(
     ...registerIntentCommands(undefined),
     ...registerTraceCommands(undefined),
+    ...registerInspector(undefined, context.extensionUri),
     registerConnectAgentCommand(),
+    registerInstallHooksCommand(undefined, context.asAbsolutePath('dist/hook.js')),
     ...registerLanguageModelTools(undefined),
   );
   log.info(`idle: ${why}`);

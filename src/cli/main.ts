@@ -2,11 +2,15 @@ import type { CliCommand, CliIO } from './cliCommand';
 import { blameCommand } from './blameCommand';
 import { checkCommand } from './checkCommand';
 import { decideCommand } from './decideCommand';
+import { hookCommand } from './hookCommand';
+// dist/hook.js (src/cli/hookMain.ts) loads the headless governor from this bundle.
+export { decideHeadless } from './hookCommand';
+import { hooksCommand } from './hooksCommand';
 import { mcpCommand } from './mcpCommand';
 import { traceCommand } from './traceCommand';
 
 /** Every subcommand, in the order `governor --help` lists them. */
-const COMMANDS: CliCommand[] = [traceCommand, blameCommand, checkCommand, decideCommand, mcpCommand];
+const COMMANDS: CliCommand[] = [traceCommand, blameCommand, checkCommand, decideCommand, mcpCommand, hookCommand, hooksCommand];
 
 function overview(): string {
   const width = Math.max(0, ...COMMANDS.map((c) => c.name.length));

@@ -8,9 +8,11 @@ import { pathScopeGuard } from './hooks/builtin/pathScopeGuard';
 import { readLedger } from './hooks/builtin/readLedger';
 import { staleGuard } from './hooks/builtin/staleGuard';
 import { traceRecorder } from './hooks/builtin/traceRecorder';
+import { FileHookApprovals } from './hooks/user/hookApprovals';
+import { userCommandHooks } from './hooks/user/userCommandHooks';
 import { CallFacts } from './hooks/callFacts';
-import { HookEngine } from './hooks/hookEngine';
-import type { CallOutcome, ToolCall, ToolOutput } from './hooks/hookTypes';
+import { HookEngine, type ChainVerdict } from './hooks/hookEngine';
+import type { AppliedChange, CallOutcome, ToolCall, ToolOutput } from './hooks/hookTypes';
 import { toolError, type ErrorCode, type ToolError } from './toolError';
 import { validateInput } from './tools/inputValidation';
 import type { ToolDefinition } from './tools/toolDefinition';
@@ -41,6 +43,22 @@ export interface DecisionReport {
 }
 
 /**
+ * What `authorize` answers for a call some other tool will execute (an agent's native tool): `ask` only when
+ * the caller said no human can be asked here, so the agent's own UI must ask.
+ */
+export type Authorization =
+  | { decision: 'allow'; invocation_id: string; context: string[]; approval?: ApprovalDecision }
+  | { decision: 'ask'; invocation_id: string; context: string[]; request: ApprovalRequest }
+  | { decision: 'deny'; invocation_id: string; context: string[]; error: ToolError };
+
+/** How far a call got through validation, the pre-chain and the human. */
+type Gate =
+  | { kind: 'unknown'; invocationId: string; error: ToolError }
+  | { kind: 'refused'; facts: CallFacts; error: ToolError; context: string[]; approval?: ApprovalDecision }
+  | { kind: 'ask'; invocationId: string; request: ApprovalRequest; context: string[] }
+  | { kind: 'cleared'; definition: ToolDefinition; verdict: ChainVerdict & { decision: 'allow' | 'ask'; facts: CallFacts }; approval?: ApprovalDecision };
+
+/**
  * The one pipeline every door calls: validate → pre-chain → human approval → tool → post-chain.
  * Built-in guards run in a fixed order; more hooks register through `engine`.
  */
@@ -51,6 +69,10 @@ export class Governor {
     this.engine = new HookEngine(services.logger);
     for (const hook of [intentGate, pathScopeGuard, staleGuard, commandPolicyHook, approvalGate]) this.engine.registerPre(hook);
     for (const hook of [readLedger, traceRecorder]) this.engine.registerPost(hook);
+    // The human's command hooks (.orchestration/hooks.yaml) run before the guards, so the guards judge what they modify.
+    const user = userCommandHooks(services.hookApprovals ?? new FileHookApprovals());
+    this.engine.registerPre(user.pre);
+    this.engine.registerPost(user.post);
   }
 
   tools(): ToolDefinition[] {
@@ -58,26 +80,11 @@ export class Governor {
   }
 
   async call(request: ToolCallRequest): Promise<GovernedResult> {
-    const invocationId = request.invocation_id ?? randomUUID();
-    const definition = findTool(request.tool);
-    if (!definition) return { ok: false, invocation_id: invocationId, error: unknownTool(request.tool), context: [] };
-    const call: ToolCall = { tool: definition.name, input: isObject(request.input) ? request.input : {}, session_id: request.session_id, agent: request.agent, invocation_id: invocationId };
-    const factsFor = (c: ToolCall) => new CallFacts(c, definition, this.services);
-
-    const valid = validateInput(definition, request.input);
-    if (!valid.ok) return this.finish(factsFor(call), { status: 'blocked', error: valid.error }, []);
-
-    const verdict = await this.engine.runPre(call, factsFor, definition.mutation);
-    if (verdict.decision === 'deny') return this.finish(verdict.facts, { status: 'blocked', error: verdict.error }, verdict.context);
-    let approval: ApprovalDecision | undefined;
-    if (verdict.decision === 'ask') {
-      approval = await this.askHuman(verdict.request);
-      if (!approval.approved) {
-        const why = approval.reason ? ` (${approval.reason})` : '';
-        const error = toolError('HITL_REJECT', `A human rejected this ${definition.name} call${why}. Do not retry it unchanged; ask the user how to proceed.`, { approver: approval.approver });
-        return this.finish(verdict.facts, { status: 'blocked', error, approval }, verdict.context);
-      }
-    }
+    const gate = await this.gate(request, { askHuman: true });
+    if (gate.kind === 'unknown') return { ok: false, invocation_id: gate.invocationId, error: gate.error, context: [] };
+    if (gate.kind === 'refused') return this.finish(gate.facts, { status: 'blocked', error: gate.error, approval: gate.approval }, gate.context);
+    if (gate.kind === 'ask') throw new Error('gate asked without asking a human'); // askHuman: true never yields this
+    const { definition, verdict, approval } = gate;
     let outcome: CallOutcome;
     try {
       const result = await definition.execute({ call: verdict.call, facts: verdict.facts, services: this.services });
@@ -87,6 +94,29 @@ export class Governor {
       outcome = { status: 'error', error: toolError('HOOK_ERROR', `${definition.name} failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`), approval };
     }
     return this.finish(verdict.facts, outcome, verdict.context);
+  }
+
+  /**
+   * Validation, the pre-chain and (when `askHuman`) the human's approval: the part of the pipeline that
+   * decides whether a call may run, shared by `call` and `authorize`.
+   */
+  private async gate(request: ToolCallRequest, options: { askHuman: boolean }): Promise<Gate> {
+    const invocationId = request.invocation_id ?? randomUUID();
+    const definition = findTool(request.tool);
+    if (!definition) return { kind: 'unknown', invocationId, error: unknownTool(request.tool) };
+    const call: ToolCall = { tool: definition.name, input: isObject(request.input) ? request.input : {}, session_id: request.session_id, agent: request.agent, invocation_id: invocationId };
+    const factsFor = (c: ToolCall) => new CallFacts(c, definition, this.services);
+    const valid = validateInput(definition, request.input);
+    if (!valid.ok) return { kind: 'refused', facts: factsFor(call), error: valid.error, context: [] };
+    const verdict = await this.engine.runPre(call, factsFor, definition.mutation);
+    if (verdict.decision === 'deny') return { kind: 'refused', facts: verdict.facts, error: verdict.error, context: verdict.context };
+    if (verdict.decision === 'allow') return { kind: 'cleared', definition, verdict };
+    if (!options.askHuman) return { kind: 'ask', invocationId, request: verdict.request, context: verdict.context };
+    const approval = await this.askHuman(verdict.request);
+    if (approval.approved) return { kind: 'cleared', definition, verdict, approval };
+    const why = approval.reason ? ` (${approval.reason})` : '';
+    const error = toolError('HITL_REJECT', `A human rejected this ${definition.name} call${why}. Do not retry it unchanged; ask the user how to proceed.`, { approver: approval.approver });
+    return { kind: 'refused', facts: verdict.facts, error, context: verdict.context, approval };
   }
 
   /** Runs validation and the pre-chain only: no human is asked, nothing is written, nothing is traced. */
@@ -100,6 +130,38 @@ export class Governor {
     if (verdict.decision === 'deny') return { ...report(verdict.error, verdict.context), hook: verdict.hook };
     if (verdict.decision === 'ask') return { decision: 'ask', message: verdict.request.reasons.join('; '), request: verdict.request, context: verdict.context };
     return { decision: 'allow', context: verdict.context };
+  }
+
+  /**
+   * The pre-chain and the human approval, without executing: for agents' native tools, which execute
+   * themselves once we answer. Refusals go through the post-chain (governance log) like any refused call;
+   * an allowed call's change is recorded later by `recordNative`, once the native tool has run.
+   */
+  async authorize(request: ToolCallRequest, options: { askHuman: boolean }): Promise<Authorization> {
+    const gate = await this.gate(request, options);
+    switch (gate.kind) {
+      case 'unknown':
+        return { decision: 'deny', invocation_id: gate.invocationId, context: [], error: gate.error };
+      case 'refused':
+        await this.engine.runPost({ call: gate.facts.call, facts: gate.facts, outcome: { status: 'blocked', error: gate.error, approval: gate.approval } });
+        return { decision: 'deny', invocation_id: gate.facts.call.invocation_id, context: gate.context, error: gate.error };
+      case 'ask':
+        return { decision: 'ask', invocation_id: gate.invocationId, context: gate.context, request: gate.request };
+      case 'cleared':
+        return { decision: 'allow', invocation_id: gate.verdict.call.invocation_id, context: gate.verdict.context, approval: gate.approval };
+    }
+  }
+
+  /**
+   * Records what an agent's native tool did after `authorize` let it: the post-chain sees a successful call
+   * with these changes, so the read ledger and the trace treat it like one of ours.
+   */
+  async recordNative(request: ToolCallRequest, output: { data: Record<string, unknown>; changes: AppliedChange[] }, approval?: ApprovalDecision): Promise<void> {
+    const definition = findTool(request.tool);
+    if (!definition) return;
+    const call: ToolCall = { tool: definition.name, input: isObject(request.input) ? request.input : {}, session_id: request.session_id, agent: request.agent, invocation_id: request.invocation_id ?? randomUUID() };
+    const facts = new CallFacts(call, definition, this.services);
+    await this.engine.runPost({ call, facts, outcome: { status: 'success', output: { text: '', data: output.data, changes: output.changes }, approval } });
   }
 
   private async askHuman(request: ApprovalRequest): Promise<ApprovalDecision> {

@@ -1,4 +1,5 @@
 import type { Approver } from './hooks/approver';
+import type { HookApprovals } from './hooks/user/hookApprovals';
 import type { IntentSource } from './intents/intent';
 import type { Logger } from './logger';
 import type { PathLocks } from './policy/pathLock';
@@ -42,4 +43,6 @@ export interface GovernorServices {
   /** Whether the workspace's filesystem folds case (paths and scopes compare accordingly). */
   caseInsensitive: boolean;
   policy: GovernancePolicy;
+  /** Which user hook commands a human approved; default: files beside the trace anchors (outside the repo). */
+  hookApprovals?: HookApprovals;
 }

@@ -15,6 +15,8 @@ export interface McpHostOptions {
   secrets: vscode.SecretStorage;
   state: vscode.Memento;
   workspaceFolders: string[];
+  /** Serves the hook bridge (POST /hook) on the same server, token and guards. */
+  hookHandler?: (body: unknown) => Promise<{ status: number; body: unknown }>;
 }
 
 /** The running MCP server, as the Connect command and tests see it. */
@@ -36,6 +38,7 @@ export async function startMcpHost(options: McpHostOptions): Promise<McpHost> {
     token: savedToken,
     port: options.state.get<number>(PORT_STATE),
     logger: options.logger,
+    hookHandler: options.hookHandler,
   });
   if (server.token !== savedToken) await options.secrets.store(TOKEN_SECRET, server.token);
   await options.state.update(PORT_STATE, server.port);

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { HOOK_PATH } from '../bridge/nativeCall';
 import { errnoOf } from '../ioError';
 import type { Governor } from '../governor';
 import type { Logger } from '../logger';
@@ -8,6 +9,7 @@ import { guardRequest, newBearerToken, tokenDigest, type HttpGuardPolicy, type H
 import { McpHttpSessions, type McpHttpSession } from './mcpHttpSessions';
 
 export const MCP_PATH = '/mcp';
+export { HOOK_PATH };
 const LOOPBACK = '127.0.0.1';
 
 export interface HttpMcpServerOptions {
@@ -27,6 +29,8 @@ export interface HttpMcpServerOptions {
   maxBodyBytes?: number;
   /** Close a session after this long with no request and no open stream. Default 30 minutes. */
   idleSessionMs?: number;
+  /** Answers POST /hook (the hook bridge); without it the route does not exist. Same token and guards as /mcp. */
+  hookHandler?: (body: unknown) => Promise<{ status: number; body: unknown }>;
 }
 
 export interface HttpMcpServer {
@@ -69,7 +73,7 @@ export async function startHttpMcpServer(options: HttpMcpServerOptions): Promise
   const policy: HttpGuardPolicy = { port: 0, tokenDigest: tokenDigest(token), allowedOrigins: options.allowedOrigins ?? [] };
 
   const server = createServer((req, res) => {
-    handle(req, res, { policy, sessions, maxBodyBytes: limits.maxBodyBytes, logger }).catch((error: unknown) => {
+    handle(req, res, { policy, sessions, maxBodyBytes: limits.maxBodyBytes, logger, hookHandler: options.hookHandler }).catch((error: unknown) => {
       logger.error(`MCP HTTP request failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
       if (!res.headersSent) refuse(res, { status: 500, error: 'The governor failed to handle this request; see the Intent Governor log.' });
       else res.end();
@@ -130,12 +134,15 @@ interface HandlerContext {
   sessions: McpHttpSessions;
   maxBodyBytes: number;
   logger: Logger;
+  hookHandler?: HttpMcpServerOptions['hookHandler'];
 }
 
 async function handle(req: IncomingMessage, res: ServerResponse, ctx: HandlerContext): Promise<void> {
   const path = (req.url ?? '').split('?')[0];
-  const refusal = guardRequest({ method: req.method, path, headers: req.headers }, ctx.policy, MCP_PATH);
+  const hook = path === HOOK_PATH && ctx.hookHandler !== undefined;
+  const refusal = guardRequest({ method: req.method, path, headers: req.headers }, ctx.policy, hook ? HOOK_PATH : MCP_PATH);
   if (refusal) return refuseAndDiscard(req, res, refusal, ctx.logger);
+  if (hook) return handleHook(req, res, ctx);
 
   const sessionId = req.headers['mcp-session-id'];
   if (req.method !== 'POST') {
@@ -160,6 +167,16 @@ async function handle(req: IncomingMessage, res: ServerResponse, ctx: HandlerCon
     return refuse(res, { status: 503, error: 'Too many open MCP sessions; close unused clients (DELETE their session) and retry.' });
   }
   await ctx.sessions.initialize((transport) => transport.handleRequest(req, res, body.value));
+}
+
+async function handleHook(req: IncomingMessage, res: ServerResponse, ctx: HandlerContext): Promise<void> {
+  if (req.method !== 'POST') return refuseAndDiscard(req, res, { status: 405, error: 'POST a hook request to /hook.', headers: { Allow: 'POST' } }, ctx.logger);
+  const body = await readJsonBody(req, ctx.maxBodyBytes);
+  if (!body.ok) return refuseAndDiscard(req, res, body.refusal, ctx.logger);
+  const answer = await ctx.hookHandler!(body.value);
+  const text = JSON.stringify(answer.body);
+  res.writeHead(answer.status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text), 'Cache-Control': 'no-store' });
+  res.end(text);
 }
 
 function forward(session: McpHttpSession, req: IncomingMessage, res: ServerResponse, body: unknown, ctx: HandlerContext): Promise<void> {

@@ -13,16 +13,22 @@ export interface FileLine {
   complete: boolean;
 }
 
+/** Where to resume reading: a byte offset at the start of a line and the number of lines before it. */
+export interface LinePosition {
+  offset: number;
+  line: number;
+}
+
 /**
  * Streams a file's lines without holding the file in memory, splitting on LF bytes so offsets are exact.
- * A missing file yields nothing.
+ * A missing file yields nothing. `from` resumes after lines already read (a follower reading appends).
  */
-export async function* readLines(path: string): AsyncGenerator<FileLine> {
-  const stream = createReadStream(path, { highWaterMark: 1 << 20 });
+export async function* readLines(path: string, from: LinePosition = { offset: 0, line: 0 }): AsyncGenerator<FileLine> {
+  const stream = createReadStream(path, { highWaterMark: 1 << 20, start: from.offset });
   let carry: Buffer[] = [];
   let carryBytes = 0;
-  let offset = 0;
-  let line = 0;
+  let offset = from.offset;
+  let line = from.line;
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
       let start = 0;

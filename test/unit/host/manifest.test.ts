@@ -59,8 +59,8 @@ describe('package.json manifest', () => {
     }
   });
 
-  it('activates on the intents file and after startup, and supports untrusted workspaces in a limited way', () => {
-    assert.deepEqual(manifest.activationEvents, ['workspaceContains:.orchestration/active_intents.yaml', 'onStartupFinished']);
+  it('activates on the intents file, after startup and to restore the trace inspector, and supports untrusted workspaces in a limited way', () => {
+    assert.deepEqual(manifest.activationEvents, ['workspaceContains:.orchestration/active_intents.yaml', 'onStartupFinished', 'onWebviewPanel:intentGovernor.inspector']);
     assert.equal(manifest.capabilities?.untrustedWorkspaces?.supported, 'limited');
     assert.ok(manifest.capabilities.untrustedWorkspaces.description);
     assert.equal(manifest.contributes.configuration.properties['intentGovernor.approveWrites'].default, false);

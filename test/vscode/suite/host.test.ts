@@ -39,7 +39,8 @@ describe('Intent Governor in VS Code', () => {
     const extension = vscode.extensions.getExtension(EXTENSION_ID);
     assert.equal(extension?.isActive, true);
     const contributed: string[] = extension.packageJSON.contributes.commands.map((c: { command: string }) => c.command);
-    assert.equal(contributed.length, 6);
+    // Several features add commands; each one contributed must be registered (below), including Install Agent Hooks.
+    assert.ok(contributed.includes('intentGovernor.installHooks'), 'Install Agent Hooks is not contributed');
     const registered = await vscode.commands.getCommands(true);
     for (const command of contributed) assert.ok(registered.includes(command), `${command} is not registered`);
   });

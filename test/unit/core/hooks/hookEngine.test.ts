@@ -13,8 +13,8 @@ describe('hook engine', () => {
   afterEach(() => h.dispose());
 
   it('runs the built-in guards in the documented order', () => {
-    assert.deepEqual(h.governor.engine.preHookNames(), ['intent-gate', 'path-scope-guard', 'stale-guard', 'command-policy', 'approval-gate']);
-    assert.deepEqual(h.governor.engine.postHookNames(), ['read-ledger', 'trace-recorder']);
+    assert.deepEqual(h.governor.engine.preHookNames(), ['user-hooks', 'intent-gate', 'path-scope-guard', 'stale-guard', 'command-policy', 'approval-gate']);
+    assert.deepEqual(h.governor.engine.postHookNames(), ['read-ledger', 'trace-recorder', 'user-hooks']);
   });
 
   describe('fails closed', () => {

@@ -1,0 +1,139 @@
+import { createHash } from 'node:crypto';
+import { homedir } from 'node:os';
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { claudeDialect } from '../core/bridge/claudeDialect';
+import { cursorDialect } from '../core/bridge/cursorDialect';
+import { askExtension, findGoverningServer } from '../core/bridge/extensionClient';
+import type { HookDialect, HookEvent, HookReply } from '../core/bridge/hookDialect';
+import type { BridgeAnswer, BridgeRequest } from '../core/bridge/nativeCall';
+import { vscodeDialect } from '../core/bridge/vscodeDialect';
+import { parseCliArgs, usageError } from './cliArgs';
+import type { CliIO } from './cliCommand';
+
+/**
+ * `governor hook`'s flow up to the decision: read, parse and map the payload, ask a running extension. Kept
+ * free of the governor itself, so dist/hook.js (one process per agent tool call) starts small and loads the
+ * headless governor from dist/cli.js only when no extension runs.
+ */
+export type HeadlessDecider = (request: BridgeRequest, root: string, intent: string | undefined, io: CliIO) => Promise<BridgeAnswer>;
+
+export const DIALECTS: Record<string, HookDialect> = { vscode: vscodeDialect, claude: claudeDialect, cursor: cursorDialect };
+
+/** Below VS Code's default hook timeout (30 s): an agent that times a hook out may run the tool anyway. */
+const DEFAULT_TIMEOUT_MS = 25_000;
+
+const USAGE = `governor hook: govern an agent's native tools (its hook command)
+
+Usage: governor hook <${Object.keys(DIALECTS).join('|')}> [--workspace DIR] [--intent ID] [--timeout-ms N] [--headless]
+
+Reads the agent's hook JSON on stdin (PreToolUse, PostToolUse, SessionStart, UserPromptSubmit), maps the
+native tool to the governed call it amounts to (Write/create_file → write_file, Edit/replace_string_in_file →
+edit_file, Bash/run_in_terminal → run_command, Read/read_file → read_file) and answers in the agent's dialect.
+With VS Code running on the workspace (found through ~/.intent-governor/servers/), the extension decides, shows
+its approval dialog and writes the trace; otherwise the call is judged here (a needed human approval is handed
+back to the agent as "ask") and PostToolUse appends the trace record.
+
+  --workspace DIR   the governed workspace (default: the payload's cwd)
+  --intent ID       headless only: the intent this agent works under (else the agent's writes are refused)
+  --timeout-ms N    answer "blocked" after N ms (default ${DEFAULT_TIMEOUT_MS}); keep it below the agent's hook timeout
+  --headless        never ask a running extension
+
+Unknown tools, unreadable input, a crash or a timeout block the call (exit 2), never allow it.
+`;
+
+/** The nearest directory at or above `dir` with a `.orchestration/` folder (agents may run in a subfolder), else `dir`. */
+function governedRoot(dir: string): string {
+  for (let current = dir; ; current = dirname(current)) {
+    if (existsSync(join(current, '.orchestration'))) return current;
+    if (dirname(current) === current) return dir;
+  }
+}
+
+export function governorHome(env: NodeJS.ProcessEnv): string {
+  return env.INTENT_GOVERNOR_HOME || join(homedir(), '.intent-governor');
+}
+
+function print(io: CliIO, reply: HookReply): number {
+  if (reply.stdout) io.stdout(reply.stdout);
+  if (reply.stderr) io.stderr(reply.stderr);
+  return reply.exitCode;
+}
+
+interface HookOptions {
+  workspace?: string;
+  intent?: string;
+  headless: boolean;
+  timeoutMs: number;
+}
+
+export const HOOK_USAGE = USAGE;
+
+/** Runs `governor hook <agent> …` and returns the exit code; `headless` decides when no extension runs. */
+export async function runHookFlow(args: string[], io: CliIO, headless: HeadlessDecider): Promise<number> {
+  {
+    const parsed = parseCliArgs(args, { workspace: { type: 'string' }, intent: { type: 'string' }, 'timeout-ms': { type: 'string' }, headless: { type: 'boolean' } }, true);
+    const dialect = parsed.ok ? DIALECTS[parsed.positionals[0] ?? ''] : undefined;
+    // A broken hook command must still block: exit 2 is "blocked" for every agent we serve.
+    if (!parsed.ok) return print(io, claudeDialect.renderFailure(`governor hook: ${parsed.message}.`));
+    if (!dialect || parsed.positionals.length !== 1) {
+      usageError(io, 'hook', `expected one agent (${Object.keys(DIALECTS).join(', ')})`);
+      return 2;
+    }
+    const timeoutMs = Number(parsed.values['timeout-ms'] ?? DEFAULT_TIMEOUT_MS);
+    if (!Number.isInteger(timeoutMs) || timeoutMs < 100) return print(io, dialect.renderFailure('governor hook: --timeout-ms must be an integer of at least 100.'));
+    const options: HookOptions = {
+      workspace: parsed.values.workspace as string | undefined,
+      intent: parsed.values.intent as string | undefined,
+      headless: parsed.values.headless === true,
+      timeoutMs,
+    };
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<HookReply>((done) => {
+      timer = setTimeout(() => done(dialect.renderFailure(`Intent Governor did not decide within ${timeoutMs} ms, so the call is refused (fail closed).`)), timeoutMs);
+      timer.unref();
+    });
+    const work = answerHook(dialect, options, io, headless).catch((error: unknown) =>
+      dialect.renderFailure(`Intent Governor failed while checking this call (${error instanceof Error ? error.message : String(error)}), so it is refused (fail closed).`),
+    );
+    const reply = await Promise.race([work, timedOut]);
+    clearTimeout(timer);
+    return print(io, reply);
+  }
+}
+
+async function answerHook(dialect: HookDialect, options: HookOptions, io: CliIO, headless: HeadlessDecider): Promise<HookReply> {
+  let payload: unknown;
+  try {
+    payload = JSON.parse(await io.readStdin());
+  } catch (error) {
+    return dialect.renderFailure(`the hook input is not valid JSON (${error instanceof Error ? error.message : String(error)}).`);
+  }
+  const parsed = dialect.parse(payload);
+  if (!parsed.ok) return dialect.renderFailure(`${parsed.message}.`);
+  const event = parsed.event;
+  if (event.kind === 'other') return dialect.render(event, { decision: 'allow' });
+  const root = options.workspace !== undefined ? resolve(io.cwd, options.workspace) : governedRoot(resolve(io.cwd, event.cwd ?? '.'));
+  const request: BridgeRequest = { phase: 'context', session_id: `${dialect.id}:${event.sessionId}`, agent: { name: dialect.agentName }, key: '', calls: [] };
+  if (event.kind === 'tool') {
+    const mapping = dialect.mapTool(event.toolName, event.toolInput);
+    if (mapping.kind === 'passthrough') return dialect.render(event, { decision: 'allow' });
+    if (mapping.kind === 'refused') return dialect.render(event, event.phase === 'pre' ? { decision: 'deny', reason: mapping.reason } : { decision: 'allow' });
+    request.phase = event.phase;
+    request.calls = mapping.calls;
+    request.key = `${request.session_id}:${event.toolUseId ?? createHash('sha256').update(`${event.toolName}\0${JSON.stringify(event.toolInput)}`).digest('hex')}`;
+  }
+  return dialect.render(event, await decide(request, root, options, io, event, headless));
+}
+
+async function decide(request: BridgeRequest, root: string, options: HookOptions, io: CliIO, event: HookEvent, headless: HeadlessDecider): Promise<BridgeAnswer> {
+  const server = options.headless ? undefined : await findGoverningServer(root, join(governorHome(io.env), 'servers'));
+  if (server) {
+    // The extension may be showing its approval dialog: give it all the time we have left but a margin.
+    const answer = await askExtension(server, request, Math.max(100, options.timeoutMs - 500));
+    if (answer.ok) return answer.answer;
+    const reason = `Intent Governor in VS Code governs this workspace but ${answer.message}; the call is refused (fail closed).`;
+    return event.kind === 'tool' && event.phase === 'pre' ? { decision: 'deny', reason } : { decision: 'allow', context: reason };
+  }
+  return headless(request, root, options.intent ?? io.env.INTENT_GOVERNOR_INTENT, io);
+}

@@ -1,0 +1,42 @@
+import { join } from 'node:path';
+import type { CliIO } from './cliCommand';
+import type { HeadlessDecider } from './hookFlow';
+import { runHookFlow } from './hookFlow';
+
+/**
+ * dist/hook.js: `governor hook` in a small bundle, because agents start one process per tool call. It has
+ * no governor of its own; when no extension runs, the headless governor is loaded from dist/cli.js beside it.
+ * Usage as for the CLI: `node dist/hook.js hook <agent> [options]`.
+ */
+const loadHeadless: HeadlessDecider = (request, root, intent, io) => {
+  // A computed path, so the bundler leaves the full CLI out of this bundle.
+  const cli = require(join(__dirname, 'cli.js')) as { decideHeadless: HeadlessDecider };
+  return cli.decideHeadless(request, root, intent, io);
+};
+
+function readStdin(): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    process.stdin.on('data', (chunk: Buffer) => chunks.push(chunk));
+    process.stdin.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    process.stdin.on('error', reject);
+  });
+}
+
+if (require.main === module) {
+  const io: CliIO = { stdout: (t) => process.stdout.write(t), stderr: (t) => process.stderr.write(t), readStdin, cwd: process.cwd(), env: process.env };
+  const [command, ...rest] = process.argv.slice(2);
+  if (command !== 'hook') {
+    process.stderr.write("Intent Governor blocked this call: usage is 'node hook.js hook <vscode|claude|cursor> [options]'.\n");
+    process.exitCode = 2;
+  } else {
+    runHookFlow(rest, io, loadHeadless).then(
+      (code) => (process.exitCode = code),
+      (error: unknown) => {
+        // Exit 2 blocks the call in every agent we serve: a crash never lets a tool through.
+        process.stderr.write(`Intent Governor blocked this call: internal error (${error instanceof Error ? error.message : String(error)}).\n`);
+        process.exitCode = 2;
+      },
+    );
+  }
+}

@@ -1,0 +1,87 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { chmod, mkdir, open, readdir, readFile, rename, stat, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ApprovalDecision } from '../hooks/approver';
+
+/** What the pre phase saw of one native invocation, so the post phase can trace what the tool changed. */
+export interface StashedInvocation {
+  /** Absolute path → content before the native tool ran (absent = the file did not exist). */
+  before: Record<string, string | null>;
+  approval?: ApprovalDecision;
+  invocationId: string;
+}
+
+/** Pre writes, post takes (once). The extension keeps it in memory; headless runs are separate processes. */
+export interface BeforeStash {
+  put(key: string, entry: StashedInvocation): Promise<void>;
+  take(key: string): Promise<StashedInvocation | undefined>;
+}
+
+const MAX_MEMORY_ENTRIES = 256;
+
+export class MemoryBeforeStash implements BeforeStash {
+  private readonly entries = new Map<string, StashedInvocation>();
+
+  async put(key: string, entry: StashedInvocation): Promise<void> {
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    // A pre whose post never comes (the tool failed, the agent was stopped) must not pile up.
+    if (this.entries.size > MAX_MEMORY_ENTRIES) this.entries.delete(this.entries.keys().next().value as string);
+  }
+
+  async take(key: string): Promise<StashedInvocation | undefined> {
+    const entry = this.entries.get(key);
+    this.entries.delete(key);
+    return entry;
+  }
+}
+
+const STALE_MS = 60 * 60_000;
+
+/**
+ * One 0600 file per pending invocation in a 0700 directory outside the repository (file contents must not
+ * land where agents can read them back or commit them); entries older than an hour are swept on write.
+ */
+export class FileBeforeStash implements BeforeStash {
+  constructor(private readonly dir: string) {}
+
+  private file(key: string): string {
+    return join(this.dir, `${createHash('sha256').update(key).digest('hex')}.json`);
+  }
+
+  async put(key: string, entry: StashedInvocation): Promise<void> {
+    await mkdir(this.dir, { recursive: true, mode: 0o700 });
+    await chmod(this.dir, 0o700);
+    await this.sweep();
+    const temp = join(this.dir, `.${randomBytes(6).toString('hex')}.tmp`);
+    const handle = await open(temp, 'wx', 0o600);
+    try {
+      await handle.writeFile(JSON.stringify(entry), 'utf8');
+    } finally {
+      await handle.close();
+    }
+    await rename(temp, this.file(key));
+  }
+
+  async take(key: string): Promise<StashedInvocation | undefined> {
+    const file = this.file(key);
+    const text = await readFile(file, 'utf8').catch(() => undefined);
+    if (text === undefined) return undefined;
+    await unlink(file).catch(() => undefined);
+    try {
+      return JSON.parse(text) as StashedInvocation;
+    } catch {
+      return undefined;
+    }
+  }
+
+  private async sweep(): Promise<void> {
+    const names = await readdir(this.dir).catch(() => [] as string[]);
+    const now = Date.now();
+    for (const name of names.filter((n) => n.endsWith('.json'))) {
+      const file = join(this.dir, name);
+      const info = await stat(file).catch(() => undefined);
+      if (info && now - info.mtimeMs > STALE_MS) await unlink(file).catch(() => undefined);
+    }
+  }
+}

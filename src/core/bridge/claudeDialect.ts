@@ -1,0 +1,57 @@
+import { parseClaudeStyle, renderClaudeStyle, renderClaudeStyleFailure } from './claudeProtocol';
+import { isRecord, stringField, unknownTool, type HookDialect } from './hookDialect';
+import type { NativeEdit, ToolMapping } from './nativeCall';
+
+/** Claude Code's tools that read nothing we govern and change nothing (https://docs.claude.com/en/docs/claude-code/settings#tools-available-to-claude). */
+const PASSTHROUGH = new Set(['Glob', 'Grep', 'LS', 'WebFetch', 'WebSearch', 'TodoWrite', 'Task', 'ExitPlanMode', 'BashOutput', 'KillShell', 'SlashCommand']);
+
+function invalid(tool: string, what: string): ToolMapping {
+  return { kind: 'refused', reason: `Claude Code's ${tool} call has no ${what}, so Intent Governor cannot check it and refuses it.` };
+}
+
+function edit(value: unknown): NativeEdit | undefined {
+  if (!isRecord(value) || typeof value.old_string !== 'string' || typeof value.new_string !== 'string') return undefined;
+  return { search: value.old_string, replace: value.new_string, all: value.replace_all === true };
+}
+
+/** Native tool → governed call: Write→write_file, Edit/MultiEdit→edit_file, Bash→run_command, Read→read_file. */
+const TABLE: Record<string, (input: Record<string, unknown>) => ToolMapping> = {
+  Write(input) {
+    const path = stringField(input, 'file_path');
+    if (path === undefined || typeof input.content !== 'string') return invalid('Write', 'file_path and content');
+    return { kind: 'governed', calls: [{ tool: 'write_file', input: { path, content: input.content } }] };
+  },
+  Edit(input) {
+    const path = stringField(input, 'file_path');
+    const one = edit(input);
+    if (path === undefined || !one) return invalid('Edit', 'file_path, old_string and new_string');
+    return { kind: 'governed', calls: [{ tool: 'edit_file', input: { path }, edits: [one] }] };
+  },
+  MultiEdit(input) {
+    const path = stringField(input, 'file_path');
+    const edits = Array.isArray(input.edits) ? input.edits.map(edit) : [];
+    if (path === undefined || edits.length === 0 || edits.some((e) => e === undefined)) return invalid('MultiEdit', 'file_path and edits');
+    return { kind: 'governed', calls: [{ tool: 'edit_file', input: { path }, edits: edits as NativeEdit[] }] };
+  },
+  Bash(input) {
+    const command = stringField(input, 'command');
+    return command === undefined ? invalid('Bash', 'command') : { kind: 'governed', calls: [{ tool: 'run_command', input: { command } }] };
+  },
+  Read(input) {
+    const path = stringField(input, 'file_path');
+    return path === undefined ? invalid('Read', 'file_path') : { kind: 'governed', calls: [{ tool: 'read_file', input: { path } }] };
+  },
+};
+
+export const claudeDialect: HookDialect = {
+  id: 'claude',
+  agentName: 'claude-code',
+  parse: parseClaudeStyle,
+  mapTool(toolName, toolInput) {
+    if (PASSTHROUGH.has(toolName)) return { kind: 'passthrough' };
+    const map = Object.hasOwn(TABLE, toolName) ? TABLE[toolName] : undefined;
+    return map ? map(toolInput) : unknownTool('Claude Code', toolName);
+  },
+  render: renderClaudeStyle,
+  renderFailure: renderClaudeStyleFailure,
+};

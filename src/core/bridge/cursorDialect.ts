@@ -1,0 +1,85 @@
+import { isRecord, stringField, type HookDialect, type HookEvent, type HookReply } from './hookDialect';
+import type { BridgeAnswer, NativeEdit, ToolMapping } from './nativeCall';
+
+/**
+ * Cursor's hooks (`.cursor/hooks.json`, https://cursor.com/docs/agent/hooks): one event per kind of action,
+ * fields at the top level, `workspace_roots` instead of `cwd`, and a JSON answer
+ * `{"permission": "allow"|"deny"|"ask", "userMessage", "agentMessage"}` for the `before…` events.
+ * Governed here: beforeShellExecution {command, cwd} → run_command, beforeReadFile {file_path} → read_file,
+ * afterFileEdit {file_path, edits[{old_string, new_string}]} → the trace. Cursor has no documented event
+ * before a file edit in the version 1 hooks, so its edits can be traced but not refused.
+ */
+function parse(payload: unknown): ReturnType<HookDialect['parse']> {
+  if (!isRecord(payload)) return { ok: false, message: 'the hook input is not a JSON object' };
+  const eventName = payload.hook_event_name;
+  if (typeof eventName !== 'string') return { ok: false, message: 'the hook input has no hook_event_name' };
+  const sessionId = typeof payload.conversation_id === 'string' && payload.conversation_id !== '' ? payload.conversation_id : undefined;
+  const roots = Array.isArray(payload.workspace_roots) ? payload.workspace_roots.filter((r): r is string => typeof r === 'string') : [];
+  const cwd = roots[0];
+  const tool = (phase: 'pre' | 'post', toolName: string): ReturnType<HookDialect['parse']> =>
+    sessionId === undefined
+      ? { ok: false, message: `${eventName} input has no conversation_id` }
+      : { ok: true, event: { kind: 'tool', phase, eventName, sessionId, cwd, toolName, toolInput: payload, toolUseId: typeof payload.generation_id === 'string' ? `${payload.generation_id}:${eventName}:${String(payload.file_path ?? payload.command ?? '')}` : undefined } };
+  switch (eventName) {
+    case 'beforeShellExecution':
+    case 'beforeReadFile':
+      return tool('pre', eventName);
+    case 'afterFileEdit':
+      return tool('post', eventName);
+    case 'beforeSubmitPrompt':
+      return { ok: true, event: { kind: 'context', eventName, sessionId: sessionId ?? 'unknown', cwd } };
+    default:
+      return { ok: true, event: { kind: 'other', eventName } };
+  }
+}
+
+function edits(value: unknown): NativeEdit[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  const out: NativeEdit[] = [];
+  for (const e of value) {
+    if (!isRecord(e) || typeof e.old_string !== 'string' || typeof e.new_string !== 'string') return undefined;
+    out.push({ search: e.old_string, replace: e.new_string, all: false });
+  }
+  return out;
+}
+
+function mapTool(toolName: string, input: Record<string, unknown>): ToolMapping {
+  const refused = (what: string): ToolMapping => ({ kind: 'refused', reason: `Cursor's ${toolName} hook input has no ${what}, so Intent Governor refuses it.` });
+  if (toolName === 'beforeShellExecution') {
+    const command = stringField(input, 'command');
+    return command === undefined ? refused('command') : { kind: 'governed', calls: [{ tool: 'run_command', input: { command } }] };
+  }
+  if (toolName === 'beforeReadFile') {
+    const path = stringField(input, 'file_path');
+    return path === undefined ? refused('file_path') : { kind: 'governed', calls: [{ tool: 'read_file', input: { path } }] };
+  }
+  if (toolName === 'afterFileEdit') {
+    const path = stringField(input, 'file_path');
+    const list = edits(input.edits);
+    return path === undefined || list === undefined ? refused('file_path and edits') : { kind: 'governed', calls: [{ tool: 'edit_file', input: { path }, edits: list }] };
+  }
+  return { kind: 'refused', reason: `Intent Governor does not know Cursor's hook event '${toolName}', so it is refused (fail closed).` };
+}
+
+const json = (value: unknown) => `${JSON.stringify(value)}\n`;
+
+function render(event: HookEvent, answer: BridgeAnswer): HookReply {
+  if (event.kind === 'tool' && event.phase === 'pre') {
+    const permission = event.eventName === 'beforeReadFile' && answer.decision === 'ask' ? 'deny' : answer.decision;
+    const body: Record<string, string> = { permission };
+    if (answer.reason) {
+      body.userMessage = answer.reason;
+      body.agentMessage = answer.reason;
+    }
+    return { exitCode: 0, stdout: json(body), stderr: '' };
+  }
+  if (event.kind === 'context') return { exitCode: 0, stdout: json({ continue: true }), stderr: '' };
+  return { exitCode: 0, stdout: '', stderr: '' };
+}
+
+function renderFailure(reason: string): HookReply {
+  const message = `Intent Governor blocked this call: ${reason}`;
+  return { exitCode: 2, stdout: json({ permission: 'deny', continue: false, userMessage: message, agentMessage: message }), stderr: `${message}\n` };
+}
+
+export const cursorDialect: HookDialect = { id: 'cursor', agentName: 'cursor', parse, mapTool, render, renderFailure };

@@ -1,0 +1,109 @@
+/**
+ * The hook configuration each agent reads, merged into what is there: the user's other hooks and keys are
+ * kept, ours (recognised by their command: `node "<cli>" hook <agent>`) are replaced or removed. Pure: text in,
+ * text out; the host command and `governor hooks` do the file I/O.
+ */
+export type HookAgent = 'vscode' | 'claude' | 'cursor';
+export const HOOK_AGENTS: readonly HookAgent[] = ['vscode', 'claude', 'cursor'];
+
+/** Seconds the agent waits for our hook; the bridge answers "blocked" before (see --timeout-ms). */
+const AGENT_TIMEOUT_S = 120;
+const BRIDGE_TIMEOUT_MS = 110_000;
+
+/** Where each agent reads its hooks, relative to the workspace. Claude's local file: the command names this machine's path. */
+export const HOOK_CONFIG_FILES: Record<HookAgent, string> = {
+  vscode: '.github/hooks/intent-governor.json',
+  claude: '.claude/settings.local.json',
+  cursor: '.cursor/hooks.json',
+};
+
+export function hookCommandLine(cliPath: string, agent: HookAgent): string {
+  return `node ${JSON.stringify(cliPath)} hook ${agent} --timeout-ms ${BRIDGE_TIMEOUT_MS}`;
+}
+
+export function isOurCommand(command: unknown): boolean {
+  return typeof command === 'string' && /^node "[^"]+" hook (vscode|claude|cursor)\b/.test(command);
+}
+
+type Json = Record<string, unknown>;
+export type ConfigEdit = { ok: true; text: string | null } | { ok: false; message: string };
+
+const CLAUDE_MATCHERS = { PreToolUse: 'Write|Edit|MultiEdit|NotebookEdit|Bash|Read', PostToolUse: 'Write|Edit|MultiEdit|Read' };
+
+/** Our entries per event, in each agent's shape. */
+function ourEntries(agent: HookAgent, command: string): Record<string, unknown[]> {
+  if (agent === 'claude') {
+    const hooks = [{ type: 'command', command, timeout: AGENT_TIMEOUT_S }];
+    return {
+      PreToolUse: [{ matcher: CLAUDE_MATCHERS.PreToolUse, hooks }],
+      PostToolUse: [{ matcher: CLAUDE_MATCHERS.PostToolUse, hooks }],
+      SessionStart: [{ hooks }],
+      UserPromptSubmit: [{ hooks }],
+    };
+  }
+  if (agent === 'vscode') {
+    const entry = { type: 'command', command, timeout: AGENT_TIMEOUT_S };
+    return { PreToolUse: [entry], PostToolUse: [entry], SessionStart: [entry], UserPromptSubmit: [entry] };
+  }
+  const entry = { command };
+  return { beforeShellExecution: [entry], beforeReadFile: [entry], afterFileEdit: [entry], beforeSubmitPrompt: [entry] };
+}
+
+/** Whether a hook list entry is ours: a command entry, or (Claude) a matcher group whose hooks are all ours. */
+function entryIsOurs(entry: unknown): boolean {
+  if (typeof entry !== 'object' || entry === null) return false;
+  const e = entry as Json;
+  if (isOurCommand(e.command)) return true;
+  return Array.isArray(e.hooks) && e.hooks.length > 0 && e.hooks.every((h) => typeof h === 'object' && h !== null && isOurCommand((h as Json).command));
+}
+
+function parseConfig(text: string | undefined, file: string): { ok: true; value: Json } | { ok: false; message: string } {
+  if (text === undefined || text.trim() === '') return { ok: true, value: {} };
+  try {
+    const value = JSON.parse(text) as unknown;
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return { ok: false, message: `${file} is not a JSON object; fix or remove it first` };
+    return { ok: true, value: value as Json };
+  } catch (error) {
+    return { ok: false, message: `${file} is not valid JSON (${error instanceof Error ? error.message : String(error)}); it was left unchanged` };
+  }
+}
+
+function withoutOurs(hooks: Json): Json {
+  const kept: Json = {};
+  for (const [event, list] of Object.entries(hooks)) {
+    if (!Array.isArray(list)) {
+      kept[event] = list;
+      continue;
+    }
+    const rest = list.filter((entry) => !entryIsOurs(entry));
+    if (rest.length) kept[event] = rest;
+  }
+  return kept;
+}
+
+/** The config with our hooks in it (added once, replacing an older install of ours). */
+export function installHookConfig(agent: HookAgent, existing: string | undefined, cliPath: string): ConfigEdit {
+  const parsed = parseConfig(existing, HOOK_CONFIG_FILES[agent]);
+  if (!parsed.ok) return parsed;
+  const config = parsed.value;
+  const current = typeof config.hooks === 'object' && config.hooks !== null && !Array.isArray(config.hooks) ? (config.hooks as Json) : {};
+  const hooks = withoutOurs(current);
+  for (const [event, entries] of Object.entries(ourEntries(agent, hookCommandLine(cliPath, agent)))) {
+    hooks[event] = [...(Array.isArray(hooks[event]) ? (hooks[event] as unknown[]) : []), ...entries];
+  }
+  const next: Json = agent === 'cursor' ? { version: config.version ?? 1, ...config, hooks } : { ...config, hooks };
+  return { ok: true, text: `${JSON.stringify(next, null, 2)}\n` };
+}
+
+/** The config without our hooks; null when nothing else is left in it (the file can go). */
+export function uninstallHookConfig(agent: HookAgent, existing: string | undefined): ConfigEdit {
+  if (existing === undefined) return { ok: true, text: null };
+  const parsed = parseConfig(existing, HOOK_CONFIG_FILES[agent]);
+  if (!parsed.ok) return parsed;
+  const config = { ...parsed.value };
+  const hooks = typeof config.hooks === 'object' && config.hooks !== null && !Array.isArray(config.hooks) ? withoutOurs(config.hooks as Json) : config.hooks;
+  if (hooks !== undefined && typeof hooks === 'object' && hooks !== null && Object.keys(hooks).length === 0) delete config.hooks;
+  else if (hooks !== undefined) config.hooks = hooks;
+  const meaningful = Object.keys(config).filter((k) => !(agent === 'cursor' && k === 'version'));
+  return { ok: true, text: meaningful.length === 0 ? null : `${JSON.stringify(config, null, 2)}\n` };
+}

@@ -1,0 +1,44 @@
+import type { BridgeAnswer, ToolMapping } from './nativeCall';
+
+/** One hook invocation as an agent described it, in the bridge's terms. */
+export type HookEvent =
+  | { kind: 'tool'; phase: 'pre' | 'post'; eventName: string; sessionId: string; cwd?: string; toolName: string; toolInput: Record<string, unknown>; toolUseId?: string }
+  | { kind: 'context'; eventName: string; sessionId: string; cwd?: string }
+  /** An event we are not installed for; answered with "no opinion". */
+  | { kind: 'other'; eventName: string };
+
+/** What the hook process prints and exits with. */
+export interface HookReply {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** How one agent talks to its hooks: payload in, tool table, answer out. */
+export interface HookDialect {
+  /** `claude`, `vscode`, `cursor`: the argument of `governor hook`. */
+  id: string;
+  /** The agent name recorded in the trace. */
+  agentName: string;
+  parse(payload: unknown): { ok: true; event: HookEvent } | { ok: false; message: string };
+  mapTool(toolName: string, toolInput: Record<string, unknown>): ToolMapping;
+  render(event: HookEvent, answer: BridgeAnswer): HookReply;
+  /** Unreadable input, a crash or a timeout: blocked, whatever the event was. */
+  renderFailure(reason: string): HookReply;
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function unknownTool(agent: string, toolName: string): ToolMapping {
+  return {
+    kind: 'refused',
+    reason: `Intent Governor does not know ${agent}'s tool '${toolName}', so it is refused (governance fails closed). Use the file and terminal tools it governs, or the intent-governor MCP tools.`,
+  };
+}
+
+export function stringField(input: Record<string, unknown>, ...names: string[]): string | undefined {
+  for (const name of names) if (typeof input[name] === 'string') return input[name] as string;
+  return undefined;
+}

@@ -1,0 +1,79 @@
+import type { AgentInfo } from '../trace/traceSink';
+
+/** The hook bridge's route on the extension's loopback server (same token and guards as /mcp). */
+export const HOOK_PATH = '/hook';
+
+/** One search/replace of an agent's native edit tool; `all` = every occurrence (Claude's replace_all). */
+export interface NativeEdit {
+  search: string;
+  replace: string;
+  all: boolean;
+}
+
+/**
+ * A native tool call translated into the governed tool that would do the same thing. File tools name their
+ * target in `input.path` (absolute paths are fine: the canonicaliser checks containment); edits stay as the
+ * agent sent them until the bridge has read the file they apply to.
+ */
+export type NativeCall =
+  | { tool: 'write_file'; input: { path: string; content: string } }
+  | { tool: 'edit_file'; input: { path: string }; edits: NativeEdit[] }
+  | { tool: 'run_command'; input: { command: string } }
+  | { tool: 'read_file'; input: { path: string } };
+
+/** What a dialect's tool table makes of a native tool. */
+export type ToolMapping =
+  | { kind: 'governed'; calls: NativeCall[] }
+  /** Read-only tools that touch no file content we govern (search, listing, todo lists). */
+  | { kind: 'passthrough' }
+  | { kind: 'refused'; reason: string };
+
+export type BridgePhase = 'pre' | 'post' | 'context';
+
+/** What the hook command hands to the bridge, in-process or over POST /hook to the running extension. */
+export interface BridgeRequest {
+  phase: BridgePhase;
+  session_id: string;
+  agent: AgentInfo;
+  /** Identifies one native invocation across its pre and post hook (tool_use_id, else a hash of the input). */
+  key: string;
+  calls: NativeCall[];
+  /** Headless only: the intent this session works under (`--intent`); the extension uses the human's pick. */
+  intent_id?: string;
+}
+
+/** The bridge's answer, which each dialect renders in the agent's own words. */
+export interface BridgeAnswer {
+  decision: 'allow' | 'deny' | 'ask';
+  /** Why, for the model (deny) or the human (ask). */
+  reason?: string;
+  /** Text for the model: the intent handshake on session start, notes after a change. */
+  context?: string;
+}
+
+const PHASES: readonly string[] = ['pre', 'post', 'context'];
+const TOOLS: readonly string[] = ['write_file', 'edit_file', 'run_command', 'read_file'];
+
+/** Checks a request that arrived over HTTP; anything malformed is an error value, never a partial request. */
+export function parseBridgeRequest(value: unknown): { ok: true; value: BridgeRequest } | { ok: false; message: string } {
+  if (typeof value !== 'object' || value === null) return { ok: false, message: 'expected a JSON object' };
+  const v = value as Record<string, unknown>;
+  if (typeof v.phase !== 'string' || !PHASES.includes(v.phase)) return { ok: false, message: "phase must be 'pre', 'post' or 'context'" };
+  if (typeof v.session_id !== 'string' || v.session_id === '') return { ok: false, message: 'session_id must be a non-empty string' };
+  if (typeof v.key !== 'string') return { ok: false, message: 'key must be a string' };
+  const agent = v.agent as Record<string, unknown> | undefined;
+  if (typeof agent !== 'object' || agent === null || typeof agent.name !== 'string') return { ok: false, message: 'agent.name must be a string' };
+  if (!Array.isArray(v.calls)) return { ok: false, message: 'calls must be an array' };
+  for (const call of v.calls as unknown[]) {
+    const c = call as Record<string, unknown>;
+    if (typeof c !== 'object' || c === null || typeof c.tool !== 'string' || !TOOLS.includes(c.tool)) return { ok: false, message: 'each call needs a known tool' };
+    if (typeof c.input !== 'object' || c.input === null) return { ok: false, message: 'each call needs an input object' };
+    if (c.tool === 'edit_file' && !validEdits(c.edits)) return { ok: false, message: 'edit_file calls need edits [{search, replace, all}]' };
+  }
+  if (v.intent_id !== undefined && typeof v.intent_id !== 'string') return { ok: false, message: 'intent_id must be a string' };
+  return { ok: true, value: v as unknown as BridgeRequest };
+}
+
+function validEdits(value: unknown): boolean {
+  return Array.isArray(value) && value.every((e) => typeof e === 'object' && e !== null && typeof e.search === 'string' && typeof e.replace === 'string' && typeof e.all === 'boolean');
+}

@@ -1,0 +1,156 @@
+import { relative, resolve, sep } from 'node:path';
+import { decodeText } from '../hooks/callFacts';
+import type { Governor, ToolCallRequest } from '../governor';
+import type { AppliedChange } from '../hooks/hookTypes';
+import { renderIntentContext } from '../intents/intentContext';
+import { resolveIntentForWrites } from '../intents/intentResolution';
+import { contentHash } from '../policy/optimisticLock';
+import type { ToolError } from '../toolError';
+import type { BeforeStash } from './beforeStash';
+import type { BridgeAnswer, BridgeRequest, NativeCall, NativeEdit } from './nativeCall';
+
+/** Larger files are governed, but their before-content is not kept for the trace (ranges then cover the whole file). */
+const MAX_STASHED_BYTES = 2 * 1024 * 1024;
+
+export interface NativeToolBridgeOptions {
+  /** The extension asks its human (modal); headless, `ask` goes back to the agent, whose own UI asks. */
+  askHuman: boolean;
+}
+
+type Prepared = { ok: true; request: ToolCallRequest; abs?: string; before?: string } | { ok: false; reason: string };
+
+/**
+ * Governs an agent's native tool through the one pipeline: `pre` runs `Governor.authorize` (chain + approval,
+ * no execution) for each governed call the native tool amounts to; `post` reads what the tool left behind and
+ * records it through `Governor.recordNative`, with the before-content the pre phase kept.
+ *
+ * Stale basis: the bridge never sees the agent's own reads, so the basis of a native change is the file as it
+ * is at PreToolUse time (its hash becomes expected_content_hash). Native tools apply their change to that same
+ * content moments later; the stale guard still refuses a change over unsaved editor edits and an edit whose
+ * search text does not apply, and scope, protected paths and intents are checked exactly as for our own tools.
+ */
+export class NativeToolBridge {
+  constructor(
+    private readonly governor: Governor,
+    private readonly stash: BeforeStash,
+    private readonly options: NativeToolBridgeOptions,
+  ) {}
+
+  private get root(): string {
+    return this.governor.services.workspace.root;
+  }
+
+  async handle(request: BridgeRequest): Promise<BridgeAnswer> {
+    if (request.intent_id !== undefined) this.governor.services.sessions.bindIntent(request.session_id, request.intent_id);
+    if (request.phase === 'context') return { decision: 'allow', context: await this.handshake(request.session_id) };
+    if (request.phase === 'post') return this.post(request);
+    return this.pre(request);
+  }
+
+  /** The intent handshake for a session that starts or gets a prompt: the plan it works under, or how to get one. */
+  async handshake(sessionId: string): Promise<string> {
+    const intentId = this.governor.services.sessions.boundIntentId(sessionId);
+    const intent = resolveIntentForWrites(await this.governor.services.intents.load(), intentId);
+    if (intent.ok) return `${renderIntentContext(intent.value)}\n\nYour file and terminal tools are governed by Intent Governor under this intent.`;
+    return `Intent Governor: ${intent.error.message}\n${NO_INTENT_HINT}`;
+  }
+
+  private async pre(request: BridgeRequest): Promise<BridgeAnswer> {
+    const before: Record<string, string | null> = {};
+    const asks: string[] = [];
+    let approval;
+    const context: string[] = [];
+    for (const [index, call] of request.calls.entries()) {
+      const prepared = await this.prepare(request, call, index);
+      if (!prepared.ok) return { decision: 'deny', reason: prepared.reason };
+      const verdict = await this.governor.authorize(prepared.request, { askHuman: this.options.askHuman });
+      context.push(...verdict.context);
+      if (verdict.decision === 'deny') return { decision: 'deny', reason: explain(verdict.error) };
+      if (verdict.decision === 'ask') asks.push(verdict.request.reasons.join('; '));
+      if (verdict.decision === 'allow' && verdict.approval) approval = verdict.approval;
+      if (prepared.abs !== undefined) before[prepared.abs] = prepared.before ?? null;
+    }
+    if (Object.keys(before).length) await this.stash.put(request.key, { before, approval, invocationId: request.key });
+    if (asks.length) return { decision: 'ask', reason: `Intent Governor asks a human: ${asks.join('; ')}` };
+    return { decision: 'allow', context: context.length ? context.join('\n\n') : undefined };
+  }
+
+  /** The governed call a native call amounts to, with the file's current content as its basis. */
+  private async prepare(request: BridgeRequest, call: NativeCall, index: number): Promise<Prepared> {
+    const base = { session_id: request.session_id, agent: request.agent, invocation_id: `${request.key}#${index}` };
+    if (call.tool === 'run_command' || call.tool === 'read_file') return { ok: true, request: { ...base, tool: call.tool, input: call.input } };
+    const abs = resolve(this.root, call.input.path);
+    let bytes: Uint8Array | undefined;
+    try {
+      bytes = await this.governor.services.workspace.readFile(abs);
+    } catch (error) {
+      return { ok: false, reason: `Intent Governor could not read ${call.input.path} (${error instanceof Error ? error.message : String(error)}), so the change is refused.` };
+    }
+    const current = decodeText(bytes);
+    const basis = bytes === undefined ? {} : { expected_content_hash: contentHash(bytes) };
+    const keep = bytes !== undefined && bytes.byteLength <= MAX_STASHED_BYTES ? current : undefined;
+    if (call.tool === 'write_file') return { ok: true, abs, before: keep, request: { ...base, tool: 'write_file', input: { ...call.input, ...basis } } };
+    if (!call.edits.some((e) => e.all)) {
+      const edits = call.edits.map((e) => ({ search: e.search, replace: e.replace }));
+      return { ok: true, abs, before: keep, request: { ...base, tool: 'edit_file', input: { path: call.input.path, edits, ...basis } } };
+    }
+    // replace_all has no edit_file equivalent: judge the content it would leave as a write based on the same basis.
+    const next = current === undefined ? undefined : applyEdits(current, call.edits);
+    if (next === undefined) return { ok: false, reason: `The edit of ${call.input.path} does not apply to its current content (a search text is missing); read the file again.` };
+    return { ok: true, abs, before: keep, request: { ...base, tool: 'write_file', input: { path: call.input.path, content: next, ...basis } } };
+  }
+
+  private async post(request: BridgeRequest): Promise<BridgeAnswer> {
+    const stashed = await this.stash.take(request.key);
+    for (const [index, call] of request.calls.entries()) {
+      const governed: ToolCallRequest = { session_id: request.session_id, agent: request.agent, invocation_id: `${request.key}#${index}`, tool: call.tool, input: call.input };
+      if (call.tool === 'run_command') continue; // what a command wrote is not known; its pre-check is the governance
+      const abs = resolve(this.root, call.input.path);
+      const rel = relative(this.root, abs).split(sep).join('/');
+      if (rel.startsWith('..')) continue;
+      const bytes = await this.governor.services.workspace.readFile(abs).catch(() => undefined);
+      const after = decodeText(bytes);
+      if (call.tool === 'read_file') {
+        if (bytes !== undefined) await this.governor.recordNative(governed, { data: { path: rel, content: after, content_hash: contentHash(bytes) }, changes: [] });
+        continue;
+      }
+      const known = stashed !== undefined && Object.hasOwn(stashed.before, abs);
+      // No pre phase (Cursor's afterFileEdit): undo the reported edits on what is there now to get the before.
+      const before = known ? (stashed.before[abs] ?? undefined) : call.tool === 'edit_file' && after !== undefined ? revertEdits(after, call.edits) : undefined;
+      if (known && before === after) continue; // the tool failed or changed nothing
+      const change: AppliedChange = { path: rel, before, after };
+      const data = bytes === undefined ? {} : { path: rel, content_hash: contentHash(bytes) };
+      await this.governor.recordNative(governed, { data, changes: [change] }, stashed?.approval);
+    }
+    return { decision: 'allow' };
+  }
+}
+
+const NO_INTENT_HINT =
+  'With native tools, the intent comes from the human: pick one in VS Code (Intent Governor status bar item), or run the hook headless with --intent ID.';
+
+/** The reason the model sees: the code, what happened and what to do next. */
+function explain(error: ToolError): string {
+  const hint = error.code === 'NO_ACTIVE_INTENT' ? ` ${NO_INTENT_HINT}` : '';
+  return `[${error.code}] ${error.message}${hint}`;
+}
+
+/** The text before `edits` were applied to it, or undefined when they cannot be undone unambiguously. */
+export function revertEdits(text: string, edits: NativeEdit[]): string | undefined {
+  let result = text;
+  for (const edit of [...edits].reverse()) {
+    if (edit.all || result.split(edit.replace).length !== 2) return undefined;
+    result = result.replace(edit.replace, () => edit.search);
+  }
+  return result;
+}
+
+/** Applies native edits in order; undefined when a search text is missing (the native tool would fail too). */
+export function applyEdits(text: string, edits: NativeEdit[]): string | undefined {
+  let result = text;
+  for (const edit of edits) {
+    if (!result.includes(edit.search)) return undefined;
+    result = edit.all ? result.split(edit.search).join(edit.replace) : result.replace(edit.search, () => edit.replace);
+  }
+  return result;
+}

@@ -1,0 +1,41 @@
+import * as vscode from 'vscode';
+import { BlameDecorations } from './blameDecorations';
+import { showNoFolderMessage, type GovernedFolder } from './governedFolder';
+import { InspectorModel } from './inspectorModel';
+import { INSPECTOR_VIEW_TYPE, InspectorPanel } from './inspectorPanel';
+
+/**
+ * Open Trace Inspector (optionally on one record: blame hovers pass `{recordId}`), Toggle Intent Blame, the
+ * panel serializer (an open inspector comes back after a window reload), and the model and decorations they
+ * share. In an idle window (no folder) the commands exist and say a folder is needed.
+ */
+export function registerInspector(governed: GovernedFolder | undefined, extensionUri: vscode.Uri): vscode.Disposable[] {
+  const root = governed?.services.workspace.root;
+  const model = governed && root ? new InspectorModel(governed.folder, root, governed.log) : undefined;
+  const blame = model && root ? new BlameDecorations(root, model) : undefined;
+  const disposables: vscode.Disposable[] = [
+    vscode.commands.registerCommand('intentGovernor.openInspector', (target?: { recordId?: string }) => {
+      if (!governed || !model) return showNoFolderMessage();
+      InspectorPanel.show(governed, model, extensionUri, typeof target?.recordId === 'string' ? target.recordId : undefined);
+      return true;
+    }),
+    vscode.commands.registerCommand('intentGovernor.toggleBlame', () => {
+      if (!blame) return showNoFolderMessage();
+      const on = blame.toggle();
+      void vscode.window.setStatusBarMessage(`Intent blame ${on ? 'on' : 'off'}`, 3_000);
+      return on;
+    }),
+  ];
+  if (!governed || !model || !blame) return disposables;
+  return [
+    model,
+    blame,
+    ...disposables,
+    vscode.window.registerWebviewPanelSerializer(INSPECTOR_VIEW_TYPE, {
+      deserializeWebviewPanel: async (panel) => {
+        InspectorPanel.revive(panel, governed, model, extensionUri);
+      },
+    }),
+    { dispose: () => InspectorPanel.active?.dispose() },
+  ];
+}

@@ -1,0 +1,37 @@
+import * as vscode from 'vscode';
+import { HOOK_AGENTS, HOOK_CONFIG_FILES, type HookAgent } from '../core/bridge/hookConfig';
+import { applyHookConfig } from '../core/bridge/hookInstaller';
+
+const LABELS: Record<HookAgent, string> = { vscode: 'VS Code agent', claude: 'Claude Code', cursor: 'Cursor' };
+
+/**
+ * `Intent Governor: Install Agent Hooks`: writes the hook bridge into each picked agent's hook config in the
+ * workspace (a human runs it: these files are protected from agents). `mode` and `agents` skip the pickers.
+ */
+export async function installAgentHooks(root: string | undefined, cliPath: string, agents?: HookAgent[], mode: 'install' | 'uninstall' = 'install'): Promise<string[] | undefined> {
+  if (!root) {
+    void vscode.window.showErrorMessage('Intent Governor: open a folder first; hooks are installed per workspace.');
+    return undefined;
+  }
+  const picked =
+    agents ??
+    (
+      await vscode.window.showQuickPick(
+        HOOK_AGENTS.map((agent) => ({ label: LABELS[agent], description: HOOK_CONFIG_FILES[agent], agent, picked: true })),
+        { title: 'Install Intent Governor hooks for…', canPickMany: true },
+      )
+    )?.map((item) => item.agent);
+  if (!picked?.length) return undefined;
+  const written: string[] = [];
+  for (const agent of picked) {
+    const change = await applyHookConfig(root, agent, mode, cliPath);
+    if (change.action === 'failed') void vscode.window.showErrorMessage(`Intent Governor: ${LABELS[agent]}: ${change.message}`);
+    else written.push(change.file);
+  }
+  if (written.length) void vscode.window.showInformationMessage(`Intent Governor hooks ${mode === 'install' ? 'installed' : 'removed'}: ${written.join(', ')}`);
+  return written;
+}
+
+export function registerInstallHooksCommand(root: string | undefined, cliPath: string): vscode.Disposable {
+  return vscode.commands.registerCommand('intentGovernor.installHooks', (agents?: HookAgent[], mode?: 'install' | 'uninstall') => installAgentHooks(root, cliPath, agents, mode));
+}

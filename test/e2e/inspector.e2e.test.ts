@@ -1,0 +1,200 @@
+import { strict as assert } from 'node:assert';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { FrameLocator, Page } from 'playwright-core';
+import { readDiscoveryFiles } from '../../src/core/mcp/discoveryFile';
+import { FileAnchorStore } from '../../src/core/trace/anchorStore';
+import { JsonlTraceSink } from '../../src/core/trace/traceWriter';
+import { installExtension, openWorkbench, startCodeServer, type CodeServer, type Workbench } from '../vscode/codeServer';
+import { provision, repoRoot } from '../vscode/provisioned';
+import { runPaletteCommand, webviewFrame } from '../vscode/workbenchActions';
+
+const shots = join(repoRoot, 'test-results', 'inspector');
+const docsImages = join(repoRoot, 'docs', 'images');
+const LOGIN = 'src/auth/login.ts';
+const INVOICE = 'src/billing/invoice.ts';
+
+async function waitFor<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 90_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+function text(result: unknown): string {
+  return (result as CallToolResult).content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
+}
+
+/** Saves a screenshot under test-results/inspector/ and a copy in docs/images/ for the README. */
+async function shoot(page: Page, name: string): Promise<void> {
+  const path = join(shots, name);
+  await page.screenshot({ path });
+  cpSync(path, join(docsImages, name));
+}
+
+/** Two intents' changes and one refusal, written before VS Code starts, as an earlier session would have left them. */
+async function seedLogs(workspace: string, anchorDir: string): Promise<void> {
+  const sink = new JsonlTraceSink({ workspaceRoot: workspace, toolVersion: '0.1.0', anchors: new FileAnchorStore(workspace, anchorDir), fsync: 'never' });
+  const base = { session_id: 'seed', tool: 'write_file', mutation_class: 'write' as const, decision: 'allow' as const };
+  await sink.recordMutation({
+    ...base, timestamp: '2026-11-20T09:00:00.000Z', invocation_id: 'seed-1', agent: { name: 'cursor', model_id: 'gpt-5' }, intent_id: 'billing-cleanup',
+    files: [{ path: INVOICE, after: readFileSync(join(workspace, INVOICE), 'utf8') }],
+  });
+  await sink.recordMutation({
+    ...base, timestamp: '2026-11-21T10:00:00.000Z', invocation_id: 'seed-2', agent: { name: 'claude-code', model_id: 'claude-sonnet-4-5' }, intent_id: 'auth-refactor',
+    files: [{ path: LOGIN, before: 'export function login(user: string, password: string): boolean {\n  return true;\n}\n', after: readFileSync(join(workspace, LOGIN), 'utf8') }],
+  });
+  await sink.recordGovernance({
+    timestamp: '2026-11-21T10:05:00.000Z', invocation_id: 'seed-3', session_id: 'seed', agent: { name: 'claude-code' }, intent_id: 'auth-refactor', tool: 'write_file',
+    decision: 'deny', code: 'SCOPE_VIOLATION', message: `"${INVOICE}" is outside the owned scope of intent auth-refactor.`, paths: [INVOICE],
+  });
+  await sink.close();
+}
+
+describe('e2e: the trace inspector and intent blame inside a real VS Code', function () {
+  let temp: string;
+  let workspace: string;
+  let server: CodeServer | undefined;
+  let workbench: Workbench | undefined;
+  let client: Client | undefined;
+  let page: Page;
+  let frame: FrameLocator;
+
+  before(async function () {
+    this.timeout(600_000);
+    assert.ok(existsSync(join(repoRoot, 'dist', 'webview', 'inspector.js')), 'run `npm run build` first');
+    provision();
+    mkdirSync(shots, { recursive: true });
+    mkdirSync(docsImages, { recursive: true });
+    temp = mkdtempSync(join(tmpdir(), 'ig-inspector-'));
+    workspace = join(temp, 'workspace');
+    cpSync(join(repoRoot, 'demo', 'workspace'), workspace, { recursive: true });
+    await seedLogs(workspace, join(temp, 'seed-anchors'));
+    const extensionsDir = join(temp, 'extensions');
+    installExtension(extensionsDir, repoRoot);
+    const governorHome = join(temp, 'governor-home');
+    server = await startCodeServer({
+      workspace,
+      extensionsDir,
+      userDataDir: join(temp, 'user-data'),
+      env: { INTENT_GOVERNOR_HOME: governorHome, INTENT_GOVERNOR_ANCHOR_DIR: join(temp, 'anchors') },
+      settings: { 'intentGovernor.approveWrites': false, 'workbench.secondarySideBar.defaultVisibility': 'hidden' },
+    });
+    workbench = await openWorkbench(server.url, workspace);
+    page = workbench.page;
+    await page.setViewportSize({ width: 1400, height: 860 });
+    const discovered = await waitFor('the discovery file', async () => (await readDiscoveryFiles(join(governorHome, 'servers')))[0], 120_000);
+    client = new Client({ name: 'e2e-agent', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(discovered.url), { requestInit: { headers: { Authorization: `Bearer ${discovered.token}` } } }));
+    frame = webviewFrame(page);
+    // Room for the inspector beside an editor: hide the explorer (the chat bar stays hidden by the setting above).
+    await page.keyboard.press('Control+B');
+  });
+
+  after(async function () {
+    this.timeout(60_000);
+    await client?.close().catch(() => undefined);
+    await workbench?.close();
+    await server?.stop();
+    if (temp) rmSync(temp, { recursive: true, force: true });
+  });
+
+  it('opens from the command palette and lists changes and refusals, newest first, with the chain status', async () => {
+    await runPaletteCommand(page, 'Intent Governor: Open Trace Inspector');
+    const rows = frame.locator('.row');
+    await rows.nth(2).waitFor({ state: 'visible', timeout: 60_000 });
+    const texts = await rows.allInnerTexts();
+    assert.equal(texts.length, 3, texts.join('\n'));
+    assert.match(texts[0], /SCOPE_VIOLATION/);
+    assert.match(texts[1], /auth-refactor[\s\S]*claude-code[\s\S]*src\/auth\/login\.ts/);
+    assert.match(texts[2], /billing-cleanup[\s\S]*cursor/);
+    assert.equal(await frame.locator('.row.governance').count(), 1);
+    await frame.locator('.chain .badge[data-log=".orchestration/agent_trace.jsonl"]', { hasText: /verified/ }).waitFor({ timeout: 30_000 });
+    await shoot(page, 'inspector-timeline.png');
+  });
+
+  it('filters by intent', async () => {
+    await frame.locator('select[name="intent"]').selectOption('billing-cleanup');
+    await waitFor('the filtered list', async () => ((await frame.locator('.row').count()) === 1 ? true : undefined), 15_000);
+    assert.match(await frame.locator('.row').first().innerText(), /billing-cleanup/);
+    assert.match(await frame.locator('.count').innerText(), /^1 record$/);
+    await shoot(page, 'inspector-filtered.png');
+    await frame.locator('select[name="intent"]').selectOption('');
+    await waitFor('the unfiltered list', async () => ((await frame.locator('.row').count()) === 3 ? true : undefined), 15_000);
+  });
+
+  it('opens a record with the keyboard and reveals its range in the editor', async () => {
+    await frame.locator('.list').focus();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    const detail = frame.locator('.detail');
+    await detail.waitFor({ state: 'visible', timeout: 15_000 });
+    const shown = await detail.innerText();
+    assert.match(shown, /auth-refactor/);
+    assert.match(shown, /claude-sonnet-4-5/);
+    assert.match(shown, /src\/auth\/login\.ts/);
+    assert.match(shown, /sha256:[0-9a-f]{64}/);
+    await shoot(page, 'inspector-detail.png');
+    await detail.locator('button.open-range', { hasText: 'Open at 2-2' }).click();
+    const tab = page.locator('.tab.active', { hasText: 'login.ts' });
+    await tab.first().waitFor({ state: 'visible', timeout: 30_000 });
+    await page.locator('.statusbar-item', { hasText: /Ln 2, Col/ }).first().waitFor({ state: 'visible', timeout: 15_000 });
+    // Monaco renders spaces as no-break spaces.
+    const visible = (await page.locator('.editor-group-container.active .view-lines').innerText()).replace(/\u00a0/g, ' ');
+    assert.match(visible, /password\.length >= 12/);
+  });
+
+  it('shows a write an agent makes through MCP without a reload', async () => {
+    assert.match(text(await client!.callTool({ name: 'select_active_intent', arguments: { intent_id: 'auth-refactor' } })), /auth-refactor/);
+    const read = await client!.callTool({ name: 'read_file', arguments: { path: LOGIN } });
+    const hash = /content_hash (sha256:[0-9a-f]{64})/.exec(text(read))?.[1];
+    const content = 'export function login(user: string, password: string): boolean {\n  return user.length > 0 && password.length >= 16;\n}\n';
+    const result = (await client!.callTool({ name: 'write_file', arguments: { path: LOGIN, content, expected_content_hash: hash } })) as CallToolResult;
+    assert.ok(!result.isError, text(result));
+    const live = frame.locator('.row', { hasText: 'e2e-agent' });
+    await live.first().waitFor({ state: 'visible', timeout: 30_000 });
+    assert.match(await frame.locator('.row').first().innerText(), /e2e-agent/);
+    assert.match(await frame.locator('.count').innerText(), /^4 records$/);
+  });
+
+  it('shows intent blame on an attributed line, with a hover naming intent, agent and model', async () => {
+    const editorLine = page.locator('.editor-group-container .view-line', { hasText: 'password.length >= 16' }).first();
+    await editorLine.waitFor({ state: 'visible', timeout: 30_000 });
+    const hover = page.locator('.monaco-hover', { hasText: 'e2e-agent' });
+    await waitFor('the blame hover', async () => {
+      await page.mouse.move(0, 0);
+      await editorLine.hover({ position: { x: 40, y: 5 } });
+      // The hover shows after its delay; decorations arrive a moment after the write, so retry the hover.
+      return (await hover.first().waitFor({ state: 'visible', timeout: 3_000 }).then(() => true, () => undefined));
+    }, 45_000).catch(async (error: unknown) => {
+      await page.screenshot({ path: join(shots, 'blame-hover-failed.png') });
+      throw new Error(`${String(error)}; hovers: ${JSON.stringify(await page.locator('.monaco-hover').allInnerTexts())}`);
+    });
+    const shown = await hover.first().innerText();
+    assert.match(shown, /Intent auth-refactor/);
+    assert.match(shown, /Open record in Trace Inspector/);
+    await shoot(page, 'blame-hover.png');
+  });
+
+  it('shows the intents with their counts and the activity chart', async () => {
+    await page.mouse.move(0, 0);
+    await page.locator('.tab', { hasText: 'Trace Inspector' }).first().click();
+    await frame.locator('.tabs button[data-tab="intents"]').click();
+    const row = frame.locator('.intents tr[data-intent="auth-refactor"]');
+    await row.waitFor({ state: 'visible', timeout: 15_000 });
+    const cells = await row.locator('td').allInnerTexts();
+    assert.deepEqual(cells.slice(0, 3), ['auth-refactor', 'Move sessions to the new token store', 'IN_PROGRESS']);
+    assert.equal(cells[4], '2');
+    assert.equal(cells[5], '1');
+    assert.equal(await frame.locator('.chart polyline').count(), 2);
+    await shoot(page, 'inspector-intents.png');
+  });
+});

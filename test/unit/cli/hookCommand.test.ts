@@ -1,0 +1,225 @@
+import { strict as assert } from 'node:assert';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer, type Server, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { writeDiscoveryFile } from '../../../src/core/mcp/discoveryFile';
+import { assertAgentTraceFile } from '../../support/agentTraceSchema';
+import { createHarness, type Harness } from '../../support/governorHarness';
+import { hookFixture, runHook } from '../../support/runHook';
+
+const LOGIN = 'export function login() {\n  return false;\n}\n';
+
+interface PreAnswer {
+  hookSpecificOutput: { hookEventName: string; permissionDecision: string; permissionDecisionReason: string };
+}
+
+function preAnswer(stdout: string): PreAnswer['hookSpecificOutput'] {
+  const answer = JSON.parse(stdout) as PreAnswer;
+  assert.deepEqual(Object.keys(answer), ['hookSpecificOutput']);
+  assert.equal(answer.hookSpecificOutput.hookEventName, 'PreToolUse');
+  return answer.hookSpecificOutput;
+}
+
+describe('governor hook (headless, as the agent runs it)', () => {
+  let h: Harness;
+  let env: NodeJS.ProcessEnv;
+  let home: string;
+  beforeEach(async () => {
+    h = await createHarness({ files: { 'src/auth/login.ts': LOGIN } });
+    home = await mkdtemp(join(tmpdir(), 'ig-home-'));
+    env = { INTENT_GOVERNOR_HOME: home, INTENT_GOVERNOR_ANCHOR_DIR: join(home, 'anchors'), INTENT_GOVERNOR_INTENT: '' };
+  });
+  afterEach(async () => {
+    await h.dispose();
+    await rm(home, { recursive: true, force: true });
+  });
+
+  const hook = (agent: string, fixture: string, args = ['--intent', 'auth-refactor']) => runHook(agent, hookFixture(agent, fixture, h.root), args, env);
+
+  for (const [agent, prefix] of [['claude', 'pre-write'], ['vscode', 'pre-create-file']] as const) {
+    describe(agent, () => {
+      it('allows an in-scope new file by saying nothing (exit 0, empty stdout), so the agent’s own permissions still apply', async () => {
+        const run = await hook(agent, `${prefix}-in-scope`);
+        assert.equal(run.code, 0, run.stderr);
+        assert.equal(run.stdout, '');
+      });
+
+      it('denies an out-of-scope write with the reason the model sees', async () => {
+        const run = await hook(agent, `${prefix}-out-of-scope`);
+        assert.equal(run.code, 0, run.stderr);
+        const answer = preAnswer(run.stdout);
+        assert.equal(answer.permissionDecision, 'deny');
+        assert.match(answer.permissionDecisionReason, /^\[SCOPE_VIOLATION\] "src\/billing\/invoice\.ts" is outside the owned scope of intent auth-refactor/);
+      });
+
+      it('denies a write to a protected path', async () => {
+        const run = await hook(agent, `${prefix}-protected`);
+        const answer = preAnswer(run.stdout);
+        assert.equal(answer.permissionDecision, 'deny');
+        assert.match(answer.permissionDecisionReason, /^\[PROTECTED_PATH\]/);
+      });
+
+      it('denies a write when no intent is bound, and says how to get one', async () => {
+        const run = await hook(agent, `${prefix}-in-scope`, []);
+        const answer = preAnswer(run.stdout);
+        assert.equal(answer.permissionDecision, 'deny');
+        assert.match(answer.permissionDecisionReason, /^\[NO_ACTIVE_INTENT\].*--intent ID/s);
+      });
+
+      it('denies a tool it does not know (fail closed)', async () => {
+        const run = await hook(agent, 'pre-unknown-tool');
+        const answer = preAnswer(run.stdout);
+        assert.equal(answer.permissionDecision, 'deny');
+        assert.match(answer.permissionDecisionReason, /does not know .* so it is refused/);
+      });
+
+      it('blocks garbage, empty and foreign stdin with exit 2 and a reason on stderr', async () => {
+        for (const stdin of ['', 'not json', '[]', '{"hook_event_name":"PreToolUse","session_id":"s"}']) {
+          const run = await runHook(agent, stdin, ['--intent', 'auth-refactor'], env);
+          assert.equal(run.code, 2, stdin);
+          assert.equal(run.stdout, '');
+          assert.match(run.stderr, /^Intent Governor blocked this call: /);
+        }
+      });
+
+      it('injects the intent handshake on SessionStart', async () => {
+        const run = await hook(agent, 'session-start');
+        assert.equal(run.code, 0, run.stderr);
+        const answer = JSON.parse(run.stdout) as { hookSpecificOutput: { hookEventName: string; additionalContext: string } };
+        assert.equal(answer.hookSpecificOutput.hookEventName, 'SessionStart');
+        assert.match(answer.hookSpecificOutput.additionalContext, /# Active intent: `auth-refactor`/);
+      });
+    });
+  }
+
+  it('asks a human (through the agent) for a destructive Bash / run_in_terminal command', async () => {
+    for (const [agent, fixture] of [['claude', 'pre-bash-destructive'], ['vscode', 'pre-run-in-terminal-destructive']]) {
+      const run = await hook(agent, fixture);
+      const answer = preAnswer(run.stdout);
+      assert.equal(answer.permissionDecision, 'ask', agent);
+      assert.match(answer.permissionDecisionReason, /Destructive command: rm -rf src\/auth/);
+    }
+  });
+
+  it('lets a safe command, a read and an edit that applies through', async () => {
+    for (const [agent, fixture] of [['claude', 'pre-bash-safe'], ['claude', 'pre-read'], ['claude', 'pre-edit'], ['claude', 'pre-multiedit'], ['vscode', 'pre-read-file'], ['vscode', 'pre-replace-string']]) {
+      const run = await hook(agent, fixture);
+      assert.equal(run.code, 0, `${fixture}: ${run.stderr}`);
+      assert.equal(run.stdout, '', fixture);
+    }
+  });
+
+  it('denies an edit whose text is no longer in the file (the basis is the file as it is now)', async () => {
+    await h.file('src/auth/login.ts', 'export function login() {\n  return 42;\n}\n');
+    const run = await hook('claude', 'pre-edit');
+    const answer = preAnswer(run.stdout);
+    assert.equal(answer.permissionDecision, 'deny');
+  });
+
+  for (const [agent, pre, post] of [['claude', 'pre-edit', 'post-edit'], ['vscode', 'pre-replace-string', 'post-replace-string']] as const) {
+    it(`${agent}: PostToolUse appends one schema-valid trace record of the lines the native tool changed`, async () => {
+      assert.equal((await hook(agent, pre)).stdout, '');
+      await writeFile(join(h.root, 'src/auth/login.ts'), LOGIN.replace('return false;', 'return true;')); // the native tool runs
+      const run = await hook(agent, post);
+      assert.equal(run.code, 0, run.stderr);
+      const records = assertAgentTraceFile(join(h.root, '.orchestration', 'agent_trace.jsonl'));
+      assert.equal(records.length, 1);
+      const record = records[0] as { files: { path: string; conversations: { contributor: { type: string }; ranges: { start_line: number; end_line: number }[] }[] }[]; metadata: Record<string, unknown> };
+      assert.equal(record.files[0].path, 'src/auth/login.ts');
+      assert.deepEqual(record.files[0].conversations[0].ranges.map((r) => [r.start_line, r.end_line]), [[2, 2]]);
+      assert.equal(JSON.stringify(record.metadata).includes('auth-refactor'), true);
+      assert.equal(JSON.stringify(record.metadata).includes(agent === 'claude' ? 'claude-code' : 'vscode-agent'), true);
+    });
+  }
+
+  it('PostToolUse of a new file traces every line of it', async () => {
+    await hook('claude', 'pre-write-in-scope');
+    await writeFile(join(h.root, 'src/auth/token.ts'), 'export const token = 1;\n');
+    await hook('claude', 'post-write-in-scope');
+    const records = assertAgentTraceFile(join(h.root, '.orchestration', 'agent_trace.jsonl'));
+    assert.equal(records.length, 1);
+    assert.match(JSON.stringify(records[0]), /src\/auth\/token\.ts/);
+  });
+
+  it('finds the governed workspace above a payload cwd in a subfolder', async () => {
+    const payload = JSON.parse(hookFixture('claude', 'pre-write-out-of-scope', h.root));
+    payload.cwd = join(h.root, 'src', 'auth');
+    const run = await runHook('claude', JSON.stringify(payload), ['--intent', 'auth-refactor'], env);
+    assert.match(preAnswer(run.stdout).permissionDecisionReason, /^\[SCOPE_VIOLATION\] "src\/billing\/invoice\.ts"/);
+  });
+
+  it('records refusals in the governance log', async () => {
+    await hook('claude', 'pre-write-out-of-scope');
+    const log = await readFile(join(h.root, '.orchestration', 'governance_log.jsonl'), 'utf8');
+    assert.match(log, /SCOPE_VIOLATION/);
+  });
+
+  describe('with an extension that is listed but does not answer', () => {
+    let silent: Server;
+    const sockets: Socket[] = [];
+    beforeEach(async () => {
+      silent = createServer((socket) => sockets.push(socket)); // accepts and never answers
+      await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+      const port = (silent.address() as { port: number }).port;
+      await writeDiscoveryFile({ port, token: 't'.repeat(43), pid: process.pid, workspaceFolders: [h.root], url: `http://127.0.0.1:${port}/mcp` }, join(home, 'servers'));
+    });
+    afterEach(() => {
+      for (const socket of sockets.splice(0)) socket.destroy();
+      return new Promise<void>((resolve) => silent.close(() => resolve()));
+    });
+
+    it('denies within the timeout instead of letting the tool run', async () => {
+      const started = Date.now();
+      const run = await hook('claude', 'pre-write-in-scope', ['--timeout-ms', '1500']);
+      assert.ok(Date.now() - started < 5000);
+      if (run.code === 2) assert.match(run.stderr, /refused/);
+      else assert.equal(preAnswer(run.stdout).permissionDecision, 'deny');
+    });
+  });
+});
+
+describe('governor hook cursor (headless)', () => {
+  let h: Harness;
+  let env: NodeJS.ProcessEnv;
+  let home: string;
+  beforeEach(async () => {
+    h = await createHarness({ files: { 'src/auth/login.ts': LOGIN } });
+    home = await mkdtemp(join(tmpdir(), 'ig-home-'));
+    env = { INTENT_GOVERNOR_HOME: home, INTENT_GOVERNOR_ANCHOR_DIR: join(home, 'anchors'), INTENT_GOVERNOR_INTENT: 'auth-refactor' };
+  });
+  afterEach(async () => {
+    await h.dispose();
+    await rm(home, { recursive: true, force: true });
+  });
+  const hook = (fixture: string) => runHook('cursor', hookFixture('cursor', fixture, h.root), [], env);
+
+  it('answers beforeShellExecution with Cursor’s permission JSON: allow, ask, deny with messages', async () => {
+    assert.deepEqual(JSON.parse((await hook('before-shell-safe')).stdout), { permission: 'allow' });
+    const ask = JSON.parse((await hook('before-shell-destructive')).stdout);
+    assert.equal(ask.permission, 'ask');
+    assert.match(ask.userMessage, /rm -rf src\/auth/);
+    const deny = JSON.parse((await hook('before-shell-out-of-scope')).stdout);
+    assert.equal(deny.permission, 'deny');
+    assert.match(deny.agentMessage, /SCOPE_VIOLATION/);
+  });
+
+  it('allows beforeReadFile inside the workspace and continues prompts', async () => {
+    assert.deepEqual(JSON.parse((await hook('before-read-file')).stdout), { permission: 'allow' });
+    assert.deepEqual(JSON.parse((await hook('before-submit-prompt')).stdout), { continue: true });
+  });
+
+  it('traces afterFileEdit with the lines the edit changed', async () => {
+    await writeFile(join(h.root, 'src/auth/login.ts'), LOGIN.replace('return false;', 'return true;'));
+    const run = await hook('after-file-edit');
+    assert.equal(run.code, 0, run.stderr);
+    const records = assertAgentTraceFile(join(h.root, '.orchestration', 'agent_trace.jsonl')) as { files: { conversations: { ranges: { start_line: number; end_line: number }[] }[] }[] }[];
+    assert.deepEqual(records[0].files[0].conversations[0].ranges.map((r) => [r.start_line, r.end_line]), [[2, 2]]);
+  });
+
+  it('blocks garbage stdin with a deny answer and exit 2', async () => {
+    const run = await runHook('cursor', 'nope', [], env);
+    assert.equal(run.code, 2);
+    assert.equal(JSON.parse(run.stdout).permission, 'deny');
+  });
+});

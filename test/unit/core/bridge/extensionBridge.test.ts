@@ -1,0 +1,89 @@
+import { strict as assert } from 'node:assert';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { MemoryBeforeStash } from '../../../../src/core/bridge/beforeStash';
+import { hookRoute } from '../../../../src/core/bridge/hookRoute';
+import { NativeToolBridge } from '../../../../src/core/bridge/nativeToolBridge';
+import { writeDiscoveryFile } from '../../../../src/core/mcp/discoveryFile';
+import { HOOK_PATH, startHttpMcpServer, type HttpMcpServer } from '../../../../src/core/mcp/httpMcpServer';
+import { createHarness, type Harness } from '../../../support/governorHarness';
+import { hookFixture, runHook } from '../../../support/runHook';
+
+const LOGIN = 'export function login() {\n  return false;\n}\n';
+
+/** The bridge process talking to a running governor (the extension's HTTP server, started in-process here). */
+describe('governor hook with a running extension', () => {
+  let h: Harness;
+  let home: string;
+  let server: HttpMcpServer;
+  let env: NodeJS.ProcessEnv;
+
+  beforeEach(async () => {
+    h = await createHarness({ files: { 'src/auth/login.ts': LOGIN } });
+    h.governor.services.sessions.setDefaultIntent('auth-refactor'); // the human's pick in the status bar
+    home = await mkdtemp(join(tmpdir(), 'ig-home-'));
+    const bridge = new NativeToolBridge(h.governor, new MemoryBeforeStash(), { askHuman: true });
+    server = await startHttpMcpServer({ governor: h.governor, name: 'test', version: '0', logger: h.logger, hookHandler: hookRoute(bridge, h.logger) });
+    await writeDiscoveryFile({ port: server.port, token: server.token, pid: process.pid, workspaceFolders: [h.root], url: server.url }, join(home, 'servers'));
+    // No --intent and no INTENT_GOVERNOR_INTENT: headless would refuse every write, so an allow proves the extension decided.
+    env = { INTENT_GOVERNOR_HOME: home, INTENT_GOVERNOR_ANCHOR_DIR: join(home, 'anchors'), INTENT_GOVERNOR_INTENT: '' };
+  });
+  afterEach(async () => {
+    await server.close();
+    await h.dispose();
+    await rm(home, { recursive: true, force: true });
+  });
+
+  const hook = (agent: string, fixture: string) => runHook(agent, hookFixture(agent, fixture, h.root), [], env);
+
+  it('lets the extension decide: the human’s intent applies and an in-scope write is allowed', async () => {
+    const run = await hook('claude', 'pre-write-in-scope');
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(run.stdout, '');
+  });
+
+  it('denies out of scope with the reason, and the refusal lands in the extension’s governance log', async () => {
+    const run = await hook('vscode', 'pre-create-file-out-of-scope');
+    const answer = JSON.parse(run.stdout).hookSpecificOutput;
+    assert.equal(answer.permissionDecision, 'deny');
+    assert.match(answer.permissionDecisionReason, /^\[SCOPE_VIOLATION\]/);
+    assert.equal(h.trace.governance.at(-1)?.code, 'SCOPE_VIOLATION');
+    assert.equal(h.trace.governance.at(-1)?.agent.name, 'vscode-agent');
+  });
+
+  it('asks the extension’s human for a destructive command: approved is allowed, rejected is denied', async () => {
+    h.approver.script(true, false);
+    const approved = await hook('claude', 'pre-bash-destructive');
+    assert.equal(approved.stdout, '', approved.stderr);
+    const rejected = await hook('claude', 'pre-bash-destructive');
+    const answer = JSON.parse(rejected.stdout).hookSpecificOutput;
+    assert.equal(answer.permissionDecision, 'deny');
+    assert.match(answer.permissionDecisionReason, /^\[HITL_REJECT\]/);
+    assert.equal(h.approver.requests.length, 2);
+    assert.match(h.approver.requests[0].command ?? h.approver.requests[0].reasons.join(' '), /rm -rf src\/auth/);
+  });
+
+  it('records the native edit in the extension’s trace, with the lines it changed', async () => {
+    assert.equal((await hook('claude', 'pre-edit')).stdout, '');
+    await writeFile(join(h.root, 'src/auth/login.ts'), LOGIN.replace('return false;', 'return true;'));
+    const post = await hook('claude', 'post-edit');
+    assert.equal(post.code, 0, post.stderr);
+    const mutation = h.trace.mutations.at(-1);
+    assert.equal(mutation?.agent.name, 'claude-code');
+    assert.equal(mutation?.intent_id, 'auth-refactor');
+    assert.deepEqual(mutation?.files, [{ path: 'src/auth/login.ts', before: LOGIN, after: LOGIN.replace('return false;', 'return true;') }]);
+  });
+
+  it('answers the handshake with the human’s intent', async () => {
+    const run = await hook('claude', 'session-start');
+    assert.match(JSON.parse(run.stdout).hookSpecificOutput.additionalContext, /# Active intent: `auth-refactor`/);
+  });
+
+  it('keeps the route behind the bearer token', async () => {
+    const response = await fetch(`http://127.0.0.1:${server.port}${HOOK_PATH}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+    assert.equal(response.status, 401);
+    const bad = await fetch(`http://127.0.0.1:${server.port}${HOOK_PATH}`, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${server.token}` }, body: '{"phase":"pre"}' });
+    assert.equal(bad.status, 400);
+  });
+});
