@@ -53,6 +53,9 @@ export const TEST_SETTINGS: Readonly<Record<string, unknown>> = {
   'extensions.autoCheckUpdates': false,
   'extensions.autoUpdate': false,
   'extensions.ignoreRecommendations': true,
+  // Tests about unsaved editor edits need them to stay unsaved; an auto-save under load would race them.
+  'files.autoSave': 'off',
+  'files.hotExit': 'off',
 };
 
 export async function startCodeServer(options: CodeServerOptions): Promise<CodeServer> {
