@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { Governor } from '../core/governor';
 import type { Approver } from '../core/hooks/approver';
 import type { Logger } from '../core/logger';
-import { createGovernedMcpServer } from '../core/mcp/governedMcpServer';
 import { createNodeServices } from '../core/nodeServices';
 import { FileAnchorStore } from '../core/trace/anchorStore';
 import { JsonlTraceSink } from '../core/trace/traceWriter';
@@ -60,6 +58,10 @@ export const mcpCommand: CliCommand = {
       trace,
       logger: stderrLogger(io),
     });
+    // Loaded on demand: the MCP SDK (and its schemas) would otherwise cost every governor command, the hook
+    // bridge's headless path included, tens of milliseconds at start-up.
+    const { createGovernedMcpServer } = await import('../core/mcp/governedMcpServer');
+    const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
     const server = createGovernedMcpServer(new Governor(services), { name: 'intent-governor', version: TOOL_VERSION, sessionId: `mcp-stdio:${randomUUID()}` });
     const closed = new Promise<void>((resolve) => {
       server.onclose = () => resolve();

@@ -2,7 +2,9 @@ import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import { fail, ok, toolError, type Result } from '../toolError';
 import type { ToolDefinition } from './toolDefinition';
 
-const ajv = new Ajv({ allErrors: false, strict: true });
+// Our schemas are static and checked against the meta-schema by a unit test; skipping that and the code
+// optimiser at run time keeps a short-lived hook process fast.
+const ajv = new Ajv({ allErrors: false, strict: true, validateSchema: false, code: { optimize: false } });
 const compiled = new Map<string, ValidateFunction>();
 
 /** `/edits/0/search` → `edits[0].search`, the way a model names a field. */
