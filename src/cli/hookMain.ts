@@ -1,7 +1,7 @@
 import { join } from 'node:path';
-import type { CliIO } from './cliCommand';
 import type { HeadlessDecider } from './hookFlow';
 import { runHookFlow } from './hookFlow';
+import { processIO } from './processIO';
 
 /**
  * dist/hook.js: `governor hook` in a small bundle, because agents start one process per tool call. It has
@@ -14,17 +14,8 @@ const loadHeadless: HeadlessDecider = (request, root, intent, io) => {
   return cli.decideHeadless(request, root, intent, io);
 };
 
-function readStdin(): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    process.stdin.on('data', (chunk: Buffer) => chunks.push(chunk));
-    process.stdin.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    process.stdin.on('error', reject);
-  });
-}
-
 if (require.main === module) {
-  const io: CliIO = { stdout: (t) => process.stdout.write(t), stderr: (t) => process.stderr.write(t), readStdin, cwd: process.cwd(), env: process.env };
+  const io = processIO();
   const [command, ...rest] = process.argv.slice(2);
   if (command !== 'hook') {
     process.stderr.write("Intent Governor blocked this call: usage is 'node hook.js hook <vscode|claude|cursor> [options]'.\n");

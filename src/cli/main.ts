@@ -1,4 +1,5 @@
 import type { CliCommand, CliIO } from './cliCommand';
+import { processIO } from './processIO';
 import { blameCommand } from './blameCommand';
 import { checkCommand } from './checkCommand';
 import { decideCommand } from './decideCommand';
@@ -44,24 +45,8 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
   return command.run(rest, io);
 }
 
-function readStdin(): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    process.stdin.on('data', (chunk: Buffer) => chunks.push(chunk));
-    process.stdin.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    process.stdin.on('error', reject);
-  });
-}
-
 if (require.main === module) {
-  const io: CliIO = {
-    stdout: (text) => process.stdout.write(text),
-    stderr: (text) => process.stderr.write(text),
-    readStdin,
-    cwd: process.cwd(),
-    env: process.env,
-  };
-  runCli(process.argv.slice(2), io).then(
+  runCli(process.argv.slice(2), processIO()).then(
     (code) => {
       process.exitCode = code;
     },

@@ -4,44 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { Page } from 'playwright-core';
 import { readDiscoveryFiles, type DiscoveredServer } from '../../src/core/mcp/discoveryFile';
 import { installExtension, openWorkbench, startCodeServer, type CodeServer, type Workbench } from '../vscode/codeServer';
 import { provision, repoRoot } from '../vscode/provisioned';
+import { answerModal, errorOf, text, waitFor } from './e2eSupport';
 
 const shots = join(repoRoot, 'test-results', 'e2e');
 const LOGIN = 'src/auth/login.ts';
-
-function text(result: unknown): string {
-  return (result as CallToolResult).content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
-}
-
-function errorOf(result: unknown): { code: string; message: string; meta?: Record<string, unknown> } | undefined {
-  const r = result as CallToolResult;
-  return r.isError ? JSON.parse((r.content[0] as { text: string }).text) : undefined;
-}
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 90_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
-
-/** The native approval modal as a human sees it: its text, then a click on one of its buttons. */
-async function answerModal(page: Page, button: 'Approve' | 'Reject', screenshot?: string): Promise<string> {
-  const dialog = page.locator('.monaco-dialog-box');
-  await dialog.waitFor({ state: 'visible', timeout: 60_000 });
-  const shown = await dialog.innerText();
-  if (screenshot) await page.screenshot({ path: join(shots, screenshot) });
-  await dialog.locator('.monaco-button', { hasText: new RegExp(`^${button}$`) }).click();
-  await dialog.waitFor({ state: 'hidden', timeout: 30_000 });
-  return shown;
-}
 
 describe('e2e: an MCP agent governed inside a real VS Code', function () {
   let temp: string;
@@ -100,7 +69,7 @@ describe('e2e: an MCP agent governed inside a real VS Code', function () {
     assert.ok(hash, text(read));
     const content = 'export function login(user: string, password: string): boolean {\n  return user.length > 0 && password.length >= 16;\n}\n';
     const pending = client!.callTool({ name: 'write_file', arguments: { path: LOGIN, content, expected_content_hash: hash } });
-    const shown = await answerModal(workbench!.page, 'Approve', 'approval-modal.png');
+    const shown = await answerModal(workbench!.page, 'Approve', join(shots, 'approval-modal.png'));
     assert.match(shown, /write_file|src\/auth\/login\.ts/);
     assert.match(shown, /auth-refactor/);
     const result = await pending;
@@ -119,7 +88,7 @@ describe('e2e: an MCP agent governed inside a real VS Code', function () {
     const read = await client!.callTool({ name: 'read_file', arguments: { path: LOGIN } });
     const hash = /content_hash (sha256:[0-9a-f]{64})/.exec(text(read))?.[1];
     const pending = client!.callTool({ name: 'write_file', arguments: { path: LOGIN, content: 'rejected\n', expected_content_hash: hash } });
-    await answerModal(workbench!.page, 'Reject', 'approval-modal-reject.png');
+    await answerModal(workbench!.page, 'Reject', join(shots, 'approval-modal-reject.png'));
     assert.equal(errorOf(await pending)?.code, 'HITL_REJECT');
     assert.equal(readFileSync(join(workspace, LOGIN), 'utf8'), before);
   });

@@ -3,35 +3,15 @@ import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
 import { readDiscoveryFiles } from '../../src/core/mcp/discoveryFile';
 import { assertAgentTraceFile } from '../support/agentTraceSchema';
 import { finished, type Finished } from '../support/childProcesses';
 import { installExtension, openWorkbench, startCodeServer, type CodeServer, type Workbench } from '../vscode/codeServer';
 import { provision, repoRoot } from '../vscode/provisioned';
+import { answerModal, waitFor } from './e2eSupport';
 
 const shots = join(repoRoot, 'test-results', 'e2e');
 const LOGIN = 'src/auth/login.ts';
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 90_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
-
-async function answerModal(page: Page, button: 'Approve' | 'Reject', screenshot?: string): Promise<string> {
-  const dialog = page.locator('.monaco-dialog-box');
-  await dialog.waitFor({ state: 'visible', timeout: 60_000 });
-  const shown = await dialog.innerText();
-  if (screenshot) await page.screenshot({ path: join(shots, screenshot) });
-  await dialog.locator('.monaco-button', { hasText: new RegExp(`^${button}$`) }).click();
-  await dialog.waitFor({ state: 'hidden', timeout: 30_000 });
-  return shown;
-}
 
 /**
  * VS Code's own hook runner only fires inside a chat turn driven by a language model, which this harness has
@@ -130,7 +110,7 @@ describe('e2e: agents’ native tools governed by the running extension (hook br
   it('a destructive native command shows the modal: Approve lets it run, Reject denies it', async () => {
     const command = { command: 'rm -rf src/auth/tmp', description: 'clean up' };
     const approved = claude('PreToolUse', 'Bash', command, 'toolu_e2e_3');
-    const shown = await answerModal(workbench!.page, 'Approve', 'hook-bridge-modal.png');
+    const shown = await answerModal(workbench!.page, 'Approve', join(shots, 'hook-bridge-modal.png'));
     assert.match(shown, /rm -rf src\/auth\/tmp/);
     const run = await approved;
     assert.equal(run.code, 0, run.stderr);

@@ -12,25 +12,12 @@ import { JsonlTraceSink } from '../../src/core/trace/traceWriter';
 import { installExtension, openWorkbench, startCodeServer, type CodeServer, type Workbench } from '../vscode/codeServer';
 import { provision, repoRoot } from '../vscode/provisioned';
 import { runPaletteCommand, webviewFrame } from '../vscode/workbenchActions';
+import { text, waitFor } from './e2eSupport';
 
 const shots = join(repoRoot, 'test-results', 'inspector');
 const docsImages = join(repoRoot, 'docs', 'images');
 const LOGIN = 'src/auth/login.ts';
 const INVOICE = 'src/billing/invoice.ts';
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 90_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
-
-function text(result: unknown): string {
-  return (result as CallToolResult).content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
-}
 
 /** Saves a screenshot under test-results/inspector/ and a copy in docs/images/ for the README. */
 async function shoot(page: Page, name: string): Promise<void> {
