@@ -1,5 +1,14 @@
+import { strict as assert } from 'node:assert';
+import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Page } from 'playwright-core';
+import { readDiscoveryFiles, type DiscoveredServer } from '../../src/core/mcp/discoveryFile';
+import { installExtension, openWorkbench, startCodeServer, type CodeServer, type Workbench } from '../vscode/codeServer';
+import { provision, repoRoot } from '../vscode/provisioned';
 
 /** Polls `probe` until it returns a value, or fails naming what never came. */
 export async function waitFor<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 90_000): Promise<T> {
@@ -32,4 +41,62 @@ export async function answerModal(page: Page, button: 'Approve' | 'Reject', scre
   await dialog.locator('.monaco-button', { hasText: new RegExp(`^${button}$`) }).click();
   await dialog.waitFor({ state: 'hidden', timeout: 30_000 });
   return shown;
+}
+
+/** A real VS Code (code-server + headless Chromium) governing a temp copy of demo/workspace. */
+export interface GovernedVsCode {
+  temp: string;
+  workspace: string;
+  /** INTENT_GOVERNOR_HOME of the extension host: where its discovery file is written. */
+  governorHome: string;
+  server: CodeServer;
+  workbench: Workbench;
+  /** The extension's MCP server as its discovery file announces it. */
+  discovered: DiscoveredServer;
+  stop(): Promise<void>;
+}
+
+/**
+ * Provisions, copies demo/workspace, installs the built extension, starts code-server, opens the workbench
+ * and waits for the extension's discovery file. `prepare` may seed the workspace before the server starts.
+ */
+export async function launchGovernedVsCode(options: { prefix: string; settings?: Record<string, unknown>; prepare?: (workspace: string, temp: string) => Promise<void> }): Promise<GovernedVsCode> {
+  assert.ok(existsSync(join(repoRoot, 'dist', 'extension.js')), 'run `npm run build` first');
+  provision();
+  const temp = mkdtempSync(join(tmpdir(), options.prefix));
+  const workspace = join(temp, 'workspace');
+  cpSync(join(repoRoot, 'demo', 'workspace'), workspace, { recursive: true });
+  await options.prepare?.(workspace, temp);
+  const extensionsDir = join(temp, 'extensions');
+  installExtension(extensionsDir, repoRoot);
+  const governorHome = join(temp, 'governor-home');
+  let server: CodeServer | undefined;
+  let workbench: Workbench | undefined;
+  const stop = async () => {
+    await workbench?.close();
+    await server?.stop();
+    rmSync(temp, { recursive: true, force: true });
+  };
+  try {
+    server = await startCodeServer({
+      workspace,
+      extensionsDir,
+      userDataDir: join(temp, 'user-data'),
+      env: { INTENT_GOVERNOR_HOME: governorHome, INTENT_GOVERNOR_ANCHOR_DIR: join(temp, 'anchors') },
+      settings: options.settings ?? {},
+    });
+    workbench = await openWorkbench(server.url, workspace);
+    const discovered = await waitFor('the discovery file', async () => (await readDiscoveryFiles(join(governorHome, 'servers')))[0], 120_000);
+    return { temp, workspace, governorHome, server, workbench, discovered, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/** A real MCP client connected to the extension's server with the token from its discovery file. */
+export async function connectMcpClient(discovered: DiscoveredServer, name = 'e2e-agent'): Promise<Client> {
+  const client = new Client({ name, version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(discovered.url), { requestInit: { headers: { Authorization: `Bearer ${discovered.token}` } } }));
+  return client;
 }

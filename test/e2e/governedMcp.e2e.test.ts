@@ -1,55 +1,34 @@
 import { strict as assert } from 'node:assert';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { readDiscoveryFiles, type DiscoveredServer } from '../../src/core/mcp/discoveryFile';
-import { installExtension, openWorkbench, startCodeServer, type CodeServer, type Workbench } from '../vscode/codeServer';
-import { provision, repoRoot } from '../vscode/provisioned';
-import { answerModal, errorOf, text, waitFor } from './e2eSupport';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { DiscoveredServer } from '../../src/core/mcp/discoveryFile';
+import type { Workbench } from '../vscode/codeServer';
+import { repoRoot } from '../vscode/provisioned';
+import { answerModal, connectMcpClient, errorOf, launchGovernedVsCode, text, type GovernedVsCode } from './e2eSupport';
 
 const shots = join(repoRoot, 'test-results', 'e2e');
 const LOGIN = 'src/auth/login.ts';
 
 describe('e2e: an MCP agent governed inside a real VS Code', function () {
-  let temp: string;
+  let vscode: GovernedVsCode | undefined;
   let workspace: string;
-  let server: CodeServer | undefined;
-  let workbench: Workbench | undefined;
+  let workbench: Workbench;
   let client: Client | undefined;
   let discovered: DiscoveredServer;
 
   before(async function () {
     this.timeout(600_000);
-    assert.ok(existsSync(join(repoRoot, 'dist', 'extension.js')), 'run `npm run build` first');
-    provision();
     mkdirSync(shots, { recursive: true });
-    temp = mkdtempSync(join(tmpdir(), 'ig-e2e-'));
-    workspace = join(temp, 'workspace');
-    cpSync(join(repoRoot, 'demo', 'workspace'), workspace, { recursive: true });
-    const extensionsDir = join(temp, 'extensions');
-    installExtension(extensionsDir, repoRoot);
-    const governorHome = join(temp, 'governor-home');
-    server = await startCodeServer({
-      workspace,
-      extensionsDir,
-      userDataDir: join(temp, 'user-data'),
-      env: { INTENT_GOVERNOR_HOME: governorHome, INTENT_GOVERNOR_ANCHOR_DIR: join(temp, 'anchors') },
-      settings: { 'intentGovernor.approveWrites': true },
-    });
-    workbench = await openWorkbench(server.url, workspace);
-    discovered = await waitFor('the discovery file', async () => (await readDiscoveryFiles(join(governorHome, 'servers')))[0], 120_000);
-    client = new Client({ name: 'e2e-agent', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(discovered.url), { requestInit: { headers: { Authorization: `Bearer ${discovered.token}` } } }));
+    vscode = await launchGovernedVsCode({ prefix: 'ig-e2e-', settings: { 'intentGovernor.approveWrites': true } });
+    ({ workspace, workbench, discovered } = vscode);
+    client = await connectMcpClient(discovered);
   });
 
   after(async function () {
     this.timeout(60_000);
     await client?.close().catch(() => undefined);
-    await workbench?.close();
-    await server?.stop();
-    if (temp) rmSync(temp, { recursive: true, force: true });
+    await vscode?.stop();
   });
 
   it('publishes a private discovery file naming this workspace', () => {
@@ -69,7 +48,7 @@ describe('e2e: an MCP agent governed inside a real VS Code', function () {
     assert.ok(hash, text(read));
     const content = 'export function login(user: string, password: string): boolean {\n  return user.length > 0 && password.length >= 16;\n}\n';
     const pending = client!.callTool({ name: 'write_file', arguments: { path: LOGIN, content, expected_content_hash: hash } });
-    const shown = await answerModal(workbench!.page, 'Approve', join(shots, 'approval-modal.png'));
+    const shown = await answerModal(workbench.page, 'Approve', join(shots, 'approval-modal.png'));
     assert.match(shown, /write_file|src\/auth\/login\.ts/);
     assert.match(shown, /auth-refactor/);
     const result = await pending;
@@ -88,7 +67,7 @@ describe('e2e: an MCP agent governed inside a real VS Code', function () {
     const read = await client!.callTool({ name: 'read_file', arguments: { path: LOGIN } });
     const hash = /content_hash (sha256:[0-9a-f]{64})/.exec(text(read))?.[1];
     const pending = client!.callTool({ name: 'write_file', arguments: { path: LOGIN, content: 'rejected\n', expected_content_hash: hash } });
-    await answerModal(workbench!.page, 'Reject', join(shots, 'approval-modal-reject.png'));
+    await answerModal(workbench.page, 'Reject', join(shots, 'approval-modal-reject.png'));
     assert.equal(errorOf(await pending)?.code, 'HITL_REJECT');
     assert.equal(readFileSync(join(workspace, LOGIN), 'utf8'), before);
   });
@@ -103,11 +82,11 @@ describe('e2e: an MCP agent governed inside a real VS Code', function () {
     assert.equal(error?.code, 'STALE_FILE');
     assert.match(String(error?.meta?.diff), /\+.*password\.length >= 20/);
     assert.equal(readFileSync(join(workspace, LOGIN), 'utf8'), human);
-    assert.equal(await workbench!.page.locator('.monaco-dialog-box').count(), 0);
+    assert.equal(await workbench.page.locator('.monaco-dialog-box').count(), 0);
   });
 
   it('a human picks the intent from the command palette and the status bar shows it', async () => {
-    const page = workbench!.page;
+    const page = workbench.page;
     await page.keyboard.press('F1');
     const input = page.locator('.quick-input-widget input');
     await input.waitFor({ state: 'visible' });

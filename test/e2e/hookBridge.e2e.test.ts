@@ -1,14 +1,12 @@
 import { strict as assert } from 'node:assert';
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readDiscoveryFiles } from '../../src/core/mcp/discoveryFile';
 import { assertAgentTraceFile } from '../support/agentTraceSchema';
 import { finished, type Finished } from '../support/childProcesses';
-import { installExtension, openWorkbench, startCodeServer, type CodeServer, type Workbench } from '../vscode/codeServer';
-import { provision, repoRoot } from '../vscode/provisioned';
-import { answerModal, waitFor } from './e2eSupport';
+import type { Workbench } from '../vscode/codeServer';
+import { repoRoot } from '../vscode/provisioned';
+import { answerModal, launchGovernedVsCode, waitFor, type GovernedVsCode } from './e2eSupport';
 
 const shots = join(repoRoot, 'test-results', 'e2e');
 const LOGIN = 'src/auth/login.ts';
@@ -22,8 +20,8 @@ describe('e2e: agents’ native tools governed by the running extension (hook br
   let temp: string;
   let workspace: string;
   let governorHome: string;
-  let server: CodeServer | undefined;
-  let workbench: Workbench | undefined;
+  let vscode: GovernedVsCode | undefined;
+  let workbench: Workbench;
 
   const hook = (agent: string, payload: object): Promise<Finished> => {
     const child = spawn(process.execPath, [join(repoRoot, 'dist', 'hook.js'), 'hook', agent, '--timeout-ms', '90000'], {
@@ -39,30 +37,14 @@ describe('e2e: agents’ native tools governed by the running extension (hook br
   before(async function () {
     this.timeout(600_000);
     assert.ok(existsSync(join(repoRoot, 'dist', 'hook.js')), 'run `npm run build` first');
-    provision();
     mkdirSync(shots, { recursive: true });
-    temp = mkdtempSync(join(tmpdir(), 'ig-e2e-hook-'));
-    workspace = join(temp, 'workspace');
-    cpSync(join(repoRoot, 'demo', 'workspace'), workspace, { recursive: true });
-    const extensionsDir = join(temp, 'extensions');
-    installExtension(extensionsDir, repoRoot);
-    governorHome = join(temp, 'governor-home');
-    server = await startCodeServer({
-      workspace,
-      extensionsDir,
-      userDataDir: join(temp, 'user-data'),
-      env: { INTENT_GOVERNOR_HOME: governorHome, INTENT_GOVERNOR_ANCHOR_DIR: join(temp, 'anchors') },
-      settings: {},
-    });
-    workbench = await openWorkbench(server.url, workspace);
-    await waitFor('the discovery file', async () => (await readDiscoveryFiles(join(governorHome, 'servers')))[0], 120_000);
+    vscode = await launchGovernedVsCode({ prefix: 'ig-e2e-hook-' });
+    ({ temp, workspace, governorHome, workbench } = vscode);
   });
 
   after(async function () {
     this.timeout(60_000);
-    await workbench?.close();
-    await server?.stop();
-    if (temp) rmSync(temp, { recursive: true, force: true });
+    await vscode?.stop();
   });
 
   it('refuses a native write while no intent is picked, telling the model how to get one', async () => {
@@ -73,7 +55,7 @@ describe('e2e: agents’ native tools governed by the running extension (hook br
   });
 
   it('after a human picks the intent, an in-scope native edit is allowed and traced by the extension', async () => {
-    const page = workbench!.page;
+    const page = workbench.page;
     await page.keyboard.press('F1');
     const input = page.locator('.quick-input-widget input');
     await input.waitFor({ state: 'visible' });
@@ -110,14 +92,14 @@ describe('e2e: agents’ native tools governed by the running extension (hook br
   it('a destructive native command shows the modal: Approve lets it run, Reject denies it', async () => {
     const command = { command: 'rm -rf src/auth/tmp', description: 'clean up' };
     const approved = claude('PreToolUse', 'Bash', command, 'toolu_e2e_3');
-    const shown = await answerModal(workbench!.page, 'Approve', join(shots, 'hook-bridge-modal.png'));
+    const shown = await answerModal(workbench.page, 'Approve', join(shots, 'hook-bridge-modal.png'));
     assert.match(shown, /rm -rf src\/auth\/tmp/);
     const run = await approved;
     assert.equal(run.code, 0, run.stderr);
     assert.equal(run.stdout, '');
 
     const rejected = claude('PreToolUse', 'Bash', command, 'toolu_e2e_4');
-    await answerModal(workbench!.page, 'Reject');
+    await answerModal(workbench.page, 'Reject');
     const answer = JSON.parse((await rejected).stdout).hookSpecificOutput;
     assert.equal(answer.permissionDecision, 'deny');
     assert.match(answer.permissionDecisionReason, /^\[HITL_REJECT\]/);

@@ -1,18 +1,14 @@
 import { strict as assert } from 'node:assert';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { FrameLocator, Page } from 'playwright-core';
-import { readDiscoveryFiles } from '../../src/core/mcp/discoveryFile';
 import { FileAnchorStore } from '../../src/core/trace/anchorStore';
 import { JsonlTraceSink } from '../../src/core/trace/traceWriter';
-import { installExtension, openWorkbench, startCodeServer, type CodeServer, type Workbench } from '../vscode/codeServer';
-import { provision, repoRoot } from '../vscode/provisioned';
+import { repoRoot } from '../vscode/provisioned';
 import { runPaletteCommand, webviewFrame } from '../vscode/workbenchActions';
-import { text, waitFor } from './e2eSupport';
+import { connectMcpClient, launchGovernedVsCode, text, waitFor, type GovernedVsCode } from './e2eSupport';
 
 const shots = join(repoRoot, 'test-results', 'inspector');
 const docsImages = join(repoRoot, 'docs', 'images');
@@ -46,10 +42,7 @@ async function seedLogs(workspace: string, anchorDir: string): Promise<void> {
 }
 
 describe('e2e: the trace inspector and intent blame inside a real VS Code', function () {
-  let temp: string;
-  let workspace: string;
-  let server: CodeServer | undefined;
-  let workbench: Workbench | undefined;
+  let vscode: GovernedVsCode | undefined;
   let client: Client | undefined;
   let page: Page;
   let frame: FrameLocator;
@@ -57,29 +50,16 @@ describe('e2e: the trace inspector and intent blame inside a real VS Code', func
   before(async function () {
     this.timeout(600_000);
     assert.ok(existsSync(join(repoRoot, 'dist', 'webview', 'inspector.js')), 'run `npm run build` first');
-    provision();
     mkdirSync(shots, { recursive: true });
     mkdirSync(docsImages, { recursive: true });
-    temp = mkdtempSync(join(tmpdir(), 'ig-inspector-'));
-    workspace = join(temp, 'workspace');
-    cpSync(join(repoRoot, 'demo', 'workspace'), workspace, { recursive: true });
-    await seedLogs(workspace, join(temp, 'seed-anchors'));
-    const extensionsDir = join(temp, 'extensions');
-    installExtension(extensionsDir, repoRoot);
-    const governorHome = join(temp, 'governor-home');
-    server = await startCodeServer({
-      workspace,
-      extensionsDir,
-      userDataDir: join(temp, 'user-data'),
-      env: { INTENT_GOVERNOR_HOME: governorHome, INTENT_GOVERNOR_ANCHOR_DIR: join(temp, 'anchors') },
+    vscode = await launchGovernedVsCode({
+      prefix: 'ig-inspector-',
       settings: { 'intentGovernor.approveWrites': false, 'workbench.secondarySideBar.defaultVisibility': 'hidden' },
+      prepare: (seeded, temp) => seedLogs(seeded, join(temp, 'seed-anchors')),
     });
-    workbench = await openWorkbench(server.url, workspace);
-    page = workbench.page;
+    page = vscode.workbench.page;
     await page.setViewportSize({ width: 1400, height: 860 });
-    const discovered = await waitFor('the discovery file', async () => (await readDiscoveryFiles(join(governorHome, 'servers')))[0], 120_000);
-    client = new Client({ name: 'e2e-agent', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(discovered.url), { requestInit: { headers: { Authorization: `Bearer ${discovered.token}` } } }));
+    client = await connectMcpClient(vscode.discovered);
     frame = webviewFrame(page);
     // Room for the inspector beside an editor: hide the explorer (the chat bar stays hidden by the setting above).
     await page.keyboard.press('Control+B');
@@ -88,9 +68,7 @@ describe('e2e: the trace inspector and intent blame inside a real VS Code', func
   after(async function () {
     this.timeout(60_000);
     await client?.close().catch(() => undefined);
-    await workbench?.close();
-    await server?.stop();
-    if (temp) rmSync(temp, { recursive: true, force: true });
+    await vscode?.stop();
   });
 
   it('opens from the command palette and lists changes and refusals, newest first, with the chain status', async () => {
