@@ -5,10 +5,11 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { readDiscoveryFiles, type DiscoveredServer } from '../../src/core/mcp/discoveryFile';
 import { installExtension, openWorkbench, startCodeServer, type CodeServer, type Workbench } from '../vscode/codeServer';
 import { provision, repoRoot } from '../vscode/provisioned';
+import { runPaletteCommand } from '../vscode/workbenchActions';
 
 /** Polls `probe` until it returns a value, or fails naming what never came. */
 export async function waitFor<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 90_000): Promise<T> {
@@ -99,4 +100,13 @@ export async function connectMcpClient(discovered: DiscoveredServer, name = 'e2e
   const client = new Client({ name, version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(discovered.url), { requestInit: { headers: { Authorization: `Bearer ${discovered.token}` } } }));
   return client;
+}
+
+/** A human picks an intent through the command palette, as a user would; resolves once the status bar shows it. */
+export async function pickIntentInPalette(page: Page, intentId: string): Promise<Locator> {
+  await runPaletteCommand(page, 'Intent Governor: Select Active Intent');
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: intentId }).first().click();
+  const item = page.locator('.statusbar-item', { hasText: intentId });
+  await item.waitFor({ state: 'visible', timeout: 30_000 });
+  return item;
 }

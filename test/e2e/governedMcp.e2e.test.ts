@@ -5,7 +5,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { DiscoveredServer } from '../../src/core/mcp/discoveryFile';
 import type { Workbench } from '../vscode/codeServer';
 import { repoRoot } from '../vscode/provisioned';
-import { answerModal, connectMcpClient, errorOf, launchGovernedVsCode, text, type GovernedVsCode } from './e2eSupport';
+import { answerModal, connectMcpClient, errorOf, launchGovernedVsCode, pickIntentInPalette, text, type GovernedVsCode } from './e2eSupport';
 
 const shots = join(repoRoot, 'test-results', 'e2e');
 const LOGIN = 'src/auth/login.ts';
@@ -87,14 +87,7 @@ describe('e2e: an MCP agent governed inside a real VS Code', function () {
 
   it('a human picks the intent from the command palette and the status bar shows it', async () => {
     const page = workbench.page;
-    await page.keyboard.press('F1');
-    const input = page.locator('.quick-input-widget input');
-    await input.waitFor({ state: 'visible' });
-    await input.fill('>Intent Governor: Select Active Intent');
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Select Active Intent' }).first().click();
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'auth-refactor' }).first().click();
-    const item = page.locator('.statusbar-item', { hasText: 'auth-refactor' });
-    await item.waitFor({ state: 'visible', timeout: 30_000 });
+    await pickIntentInPalette(page, 'auth-refactor');
     await page.locator('.part.statusbar').screenshot({ path: join(shots, 'status-bar.png') });
   });
 });

@@ -6,7 +6,7 @@ import { assertAgentTraceFile } from '../support/agentTraceSchema';
 import { finished, type Finished } from '../support/childProcesses';
 import type { Workbench } from '../vscode/codeServer';
 import { repoRoot } from '../vscode/provisioned';
-import { answerModal, launchGovernedVsCode, waitFor, type GovernedVsCode } from './e2eSupport';
+import { answerModal, launchGovernedVsCode, pickIntentInPalette, waitFor, type GovernedVsCode } from './e2eSupport';
 
 const shots = join(repoRoot, 'test-results', 'e2e');
 const LOGIN = 'src/auth/login.ts';
@@ -55,14 +55,7 @@ describe('e2e: agents’ native tools governed by the running extension (hook br
   });
 
   it('after a human picks the intent, an in-scope native edit is allowed and traced by the extension', async () => {
-    const page = workbench.page;
-    await page.keyboard.press('F1');
-    const input = page.locator('.quick-input-widget input');
-    await input.waitFor({ state: 'visible' });
-    await input.fill('>Intent Governor: Select Active Intent');
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Select Active Intent' }).first().click();
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'auth-refactor' }).first().click();
-    await page.locator('.statusbar-item', { hasText: 'auth-refactor' }).waitFor({ state: 'visible', timeout: 30_000 });
+    await pickIntentInPalette(workbench.page, 'auth-refactor');
 
     const file = join(workspace, LOGIN);
     const before = readFileSync(file, 'utf8');

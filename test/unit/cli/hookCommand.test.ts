@@ -21,19 +21,26 @@ function preAnswer(stdout: string): PreAnswer['hookSpecificOutput'] {
   return answer.hookSpecificOutput;
 }
 
+/** A sample workspace, a private governor home and the env a headless hook process runs with. */
+async function headlessWorkspace(intent: string): Promise<{ h: Harness; home: string; env: NodeJS.ProcessEnv }> {
+  const h = await createHarness({ files: { 'src/auth/login.ts': LOGIN } });
+  const home = await mkdtemp(join(tmpdir(), 'ig-home-'));
+  return { h, home, env: { INTENT_GOVERNOR_HOME: home, INTENT_GOVERNOR_ANCHOR_DIR: join(home, 'anchors'), INTENT_GOVERNOR_INTENT: intent } };
+}
+
+async function disposeWorkspace(h: Harness, home: string): Promise<void> {
+  await h.dispose();
+  await rm(home, { recursive: true, force: true });
+}
+
 describe('governor hook (headless, as the agent runs it)', () => {
   let h: Harness;
   let env: NodeJS.ProcessEnv;
   let home: string;
   beforeEach(async () => {
-    h = await createHarness({ files: { 'src/auth/login.ts': LOGIN } });
-    home = await mkdtemp(join(tmpdir(), 'ig-home-'));
-    env = { INTENT_GOVERNOR_HOME: home, INTENT_GOVERNOR_ANCHOR_DIR: join(home, 'anchors'), INTENT_GOVERNOR_INTENT: '' };
+    ({ h, home, env } = await headlessWorkspace(''));
   });
-  afterEach(async () => {
-    await h.dispose();
-    await rm(home, { recursive: true, force: true });
-  });
+  afterEach(() => disposeWorkspace(h, home));
 
   const hook = (agent: string, fixture: string, args = ['--intent', 'auth-refactor']) => runHook(agent, hookFixture(agent, fixture, h.root), args, env);
 
@@ -184,14 +191,9 @@ describe('governor hook cursor (headless)', () => {
   let env: NodeJS.ProcessEnv;
   let home: string;
   beforeEach(async () => {
-    h = await createHarness({ files: { 'src/auth/login.ts': LOGIN } });
-    home = await mkdtemp(join(tmpdir(), 'ig-home-'));
-    env = { INTENT_GOVERNOR_HOME: home, INTENT_GOVERNOR_ANCHOR_DIR: join(home, 'anchors'), INTENT_GOVERNOR_INTENT: 'auth-refactor' };
+    ({ h, home, env } = await headlessWorkspace('auth-refactor'));
   });
-  afterEach(async () => {
-    await h.dispose();
-    await rm(home, { recursive: true, force: true });
-  });
+  afterEach(() => disposeWorkspace(h, home));
   const hook = (fixture: string) => runHook('cursor', hookFixture('cursor', fixture, h.root), [], env);
 
   it('answers beforeShellExecution with Cursor’s permission JSON: allow, ask, deny with messages', async () => {
