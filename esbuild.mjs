@@ -51,8 +51,10 @@ const common = {
 const entries = [
   { entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
   { entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' }, plugins: [...common.plugins, vendorMvdanSh] },
-  // `governor hook` alone, for agents' hook commands (one process per tool call); it loads cli.js only headless.
+  // `governor hook` alone, for agents' hook commands (one process per tool call), and the headless governor
+  // it loads only when no extension runs: both kept apart from the rest of the CLI so they start fast.
   { entryPoints: ['src/cli/hookMain.ts'], outfile: 'dist/hook.js' },
+  { entryPoints: ['src/cli/headlessDecider.ts'], outfile: 'dist/hook-headless.js', plugins: [...common.plugins, vendorMvdanSh] },
   // The trace inspector runs in a webview (a browser iframe): one IIFE script and its stylesheet.
   { entryPoints: ['webview-ui/inspector.ts', 'webview-ui/inspector.css'], outdir: 'dist/webview', format: 'iife', platform: 'browser', target: 'es2022' },
 ];

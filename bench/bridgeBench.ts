@@ -60,7 +60,7 @@ export const bridgeBench: BenchSuite = {
           {
             title: `One bridged PreToolUse (Claude Code Write, in scope), process start to answer, ${RUNS} runs each`,
             columns: ['path', 'runs', 'p50 ms', 'p99 ms', 'p50 vs node -e 0'],
-            rows: [row('node -e 0 (baseline)', baseline), row('dist/hook.js hook claude, headless (loads dist/cli.js)', headless), row('dist/hook.js hook claude → running extension (POST /hook)', withExtension)],
+            rows: [row('node -e 0 (baseline)', baseline), row('dist/hook.js hook claude, headless (loads dist/hook-headless.js)', headless), row('dist/hook.js hook claude → running extension (POST /hook)', withExtension)],
             notes: ['Target p50 < 80 ms. Headless builds the services and the trace sink in the hook process; with the extension the process only parses, maps and asks over loopback.'],
           },
         ];

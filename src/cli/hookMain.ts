@@ -1,17 +1,21 @@
 import { join } from 'node:path';
-import type { HeadlessDecider } from './hookFlow';
-import { runHookFlow } from './hookFlow';
+import { requireWithCodeCache } from './codeCache';
+import { governorHome, runHookFlow, type HeadlessDecider } from './hookFlow';
 import { processIO } from './processIO';
 
 /**
  * dist/hook.js: `governor hook` in a small bundle, because agents start one process per tool call. It has
- * no governor of its own; when no extension runs, the headless governor is loaded from dist/cli.js beside it.
+ * no governor of its own; when no extension runs, it loads the headless governor (dist/hook-headless.js
+ * beside it) through a V8 code cache under the governor's home directory.
  * Usage as for the CLI: `node dist/hook.js hook <agent> [options]`.
  */
-const loadHeadless: HeadlessDecider = (request, root, intent, io) => {
-  // A computed path, so the bundler leaves the full CLI out of this bundle.
-  const cli = require(join(__dirname, 'cli.js')) as { decideHeadless: HeadlessDecider };
-  return cli.decideHeadless(request, root, intent, io);
+const loadHeadless: HeadlessDecider = async (request, root, intent, io) => {
+  const headless = requireWithCodeCache<{ decideHeadless: HeadlessDecider }>(join(__dirname, 'hook-headless.js'), join(governorHome(io.env), 'code-cache'));
+  try {
+    return await headless.exports.decideHeadless(request, root, intent, io);
+  } finally {
+    headless.saveCache();
+  }
 };
 
 if (require.main === module) {

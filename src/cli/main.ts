@@ -4,8 +4,6 @@ import { blameCommand } from './blameCommand';
 import { checkCommand } from './checkCommand';
 import { decideCommand } from './decideCommand';
 import { hookCommand } from './hookCommand';
-// dist/hook.js (src/cli/hookMain.ts) loads the headless governor from this bundle.
-export { decideHeadless } from './hookCommand';
 import { hooksCommand } from './hooksCommand';
 import { mcpCommand } from './mcpCommand';
 import { traceCommand } from './traceCommand';

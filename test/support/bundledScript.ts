@@ -8,9 +8,10 @@ let outDir: string | undefined;
 
 /**
  * Bundles a TypeScript script to plain CommonJS once per test run, so child processes start in tens of
- * milliseconds (no tsx compile per spawn). Returns the .js path to run with `node`.
+ * milliseconds (no tsx compile per spawn). Returns the .js path to run with `node`. Bundles share one
+ * directory, so one can load another by the name esbuild.mjs gives it (`outName`).
  */
-export function bundledScript(entry: string): string {
+export function bundledScript(entry: string, outName = `${basename(entry, '.ts')}.js`): string {
   const cached = built.get(entry);
   if (cached) return cached;
   if (!outDir) {
@@ -18,7 +19,7 @@ export function bundledScript(entry: string): string {
     outDir = dir;
     process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
   }
-  const outfile = join(outDir, `${basename(entry, '.ts')}.js`);
+  const outfile = join(outDir, outName);
   buildSync({ entryPoints: [entry], outfile, bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'error' });
   built.set(entry, outfile);
   return outfile;

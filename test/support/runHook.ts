@@ -11,10 +11,15 @@ export function hookFixture(agent: string, name: string, root: string): string {
   return readFileSync(join(FIXTURES, agent, `${name}.json`), 'utf8').replaceAll('{{ROOT}}', root);
 }
 
-/** Runs `governor hook <agent> ...args` as a real process, the way the agent runs its hook command. */
+/**
+ * Runs `node hook.js hook <agent> ...args` as a real process, the way the agent runs the hook command
+ * Install Agent Hooks writes: the small bundle, loading the headless governor beside it through the code cache.
+ */
 export function runHook(agent: string, stdin: string, args: string[], env: NodeJS.ProcessEnv): Promise<Finished> {
-  const cli = bundledScript(join(__dirname, '..', '..', 'src', 'cli', 'main.ts'));
-  const child = spawn(process.execPath, [cli, 'hook', agent, ...args], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const src = join(__dirname, '..', '..', 'src', 'cli');
+  bundledScript(join(src, 'headlessDecider.ts'), 'hook-headless.js');
+  const hook = bundledScript(join(src, 'hookMain.ts'), 'hook.js');
+  const child = spawn(process.execPath, [hook, 'hook', agent, ...args], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
   child.stdin.on('error', () => undefined); // a hook that answers before reading all of stdin is fine
   child.stdin.end(stdin);
   return finished(child);

@@ -1,4 +1,4 @@
-import { request as httpRequest } from 'node:http';
+import type * as Http from 'node:http';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { readDiscoveryFiles, type DiscoveredServer } from '../mcp/discoveryFile';
 import { HOOK_PATH, type BridgeAnswer, type BridgeRequest } from './nativeCall';
@@ -26,6 +26,8 @@ export async function findGoverningServer(dir: string, serversDir?: string): Pro
  */
 export function askExtension(server: DiscoveredServer, request: BridgeRequest, timeoutMs: number): Promise<{ ok: true; answer: BridgeAnswer } | { ok: false; message: string }> {
   const body = JSON.stringify(request);
+  // Required here, not at the top: a headless hook process never asks an extension and skips loading it.
+  const { request: httpRequest } = require('node:http') as typeof Http;
   return new Promise((resolve) => {
     const fail = (message: string) => resolve({ ok: false, message });
     const req = httpRequest(

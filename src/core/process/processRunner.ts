@@ -1,5 +1,4 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { performance } from 'node:perf_hooks';
 
 export interface RunOptions {
   cwd: string;

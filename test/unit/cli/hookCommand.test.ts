@@ -1,10 +1,13 @@
 import { strict as assert } from 'node:assert';
+import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeDiscoveryFile } from '../../../src/core/mcp/discoveryFile';
 import { assertAgentTraceFile } from '../../support/agentTraceSchema';
+import { bundledScript } from '../../support/bundledScript';
+import { finished } from '../../support/childProcesses';
 import { createHarness, type Harness } from '../../support/governorHarness';
 import { hookFixture, runHook } from '../../support/runHook';
 
@@ -147,6 +150,15 @@ describe('governor hook (headless, as the agent runs it)', () => {
     const records = assertAgentTraceFile(join(h.root, '.orchestration', 'agent_trace.jsonl'));
     assert.equal(records.length, 1);
     assert.match(JSON.stringify(records[0]), /src\/auth\/token\.ts/);
+  });
+
+  it('answers the same through the full CLI (`governor hook`, for a globally installed governor)', async () => {
+    const cli = bundledScript(join(__dirname, '..', '..', '..', 'src', 'cli', 'main.ts'));
+    const child = spawn(process.execPath, [cli, 'hook', 'claude', '--intent', 'auth-refactor'], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    child.stdin.end(hookFixture('claude', 'pre-write-out-of-scope', h.root));
+    const run = await finished(child);
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(preAnswer(run.stdout).permissionDecisionReason, /^\[SCOPE_VIOLATION\] "src\/billing\/invoice\.ts"/);
   });
 
   it('finds the governed workspace above a payload cwd in a subfolder', async () => {

@@ -1,0 +1,25 @@
+import { join } from 'node:path';
+import { FileBeforeStash } from '../core/bridge/beforeStash';
+import { NativeToolBridge } from '../core/bridge/nativeToolBridge';
+import { Governor } from '../core/governor';
+import { createNodeServices, denyingApprover } from '../core/nodeServices';
+import { FileAnchorStore } from '../core/trace/anchorStore';
+import { JsonlTraceSink } from '../core/trace/traceWriter';
+import { governorHome, type HeadlessDecider } from './hookFlow';
+import { TOOL_VERSION } from './toolVersion';
+
+/**
+ * No extension governs the workspace: judge here (an `ask` goes back to the agent) and trace to the
+ * workspace's logs. Also its own bundle, dist/hook-headless.js, which dist/hook.js loads only when no
+ * extension runs: it holds the governor and nothing else of the CLI.
+ */
+export const decideHeadless: HeadlessDecider = async (request, root, intent, io) => {
+  const trace = new JsonlTraceSink({ workspaceRoot: root, toolVersion: TOOL_VERSION, anchors: new FileAnchorStore(root) });
+  try {
+    const services = await createNodeServices({ root, approver: denyingApprover, trace });
+    const bridge = new NativeToolBridge(new Governor(services), new FileBeforeStash(join(governorHome(io.env), 'bridge')), { askHuman: false });
+    return await bridge.handle(intent ? { ...request, intent_id: intent } : request);
+  } finally {
+    await trace.close();
+  }
+};
