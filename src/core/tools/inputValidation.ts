@@ -1,11 +1,8 @@
-import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import type { ErrorObject } from 'ajv';
 import { fail, ok, toolError, type Result } from '../toolError';
 import type { ToolDefinition } from './toolDefinition';
-
-// Our schemas are static and checked against the meta-schema by a unit test; skipping that and the code
-// optimiser at run time keeps a short-lived hook process fast.
-const ajv = new Ajv({ allErrors: false, strict: true, validateSchema: false, code: { optimize: false } });
-const compiled = new Map<string, ValidateFunction>();
+// Precompiled by `npm run sync:manifest`: a short-lived hook process neither loads Ajv nor compiles a schema.
+import { inputValidators } from './inputValidators.generated';
 
 /** `/edits/0/search` → `edits[0].search`, the way a model names a field. */
 function fieldName(error: ErrorObject): string {
@@ -28,10 +25,12 @@ function describe(error: ErrorObject, field: string): string {
 
 /** Checks a call's input against its tool's JSON schema; the error names the first bad field. */
 export function validateInput(definition: ToolDefinition, input: unknown): Result<Record<string, unknown>> {
-  let validate = compiled.get(definition.name);
+  const validate = inputValidators[definition.name];
+  // A tool without a generated validator is a build bug, not the agent's mistake: HOOK_ERROR ("the governor
+  // could not complete the call"), and refuse rather than let unchecked input in.
   if (!validate) {
-    validate = ajv.compile(definition.inputSchema);
-    compiled.set(definition.name, validate);
+    const message = `${definition.name}: the governor has no input validator for this tool (a build bug; npm run sync:manifest regenerates it), so the call was refused. Tell the user; retrying will not help.`;
+    return fail(toolError('HOOK_ERROR', message, { tool: definition.name }));
   }
   if (validate(input)) return ok(input as Record<string, unknown>);
   const error = validate.errors?.[0];
