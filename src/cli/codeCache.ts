@@ -24,8 +24,9 @@ export interface CachedModule<T> {
 }
 
 export function requireWithCodeCache<T>(file: string, cacheDir: string): CachedModule<T> {
-  const source = readFileSync(file, 'utf8');
-  const key = createHash('sha256').update(`${process.version}\0${process.arch}\0`).update(source).digest('hex').slice(0, 32);
+  const bytes = readFileSync(file);
+  const key = createHash('sha256').update(`${process.version}\0${process.arch}\0`).update(bytes).digest('hex').slice(0, 32);
+  const source = bytes.toString('utf8');
   const cacheFile = join(cacheDir, `${key}.v8`);
   let cachedData: Buffer | undefined;
   try {

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import type * as Crypto from 'node:crypto';
 import { homedir } from 'node:os';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -48,6 +48,13 @@ function governedRoot(dir: string): string {
     if (existsSync(join(current, '.orchestration'))) return current;
     if (dirname(current) === current) return dir;
   }
+}
+
+/** Identifies a native call by its input when the agent sends no id (Cursor). */
+function inputHash(toolName: string, toolInput: unknown): string {
+  // Required on use: most agents send an id, and a hook process that never hashes skips loading node:crypto.
+  const { createHash } = require('node:crypto') as typeof Crypto;
+  return createHash('sha256').update(`${toolName}\0${JSON.stringify(toolInput)}`).digest('hex');
 }
 
 export function governorHome(env: NodeJS.ProcessEnv): string {
@@ -121,7 +128,7 @@ async function answerHook(dialect: HookDialect, options: HookOptions, io: CliIO,
     if (mapping.kind === 'refused') return dialect.render(event, event.phase === 'pre' ? { decision: 'deny', reason: mapping.reason } : { decision: 'allow' });
     request.phase = event.phase;
     request.calls = mapping.calls;
-    request.key = `${request.session_id}:${event.toolUseId ?? createHash('sha256').update(`${event.toolName}\0${JSON.stringify(event.toolInput)}`).digest('hex')}`;
+    request.key = `${request.session_id}:${event.toolUseId ?? inputHash(event.toolName, event.toolInput)}`;
   }
   return dialect.render(event, await decide(request, root, options, io, event, headless));
 }

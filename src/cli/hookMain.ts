@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { requireWithCodeCache } from './codeCache';
+import type * as CodeCache from './codeCache';
 import { governorHome, runHookFlow, type HeadlessDecider } from './hookFlow';
 import { processIO } from './processIO';
 
@@ -10,6 +10,8 @@ import { processIO } from './processIO';
  * Usage as for the CLI: `node dist/hook.js hook <agent> [options]`.
  */
 const loadHeadless: HeadlessDecider = async (request, root, intent, io) => {
+  // Required here: with an extension running, the process never loads the cache's modules (vm, crypto).
+  const { requireWithCodeCache } = require('./codeCache') as typeof CodeCache;
   const headless = requireWithCodeCache<{ decideHeadless: HeadlessDecider }>(join(__dirname, 'hook-headless.js'), join(governorHome(io.env), 'code-cache'));
   try {
     return await headless.exports.decideHeadless(request, root, intent, io);

@@ -1,4 +1,5 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import type * as ChildProcesses from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 
 export interface RunOptions {
   cwd: string;
@@ -61,6 +62,8 @@ export function runProcess(file: string, args: string[], options: RunOptions): P
 
     let child: ChildProcessWithoutNullStreams;
     try {
+      // Required on use: a hook process that runs no command skips loading node:child_process.
+      const { spawn } = require('node:child_process') as typeof ChildProcesses;
       child = spawn(file, args, { cwd: options.cwd, env: options.env, detached: true, stdio: 'pipe', windowsHide: true });
     } catch (error) {
       // Invalid arguments (a NUL byte, a bad env value) throw synchronously; still a result, not a throw.
