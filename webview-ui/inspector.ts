@@ -108,13 +108,15 @@ onHostMessage((message) => {
   switch (message.type) {
     case 'summary':
       summary = message.summary;
+      // The index is complete: swap the newest-records preview for the real list.
+      if (timeline.partial) timeline.reload();
       renderFilters(summary.facets);
       intentsPane.replaceChildren(renderIntents(summary.intents, summary.chart, pickIntent));
       return;
     case 'chain':
       return renderChain(message.chain);
     case 'page':
-      return timeline.receive(message.seq, message.total, message.start, message.rows);
+      return timeline.receive(message.seq, message.total, message.start, message.rows, message.partial);
     case 'appended':
       return timeline.reload();
     case 'detail':

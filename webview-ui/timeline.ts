@@ -29,6 +29,7 @@ export class Timeline {
   /** Set once rows were first drawn, and after each filter: what the benchmark reads. */
   onRendered: (timing: { firstRows?: number; filterMs?: number }) => void = () => undefined;
   private firstDrawn = false;
+  private showingPartial = false;
 
   constructor(private readonly open: (key: number) => void) {
     this.count = h('div', { class: 'count', 'aria-live': 'polite' });
@@ -65,12 +66,19 @@ export class Timeline {
     this.render();
   }
 
-  receive(seq: number, total: number, start: number, rows: InspectorRow[]): void {
+  /** Whether the rows shown come from the newest records only (the host is still indexing). */
+  get partial(): boolean {
+    return this.showingPartial;
+  }
+
+  receive(seq: number, total: number, start: number, rows: InspectorRow[], partial: boolean): void {
     if (seq !== this.seq) return;
     this.total = total;
+    this.showingPartial = partial;
     this.pages.set(Math.floor(start / PAGE), rows);
     this.spacer.style.height = `${total * ROW_HEIGHT}px`;
-    this.count.textContent = `${total.toLocaleString('en')} record${total === 1 ? '' : 's'}`;
+    const records = `${total.toLocaleString('en')} record${total === 1 ? '' : 's'}`;
+    this.count.textContent = partial ? `Indexing the trace… the newest ${records} so far` : records;
     if (this.selected >= total) this.selected = total - 1;
     this.render();
     const timing: { firstRows?: number; filterMs?: number } = {};

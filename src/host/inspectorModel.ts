@@ -1,9 +1,12 @@
 import * as vscode from 'vscode';
 import { TraceIndex } from '../core/trace/traceIndex';
-import { TraceIndexLoader, type RefreshResult } from '../core/trace/traceIndexLoader';
+import { PREVIEW_KEY_BASE, TraceIndexLoader, type RefreshResult } from '../core/trace/traceIndexLoader';
 
 /** How long to gather watcher events before reading: an agent's burst of writes becomes one refresh. */
 const SETTLE_MS = 75;
+/** Records per log shown while the first index is built: a few pages of the newest ones, from at most 4 MB. */
+const PREVIEW_LINES = 500;
+const PREVIEW_BYTES = 4 * 1024 * 1024;
 
 /**
  * The host's live view of both logs: a TraceIndex kept current by a watcher on `.orchestration/*.jsonl`,
@@ -21,6 +24,8 @@ export class InspectorModel implements vscode.Disposable {
   readonly onDidChangeLogs = this.logsChanged.event;
   private readonly disposables: vscode.Disposable[] = [];
   private loaded: Promise<void> | undefined;
+  private indexed = false;
+  private previewed: TraceIndex | undefined;
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -40,8 +45,35 @@ export class InspectorModel implements vscode.Disposable {
     this.loaded ??= this.loader.refresh().then(
       (result) => this.log.info(`inspector: indexed ${result.added} records in ${Date.now() - started} ms`),
       (error: unknown) => this.log.error(`inspector: reading the logs failed: ${String(error)}`),
-    );
+    ).finally(() => (this.indexed = true));
     return this.loaded;
+  }
+
+  /**
+   * The index to answer a query from now: the full one once built, else the newest records of both logs
+   * (`partial`), so a large trace shows its latest rows while the rest is still being read.
+   */
+  current(): { index: TraceIndex; partial: boolean } {
+    void this.ready();
+    if (this.indexed) return { index: this.index, partial: false };
+    try {
+      this.previewed ??= this.loader.preview(PREVIEW_LINES, PREVIEW_BYTES);
+    } catch (error) {
+      this.log.error(`inspector: reading the newest records failed: ${String(error)}`);
+      this.previewed = new TraceIndex(PREVIEW_KEY_BASE);
+    }
+    return { index: this.previewed, partial: true };
+  }
+
+  /**
+   * The full index's key for a row the webview shows: preview rows (negative keys) are found by record id
+   * once the index is built, so the detail pane always shows the record's real line and key.
+   */
+  async fullKey(key: number): Promise<number | undefined> {
+    if (key >= 0) return key;
+    const id = this.previewed?.row(key)?.id;
+    await this.ready();
+    return id ? this.index.keyOf(id) : undefined;
   }
 
   /** Reads what was appended since the last read, now (the watcher calls this after SETTLE_MS). */

@@ -84,9 +84,9 @@ export class InspectorPanel implements vscode.Disposable {
         return;
       }
       case 'query': {
-        await this.model.ready();
-        const page = this.model.index.query(cleanFilter(message.filter), message.start, Math.min(MAX_PAGE, message.count));
-        this.post({ type: 'page', seq: message.seq, ...page });
+        const { index, partial } = this.model.current();
+        const page = index.query(cleanFilter(message.filter), message.start, Math.min(MAX_PAGE, message.count));
+        this.post({ type: 'page', seq: message.seq, ...page, partial });
         return;
       }
       case 'openRecord':
@@ -98,7 +98,9 @@ export class InspectorPanel implements vscode.Disposable {
     }
   }
 
-  private async openRecord(key: number): Promise<void> {
+  private async openRecord(previewOrFullKey: number): Promise<void> {
+    const key = await this.model.fullKey(previewOrFullKey);
+    if (key === undefined) return;
     const row = this.model.index.row(key);
     const location = this.model.index.location(key);
     if (!row || !location) return;

@@ -126,8 +126,11 @@ export interface InspectorViewState {
 export type HostMessage =
   | { type: 'summary'; summary: InspectorSummary }
   | { type: 'chain'; chain: ChainStatus[] }
-  /** Answer to a `query`; `seq` lets the webview drop answers to filters it has moved past. */
-  | { type: 'page'; seq: number; total: number; start: number; rows: InspectorRow[] }
+  /**
+   * Answer to a `query`; `seq` lets the webview drop answers to filters it has moved past. `partial`: from
+   * the newest records only, while the host still indexes the logs; a `summary` follows when it is done.
+   */
+  | { type: 'page'; seq: number; total: number; start: number; rows: InspectorRow[]; partial: boolean }
   /** New records arrived: the webview re-queries what it shows. */
   | { type: 'appended'; added: number; total: number }
   | { type: 'detail'; detail: RecordDetail }

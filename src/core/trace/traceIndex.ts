@@ -31,13 +31,16 @@ export class TraceIndex {
   private order: number[] | undefined;
   private cached: { key: string; matches: number[] } | undefined;
 
+  /** `keyBase` shifts every key, so rows of a second index (the preview) can never be mistaken for these. */
+  constructor(private readonly keyBase = 0) {}
+
   get size(): number {
     return this.rows.length;
   }
 
   /** Adds one parsed line of a log; returns its key. */
   add(source: RowSource, line: number, location: { offset: number; bytes: number }, record: unknown): number {
-    const key = this.rows.length;
+    const key = this.keyBase + this.rows.length;
     const row = source === 'trace' ? traceRow(key, line, record as AgentTraceRecord) : governanceRow(key, line, record as GovernanceRecord);
     this.rows.push(row);
     this.locations.push({ source, ...location });
@@ -57,11 +60,11 @@ export class TraceIndex {
   }
 
   row(key: number): InspectorRow | undefined {
-    return this.rows[key];
+    return this.rows[key - this.keyBase];
   }
 
   location(key: number): RowLocation | undefined {
-    return this.locations[key];
+    return this.locations[key - this.keyBase];
   }
 
   keyOf(recordId: string): number | undefined {

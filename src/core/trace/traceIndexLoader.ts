@@ -1,9 +1,13 @@
 import { open, stat } from 'node:fs/promises';
 import type { RowSource } from '../../shared/inspectorProtocol';
 import { errnoOf } from '../ioError';
+import { readLastLines } from './lastLines';
 import { readLines, type LinePosition } from './lineStream';
-import type { TraceIndex } from './traceIndex';
+import { TraceIndex } from './traceIndex';
 import { governanceLogPath, traceFilePath } from './traceFiles';
+
+/** Preview keys count up from here: far below zero, where the full index's keys never go. */
+export const PREVIEW_KEY_BASE = -(2 ** 31);
 
 export interface RefreshResult {
   added: number;
@@ -31,6 +35,23 @@ export class TraceIndexLoader {
 
   path(source: RowSource): string {
     return this.paths[source];
+  }
+
+  /**
+   * The newest `maxLines` records of each log (within its last `maxBytes`) in an index of their own, read
+   * from the logs' ends in about a millisecond: something to show while the first refresh still streams a
+   * large trace. Its keys are negative, so they never name a row of the full index, and its rows have no
+   * line numbers (line 0): those need the whole log, so a preview row is opened through the full index.
+   */
+  preview(maxLines: number, maxBytes: number): TraceIndex {
+    const preview = new TraceIndex(PREVIEW_KEY_BASE);
+    for (const source of ['trace', 'governance'] as const) {
+      for (const { text, offset, bytes } of readLastLines(this.paths[source], maxLines, maxBytes)) {
+        const record = parseObject(text);
+        if (record) preview.add(source, 0, { offset, bytes }, record);
+      }
+    }
+    return preview;
   }
 
   refresh(): Promise<RefreshResult> {

@@ -15,14 +15,11 @@ describe('traceIndex: the inspector index over both logs', function () {
   describe('a 100k-record trace', () => {
     let ws: TraceWorkspace;
     let index: TraceIndex;
-    let loadMs: number;
     before(async () => {
       ws = await traceWorkspace();
       await writeSyntheticTrace(ws.trace, COUNT);
       index = new TraceIndex();
-      const started = Date.now();
       await TraceIndexLoader.forWorkspace(index, ws.root).refresh();
-      loadMs = Date.now() - started;
     });
     after(() => ws.dispose());
 
@@ -33,17 +30,29 @@ describe('traceIndex: the inspector index over both logs', function () {
       assert.deepEqual(page.rows.map((r) => r.line), [COUNT, COUNT - 1, COUNT - 2]);
       const last = index.query({}, COUNT - 2, 10);
       assert.deepEqual(last.rows.map((r) => r.line), [2, 1]);
-      assert.ok(loadMs < 10_000, `indexing took ${loadMs} ms`);
     });
 
-    it('filters by intent, agent, decision and file, and a filter over 100k rows takes well under 200 ms', () => {
-      const started = performance.now();
+    it('previews the newest records from the log’s end, under keys the full index never uses', async () => {
+      const loader = TraceIndexLoader.forWorkspace(new TraceIndex(), ws.root);
+      const preview = loader.preview(500, 4 * 1024 * 1024);
+      const page = preview.query({}, 0, 100);
+      assert.equal(page.total, 500);
+      assert.deepEqual(page.rows.map((r) => r.id), index.query({}, 0, 100).rows.map((r) => r.id));
+      assert.ok(page.rows.every((r) => r.key < 0 && index.row(r.key) === undefined));
+      assert.deepEqual(preview.query({ intent: 'INT-002' }, 0, 3).rows.map((r) => r.intent), ['INT-002', 'INT-002', 'INT-002']);
+      // A preview row opens the record it shows.
+      const newest = page.rows[0];
+      const location = preview.location(newest.key)!;
+      const record = await readRecordAt(loader.path(location.source), location.offset, location.bytes);
+      assert.equal(record?.id, newest.id);
+    });
+
+    // How fast is `npm run bench -- inspector`'s business; this checks what the filters select.
+    it('filters by intent, agent, decision and file', () => {
       const page = index.query({ intent: SYNTHETIC_INTENTS[1], agent: SYNTHETIC_AGENTS[0] }, 0, 50);
-      const ms = performance.now() - started;
       // intent i%4 == 1 and agent i%3 == 0: i ≡ 9 (mod 12).
       assert.equal(page.total, Math.ceil((COUNT - 9) / 12));
       assert.ok(page.rows.every((r) => r.intent === 'INT-002' && r.agent === 'claude-code'));
-      assert.ok(ms < 200, `filter took ${ms.toFixed(1)} ms`);
       assert.equal(index.query({ decision: 'approved' }, 0, 1).total, COUNT / 5);
       assert.equal(index.query({ file: 'src/m7.ts' }, 0, 1).total, COUNT / 50);
       assert.equal(index.query({ file: 'src/m4*.ts' }, 0, 1).total, (COUNT / 50) * 11);
