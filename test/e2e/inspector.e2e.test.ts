@@ -5,7 +5,9 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { FrameLocator, Page } from 'playwright-core';
 import { FileAnchorStore } from '../../src/core/trace/anchorStore';
+import { traceFilePath } from '../../src/core/trace/traceFiles';
 import { JsonlTraceSink } from '../../src/core/trace/traceWriter';
+import { SYNTHETIC_INTENTS, writeSyntheticTrace } from '../support/syntheticTrace';
 import { repoRoot } from '../vscode/provisioned';
 import { runPaletteCommand, webviewFrame } from '../vscode/workbenchActions';
 import { connectMcpClient, launchGovernedVsCode, text, waitFor, type GovernedVsCode } from './e2eSupport';
@@ -161,5 +163,44 @@ describe('e2e: the trace inspector and intent blame inside a real VS Code', func
     assert.equal(cells[5], '1');
     assert.equal(await frame.locator('.chart polyline').count(), 2);
     await shoot(page, 'inspector-intents.png');
+  });
+});
+
+describe('e2e: the trace inspector on a 200k-record trace', function () {
+  const RECORDS = 200_000;
+  let vscode: GovernedVsCode | undefined;
+
+  before(async function () {
+    this.timeout(600_000);
+    vscode = await launchGovernedVsCode({
+      prefix: 'ig-inspector-large-',
+      settings: { 'workbench.secondarySideBar.defaultVisibility': 'hidden' },
+      prepare: async (workspace) => void (await writeSyntheticTrace(traceFilePath(workspace), RECORDS)),
+    });
+    // Let the window finish starting, as a user would before opening the inspector: a webview started during
+    // start-up can take longer than indexing, and then there is no preview to see.
+    await new Promise((resolve) => setTimeout(resolve, 5_000));
+  });
+
+  after(async function () {
+    this.timeout(60_000);
+    await vscode?.stop();
+  });
+
+  it('shows the newest rows while it is still indexing, and a row opened then shows its record with its line', async function () {
+    this.timeout(120_000);
+    const page = vscode!.workbench.page;
+    const frame = webviewFrame(page);
+    await runPaletteCommand(page, 'Intent Governor: Open Trace Inspector');
+    const count = frame.locator('.count');
+    await count.filter({ hasText: 'Indexing the trace… the newest 500 records so far' }).waitFor({ timeout: 60_000 });
+    const newest = frame.locator('.row').first();
+    assert.equal(await newest.getAttribute('data-intent'), SYNTHETIC_INTENTS[(RECORDS - 1) % 4]);
+    await newest.click();
+    // The detail comes from the full index (preview rows have no line numbers), once it is built.
+    const detail = frame.locator('.detail');
+    await detail.filter({ hasText: `agent_trace.jsonl line ${RECORDS.toLocaleString('en').replaceAll(',', '')}` }).waitFor({ timeout: 60_000 });
+    await count.filter({ hasText: `${RECORDS.toLocaleString('en')} records` }).waitFor({ timeout: 60_000 });
+    assert.equal(await frame.locator('.row').first().getAttribute('data-id'), await newest.getAttribute('data-id'));
   });
 });
