@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type * as CodeCache from './codeCache';
 import { governorHome, runHookFlow, type HeadlessDecider } from './hookFlow';
-import { processIO } from './processIO';
+import { exitAfterOutput, processIO } from './processIO';
 
 /**
  * dist/hook.js: `governor hook` in a small bundle, because agents start one process per tool call. It has
@@ -25,15 +25,12 @@ if (require.main === module) {
   const [command, ...rest] = process.argv.slice(2);
   if (command !== 'hook') {
     process.stderr.write("Intent Governor blocked this call: usage is 'node hook.js hook <vscode|claude|cursor> [options]'.\n");
-    process.exitCode = 2;
+    exitAfterOutput(2);
   } else {
-    runHookFlow(rest, io, loadHeadless).then(
-      (code) => (process.exitCode = code),
-      (error: unknown) => {
-        // Exit 2 blocks the call in every agent we serve: a crash never lets a tool through.
-        process.stderr.write(`Intent Governor blocked this call: internal error (${error instanceof Error ? error.message : String(error)}).\n`);
-        process.exitCode = 2;
-      },
-    );
+    runHookFlow(rest, io, loadHeadless).then(exitAfterOutput, (error: unknown) => {
+      // Exit 2 blocks the call in every agent we serve: a crash never lets a tool through.
+      process.stderr.write(`Intent Governor blocked this call: internal error (${error instanceof Error ? error.message : String(error)}).\n`);
+      exitAfterOutput(2);
+    });
   }
 }

@@ -1,5 +1,5 @@
 import type { CliCommand, CliIO } from './cliCommand';
-import { processIO } from './processIO';
+import { exitAfterOutput, processIO } from './processIO';
 import { blameCommand } from './blameCommand';
 import { checkCommand } from './checkCommand';
 import { decideCommand } from './decideCommand';
@@ -44,13 +44,8 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
 }
 
 if (require.main === module) {
-  runCli(process.argv.slice(2), processIO()).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (error: unknown) => {
-      process.stderr.write(`governor: internal error: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
-      process.exitCode = 70;
-    },
-  );
+  runCli(process.argv.slice(2), processIO()).then(exitAfterOutput, (error: unknown) => {
+    process.stderr.write(`governor: internal error: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+    exitAfterOutput(70);
+  });
 }

@@ -13,3 +13,13 @@ function readStdin(): Promise<string> {
 export function processIO(): CliIO {
   return { stdout: (text) => process.stdout.write(text), stderr: (text) => process.stderr.write(text), readStdin, cwd: process.cwd(), env: process.env };
 }
+
+/**
+ * Sets the exit code and exits once stdout and stderr are flushed. A command is done when its promise
+ * settles: a stdin the caller never closed (an agent's hook pipe) or any other leftover handle must not keep
+ * the process, and so its answer, from the caller waiting on it.
+ */
+export function exitAfterOutput(code: number): void {
+  process.exitCode = code;
+  process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
+}

@@ -174,6 +174,17 @@ describe('governor hook (headless, as the agent runs it)', () => {
     assert.match(log, /SCOPE_VIOLATION/);
   });
 
+  it('blocks at its timeout and exits when the agent never closes stdin', async () => {
+    const src = join(__dirname, '..', '..', '..', 'src', 'cli');
+    bundledScript(join(src, 'headlessDecider.ts'), 'hook-headless.js');
+    const child = spawn(process.execPath, [bundledScript(join(src, 'hookMain.ts'), 'hook.js'), 'hook', 'claude', '--timeout-ms', '500'], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    child.stdin.write(hookFixture('claude', 'pre-write-in-scope', h.root).slice(0, 40)); // half a payload, and stdin stays open
+    const run = await finished(child);
+    child.stdin.destroy();
+    assert.equal(run.code, 2);
+    assert.match(run.stderr, /did not decide within 500 ms, so the call is refused/);
+  });
+
   describe('with an extension that is listed but does not answer', () => {
     let silent: Server;
     const sockets: Socket[] = [];
