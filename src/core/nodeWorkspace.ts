@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { constants, readFileSync, statSync, type Dirent, type Stats } from 'node:fs';
+import { constants, readFileSync, realpathSync, statSync, type Dirent, type Stats } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { errnoOf, ioToolError } from './ioError';
@@ -17,7 +17,7 @@ const TEMP_FILE = /^\..*\.[0-9a-f]{12}\.ig-tmp$/;
  * Rejects when the root does not exist, because there is nothing to govern.
  */
 export async function createNodeWorkspace(root: string): Promise<Workspace> {
-  const realRoot = await fs.realpath(root);
+  const realRoot = realpathSync(root);
   return {
     root: realRoot,
     readFile: (absPath) => readFileBytes(absPath),

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { chmod, mkdir, open, readdir, readFile, rename, stat, unlink } from 'node:fs/promises';
+import { chmodSync, closeSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ApprovalDecision } from '../hooks/approver';
 
@@ -41,6 +41,8 @@ const STALE_MS = 60 * 60_000;
 /**
  * One 0600 file per pending invocation in a 0700 directory outside the repository (file contents must not
  * land where agents can read them back or commit them); entries older than an hour are swept on write.
+ * Synchronous inside: it serves one short-lived hook process, where every thread-pool round trip costs
+ * more than the call it carries.
  */
 export class FileBeforeStash implements BeforeStash {
   constructor(private readonly dir: string) {}
@@ -50,24 +52,28 @@ export class FileBeforeStash implements BeforeStash {
   }
 
   async put(key: string, entry: StashedInvocation): Promise<void> {
-    await mkdir(this.dir, { recursive: true, mode: 0o700 });
-    await chmod(this.dir, 0o700);
-    await this.sweep();
+    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    chmodSync(this.dir, 0o700);
+    this.sweep();
     const temp = join(this.dir, `.${randomBytes(6).toString('hex')}.tmp`);
-    const handle = await open(temp, 'wx', 0o600);
+    const fd = openSync(temp, 'wx', 0o600);
     try {
-      await handle.writeFile(JSON.stringify(entry), 'utf8');
+      writeFileSync(fd, JSON.stringify(entry), 'utf8');
     } finally {
-      await handle.close();
+      closeSync(fd);
     }
-    await rename(temp, this.file(key));
+    renameSync(temp, this.file(key));
   }
 
   async take(key: string): Promise<StashedInvocation | undefined> {
     const file = this.file(key);
-    const text = await readFile(file, 'utf8').catch(() => undefined);
-    if (text === undefined) return undefined;
-    await unlink(file).catch(() => undefined);
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch {
+      return undefined;
+    }
+    rmSync(file, { force: true });
     try {
       return JSON.parse(text) as StashedInvocation;
     } catch {
@@ -75,13 +81,18 @@ export class FileBeforeStash implements BeforeStash {
     }
   }
 
-  private async sweep(): Promise<void> {
-    const names = await readdir(this.dir).catch(() => [] as string[]);
+  private sweep(): void {
+    let names: string[];
+    try {
+      names = readdirSync(this.dir);
+    } catch {
+      return;
+    }
     const now = Date.now();
     for (const name of names.filter((n) => n.endsWith('.json'))) {
       const file = join(this.dir, name);
-      const info = await stat(file).catch(() => undefined);
-      if (info && now - info.mtimeMs > STALE_MS) await unlink(file).catch(() => undefined);
+      const info = statSync(file, { throwIfNoEntry: false });
+      if (info && now - info.mtimeMs > STALE_MS) rmSync(file, { force: true });
     }
   }
 }

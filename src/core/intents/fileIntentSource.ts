@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { open, rename, stat, unlink } from 'node:fs/promises';
-import { statSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync, statSync } from 'node:fs';
 import type { Stats } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { errnoOf, ioToolError } from '../ioError';
@@ -52,7 +52,7 @@ export class FileIntentSource implements IntentSource {
       return unreadable(error);
     }
     if (this.cached?.key === statKey(info)) return this.cached.snapshot;
-    const read = await this.read();
+    const read = this.read();
     if (read.kind === 'missing') return this.load();
     if (read.kind === 'invalid') return read.key === undefined ? read.snapshot : this.remember(read.key, read.snapshot);
     return this.remember(read.key, parseIntentsFile(read.text, INTENTS_FILE_RELATIVE));
@@ -81,7 +81,7 @@ export class FileIntentSource implements IntentSource {
 
   private async transformFile(transform: Transform): Promise<Result<IntentsSnapshot>> {
     for (let attempt = 1; ; attempt++) {
-      const read = await this.read();
+      const read = this.read();
       if (read.kind === 'invalid') return fail(invalidFileError(read.snapshot));
       const next = transform(read.kind === 'text' ? read.text : '');
       if (!next.ok) return next;
@@ -99,15 +99,16 @@ export class FileIntentSource implements IntentSource {
   }
 
   /** The file's text with the stat it was read under (via the open handle, so the two belong together). */
-  private async read(): Promise<FileRead> {
-    let handle;
+  /** Synchronous, like the stat in `load`: the file is small (capped) and a thread-pool round trip per step costs more. */
+  private read(): FileRead {
+    let fd: number;
     try {
-      handle = await open(this.file, 'r');
+      fd = openSync(this.file, 'r');
     } catch (error) {
       return isMissing(error) ? { kind: 'missing' } : { kind: 'invalid', snapshot: unreadable(error) };
     }
     try {
-      const info = await handle.stat();
+      const info = fstatSync(fd);
       const key = statKey(info);
       if (!info.isFile()) return { kind: 'invalid', key, snapshot: problemAtStart(`${INTENTS_FILE_RELATIVE} is not a regular file; replace it with a YAML file`) };
       if (info.size > MAX_INTENTS_FILE_BYTES) {
@@ -117,11 +118,11 @@ export class FileIntentSource implements IntentSource {
           snapshot: problemAtStart(`the file is ${info.size} bytes, more than the ${MAX_INTENTS_FILE_BYTES} allowed; remove finished intents`),
         };
       }
-      return { kind: 'text', key, text: await handle.readFile({ encoding: 'utf8' }), mode: info.mode & 0o7777 };
+      return { kind: 'text', key, text: readFileSync(fd, 'utf8'), mode: info.mode & 0o7777 };
     } catch (error) {
       return { kind: 'invalid', snapshot: unreadable(error) };
     } finally {
-      await handle.close().catch(() => undefined);
+      closeSync(fd);
     }
   }
 

@@ -1,5 +1,5 @@
-import type { Stats } from 'node:fs';
-import { lstatSync, promises as fsp, realpathSync } from 'node:fs';
+import type { Dir, Stats } from 'node:fs';
+import { lstatSync, opendirSync, promises as fsp, realpathSync } from 'node:fs';
 import * as path from 'node:path';
 import { fail, ok, toolError, type ErrorCode, type Result, type ToolError } from '../toolError';
 
@@ -266,32 +266,33 @@ const PROBE_ENTRY_LIMIT = 64;
 export async function detectCaseInsensitive(root: string): Promise<boolean> {
   const cached = caseProbeCache.get(root);
   if (cached !== undefined) return cached;
-  const answer = (await probeChild(root)) ?? (await probeSelf(root));
+  // Synchronous probes: a handful of metadata calls, once per root, cheaper than thread-pool round trips.
+  const answer = probeChild(root) ?? probeSelf(root);
   if (answer === undefined) return false;
   caseProbeCache.set(root, answer);
   return answer;
 }
 
-async function probeChild(root: string): Promise<boolean | undefined> {
+function probeChild(root: string): boolean | undefined {
   let name: string | undefined;
+  let dir: Dir | undefined;
   try {
-    const dir = await fsp.opendir(root);
-    let seen = 0;
-    for await (const dirent of dir) {
+    dir = opendirSync(root);
+    for (let seen = 0, dirent = dir.readSync(); dirent && seen < PROBE_ENTRY_LIMIT; seen++, dirent = dir.readSync()) {
       if (flipCase(dirent.name) !== dirent.name) {
         name = dirent.name;
         break;
       }
-      if (++seen >= PROBE_ENTRY_LIMIT) break;
     }
-    // Breaking out of for-await closes the handle; a fully consumed iterator closes it too.
   } catch {
     return undefined;
+  } finally {
+    dir?.closeSync();
   }
   return name === undefined ? undefined : sameEntry(path.join(root, name), path.join(root, flipCase(name)));
 }
 
-async function probeSelf(root: string): Promise<boolean | undefined> {
+function probeSelf(root: string): boolean | undefined {
   const parts = root.split(path.sep);
   for (let i = parts.length - 1; i >= 1; i--) {
     const flipped = flipCase(parts[i]!);
@@ -300,8 +301,9 @@ async function probeSelf(root: string): Promise<boolean | undefined> {
   return undefined;
 }
 
-async function sameEntry(original: string, variant: string): Promise<boolean | undefined> {
-  const [a, b] = await Promise.allSettled([fsp.lstat(original, { bigint: true }), fsp.lstat(variant, { bigint: true })]);
+function sameEntry(original: string, variant: string): boolean | undefined {
+  const a = settle(() => lstatSync(original, { bigint: true }));
+  const b = settle(() => lstatSync(variant, { bigint: true }));
   if (a.status === 'rejected') return undefined;
   if (b.status === 'rejected') return errnoOf(b.reason) === 'ENOENT' ? false : undefined;
   return a.value.ino === b.value.ino && a.value.dev === b.value.dev;
