@@ -51,7 +51,13 @@ export const bridgeBench: BenchSuite = {
       const server = await startHttpMcpServer({ governor, name: 'bench', version: 'bench', logger: services.logger, hookHandler: hookRoute(new NativeToolBridge(governor, new MemoryBeforeStash(), { askHuman: true }), services.logger) });
       try {
         const baseline = await sample(() => roundTrip(['-e', '0'], '', env, ''));
-        const headless = await sample(() => roundTrip([CLI, 'hook', 'claude', '--headless', '--intent', 'bench'], payload, env, ''));
+        const headlessArgs = [CLI, 'hook', 'claude', '--headless', '--intent', 'bench'];
+        const headless = await sample(() => roundTrip(headlessArgs, payload, env, ''));
+        // The first call after an install or upgrade: no code cache yet (it is written by that call).
+        const uncached = await sample(async () => {
+          await rm(join(home, 'code-cache'), { recursive: true, force: true });
+          return roundTrip(headlessArgs, payload, env, '');
+        });
         await writeDiscoveryFile({ port: server.port, token: server.token, pid: process.pid, workspaceFolders: [root], url: server.url }, join(home, 'servers'));
         const withExtension = await sample(() => roundTrip([CLI, 'hook', 'claude'], payload, env, ''));
         const base = percentile(baseline, 50);
@@ -60,8 +66,15 @@ export const bridgeBench: BenchSuite = {
           {
             title: `One bridged PreToolUse (Claude Code Write, in scope), process start to answer, ${RUNS} runs each`,
             columns: ['path', 'runs', 'p50 ms', 'p99 ms', 'p50 vs node -e 0'],
-            rows: [row('node -e 0 (baseline)', baseline), row('dist/hook.js hook claude, headless (loads dist/hook-headless.js)', headless), row('dist/hook.js hook claude → running extension (POST /hook)', withExtension)],
-            notes: ['Target p50 < 80 ms. Headless builds the services and the trace sink in the hook process; with the extension the process only parses, maps and asks over loopback.'],
+            rows: [
+              row('node -e 0 (baseline)', baseline),
+              row('dist/hook.js hook claude, headless (loads dist/hook-headless.js through its code cache)', headless),
+              row('  the same, first call after an install or upgrade (no code cache yet)', uncached),
+              row('dist/hook.js hook claude → running extension (POST /hook)', withExtension),
+            ],
+            notes: [
+              'Target p50 < 80 ms. Headless loads the governor (a V8 code cache under the governor home makes that a deserialisation, not a compile) and judges the call in the hook process; with the extension the process only parses, maps and asks over loopback.',
+            ],
           },
         ];
       } finally {
