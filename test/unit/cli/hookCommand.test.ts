@@ -9,7 +9,7 @@ import { assertAgentTraceFile } from '../../support/agentTraceSchema';
 import { bundledScript } from '../../support/bundledScript';
 import { finished } from '../../support/childProcesses';
 import { createHarness, type Harness } from '../../support/governorHarness';
-import { hookFixture, runHook } from '../../support/runHook';
+import { hookFixture, runHook, spawnHook } from '../../support/runHook';
 
 const LOGIN = 'export function login() {\n  return false;\n}\n';
 
@@ -175,9 +175,7 @@ describe('governor hook (headless, as the agent runs it)', () => {
   });
 
   it('blocks at its timeout and exits when the agent never closes stdin', async () => {
-    const src = join(__dirname, '..', '..', '..', 'src', 'cli');
-    bundledScript(join(src, 'headlessDecider.ts'), 'hook-headless.js');
-    const child = spawn(process.execPath, [bundledScript(join(src, 'hookMain.ts'), 'hook.js'), 'hook', 'claude', '--timeout-ms', '500'], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawnHook('claude', ['--timeout-ms', '500'], env);
     child.stdin.write(hookFixture('claude', 'pre-write-in-scope', h.root).slice(0, 40)); // half a payload, and stdin stays open
     const run = await finished(child);
     child.stdin.destroy();
