@@ -66,14 +66,14 @@ export class InspectorModel implements vscode.Disposable {
   }
 
   /**
-   * The full index's key for a row the webview shows: preview rows (negative keys) are found by record id
-   * once the index is built, so the detail pane always shows the record's real line and key.
+   * The full index's key for a row the webview shows: a preview row (negative key) is found by where its
+   * line starts once the index is built, so the detail pane always shows the record's real line and key.
    */
   async fullKey(key: number): Promise<number | undefined> {
     if (key >= 0) return key;
-    const id = this.previewed?.row(key)?.id;
+    const location = this.previewed?.location(key);
     await this.ready();
-    return id ? this.index.keyOf(id) : undefined;
+    return location ? this.index.keyAt(location.source, location.offset) : undefined;
   }
 
   /** Reads what was appended since the last read, now (the watcher calls this after SETTLE_MS). */

@@ -71,6 +71,15 @@ export class TraceIndex {
     return this.byId.get(recordId);
   }
 
+  /** The row of the line starting at `offset` in a log (searched from the newest rows, where previews point). */
+  keyAt(source: RowSource, offset: number): number | undefined {
+    for (let i = this.locations.length - 1; i >= 0; i -= 1) {
+      const location = this.locations[i];
+      if (location.offset === offset && location.source === source) return this.keyBase + i;
+    }
+    return undefined;
+  }
+
   /** One page of the rows matching `filter`, newest first. */
   query(filter: InspectorFilter, start: number, count: number): TracePage {
     const matches = this.matches(filter);

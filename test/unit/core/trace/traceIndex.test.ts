@@ -45,6 +45,9 @@ describe('traceIndex: the inspector index over both logs', function () {
       const location = preview.location(newest.key)!;
       const record = await readRecordAt(loader.path(location.source), location.offset, location.bytes);
       assert.equal(record?.id, newest.id);
+      // …and the full index finds that line again, with its number.
+      const full = index.keyAt(location.source, location.offset)!;
+      assert.deepEqual([index.row(full)?.id, index.row(full)?.line], [newest.id, COUNT]);
     });
 
     // How fast is `npm run bench -- inspector`'s business; this checks what the filters select.
