@@ -4,13 +4,7 @@ import Module, { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Script } from 'node:vm';
 
-/**
- * Loads a CommonJS bundle with a V8 code cache kept in `cacheDir`, because agents start one hook process
- * per tool call and compiling the headless governor is most of that process's own time. Node 20 has no
- * `module.enableCompileCache`, so this is the same idea by hand: `vm.Script` with `cachedData`.
- * The cache file is named by the hash of the source and the Node version, so edited code never runs
- * stale; V8 rejects data it cannot use, and then the bundle is compiled as usual.
- */
+/** A bundle loaded by `requireWithCodeCache`. */
 export interface CachedModule<T> {
   exports: T;
   /** Whether V8 accepted a cache from an earlier run. */
@@ -23,6 +17,13 @@ export interface CachedModule<T> {
   saveCache(): void;
 }
 
+/**
+ * Loads a CommonJS bundle with a V8 code cache kept in `cacheDir`, because agents start one hook process
+ * per tool call and compiling the headless governor is most of that process's own time. Node 20 has no
+ * `module.enableCompileCache`, so this is the same idea by hand: `vm.Script` with `cachedData`.
+ * The cache file is named by the hash of the source and the Node version, so edited code never runs
+ * stale; V8 rejects data it cannot use, and then the bundle is compiled as usual.
+ */
 export function requireWithCodeCache<T>(file: string, cacheDir: string): CachedModule<T> {
   const bytes = readFileSync(file);
   const key = createHash('sha256').update(`${process.version}\0${process.arch}\0`).update(bytes).digest('hex').slice(0, 32);
