@@ -131,7 +131,7 @@ export const inspectorBench: BenchSuite = {
             ...split('first rows, as above in a browser profile that never showed a webview', fresh),
           ],
           notes: [
-            'Timed from the palette click that runs the command. "Ours" is from our document starting to the first rows drawn: the host indexes the logs while the workbench starts the webview, and answers the first page from the newest records of each log until the index is complete.',
+            'Timed from the palette click that runs the command. "Ours" is from our document starting to the first rows drawn: the host answers the first page from the newest records of each log (read from the logs\' ends) while it builds the index of the whole trace.',
             'The last two rows share 2 cores with the workbench and extension host starting up; the very first webview of a browser profile also registers the workbench\'s webview service worker.',
             'Wall times include Playwright polling (every 5 ms, plus one round trip into the webview iframe); "inside the webview" is performance.now() from the filter change to the new page drawn.',
           ],

@@ -54,8 +54,6 @@ export class InspectorPanel implements vscode.Disposable {
   ) {
     InspectorPanel.current = this;
     this.pendingFocus = recordId;
-    // Index while the workbench starts the webview (seconds, the first time), not after it asks.
-    void model.ready();
     panel.webview.html = inspectorHtml(panel.webview, vscode.Uri.joinPath(extensionUri, 'dist', 'webview'));
     this.disposables.push(
       panel.onDidDispose(() => this.dispose()),

@@ -177,9 +177,6 @@ describe('e2e: the trace inspector on a 200k-record trace', function () {
       settings: { 'workbench.secondarySideBar.defaultVisibility': 'hidden' },
       prepare: async (workspace) => void (await writeSyntheticTrace(traceFilePath(workspace), RECORDS)),
     });
-    // Let the window finish starting, as a user would before opening the inspector: a webview started during
-    // start-up can take longer than indexing, and then there is no preview to see.
-    await new Promise((resolve) => setTimeout(resolve, 5_000));
   });
 
   after(async function () {
