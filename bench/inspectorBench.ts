@@ -8,24 +8,17 @@ import type { Page } from 'playwright-core';
 import { installExtension, openWorkbench, startCodeServer, type Workbench } from '../test/vscode/codeServer';
 import { repoRoot } from '../test/vscode/provisioned';
 import { runPaletteCommand, webviewFrame } from '../test/vscode/workbenchActions';
+import { waitFor } from '../test/e2e/e2eSupport';
 import { percentile, type BenchSuite, type BenchTable } from './table';
 
 const RECORDS = 100_000;
 const FILTERS = 12;
 const FIRST_ROWS_TARGET_MS = 1_500;
 const FILTER_TARGET_MS = 200;
+/** Polling step of the timed waits; Playwright's own waitFor backs off to 500 ms and would inflate them. */
+const POLL_MS = 5;
 /** How long the window is left alone before the first open: a human's pause, and the end of start-up work. */
 const SETTLE_MS = 5_000;
-
-async function until<T>(probe: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('inspector bench: timed out');
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
 
 /**
  * The trace inspector on a generated 100k-record trace in the real webview (code-server + Chromium): wall
@@ -64,7 +57,7 @@ export const inspectorBench: BenchSuite = {
         if (!workbench) windows.push(opened);
         else await opened.page.goto(`${server.url}/?folder=${encodeURIComponent(folder)}`);
         await opened.page.waitForSelector('.monaco-workbench', { timeout: 90_000 });
-        await until(async () => (await readDiscoveryFiles(join(home, 'servers'))).find((d) => d.workspaceFolders.includes(folder)), 120_000);
+        await waitFor(`the extension active on ${folder}`, async () => (await readDiscoveryFiles(join(home, 'servers'))).find((d) => d.workspaceFolders.includes(folder)), 120_000, POLL_MS);
         // A page has no keyboard focus until the user clicks into it (the empty editor area here).
         await opened.page.locator('.part.editor').click();
         return opened.page;
@@ -74,8 +67,7 @@ export const inspectorBench: BenchSuite = {
         const frame = webviewFrame(page);
         await runPaletteCommand(page, 'Intent Governor: Open Trace Inspector');
         const started = Date.now();
-        // Polled every few ms: Playwright's own waitFor backs off to 500 ms between checks.
-        await until(async () => ((await frame.locator('.row').first().isVisible().catch(() => false)) ? true : undefined), 60_000);
+        await waitFor('the first rows', async () => ((await frame.locator('.row').first().isVisible().catch(() => false)) ? true : undefined), 60_000, POLL_MS);
         const total = Date.now() - started;
         const origin = Number(await frame.locator('#app').getAttribute('data-time-origin'));
         const ours = Number(await frame.locator('#app').getAttribute('data-first-rows-ms'));
@@ -102,7 +94,7 @@ export const inspectorBench: BenchSuite = {
         const expected = intent ? `${(RECORDS / 4).toLocaleString('en')} records` : `${RECORDS.toLocaleString('en')} records`;
         const started = Date.now();
         await select.selectOption(intent);
-        await until(async () => ((await count.innerText()) === expected && (intent === '' || (await rows.first().getAttribute('data-intent')) === intent) ? true : undefined), 10_000);
+        await waitFor(`the rows of intent '${intent}'`, async () => ((await count.innerText()) === expected && (intent === '' || (await rows.first().getAttribute('data-intent')) === intent) ? true : undefined), 10_000, POLL_MS);
         filterMs.push(Date.now() - started);
         webviewMs.push(Number(await frame.locator('#app').getAttribute('data-filter-ms')));
       }

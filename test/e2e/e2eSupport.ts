@@ -11,14 +11,14 @@ import { installExtension, openWorkbench, startCodeServer, type CodeServer, type
 import { provision, repoRoot } from '../vscode/provisioned';
 import { runPaletteCommand } from '../vscode/workbenchActions';
 
-/** Polls `probe` until it returns a value, or fails naming what never came. */
-export async function waitFor<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 90_000): Promise<T> {
+/** Polls `probe` every `intervalMs` until it returns a value, or fails naming what never came. */
+export async function waitFor<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 90_000, intervalMs = 250): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
     if (value !== undefined) return value;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
 }
 
