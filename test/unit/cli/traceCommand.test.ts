@@ -1,10 +1,10 @@
 import { strict as assert } from 'node:assert';
-import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { readFile, writeFile } from 'node:fs/promises';
 import { assertAgentTraceRecord } from '../../support/agentTraceSchema';
 import { runGovernor } from '../../support/runGovernor';
 import { governanceEvent, mutationEvent, traceWorkspace, type TraceWorkspace } from '../../support/traceFixtures';
-import { unionMerge } from '../../support/unionMerge';
+import { mergedBranches } from '../../support/unionMerge';
+import type { JsonlTraceSink } from '../../../src/core/trace/traceWriter';
 
 describe('governor trace', function () {
   this.timeout(60_000);
@@ -102,22 +102,11 @@ describe('governor trace', function () {
   });
 
   it('verify: exit 0 and "merged" after a union merge of two branches', async () => {
-    const base = await readFile(ws.trace, 'utf8');
-    const other = await traceWorkspace();
-    try {
-      await mkdir(dirname(other.trace), { recursive: true });
-      await copyFile(ws.trace, other.trace);
-      const [ours, theirs] = [ws.sink(), other.sink()];
-      await ours.recordMutation(mutationEvent());
-      await theirs.recordMutation(mutationEvent());
-      await Promise.all([ours.close(), theirs.close()]);
-      await writeFile(ws.trace, unionMerge(base, await readFile(ws.trace, 'utf8'), await readFile(other.trace, 'utf8')));
-      const run = await governor('trace', 'verify');
-      assert.equal(run.code, 0, run.stdout);
-      assert.match(run.stdout, /agent_trace\.jsonl: merged \(5 records, 2 chains from line 5, anchor matched\)/);
-    } finally {
-      await other.dispose();
-    }
+    const record = (sink: JsonlTraceSink) => sink.recordMutation(mutationEvent());
+    await writeFile(ws.trace, await mergedBranches(ws, record, record));
+    const run = await governor('trace', 'verify');
+    assert.equal(run.code, 0, run.stdout);
+    assert.match(run.stdout, /agent_trace\.jsonl: merged \(5 records, 2 chains from line 5, anchor matched\)/);
   });
 
   it('verify: exit 0 and "empty" for a workspace with no trace yet', async () => {

@@ -1,11 +1,11 @@
 import { strict as assert } from 'node:assert';
-import { copyFile, readFile, writeFile, mkdir } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { readFile, writeFile } from 'node:fs/promises';
 import { GENESIS_HASH, sealRecord, traceChainFields } from '../../../../src/core/trace/traceChain';
 import { TRACE_FILE } from '../../../../src/core/trace/traceFiles';
 import { verifyLog } from '../../../../src/core/trace/traceVerify';
 import { mutationEvent, traceWorkspace, type TraceWorkspace } from '../../../support/traceFixtures';
-import { unionMerge } from '../../../support/unionMerge';
+import { mergedBranches } from '../../../support/unionMerge';
+import type { JsonlTraceSink } from '../../../../src/core/trace/traceWriter';
 
 describe('traceVerify', () => {
   let ws: TraceWorkspace;
@@ -90,27 +90,17 @@ describe('traceVerify', () => {
   });
 
   it('reports a union merge of two branches that both appended as merged, not tampered', async () => {
-    const base = await readFile(ws.trace, 'utf8');
-    const other = await traceWorkspace();
-    try {
-      await mkdir(dirname(other.trace), { recursive: true });
-      await copyFile(ws.trace, other.trace);
-      const ours = ws.sink();
-      const theirs = other.sink();
-      for (let i = 0; i < 3; i += 1) await ours.recordMutation(mutationEvent({ agent: { name: 'ours' } }));
-      for (let i = 0; i < 2; i += 1) await theirs.recordMutation(mutationEvent({ agent: { name: 'theirs' } }));
-      await Promise.all([ours.close(), theirs.close()]);
-      await writeFile(ws.trace, unionMerge(base, await readFile(ws.trace, 'utf8'), await readFile(other.trace, 'utf8')));
-      const result = await verify();
-      assert.equal(result.status, 'merged');
-      assert.equal(result.records, 11);
-      assert.equal(result.chains, 2);
-      assert.equal(result.anchor, 'matched');
-      assert.equal(result.mergeFromLine, 10);
-      assert.equal(result.reason, 'merged (2 chains from line 10)');
-    } finally {
-      await other.dispose();
-    }
+    const records = (count: number, name: string) => async (sink: JsonlTraceSink) => {
+      for (let i = 0; i < count; i += 1) await sink.recordMutation(mutationEvent({ agent: { name } }));
+    };
+    await writeFile(ws.trace, await mergedBranches(ws, records(3, 'ours'), records(2, 'theirs')));
+    const result = await verify();
+    assert.equal(result.status, 'merged');
+    assert.equal(result.records, 11);
+    assert.equal(result.chains, 2);
+    assert.equal(result.anchor, 'matched');
+    assert.equal(result.mergeFromLine, 10);
+    assert.equal(result.reason, 'merged (2 chains from line 10)');
   });
 
   it('still finds tampering inside a merged trace', async () => {

@@ -1,13 +1,13 @@
 import { strict as assert } from 'node:assert';
 import { appendFile, copyFile, mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { GENESIS_HASH } from '../../../../src/core/trace/traceChain';
 import { GOVERNANCE_LOG_FILE, TRACE_FILE } from '../../../../src/core/trace/traceFiles';
 import { governanceChainFields } from '../../../../src/core/trace/traceChain';
 import { verifyLog } from '../../../../src/core/trace/traceVerify';
 import { assertAgentTraceFile } from '../../../support/agentTraceSchema';
 import { governanceEvent, mutationEvent, traceWorkspace, type TraceWorkspace } from '../../../support/traceFixtures';
-import { unionMerge } from '../../../support/unionMerge';
+import { mergedBranches } from '../../../support/unionMerge';
 
 type Line = { id: string; metadata: Record<string, unknown> };
 const readRecords = async (path: string): Promise<Line[]> =>
@@ -112,33 +112,24 @@ describe('JsonlTraceSink', () => {
     const sink = ws.sink();
     await sink.recordMutation(mutationEvent());
     await sink.close();
-    const base = await readFile(ws.trace, 'utf8');
-    const other = await traceWorkspace();
-    try {
-      await mkdir(dirname(other.trace), { recursive: true });
-      await copyFile(ws.trace, other.trace);
-      const ours = ws.sink();
-      const theirs = other.sink();
-      await ours.recordMutation(mutationEvent({ invocation_id: 'ours' }));
-      await theirs.recordMutation(mutationEvent({ invocation_id: 'theirs' }));
-      await Promise.all([ours.close(), theirs.close()]);
-      const oursText = await readFile(ws.trace, 'utf8');
-      await writeFile(join(ws.root, 'merged.tmp'), unionMerge(base, oursText, await readFile(other.trace, 'utf8')));
-      await rename(join(ws.root, 'merged.tmp'), ws.trace);
+    const merged = await mergedBranches(
+      ws,
+      (ours) => ours.recordMutation(mutationEvent({ invocation_id: 'ours' })),
+      (theirs) => theirs.recordMutation(mutationEvent({ invocation_id: 'theirs' })),
+    );
+    await writeFile(join(ws.root, 'merged.tmp'), merged);
+    await rename(join(ws.root, 'merged.tmp'), ws.trace);
 
-      const after = ws.sink();
-      await after.recordMutation(mutationEvent({ invocation_id: 'after-merge' }));
-      await after.close();
-      const records = await readRecords(ws.trace);
-      const [, oursRecord, theirsRecord, next] = records;
-      assert.equal(next.metadata.prev_hash, theirsRecord.metadata.hash, 'links to the last line');
-      assert.deepEqual(next.metadata.merge, { heads: [oursRecord.metadata.hash], chains: 2, from_line: 3 });
-      const result = await verifyLog(ws.trace, { anchor: await ws.anchors.read(TRACE_FILE, '') });
-      assert.equal(result.status, 'merged');
-      assert.deepEqual(result.openHeads, [next.metadata.hash], 'the merge record joined both branches');
-    } finally {
-      await other.dispose();
-    }
+    const after = ws.sink();
+    await after.recordMutation(mutationEvent({ invocation_id: 'after-merge' }));
+    await after.close();
+    const records = await readRecords(ws.trace);
+    const [, oursRecord, theirsRecord, next] = records;
+    assert.equal(next.metadata.prev_hash, theirsRecord.metadata.hash, 'links to the last line');
+    assert.deepEqual(next.metadata.merge, { heads: [oursRecord.metadata.hash], chains: 2, from_line: 3 });
+    const result = await verifyLog(ws.trace, { anchor: await ws.anchors.read(TRACE_FILE, '') });
+    assert.equal(result.status, 'merged');
+    assert.deepEqual(result.openHeads, [next.metadata.hash], 'the merge record joined both branches');
   });
 
   it('writes a discontinuity record when the anchored head has vanished, so the cut stays visible', async () => {
