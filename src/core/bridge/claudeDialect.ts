@@ -1,5 +1,5 @@
 import { parseClaudeStyle, renderClaudeStyle, renderClaudeStyleFailure } from './claudeProtocol';
-import { isRecord, stringField, unknownTool, type HookDialect } from './hookDialect';
+import { isRecord, mapByTable, stringField, type HookDialect, type NativeToolTable } from './hookDialect';
 import type { NativeEdit, ToolMapping } from './nativeCall';
 
 /** Claude Code's tools that read nothing we govern and change nothing (https://docs.claude.com/en/docs/claude-code/settings#tools-available-to-claude). */
@@ -15,7 +15,7 @@ function edit(value: unknown): NativeEdit | undefined {
 }
 
 /** Native tool → governed call: Write→write_file, Edit/MultiEdit→edit_file, Bash→run_command, Read→read_file. */
-const TABLE: Record<string, (input: Record<string, unknown>) => ToolMapping> = {
+const TABLE: NativeToolTable = {
   Write(input) {
     const path = stringField(input, 'file_path');
     if (path === undefined || typeof input.content !== 'string') return invalid('Write', 'file_path and content');
@@ -47,11 +47,7 @@ export const claudeDialect: HookDialect = {
   id: 'claude',
   agentName: 'claude-code',
   parse: parseClaudeStyle,
-  mapTool(toolName, toolInput) {
-    if (PASSTHROUGH.has(toolName)) return { kind: 'passthrough' };
-    const map = Object.hasOwn(TABLE, toolName) ? TABLE[toolName] : undefined;
-    return map ? map(toolInput) : unknownTool('Claude Code', toolName);
-  },
+  mapTool: mapByTable('Claude Code', PASSTHROUGH, TABLE),
   render: renderClaudeStyle,
   renderFailure: renderClaudeStyleFailure,
 };

@@ -31,6 +31,18 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** An agent's native tools by name, each mapped from its input to the governed calls it amounts to. */
+export type NativeToolTable = Record<string, (input: Record<string, unknown>) => ToolMapping>;
+
+/** `mapTool` for a tool table: read-only tools pass through, a tool in neither list is refused (fail closed). */
+export function mapByTable(agent: string, passthrough: ReadonlySet<string>, table: NativeToolTable): HookDialect['mapTool'] {
+  return (toolName, toolInput) => {
+    if (passthrough.has(toolName)) return { kind: 'passthrough' };
+    const map = Object.hasOwn(table, toolName) ? table[toolName] : undefined;
+    return map ? map(toolInput) : unknownTool(agent, toolName);
+  };
+}
+
 export function unknownTool(agent: string, toolName: string): ToolMapping {
   return {
     kind: 'refused',

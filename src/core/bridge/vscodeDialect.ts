@@ -1,5 +1,5 @@
 import { parseClaudeStyle, renderClaudeStyle, renderClaudeStyleFailure } from './claudeProtocol';
-import { isRecord, stringField, unknownTool, type HookDialect } from './hookDialect';
+import { isRecord, mapByTable, stringField, type HookDialect, type NativeToolTable } from './hookDialect';
 import type { NativeCall, NativeEdit, ToolMapping } from './nativeCall';
 
 /**
@@ -26,7 +26,7 @@ function replacement(value: unknown): { path: string; edit: NativeEdit } | undef
   return { path, edit: { search: value.oldString, replace: value.newString, all: false } };
 }
 
-const TABLE: Record<string, (input: Record<string, unknown>) => ToolMapping> = {
+const TABLE: NativeToolTable = {
   create_file(input) {
     const path = stringField(input, 'filePath');
     if (path === undefined || typeof input.content !== 'string') return invalid('create_file', 'filePath and content');
@@ -59,11 +59,7 @@ export const vscodeDialect: HookDialect = {
   id: 'vscode',
   agentName: 'vscode-agent',
   parse: parseClaudeStyle,
-  mapTool(toolName, toolInput) {
-    if (PASSTHROUGH.has(toolName)) return { kind: 'passthrough' };
-    const map = Object.hasOwn(TABLE, toolName) ? TABLE[toolName] : undefined;
-    return map ? map(toolInput) : unknownTool('VS Code', toolName);
-  },
+  mapTool: mapByTable('VS Code', PASSTHROUGH, TABLE),
   render: renderClaudeStyle,
   renderFailure: renderClaudeStyleFailure,
 };
