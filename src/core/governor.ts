@@ -87,7 +87,7 @@ export class Governor {
     const { definition, verdict, approval } = gate;
     let outcome: CallOutcome;
     try {
-      const result = await definition.execute({ call: verdict.call, facts: verdict.facts, services: this.services });
+      const result = await definition.execute({ call: verdict.call, facts: verdict.facts, services: this.services, approval });
       outcome = result.ok ? { status: 'success', output: result.value, approval } : { status: 'error', error: result.error, approval };
     } catch (error) {
       this.services.logger.error(`tool ${definition.name} crashed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
@@ -103,13 +103,19 @@ export class Governor {
   private async gate(request: ToolCallRequest, options: { askHuman: boolean }): Promise<Gate> {
     const invocationId = request.invocation_id ?? randomUUID();
     const definition = findTool(request.tool);
-    if (!definition) return { kind: 'unknown', invocationId, error: unknownTool(request.tool) };
+    if (!definition) {
+      const error = unknownTool(request.tool);
+      await this.recordUnknown(request, invocationId, error);
+      return { kind: 'unknown', invocationId, error };
+    }
     const call: ToolCall = { tool: definition.name, input: isObject(request.input) ? request.input : {}, session_id: request.session_id, agent: request.agent, invocation_id: invocationId };
     const factsFor = (c: ToolCall) => new CallFacts(c, definition, this.services);
     const valid = validateInput(definition, request.input);
     if (!valid.ok) return { kind: 'refused', facts: factsFor(call), error: valid.error, context: [] };
     const verdict = await this.engine.runPre(call, factsFor, definition.mutation);
     if (verdict.decision === 'deny') return { kind: 'refused', facts: verdict.facts, error: verdict.error, context: verdict.context };
+    const reshaped = modifiedInputError(definition, call, verdict.call);
+    if (reshaped) return { kind: 'refused', facts: verdict.facts, error: reshaped, context: verdict.context };
     if (verdict.decision === 'allow') return { kind: 'cleared', definition, verdict };
     if (!options.askHuman) return { kind: 'ask', invocationId, request: verdict.request, context: verdict.context };
     const approval = await this.askHuman(verdict.request);
@@ -128,6 +134,8 @@ export class Governor {
     const call: ToolCall = { tool: definition.name, input: valid.value, session_id: request.session_id, agent: request.agent, invocation_id: request.invocation_id ?? randomUUID() };
     const verdict = await this.engine.runPre(call, (c) => new CallFacts(c, definition, this.services), definition.mutation);
     if (verdict.decision === 'deny') return { ...report(verdict.error, verdict.context), hook: verdict.hook };
+    const reshaped = modifiedInputError(definition, call, verdict.call);
+    if (reshaped) return report(reshaped, verdict.context);
     if (verdict.decision === 'ask') return { decision: 'ask', message: verdict.request.reasons.join('; '), request: verdict.request, context: verdict.context };
     return { decision: 'allow', context: verdict.context };
   }
@@ -164,6 +172,26 @@ export class Governor {
     await this.engine.runPost({ call, facts, outcome: { status: 'success', output: { text: '', data: output.data, changes: output.changes }, approval } });
   }
 
+  /** A call for a tool that does not exist is refused like any other, so it is audited like any other. */
+  private async recordUnknown(request: ToolCallRequest, invocationId: string, error: ToolError): Promise<void> {
+    try {
+      await this.services.trace.recordGovernance({
+        timestamp: this.services.clock().toISOString(),
+        invocation_id: invocationId,
+        session_id: request.session_id,
+        agent: request.agent,
+        tool: String(request.tool).slice(0, 200),
+        intent_id: this.services.sessions.boundIntentId(request.session_id),
+        decision: 'deny',
+        code: error.code,
+        message: error.message,
+        paths: [],
+      });
+    } catch (failure) {
+      this.services.logger.error(`governance log: ${failure instanceof Error ? failure.message : String(failure)}`);
+    }
+  }
+
   private async askHuman(request: ApprovalRequest): Promise<ApprovalDecision> {
     try {
       return await this.services.approver.approve(request);
@@ -185,6 +213,19 @@ export class Governor {
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * A hook's `modify` must still be a call the tool accepts: the guards judged the new input, but only the schema
+ * says it is well-formed (a hook could add a field the tool does not know or drop one it needs).
+ */
+function modifiedInputError(definition: ToolDefinition, original: ToolCall, final: ToolCall): ToolError | undefined {
+  if (final.input === original.input) return undefined;
+  const valid = validateInput(definition, final.input);
+  if (valid.ok) return undefined;
+  return toolError('HOOK_ERROR', `A hook changed this ${definition.name} call into one the tool does not accept (${valid.error.message}), so it was refused (governance fails closed). Tell the user; the hook needs fixing.`, {
+    field: valid.error.meta?.field,
+  });
 }
 
 function unknownTool(name: string): ToolError {

@@ -2,7 +2,7 @@ import type { Approver } from './hooks/approver';
 import type { HookApprovals } from './hooks/user/hookApprovals';
 import type { IntentSource } from './intents/intent';
 import type { Logger } from './logger';
-import type { PathLocks } from './policy/pathLock';
+import type { WriteLocks } from './policy/writeLocks';
 import type { SessionRegistry } from './sessions/sessionRegistry';
 import type { TraceSink } from './trace/traceSink';
 import type { Workspace } from './workspace';
@@ -35,7 +35,8 @@ export interface GovernorServices {
   workspace: Workspace;
   intents: IntentSource;
   sessions: SessionRegistry;
-  locks: PathLocks;
+  /** Per-file write locks shared with every other governor process on the workspace. */
+  locks: WriteLocks;
   approver: Approver;
   trace: TraceSink;
   logger: Logger;

@@ -4,7 +4,7 @@ import { FileIntentSource } from './intents/fileIntentSource';
 import { nullLogger, type Logger } from './logger';
 import { createNodeWorkspace } from './nodeWorkspace';
 import { detectCaseInsensitive } from './paths/canonicalPath';
-import { PathLocks } from './policy/pathLock';
+import { WriteLocks } from './policy/writeLocks';
 import { SessionRegistry } from './sessions/sessionRegistry';
 import { nullTraceSink, type TraceSink } from './trace/traceSink';
 
@@ -27,16 +27,17 @@ export const denyingApprover: Approver = {
 /** Services over the real filesystem, for the CLI, the headless hook bridge and tests. */
 export async function createNodeServices(options: NodeServicesOptions): Promise<GovernorServices> {
   const workspace = await createNodeWorkspace(options.root);
+  const caseInsensitive = await detectCaseInsensitive(workspace.root);
   return {
     workspace,
     intents: new FileIntentSource(workspace.root),
     sessions: new SessionRegistry(),
-    locks: new PathLocks(),
+    locks: new WriteLocks(workspace.root, caseInsensitive),
     approver: options.approver,
     trace: options.trace ?? nullTraceSink,
     logger: options.logger ?? nullLogger,
     clock: options.clock ?? (() => new Date()),
-    caseInsensitive: await detectCaseInsensitive(workspace.root),
+    caseInsensitive,
     policy: { ...DEFAULT_POLICY, ...options.policy },
   };
 }

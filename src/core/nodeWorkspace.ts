@@ -153,8 +153,8 @@ async function runBeforeReplace(options: ReplaceOptions, rel: string): Promise<T
 }
 
 /**
- * mkdir -p that stays inside the workspace: each missing level is created one at a time, and a symlinked
- * level is followed only when it resolves inside the root, so nothing is ever created outside it.
+ * mkdir -p that stays inside the workspace: each missing level is created one at a time, and a level that is
+ * a symbolic link is refused, so nothing is ever created through a link that appeared after the path was checked.
  */
 async function ensureDirectory(root: string, dir: string): Promise<ToolError | undefined> {
   const existing = await lstatOrUndefined(dir);
@@ -171,12 +171,8 @@ async function ensureDirectory(root: string, dir: string): Promise<ToolError | u
       });
       stats = await fs.lstat(current);
     }
-    if (stats.isSymbolicLink()) {
-      const real = await fs.realpath(current);
-      if (relativeInside(root, real) === undefined) return outsideError(current);
-      current = real;
-      stats = await fs.stat(real);
-    }
+    // Canonical paths hold no links (the canonicaliser resolved them), so a link here appeared since the check.
+    if (stats.isSymbolicLink()) return linkedFolderError(root, current);
     if (!stats.isDirectory()) throw errnoError('ENOTDIR', current);
   }
   return undefined;
@@ -232,6 +228,14 @@ function toPosix(rel: string): string {
 function outsideError(absPath: string): ToolError {
   return toolError('PATH_OUTSIDE_WORKSPACE', `${absPath} is outside the workspace; only files inside it can be changed.`, {
     path: absPath,
+  });
+}
+
+function linkedFolderError(root: string, dir: string): ToolError {
+  const rel = toPosix(path.relative(root, dir));
+  return toolError('PATH_OUTSIDE_WORKSPACE', `The folder ${rel} became a symbolic link since the call was checked; nothing was written. Check the folder with the human, then retry.`, {
+    path: rel,
+    reason: 'path_changed',
   });
 }
 

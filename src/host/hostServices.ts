@@ -3,7 +3,7 @@ import type * as vscode from 'vscode';
 import { DEFAULT_POLICY, type GovernorServices } from '../core/governorServices';
 import { FileIntentSource } from '../core/intents/fileIntentSource';
 import { detectCaseInsensitive } from '../core/paths/canonicalPath';
-import { PathLocks } from '../core/policy/pathLock';
+import { WriteLocks } from '../core/policy/writeLocks';
 import { SessionRegistry } from '../core/sessions/sessionRegistry';
 import { FileAnchorStore } from '../core/trace/anchorStore';
 import { JsonlTraceSink } from '../core/trace/traceWriter';
@@ -40,16 +40,17 @@ export async function createHostServices(options: HostServicesOptions): Promise<
   const intents = new FileIntentSource(root);
   const anchors = new FileAnchorStore(root, join(options.globalStoragePath, 'anchors'));
   const trace = new JsonlTraceSink({ workspaceRoot: root, toolVersion: options.toolVersion, anchors });
+  const caseInsensitive = await detectCaseInsensitive(root);
   const services: GovernorServices = {
     workspace,
     intents,
     sessions: new SessionRegistry(),
-    locks: new PathLocks(),
+    locks: new WriteLocks(root, caseInsensitive),
     approver: new ModalApprover(createApprovalDialogs(root, options.documents)),
     trace,
     logger: loggerFor(options.log),
     clock: () => new Date(),
-    caseInsensitive: await detectCaseInsensitive(root),
+    caseInsensitive,
     policy: { ...DEFAULT_POLICY },
   };
   return { services, intents, anchors, trace };

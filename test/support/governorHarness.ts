@@ -6,7 +6,7 @@ import type { GovernancePolicy } from '../../src/core/governorServices';
 import type { ApprovalDecision, ApprovalRequest, Approver } from '../../src/core/hooks/approver';
 import type { Logger } from '../../src/core/logger';
 import { createNodeServices } from '../../src/core/nodeServices';
-import type { GovernanceEvent, MutationEvent, TraceSink } from '../../src/core/trace/traceSink';
+import type { GovernanceEvent, MutationEvent, TraceSink, WriteAhead } from '../../src/core/trace/traceSink';
 
 /** Answers approvals from a script (true = approve) and remembers every request a human would have seen. */
 export class ScriptedApprover implements Approver {
@@ -26,8 +26,17 @@ export class ScriptedApprover implements Approver {
 export class RecordingTrace implements TraceSink {
   readonly mutations: MutationEvent[] = [];
   readonly governance: GovernanceEvent[] = [];
+  /** Landed or abandoned, by record index: what the write path reported after its write-ahead record. */
+  readonly settled: ('landed' | 'abandoned')[] = [];
   async recordMutation(event: MutationEvent): Promise<void> {
     this.mutations.push(event);
+  }
+  async recordAhead(event: MutationEvent): Promise<WriteAhead> {
+    const index = this.mutations.push(event) - 1;
+    return {
+      landed: async () => void (this.settled[index] = 'landed'),
+      abandoned: async () => void (this.settled[index] = 'abandoned'),
+    };
   }
   async recordGovernance(event: GovernanceEvent): Promise<void> {
     this.governance.push(event);

@@ -21,8 +21,9 @@ export function decodeText(bytes: Uint8Array | undefined): string | undefined {
 }
 
 /**
- * What the chain learns about one call, computed at most once and shared by hooks and the tool:
- * the bound intent, canonical paths, current file contents, the read basis and the proposed content.
+ * What the chain learns about one call, computed at most once and shared by hooks and the tool: the bound
+ * intent, canonical paths, current file contents, the read basis and the proposed content. Once computed, a
+ * fact never changes for the call (an immutable snapshot); the write path re-verifies it under the write lock.
  */
 export class CallFacts {
   private snapshotMemo?: Promise<IntentsSnapshot>;
@@ -30,6 +31,7 @@ export class CallFacts {
   private proposedMemo?: Promise<Result<string | null>>;
   private commandMemo?: CommandAnalysis;
   private readonly contents = new Map<string, Promise<Uint8Array | undefined>>();
+  private readonly bases = new Map<string, ReadBasis | undefined>();
 
   constructor(
     readonly call: ToolCall,
@@ -86,8 +88,16 @@ export class CallFacts {
     return content;
   }
 
-  /** What the agent based its change on: the hash it passed, else the session's last read of the file. */
+  /**
+   * What the agent based its change on: the hash it passed, else the session's last read of the file. Taken
+   * once per call: a read the same session makes while this call waits for approval must not become its basis.
+   */
   basis(rel: string): ReadBasis | undefined {
+    if (!this.bases.has(rel)) this.bases.set(rel, this.readBasis(rel));
+    return this.bases.get(rel);
+  }
+
+  private readBasis(rel: string): ReadBasis | undefined {
     const ledger = this.services.sessions.lastRead(this.call.session_id, rel);
     const expected = this.input.expected_content_hash;
     if (typeof expected === 'string') {

@@ -76,4 +76,6 @@ export interface ToolOutput {
   text: string;
   data: Record<string, unknown>;
   changes?: AppliedChange[];
+  /** The write path already appended the trace record (write-ahead), so the post-chain must not add another. */
+  recorded?: boolean;
 }

@@ -2,8 +2,10 @@ import { createHash } from 'node:crypto';
 import { createTwoFilesPatch } from 'diff';
 import { ioToolError } from '../ioError';
 import { fail, ok, toolError, type Result, type ToolError } from '../toolError';
+import { checkAncestors } from '../paths/ancestorCheck';
+import type { WriteAhead } from '../trace/traceSink';
 import type { Workspace } from '../workspace';
-import type { PathLocks } from './pathLock';
+import type { WriteLocks } from './writeLocks';
 
 /** What the agent based its change on; `text` when the session ledger kept the content, for the diff. */
 export interface ReadBasis {
@@ -36,27 +38,39 @@ export function contentHash(data: Uint8Array | string): string {
   return `sha256:${hash.digest('hex')}`;
 }
 
+/** Everything a guarded write was decided on, fixed when the call was checked (see CallFacts). */
+export interface GuardedWrite {
+  target: GuardedTarget;
+  /** What the agent based its change on (its hash, or the session's read). */
+  basis: ReadBasis | undefined;
+  /** The bytes the proposed content was computed from (undefined = no file): the file must still hold exactly these. */
+  computedFrom: Uint8Array | undefined;
+  /** The new bytes, or null to delete. */
+  next: Uint8Array | null;
+  /** The call's cancellation: a call its agent stopped waiting for never writes. */
+  signal?: AbortSignal;
+  /**
+   * Runs under the lock after the last check, right before the rename: appends the write-ahead trace record.
+   * If it rejects, nothing is written (no change without a record).
+   */
+  record(outcome: ReplaceOutcome): Promise<WriteAhead>;
+}
+
 /**
- * Writes (or deletes, when `next` is null) only if the file is still what the agent read: checked under
- * the per-path lock, and checked again right before the rename, because another process (a human's editor,
- * another agent's CLI) does not take our lock. A write landing between that re-check and the rename is
- * the only window left, and it is a few syscalls wide.
+ * Writes (or deletes, when `next` is null) only if the file is still what the change was computed from and
+ * what the agent read. Under the cross-process write lock: check, write the temp file, check again (content,
+ * unsaved editor, every folder on the path, cancellation), append the trace record, rename. Other governor
+ * processes take the same lock, so exactly one of several racing writers wins; a process that is not a
+ * governor (an editor, git) can still land a write in the few syscalls between the last check and the rename.
  */
-export async function replaceIfUnchanged(
-  ws: Workspace,
-  locks: PathLocks,
-  target: GuardedTarget,
-  basis: ReadBasis | undefined,
-  next: Uint8Array | null,
-): Promise<Result<ReplaceOutcome>> {
-  return locks.run(target.abs, async () => {
-    try {
-      return await guardedReplace(ws, target, basis, next);
-    } catch (error) {
-      // readFile throws only for real I/O trouble (EACCES, EISDIR…): report it, do not crash the call.
-      return fail(ioToolError(error, 'read', target.rel));
-    }
-  });
+export async function replaceIfUnchanged(ws: Workspace, locks: WriteLocks, write: GuardedWrite): Promise<Result<ReplaceOutcome>> {
+  try {
+    return await locks.run(write.target.abs, () => guardedReplace(ws, write), { signal: write.signal });
+  } catch (error) {
+    if (write.signal?.aborted) return fail(cancelledError(write.target.rel));
+    // readFile throws only for real I/O trouble (EACCES, EISDIR…), the lock only when it cannot be had: report it.
+    return fail(ioToolError(error, 'read', write.target.rel));
+  }
 }
 
 /**
@@ -116,12 +130,8 @@ export function unsavedEditorError(rel: string): ToolError {
   );
 }
 
-async function guardedReplace(
-  ws: Workspace,
-  target: GuardedTarget,
-  basis: ReadBasis | undefined,
-  next: Uint8Array | null,
-): Promise<Result<ReplaceOutcome>> {
+async function guardedReplace(ws: Workspace, write: GuardedWrite): Promise<Result<ReplaceOutcome>> {
+  const { target, next } = write;
   const before = await ws.readFile(target.abs);
   if (next === null && before === undefined) {
     return fail(
@@ -133,28 +143,56 @@ async function guardedReplace(
       ),
     );
   }
-  const refusal = await refusalFor(ws, target, basis, before);
+  const refusal = await refusalFor(ws, write, before);
   if (refusal) return fail(refusal);
 
-  const options = { beforeReplace: async () => refusalFor(ws, target, basis, await ws.readFile(target.abs)) };
-  const error = next === null ? await ws.deleteFile(target.abs, options) : await ws.replaceFile(target.abs, next, options);
-  if (error) return fail(error);
-  return ok({
+  const outcome: ReplaceOutcome = {
     ...(before !== undefined && { before, beforeHash: contentHash(before) }),
     ...(next !== null && { afterHash: contentHash(next) }),
-  });
+  };
+  let pending: WriteAhead | undefined;
+  const beforeReplace = async (): Promise<ToolError | undefined> => {
+    const late = await refusalFor(ws, write, await ws.readFile(target.abs));
+    if (late) return late;
+    try {
+      pending = await write.record(outcome);
+    } catch (error) {
+      const why = error instanceof Error ? error.message : String(error);
+      return toolError('HOOK_ERROR', `The trace record of this change could not be written (${why}), so ${target.rel} was not changed (no change without a record). Tell the user; retry once the trace is writable.`, {
+        path: target.rel,
+        reason: 'trace_unavailable',
+      });
+    }
+    return undefined;
+  };
+  const error = next === null ? await ws.deleteFile(target.abs, { beforeReplace }) : await ws.replaceFile(target.abs, next, { beforeReplace });
+  if (error) {
+    await pending?.abandoned(error);
+    return fail(error);
+  }
+  await pending?.landed();
+  return ok(outcome);
 }
 
-async function refusalFor(
-  ws: Workspace,
-  target: GuardedTarget,
-  basis: ReadBasis | undefined,
-  current: Uint8Array | undefined,
-): Promise<ToolError | undefined> {
-  const refusal = checkBasis(target.rel, basis, current);
+/** Why the change must not land on `current` now, or undefined when it may. */
+async function refusalFor(ws: Workspace, write: GuardedWrite, current: Uint8Array | undefined): Promise<ToolError | undefined> {
+  const { rel, abs } = write.target;
+  if (write.signal?.aborted) return cancelledError(rel);
+  const refusal = checkBasis(rel, write.basis, current);
   if (refusal) return refusal;
-  if (await ws.hasUnsavedChanges?.(target.abs)) return unsavedEditorError(target.rel);
-  return undefined;
+  const computedFrom = write.computedFrom === undefined ? undefined : { hash: contentHash(write.computedFrom), text: decodeText(write.computedFrom) };
+  const moved = checkBasis(rel, computedFrom, current);
+  if (moved) return moved;
+  if (await ws.hasUnsavedChanges?.(abs)) return unsavedEditorError(rel);
+  return checkAncestors(ws.root, abs, rel);
+}
+
+/** The agent stopped waiting (its client timed out, disconnected or cancelled): the change is dropped. */
+export function cancelledError(rel: string): ToolError {
+  return toolError('HITL_REJECT', `The call was cancelled (the agent stopped waiting for it), so ${rel} was not changed. Call again if the change is still wanted.`, {
+    path: rel,
+    reason: 'cancelled',
+  });
 }
 
 /** Agents copy hashes loosely: accept a bare hex digest and any letter case. */

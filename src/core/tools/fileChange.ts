@@ -1,5 +1,6 @@
 import { decodeText } from '../hooks/callFacts';
 import type { ToolOutput } from '../hooks/hookTypes';
+import { mutationEventFor } from '../hooks/mutationEvent';
 import { replaceIfUnchanged } from '../policy/optimisticLock';
 import { fail, ok, type Result } from '../toolError';
 import type { ToolExecution } from './toolDefinition';
@@ -7,17 +8,32 @@ import type { ToolExecution } from './toolDefinition';
 const encoder = new TextEncoder();
 
 /**
- * Publishes a file tool's proposed content under the per-path lock, re-checking the agent's basis right
- * before the atomic replace. Shared by write_file, edit_file and delete_file.
+ * Publishes a file tool's proposed content: under the cross-process write lock, re-checks what the call was
+ * decided on (the agent's basis, the content the change was computed from, the path's folders, cancellation),
+ * appends the trace record, then renames. Shared by write_file, edit_file and delete_file.
  */
-export async function applyProposedChange({ facts, services, call }: ToolExecution): Promise<Result<ToolOutput>> {
+export async function applyProposedChange(execution: ToolExecution): Promise<Result<ToolOutput>> {
+  const { facts, services, call, approval } = execution;
   const target = await facts.target();
   if (!target.ok) return fail(target.error);
   const proposed = await facts.proposed();
   if (!proposed.ok) return fail(proposed.error);
   const { abs, rel } = target.value;
   const next = proposed.value === null ? null : encoder.encode(proposed.value);
-  const result = await replaceIfUnchanged(services.workspace, services.locks, { abs, rel }, facts.basis(rel), next);
+  const computedFrom = await facts.current(abs);
+  const result = await replaceIfUnchanged(services.workspace, services.locks, {
+    target: { abs, rel },
+    basis: facts.basis(rel),
+    computedFrom,
+    next,
+    signal: (execution as { signal?: AbortSignal }).signal,
+    async record(outcome) {
+      const change = { path: rel, before: decodeText(outcome.before), after: proposed.value ?? undefined };
+      const event = await mutationEventFor(facts, [change], approval);
+      if (!event) throw new Error(`${call.tool} is not a file mutation`);
+      return services.trace.recordAhead(event, [{ path: rel, before_hash: outcome.beforeHash, after_hash: outcome.afterHash }]);
+    },
+  });
   if (!result.ok) return fail(result.error);
   const before = decodeText(result.value.before);
   const after = proposed.value ?? undefined;
@@ -27,5 +43,6 @@ export async function applyProposedChange({ facts, services, call }: ToolExecuti
     text: `${verb} ${rel}.${hashNote}`,
     data: { path: rel, content_hash: result.value.afterHash ?? null, previous_content_hash: result.value.beforeHash ?? null, invocation_id: call.invocation_id },
     changes: [{ path: rel, before, after }],
+    recorded: true,
   });
 }

@@ -1,4 +1,5 @@
 import type { GovernorServices } from '../governorServices';
+import type { ApprovalDecision } from '../hooks/approver';
 import type { CallFacts } from '../hooks/callFacts';
 import type { ToolCall, ToolOutput } from '../hooks/hookTypes';
 import type { PathPurpose } from '../paths/canonicalPath';
@@ -32,6 +33,8 @@ export interface ToolExecution {
   call: ToolCall;
   facts: CallFacts;
   services: GovernorServices;
+  /** The human's approval, when one was asked: recorded with the change. */
+  approval?: ApprovalDecision;
 }
 
 /** One governed tool: adding a tool is one entry in the registry and one test file. */

@@ -122,13 +122,13 @@ export function tracePath(root: string, path: string): string {
 export function buildMutationRecord(event: MutationEvent, context: RecordContext): AgentTraceRecord {
   const modelId = event.agent.model_id?.slice(0, MAX_MODEL_ID);
   const contributor: Contributor = modelId ? { type: 'ai', model_id: modelId } : { type: 'ai' };
-  const related = [{ type: 'intent', url: intentUrl(event.intent_id) }];
+  const related = event.intent_id === undefined ? undefined : [{ type: 'intent', url: intentUrl(event.intent_id) }];
   const files: TraceFile[] = [];
   const fileMeta: FileChangeMeta[] = [];
   for (const change of event.files) {
     const path = tracePath(context.workspaceRoot, change.path);
     const ranges = change.after === undefined ? [] : changedRanges(change.before, change.after);
-    files.push({ path, conversations: [{ contributor, ranges, related }] });
+    files.push({ path, conversations: [related ? { contributor, ranges, related } : { contributor, ranges }] });
     fileMeta.push({
       path,
       change: change.after === undefined ? 'deleted' : change.before === undefined ? 'created' : 'modified',
@@ -170,6 +170,7 @@ export function buildGovernanceRecord(event: GovernanceEvent, context: RecordCon
     message: event.message,
     paths: event.paths.map((p) => tracePath(context.workspaceRoot, p)),
     approver: event.approver,
+    record_id: event.record_id,
   });
 }
 

@@ -20,7 +20,8 @@ export interface MutationEvent {
   invocation_id: string;
   session_id: string;
   agent: AgentInfo;
-  intent_id: string;
+  /** Absent only for an agent's native change made with no intent bound: recorded all the same, never dropped. */
+  intent_id?: string;
   /** The intent's owned_scope when the change was made, so `governor check` judges it by the rules of its time. */
   intent_scope?: string[];
   tool: string;
@@ -39,11 +40,29 @@ export interface GovernanceEvent {
   agent: AgentInfo;
   intent_id?: string;
   tool: string;
-  decision: 'deny' | 'reject' | 'error';
+  /** `void`: the trace record `record_id` describes a change that did not land after all. */
+  decision: 'deny' | 'reject' | 'error' | 'void';
   code: ErrorCode;
   message: string;
   paths: string[];
   approver?: string;
+  record_id?: string;
+}
+
+/** What a file holds before and after a change that is about to land: `sha256:` of the raw bytes, absent = no file. */
+export interface LandingFile {
+  /** Workspace-relative path. */
+  path: string;
+  before_hash?: string;
+  after_hash?: string;
+}
+
+/** A mutation record written before its change lands; the writer reports how the change ended. */
+export interface WriteAhead {
+  /** The change is on disk: the record stands. */
+  landed(): Promise<void>;
+  /** The change did not land after all: a governance `void` record says so. */
+  abandoned(reason: { code: ErrorCode; message: string }): Promise<void>;
 }
 
 /**
@@ -51,12 +70,27 @@ export interface GovernanceEvent {
  * logs; each promise resolves once the record is acknowledged (written, and fsynced if so configured).
  */
 export interface TraceSink {
+  /** A change that already happened (a command's writes, an agent's native tool). */
   recordMutation(event: MutationEvent): Promise<void>;
+  /**
+   * Write-ahead: the record of a change that is about to land, acknowledged before the change is made, and
+   * remembered until `landed` or `abandoned` so that a crash in between is reconciled on the next open.
+   * A rejection means no record: the caller must not make the change.
+   */
+  recordAhead(event: MutationEvent, landing: LandingFile[]): Promise<WriteAhead>;
   recordGovernance(event: GovernanceEvent): Promise<void>;
 }
+
+const settledWriteAhead: WriteAhead = {
+  async landed() {},
+  async abandoned() {},
+};
 
 /** Accepts and drops everything; used where no trace is wanted (e.g. `governor decide`). */
 export const nullTraceSink: TraceSink = {
   async recordMutation() {},
+  async recordAhead() {
+    return settledWriteAhead;
+  },
   async recordGovernance() {},
 };

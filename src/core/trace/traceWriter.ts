@@ -11,7 +11,8 @@ import {
   buildTraceNote,
   type RecordContext,
 } from './traceRecord';
-import type { GovernanceEvent, MutationEvent, TraceSink } from './traceSink';
+import type { GovernanceEvent, LandingFile, MutationEvent, TraceSink, WriteAhead } from './traceSink';
+import { WriteAheadJournal, type JournalEntry } from './writeAheadJournal';
 
 export interface JsonlTraceSinkOptions {
   /** Absolute workspace root; the logs go to `.orchestration/` under it. */
@@ -38,8 +39,11 @@ export class JsonlTraceSink implements TraceSink {
   private readonly trace: ChainedJsonlLog;
   private readonly governance: ChainedJsonlLog;
   private gitDirs: Promise<GitDirs | undefined> | undefined;
+  private readonly journal: WriteAheadJournal;
+  private recovered: Promise<void> | undefined;
 
   constructor(private readonly options: JsonlTraceSinkOptions) {
+    this.journal = new WriteAheadJournal(options.workspaceRoot);
     const common = {
       fsync: options.fsync ?? 'always',
       batchMs: options.batchMs,
@@ -64,8 +68,38 @@ export class JsonlTraceSink implements TraceSink {
   }
 
   async recordMutation(event: MutationEvent): Promise<void> {
+    await this.recoverOnce();
     const record = buildMutationRecord(event, await this.context());
     await this.trace.append(record as unknown as Record<string, unknown>);
+  }
+
+  async recordAhead(event: MutationEvent, landing: LandingFile[]): Promise<WriteAhead> {
+    await this.recoverOnce();
+    const record = buildMutationRecord(event, await this.context());
+    const about = { invocation_id: event.invocation_id, session_id: event.session_id, agent: event.agent, intent_id: event.intent_id, tool: event.tool };
+    const entry = { record_id: record.id, ...about, files: landing };
+    // The journal entry first: a crash after the append must leave something that names the record.
+    const file = this.journal.begin(entry);
+    try {
+      await this.trace.append(record as unknown as Record<string, unknown>);
+    } catch (error) {
+      this.journal.end(file);
+      throw error;
+    }
+    let settled = false;
+    return {
+      landed: async () => {
+        if (settled) return;
+        settled = true;
+        this.journal.end(file);
+      },
+      abandoned: async (reason) => {
+        if (settled) return;
+        settled = true;
+        await this.voidRecord(entry, `The change recorded in trace record ${record.id} did not land: ${reason.message}`, reason.code);
+        this.journal.end(file);
+      },
+    };
   }
 
   async recordGovernance(event: GovernanceEvent): Promise<void> {
@@ -73,9 +107,46 @@ export class JsonlTraceSink implements TraceSink {
     await this.governance.append(record as unknown as Record<string, unknown>);
   }
 
-  /** Opens both logs now, quarantining a torn tail left by a crash, instead of at the first record. */
+  /** Opens both logs now, quarantining a torn tail left by a crash, and reconciles changes a dead writer left pending. */
   async open(): Promise<void> {
     await Promise.all([this.trace.open(), this.governance.open()]);
+    await this.recoverOnce();
+  }
+
+  /**
+   * Once per sink: a writer that died between its write-ahead record and its rename left a journal entry.
+   * The disk tells how it ended: landed (the record stands), not landed (a `void` governance record says so),
+   * or unknowable (the file changed since; a `void` record says that too, so no reader trusts it blindly).
+   */
+  private recoverOnce(): Promise<void> {
+    this.recovered ??= (async () => {
+      for (const { file, entry } of this.journal.orphans()) {
+        const outcome = this.journal.reconcile(entry);
+        if (outcome === 'not_landed') {
+          await this.voidRecord(entry, `The change recorded in trace record ${entry.record_id} did not land: its writer (pid ${entry.pid}) stopped before the write.`);
+        } else if (outcome === 'unknown') {
+          await this.voidRecord(entry, `Trace record ${entry.record_id}: its writer (pid ${entry.pid}) stopped around the write and the file has changed since, so whether the change landed is unknown.`);
+        }
+        this.journal.end(file);
+      }
+    })();
+    return this.recovered;
+  }
+
+  private async voidRecord(entry: Omit<JournalEntry, 'pid' | 'host' | 'started'>, message: string, code: GovernanceEvent['code'] = 'HOOK_ERROR'): Promise<void> {
+    await this.recordGovernance({
+      timestamp: new Date().toISOString(),
+      invocation_id: entry.invocation_id,
+      session_id: entry.session_id,
+      agent: entry.agent,
+      intent_id: entry.intent_id,
+      tool: entry.tool,
+      decision: 'void',
+      code,
+      message,
+      paths: entry.files.map((f) => f.path),
+      record_id: entry.record_id,
+    });
   }
 
   /** Forces every acknowledged record to disk, whatever the fsync mode. */

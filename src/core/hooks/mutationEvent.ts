@@ -1,0 +1,31 @@
+import type { MutationClass, MutationEvent } from '../trace/traceSink';
+import type { ApprovalDecision } from './approver';
+import type { CallFacts } from './callFacts';
+import type { AppliedChange } from './hookTypes';
+
+const MUTATION_CLASS: Partial<Record<string, MutationClass>> = { write: 'write', edit: 'edit', delete: 'delete', command: 'command' };
+
+/**
+ * The trace event for a call's changes, whether the write path records it ahead of the rename or the
+ * post-chain records it afterwards (commands, agents' native tools). Undefined for calls that change nothing.
+ */
+export async function mutationEventFor(facts: CallFacts, files: AppliedChange[], approval: ApprovalDecision | undefined): Promise<MutationEvent | undefined> {
+  const { services, definition, call } = facts;
+  const mutationClass = MUTATION_CLASS[definition.mutation];
+  if (!mutationClass || files.length === 0) return undefined;
+  const intentId = services.sessions.boundIntentId(call.session_id);
+  const intent = intentId === undefined ? undefined : await facts.boundIntent();
+  return {
+    timestamp: services.clock().toISOString(),
+    invocation_id: call.invocation_id,
+    session_id: call.session_id,
+    agent: call.agent,
+    tool: call.tool,
+    intent_id: intentId,
+    intent_scope: intent?.ok ? [...intent.value.owned_scope] : undefined,
+    mutation_class: mutationClass,
+    files,
+    decision: approval?.approved ? 'approved' : 'allow',
+    approver: approval?.approver,
+  };
+}

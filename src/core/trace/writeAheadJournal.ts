@@ -1,0 +1,133 @@
+import { randomBytes } from 'node:crypto';
+import { closeSync, constants, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, unlinkSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { errnoOf } from '../ioError';
+import { contentHash } from '../policy/optimisticLock';
+import type { AgentInfo, LandingFile } from './traceSink';
+import { pidAlive } from './crossProcessLock';
+
+/**
+ * Changes whose trace record is written but whose rename has not been confirmed: one small file per change in
+ * `.orchestration/pending/`, created before the record is appended and removed once the change landed (or was
+ * voided). A file left behind by a process that died says which record to reconcile with the disk.
+ */
+export interface JournalEntry {
+  record_id: string;
+  invocation_id: string;
+  session_id: string;
+  agent: AgentInfo;
+  intent_id?: string;
+  tool: string;
+  files: LandingFile[];
+  pid: number;
+  host: string;
+  started: string;
+}
+
+/** How a dead writer's change ended, judged from what the files hold now. */
+export type Reconciled = 'landed' | 'not_landed' | 'unknown';
+
+export function pendingDir(root: string): string {
+  return join(root, '.orchestration', 'pending');
+}
+
+/** Files larger than this are not hashed during recovery: reported as unknown instead. */
+const MAX_RECONCILE_BYTES = 64 * 1024 * 1024;
+
+export class WriteAheadJournal {
+  private dirReady = false;
+
+  constructor(private readonly root: string) {}
+
+  /** Writes the entry; returns its file. Synchronous: it runs inside the write lock. */
+  begin(entry: Omit<JournalEntry, 'pid' | 'host' | 'started'>): string {
+    const dir = pendingDir(this.root);
+    if (!this.dirReady) {
+      mkdirSync(dir, { recursive: true });
+      // Machine state, never part of a commit.
+      writeFileSync(join(dir, '.gitignore'), '*\n');
+      this.dirReady = true;
+    }
+    const file = join(dir, `${entry.record_id.replace(/[^A-Za-z0-9_-]/g, '_')}.${randomBytes(4).toString('hex')}.json`);
+    const full: JournalEntry = { ...entry, pid: process.pid, host: hostname(), started: new Date().toISOString() };
+    writeFileSync(file, JSON.stringify(full), { flag: 'wx', mode: 0o600 });
+    return file;
+  }
+
+  end(file: string): void {
+    try {
+      unlinkSync(file);
+    } catch (error) {
+      if (errnoOf(error) !== 'ENOENT') throw error;
+    }
+  }
+
+  /** Entries whose writer is gone (same host, pid dead), with the file each was read from. */
+  orphans(): { file: string; entry: JournalEntry }[] {
+    let names: string[];
+    try {
+      names = readdirSync(pendingDir(this.root));
+    } catch {
+      return [];
+    }
+    const found: { file: string; entry: JournalEntry }[] = [];
+    for (const name of names) {
+      if (!name.endsWith('.json')) continue;
+      const file = join(pendingDir(this.root), name);
+      let entry: JournalEntry;
+      try {
+        entry = JSON.parse(readFileSync(file, 'utf8')) as JournalEntry;
+      } catch {
+        continue; // torn by a crash mid-write: its record was never appended (the entry is written first)
+      }
+      if (typeof entry.record_id !== 'string' || !Array.isArray(entry.files)) continue;
+      if (entry.host === hostname() && pidAlive(entry.pid)) continue; // still in flight
+      if (entry.host !== hostname()) continue; // another machine's writer: only it can tell
+      found.push({ file, entry });
+    }
+    return found;
+  }
+
+  /** Did the dead writer's change land? Every file must be wholly before or wholly after. */
+  reconcile(entry: JournalEntry): Reconciled {
+    let before = true;
+    let after = true;
+    for (const file of entry.files) {
+      const now = hashOnDisk(join(this.root, file.path));
+      if (now === 'unreadable') return 'unknown';
+      before &&= now === file.before_hash;
+      after &&= now === file.after_hash;
+    }
+    if (after) return 'landed';
+    return before ? 'not_landed' : 'unknown';
+  }
+}
+
+/** `sha256:` of a regular file's bytes, undefined when there is none, 'unreadable' for anything else. */
+function hashOnDisk(abs: string): string | undefined | 'unreadable' {
+  let fd: number;
+  try {
+    // Non-blocking: a FIFO put where the file was must not hang the process that recovers.
+    fd = openSync(abs, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
+  } catch (error) {
+    const code = errnoOf(error);
+    return code === 'ENOENT' || code === 'ENOTDIR' ? undefined : 'unreadable';
+  }
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile() || stats.size > MAX_RECONCILE_BYTES) return 'unreadable';
+    const bytes = Buffer.alloc(stats.size);
+    let done = 0;
+    while (done < bytes.length) {
+      const n = readSync(fd, bytes, done, bytes.length - done, done);
+      if (n === 0) break;
+      done += n;
+    }
+    return contentHash(bytes.subarray(0, done));
+  } catch {
+    return 'unreadable';
+  } finally {
+    closeSync(fd);
+  }
+}
