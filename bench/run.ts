@@ -4,12 +4,13 @@ import { mcpBench } from './mcpBench';
 import { inspectorBench } from './inspectorBench';
 import { formatTable, type BenchSuite } from './table';
 import { traceBench } from './traceBench';
+import { writeLockBench } from './writeLockBench';
 
 /**
  * Every benchmark suite; `npm run bench -- <name>` runs only the named ones. The inspector runs last: it
  * starts VS Code and a browser, whose shutdown would still load the machine while the next suite measures.
  */
-const SUITES: BenchSuite[] = [chainBench, traceBench, mcpBench, bridgeBench, inspectorBench];
+const SUITES: BenchSuite[] = [chainBench, writeLockBench, traceBench, mcpBench, bridgeBench, inspectorBench];
 
 async function main(): Promise<void> {
   const only = process.argv.slice(2);
