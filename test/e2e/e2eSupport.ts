@@ -33,12 +33,16 @@ export function errorOf(result: unknown): { code: string; message: string; meta?
   return r.isError ? JSON.parse((r.content[0] as { text: string }).text) : undefined;
 }
 
-/** The native approval modal as a human sees it: its text (and a screenshot), then a click on one of its buttons. */
-export async function answerModal(page: Page, button: 'Approve' | 'Reject', screenshotPath?: string): Promise<string> {
+/**
+ * The native approval modal as a human sees it: its text (and a screenshot), then a click on one of its buttons.
+ * `meanwhile` runs while the modal is open, before the click (what else happens while a human reads it).
+ */
+export async function answerModal(page: Page, button: 'Approve' | 'Reject', screenshotPath?: string, meanwhile?: () => Promise<void>): Promise<string> {
   const dialog = page.locator('.monaco-dialog-box');
   await dialog.waitFor({ state: 'visible', timeout: 60_000 });
   const shown = await dialog.innerText();
   if (screenshotPath) await page.screenshot({ path: screenshotPath });
+  await meanwhile?.();
   await dialog.locator('.monaco-button', { hasText: new RegExp(`^${button}$`) }).click();
   await dialog.waitFor({ state: 'hidden', timeout: 30_000 });
   return shown;

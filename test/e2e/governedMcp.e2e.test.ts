@@ -1,10 +1,12 @@
 import { strict as assert } from 'node:assert';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { DiscoveredServer } from '../../src/core/mcp/discoveryFile';
 import type { Workbench } from '../vscode/codeServer';
 import { repoRoot } from '../vscode/provisioned';
+import { openInEditor } from '../vscode/workbenchActions';
 import { answerModal, connectMcpClient, errorOf, launchGovernedVsCode, pickIntentInPalette, text, type GovernedVsCode } from './e2eSupport';
 
 const shots = join(repoRoot, 'test-results', 'e2e');
@@ -83,6 +85,33 @@ describe('e2e: an MCP agent governed inside a real VS Code', function () {
     assert.match(String(error?.meta?.diff), /\+.*password\.length >= 20/);
     assert.equal(readFileSync(join(workspace, LOGIN), 'utf8'), human);
     assert.equal(await workbench.page.locator('.monaco-dialog-box').count(), 0);
+  });
+
+  it('an approved write through an open editor never lands outside the workspace when its folder became a link while the modal was open', async () => {
+    const outside = mkdtempSync(join(tmpdir(), 'ig-e2e-outside-'));
+    const auth = join(workspace, 'src', 'auth');
+    try {
+      await openInEditor(workbench.page, LOGIN);
+      const read = await client!.callTool({ name: 'read_file', arguments: { path: LOGIN } });
+      const hash = /content_hash (sha256:[0-9a-f]{64})/.exec(text(read))?.[1];
+      const pending = client!.callTool({ name: 'write_file', arguments: { path: LOGIN, content: 'agent\n', expected_content_hash: hash } });
+      // While the human reads the modal, src/auth becomes a link to a folder outside holding an identical copy.
+      await answerModal(workbench.page, 'Approve', undefined, async () => {
+        copyFileSync(join(auth, 'login.ts'), join(outside, 'login.ts'));
+        renameSync(auth, `${auth}-moved`);
+        symlinkSync(outside, auth);
+      });
+      const error = errorOf(await pending);
+      assert.equal(error?.code, 'PATH_OUTSIDE_WORKSPACE', JSON.stringify(error));
+      assert.equal(readFileSync(join(outside, 'login.ts'), 'utf8'), readFileSync(join(`${auth}-moved`, 'login.ts'), 'utf8'));
+      assert.deepEqual(readdirSync(outside), ['login.ts']);
+    } finally {
+      if (lstatSync(auth, { throwIfNoEntry: false })?.isSymbolicLink()) {
+        unlinkSync(auth);
+        renameSync(`${auth}-moved`, auth);
+      }
+      rmSync(outside, { recursive: true, force: true });
+    }
   });
 
   it('a human picks the intent from the command palette and the status bar shows it', async () => {
