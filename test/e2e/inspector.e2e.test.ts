@@ -17,11 +17,14 @@ const docsImages = join(repoRoot, 'docs', 'images');
 const LOGIN = 'src/auth/login.ts';
 const INVOICE = 'src/billing/invoice.ts';
 
-/** Saves a screenshot under test-results/inspector/ and a copy in docs/images/ for the README. */
+/**
+ * Saves a screenshot under test-results/inspector/ (ignored by git); `npm run docs:images` also copies it to
+ * docs/images/ for the README, so an ordinary test run leaves the tree clean.
+ */
 async function shoot(page: Page, name: string): Promise<void> {
   const path = join(shots, name);
   await page.screenshot({ path });
-  cpSync(path, join(docsImages, name));
+  if (process.env.UPDATE_DOC_IMAGES === '1') cpSync(path, join(docsImages, name));
 }
 
 /** Two intents' changes and one refusal, written before VS Code starts, as an earlier session would have left them. */
