@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { constants, readFileSync, realpathSync, statSync, type Dirent, type Stats } from 'node:fs';
+import { constants, realpathSync, type Dirent, type Stats } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
+import { problemError, readRegularFile } from './io/regularFile';
 import { errnoOf, ioToolError } from './ioError';
 import { toolError, type ToolError } from './toolError';
 import type { EntryInfo, ReplaceOptions, Workspace } from './workspace';
@@ -20,7 +21,7 @@ export async function createNodeWorkspace(root: string): Promise<Workspace> {
   const realRoot = realpathSync(root);
   return {
     root: realRoot,
-    readFile: (absPath) => readFileBytes(absPath),
+    readFile: (absPath) => readFileBytes(realRoot, absPath),
     entryInfo: (absPath) => entryInfo(absPath),
     replaceFile: (absPath, data, options) => replaceFile(realRoot, absPath, data, options),
     deleteFile: (absPath, options) => deleteFile(realRoot, absPath, options),
@@ -28,19 +29,19 @@ export async function createNodeWorkspace(root: string): Promise<Workspace> {
   };
 }
 
-/** Files up to this size are read synchronously: faster than the thread pool, and too small to stall the host. */
-const SYNC_READ_LIMIT = 1024 * 1024;
+/** A governed read holds the whole file in memory (hashing, diffs, the stale check): larger files are refused. */
+export const MAX_WORKSPACE_READ_BYTES = 64 * 1024 * 1024;
 
-async function readFileBytes(absPath: string): Promise<Uint8Array | undefined> {
-  try {
-    const size = statSync(absPath, { throwIfNoEntry: false })?.size;
-    if (size === undefined) return undefined;
-    if (size <= SYNC_READ_LIMIT) return new Uint8Array(readFileSync(absPath));
-    return new Uint8Array(await fs.readFile(absPath));
-  } catch (error) {
-    if (isMissing(error)) return undefined;
-    throw error;
-  }
+/**
+ * Through the regular-file reader: a FIFO, a device or a file over the cap is refused without blocking or
+ * reading it, as an error whose message names the file (`src/x is a FIFO (named pipe), not a regular file:
+ * refused`). Paths come canonical (realpath'd), so a final symbolic link here appeared since the check: refused.
+ */
+async function readFileBytes(root: string, absPath: string): Promise<Uint8Array | undefined> {
+  const read = await readRegularFile(absPath, { maxBytes: MAX_WORKSPACE_READ_BYTES, noFollow: true });
+  if (read.ok) return new Uint8Array(read.bytes.buffer, read.bytes.byteOffset, read.bytes.byteLength);
+  if (read.problem.kind === 'missing') return undefined;
+  throw problemError(relativeInside(root, absPath) || absPath, read.problem);
 }
 
 async function entryInfo(absPath: string): Promise<EntryInfo | undefined> {

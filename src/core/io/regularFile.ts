@@ -125,8 +125,9 @@ function afterOpen(error: unknown, stats: Stats, maxBytes: number): RegularFileP
 
 class GrewPastCap extends Error {}
 
+// Buffers come from allocUnsafeSlow (never the shared pool), so a caller may keep a view of the bytes it gets.
 function readAllSync(fd: number, stats: Stats, maxBytes: number): Buffer {
-  let buffer = Buffer.allocUnsafe(Math.min(stats.size, maxBytes) + 1);
+  let buffer = Buffer.allocUnsafeSlow(Math.min(stats.size, maxBytes) + 1);
   let length = 0;
   for (;;) {
     if (length === buffer.length) buffer = grown(buffer, maxBytes);
@@ -137,7 +138,7 @@ function readAllSync(fd: number, stats: Stats, maxBytes: number): Buffer {
 }
 
 async function readAllAsync(fd: number, stats: Stats, maxBytes: number): Promise<Buffer> {
-  let buffer = Buffer.allocUnsafe(Math.min(stats.size, maxBytes) + 1);
+  let buffer = Buffer.allocUnsafeSlow(Math.min(stats.size, maxBytes) + 1);
   let length = 0;
   for (;;) {
     if (length === buffer.length) buffer = grown(buffer, maxBytes);
@@ -151,7 +152,7 @@ async function readAllAsync(fd: number, stats: Stats, maxBytes: number): Promise
 /** A bigger buffer for a file that grew since fstat; past the cap (one byte over is proof enough) it is refused. */
 function grown(buffer: Buffer, maxBytes: number): Buffer {
   if (buffer.length > maxBytes) throw new GrewPastCap();
-  const next = Buffer.allocUnsafe(Math.min(Math.max(buffer.length * 2, 64 * 1024), maxBytes + 1));
+  const next = Buffer.allocUnsafeSlow(Math.min(Math.max(buffer.length * 2, 64 * 1024), maxBytes + 1));
   buffer.copy(next);
   return next;
 }

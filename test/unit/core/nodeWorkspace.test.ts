@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -41,6 +42,14 @@ describe('nodeWorkspace', () => {
       assert.equal(Buffer.from((await ws.readFile(path.join(root, 'a.txt')))!).toString(), 'hello');
       assert.equal(await ws.readFile(path.join(root, 'missing.txt')), undefined);
       assert.equal(await ws.readFile(path.join(root, 'file', 'below')), undefined); // ENOTDIR
+    });
+
+    it('refuses a FIFO, a device and a link that replaced the file, without blocking or reading them', async () => {
+      execFileSync('mkfifo', [path.join(root, 'pipe.ts')]);
+      await assert.rejects(ws.readFile(path.join(root, 'pipe.ts')), { code: 'EFTYPE', message: 'pipe.ts is a FIFO (named pipe), not a regular file: refused' });
+      await assert.rejects(ws.readFile('/dev/zero'), { code: 'EFTYPE', message: '/dev/zero is a character device, not a regular file: refused' });
+      await fs.symlink('/dev/zero', path.join(root, 'zero.ts'));
+      await assert.rejects(ws.readFile(path.join(root, 'zero.ts')), { code: 'ELOOP' });
     });
 
     it('describes entries without following a final symlink', async () => {
