@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { open, rename, stat, unlink } from 'node:fs/promises';
-import { closeSync, fstatSync, openSync, readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import type { Stats } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { describeProblem, problemError, readRegularFileSync } from '../io/regularFile';
 import { errnoOf, ioToolError } from '../ioError';
 import { fail, ok, toolError, type Result, type ToolError } from '../toolError';
 import type { IntentSource, IntentStatus, IntentsSnapshot } from './intent';
@@ -98,32 +99,24 @@ export class FileIntentSource implements IntentSource {
     }
   }
 
-  /** The file's text with the stat it was read under (via the open handle, so the two belong together). */
-  /** Synchronous, like the stat in `load`: the file is small (capped) and a thread-pool round trip per step costs more. */
+  /**
+   * The file's text with the stat it was read under (fstat on the open descriptor, so the two belong together).
+   * Synchronous, like the stat in `load`: the file is small (capped) and a thread-pool round trip per step costs
+   * more. Through the regular-file reader, so a FIFO or a device put here is refused without blocking the thread
+   * that enforces the hook's deadline.
+   */
   private read(): FileRead {
-    let fd: number;
-    try {
-      fd = openSync(this.file, 'r');
-    } catch (error) {
-      return isMissing(error) ? { kind: 'missing' } : { kind: 'invalid', snapshot: unreadable(error) };
+    const read = readRegularFileSync(this.file, { maxBytes: MAX_INTENTS_FILE_BYTES });
+    if (read.ok) return { kind: 'text', key: statKey(read.stats), text: read.bytes.toString('utf8'), mode: read.stats.mode & 0o7777 };
+    const problem = read.problem;
+    if (problem.kind === 'missing') return { kind: 'missing' };
+    if (problem.kind === 'not_regular') {
+      return { kind: 'invalid', key: problem.stats && statKey(problem.stats), snapshot: problemAtStart(`${describeProblem(INTENTS_FILE_RELATIVE, problem)}; replace it with a YAML file`) };
     }
-    try {
-      const info = fstatSync(fd);
-      const key = statKey(info);
-      if (!info.isFile()) return { kind: 'invalid', key, snapshot: problemAtStart(`${INTENTS_FILE_RELATIVE} is not a regular file; replace it with a YAML file`) };
-      if (info.size > MAX_INTENTS_FILE_BYTES) {
-        return {
-          kind: 'invalid',
-          key,
-          snapshot: problemAtStart(`the file is ${info.size} bytes, more than the ${MAX_INTENTS_FILE_BYTES} allowed; remove finished intents`),
-        };
-      }
-      return { kind: 'text', key, text: readFileSync(fd, 'utf8'), mode: info.mode & 0o7777 };
-    } catch (error) {
-      return { kind: 'invalid', snapshot: unreadable(error) };
-    } finally {
-      closeSync(fd);
+    if (problem.kind === 'too_large') {
+      return { kind: 'invalid', key: statKey(problem.stats), snapshot: problemAtStart(`${describeProblem('the file', problem)}; remove finished intents`) };
     }
+    return { kind: 'invalid', snapshot: unreadable(problemError(INTENTS_FILE_RELATIVE, problem)) };
   }
 
   /** Temp file in the same directory, fsync, then rename over the original, unless the original changed since `read`. */

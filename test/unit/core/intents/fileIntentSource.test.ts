@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -75,6 +76,17 @@ describe('FileIntentSource', () => {
     assert.ok(!directory.valid);
     assert.deepEqual([directory.problems[0].line, directory.problems[0].column], [1, 1]);
     assert.match(directory.problems[0].message, /not a regular file/);
+  });
+
+  it('answers at once when the file is a FIFO: invalid at 1:1, naming what it is, and an approval cannot write through it', async () => {
+    await mkdir(join(root, '.orchestration'), { recursive: true });
+    execFileSync('mkfifo', [file]);
+    const source = new FileIntentSource(root);
+    const snapshot = await source.load();
+    assert.ok(!snapshot.valid);
+    assert.equal(snapshot.problems[0].message, '.orchestration/active_intents.yaml is a FIFO (named pipe), not a regular file: refused; replace it with a YAML file');
+    const added = await source.addScope('auth', ['test/**']);
+    assert.equal(added.ok ? 'ok' : added.error.code, 'INTENTS_FILE_INVALID');
   });
 
   it('writes added scope back, keeping comments and unknown keys, and returns the new snapshot', async () => {
