@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { chmodSync, closeSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ApprovalDecision } from '../hooks/approver';
+import { readRegularFileSync } from '../io/regularFile';
 
 /** What the pre phase saw of one native invocation, so the post phase can trace what the tool changed. */
 export interface StashedInvocation {
@@ -37,6 +38,8 @@ export class MemoryBeforeStash implements BeforeStash {
 }
 
 const STALE_MS = 60 * 60_000;
+/** Before-contents are kept up to 2 MiB per file; an entry past this is not one we wrote, and is dropped. */
+const MAX_FILE_ENTRY_BYTES = 64 * 1024 * 1024;
 
 /**
  * One 0600 file per pending invocation in a 0700 directory outside the repository (file contents must not
@@ -67,15 +70,12 @@ export class FileBeforeStash implements BeforeStash {
 
   async take(key: string): Promise<StashedInvocation | undefined> {
     const file = this.file(key);
-    let text: string;
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch {
-      return undefined;
-    }
+    // Non-blocking and capped: whatever sits at the entry's name, the post phase answers promptly.
+    const read = readRegularFileSync(file, { maxBytes: MAX_FILE_ENTRY_BYTES, noFollow: true });
     rmSync(file, { force: true });
+    if (!read.ok) return undefined;
     try {
-      return JSON.parse(text) as StashedInvocation;
+      return JSON.parse(read.bytes.toString('utf8')) as StashedInvocation;
     } catch {
       return undefined;
     }

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { unlinkSync } from 'node:fs';
-import { chmod, mkdir, open, readdir, readFile, rename, unlink } from 'node:fs/promises';
+import { chmod, mkdir, open, readdir, rename, unlink } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { readRegularFileSync } from '../io/regularFile';
 import { errnoOf } from '../ioError';
 
 /** What a local client needs to reach a running governor: written by the host, read by CLIs and agents. */
@@ -101,9 +102,21 @@ function parseEntry(text: string): DiscoveryEntry | undefined {
   return { port: v.port as number, token: v.token as string, pid: v.pid as number, workspaceFolders: v.workspaceFolders as string[], url: v.url as string };
 }
 
+/** An entry is a few hundred bytes; a bigger file is not one of ours. */
+const MAX_ENTRY_BYTES = 64 * 1024;
+
+/**
+ * The text of an entry, or undefined when it is not a readable regular file. Every hook process reads these
+ * before deciding, so a FIFO or device put in the directory must not block it: the non-blocking reader.
+ */
+function readEntryText(file: string): string | undefined {
+  const read = readRegularFileSync(file, { maxBytes: MAX_ENTRY_BYTES, noFollow: true });
+  return read.ok ? read.bytes.toString('utf8') : undefined;
+}
+
 /** A new server may have taken the same port (and file) since we read it; only the stale content is removed. */
 async function removeIfUnchanged(file: string, text: string): Promise<void> {
-  if ((await readFile(file, 'utf8').catch(() => undefined)) === text) removeDiscoveryFile(file);
+  if (readEntryText(file) === text) removeDiscoveryFile(file);
 }
 
 /**
@@ -121,7 +134,7 @@ export async function readDiscoveryFiles(dir: string = defaultServersDir()): Pro
   const live: DiscoveredServer[] = [];
   for (const name of names.filter((n) => /^\d+\.json$/.test(n)).sort()) {
     const file = join(dir, name);
-    const text = await readFile(file, 'utf8').catch(() => '');
+    const text = readEntryText(file) ?? '';
     const entry = parseEntry(text);
     if (!entry) continue;
     if (processAlive(entry.pid)) live.push({ ...entry, file });

@@ -1,7 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { chmod, mkdir, open, readFile, rename } from 'node:fs/promises';
+import { chmod, mkdir, open, rename } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { readRegularFileSync } from '../../io/regularFile';
 import { defaultAnchorDir } from '../../trace/anchorStore';
+
+/** Approved hook commands of one workspace: a few kilobytes; anything near this is not ours. */
+const MAX_APPROVALS_FILE_BYTES = 1024 * 1024;
 
 /** `sha256:<hex>` of a hook's command: what a human approves, so any change to the command asks again. */
 export function commandHash(command: string): string {
@@ -23,10 +27,11 @@ export class FileHookApprovals implements HookApprovals {
   }
 
   private async read(root: string): Promise<Record<string, string>> {
-    const text = await readFile(this.file(root), 'utf8').catch(() => undefined);
-    if (text === undefined) return {};
+    // Non-blocking and capped: a FIFO or device planted here approves nothing and cannot hang the check.
+    const read = readRegularFileSync(this.file(root), { maxBytes: MAX_APPROVALS_FILE_BYTES });
+    if (!read.ok) return {};
     try {
-      const value = JSON.parse(text) as { approved?: Record<string, string> };
+      const value = JSON.parse(read.bytes.toString('utf8')) as { approved?: Record<string, string> };
       return typeof value.approved === 'object' && value.approved !== null ? value.approved : {};
     } catch {
       return {}; // unreadable approvals approve nothing

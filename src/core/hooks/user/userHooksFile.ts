@@ -1,7 +1,6 @@
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { errnoOf } from '../../ioError';
+import { describeProblem, readRegularFileSync } from '../../io/regularFile';
 
 export const USER_HOOKS_FILE = '.orchestration/hooks.yaml';
 export const DEFAULT_USER_HOOK_TIMEOUT_MS = 5_000;
@@ -19,15 +18,16 @@ export interface UserHookSpec {
 
 export type UserHooksLoad = { ok: true; hooks: UserHookSpec[] } | { ok: false; message: string };
 
+/** A policy file, not a program: anything bigger is a mistake, and it is read on every governed call. */
+export const MAX_USER_HOOKS_FILE_BYTES = 256 * 1024;
+
 /** A missing file is no hooks; a file that cannot be read or understood is an error (the caller fails closed). */
 export async function loadUserHooks(root: string): Promise<UserHooksLoad> {
-  let text: string;
-  try {
-    text = await readFile(join(root, USER_HOOKS_FILE), 'utf8');
-  } catch (error) {
-    if (errnoOf(error) === 'ENOENT') return { ok: true, hooks: [] };
-    return { ok: false, message: `${USER_HOOKS_FILE} cannot be read (${errnoOf(error) ?? String(error)})` };
-  }
+  // The regular-file reader: a FIFO or device put here is refused at once instead of blocking a thread.
+  const read = readRegularFileSync(join(root, USER_HOOKS_FILE), { maxBytes: MAX_USER_HOOKS_FILE_BYTES });
+  if (!read.ok && read.problem.kind === 'missing') return { ok: true, hooks: [] };
+  if (!read.ok) return { ok: false, message: `${describeProblem(USER_HOOKS_FILE, read.problem)}; replace it with a YAML file of hooks` };
+  const text = read.bytes.toString('utf8');
   let doc: unknown;
   try {
     doc = parse(text);

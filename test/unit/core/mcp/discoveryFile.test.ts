@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile, chmod } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile, chmod } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defaultServersDir, discoveryFilePath, processAlive, readDiscoveryFiles, removeDiscoveryFile, writeDiscoveryFile, type DiscoveryEntry } from '../../../../src/core/mcp/discoveryFile';
@@ -86,6 +86,16 @@ describe('discovery file', () => {
     await writeDiscoveryFile(entry(41241), dir);
     assert.deepEqual((await readDiscoveryFiles(dir)).map((s) => s.port), [41241]);
     assert.deepEqual((await readdir(dir)).sort(), ['1.json', '2.json', '41241.json', 'notes.txt']);
+  });
+
+  it('skips a FIFO, a device link and a huge file among the entries at once, reading none of them', async function () {
+    if (!posix) return this.skip();
+    await mkdir(dir, { recursive: true });
+    spawnSync('mkfifo', [join(dir, '3.json')]);
+    await symlink('/dev/zero', join(dir, '4.json'));
+    await writeFile(join(dir, '5.json'), ' '.repeat(100 * 1024));
+    await writeDiscoveryFile(entry(41242), dir);
+    assert.deepEqual((await readDiscoveryFiles(dir)).map((s) => s.port), [41242]);
   });
 
   it('reads nothing from a directory that does not exist', async () => {
