@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, constants, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
+import { readRegularFileSync } from '../io/regularFile';
 import { errnoOf } from '../ioError';
 import { contentHash } from '../policy/optimisticLock';
 import type { AgentInfo, LandingFile } from './traceSink';
@@ -106,28 +107,8 @@ export class WriteAheadJournal {
 
 /** `sha256:` of a regular file's bytes, undefined when there is none, 'unreadable' for anything else. */
 function hashOnDisk(abs: string): string | undefined | 'unreadable' {
-  let fd: number;
-  try {
-    // Non-blocking: a FIFO put where the file was must not hang the process that recovers.
-    fd = openSync(abs, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
-  } catch (error) {
-    const code = errnoOf(error);
-    return code === 'ENOENT' || code === 'ENOTDIR' ? undefined : 'unreadable';
-  }
-  try {
-    const stats = fstatSync(fd);
-    if (!stats.isFile() || stats.size > MAX_RECONCILE_BYTES) return 'unreadable';
-    const bytes = Buffer.alloc(stats.size);
-    let done = 0;
-    while (done < bytes.length) {
-      const n = readSync(fd, bytes, done, bytes.length - done, done);
-      if (n === 0) break;
-      done += n;
-    }
-    return contentHash(bytes.subarray(0, done));
-  } catch {
-    return 'unreadable';
-  } finally {
-    closeSync(fd);
-  }
+  // Non-blocking and regular files only: a FIFO put where the file was must not hang the process that recovers.
+  const read = readRegularFileSync(abs, { maxBytes: MAX_RECONCILE_BYTES, noFollow: true });
+  if (read.ok) return contentHash(read.bytes);
+  return read.problem.kind === 'missing' ? undefined : 'unreadable';
 }
