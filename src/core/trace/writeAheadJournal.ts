@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { readRegularFileSync } from '../io/regularFile';
@@ -33,6 +33,8 @@ export function pendingDir(root: string): string {
   return join(root, '.orchestration', 'pending');
 }
 
+/** An entry names a few files and ids; anything larger is not one of ours. */
+const MAX_ENTRY_BYTES = 64 * 1024;
 /** Files larger than this are not hashed during recovery: reported as unknown instead. */
 const MAX_RECONCILE_BYTES = 64 * 1024 * 1024;
 
@@ -78,7 +80,9 @@ export class WriteAheadJournal {
       const file = join(pendingDir(this.root), name);
       let entry: JournalEntry;
       try {
-        entry = JSON.parse(readFileSync(file, 'utf8')) as JournalEntry;
+        const read = readRegularFileSync(file, { maxBytes: MAX_ENTRY_BYTES, noFollow: true });
+        if (!read.ok) continue;
+        entry = JSON.parse(read.bytes.toString('utf8')) as JournalEntry;
       } catch {
         continue; // torn by a crash mid-write: its record was never appended (the entry is written first)
       }
