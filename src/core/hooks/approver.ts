@@ -29,5 +29,10 @@ export interface ApprovalDecision {
 
 /** The human-in-the-loop port: a native modal in the host, a policy in the CLI, a script in tests. */
 export interface Approver {
+  /**
+   * True only when a person answers each request as it comes (the VS Code modal). Absent or false (a CLI
+   * policy, a headless door) never approves what only a person may, such as running a repository's hook command.
+   */
+  readonly interactive?: boolean;
   approve(request: ApprovalRequest): Promise<ApprovalDecision>;
 }
