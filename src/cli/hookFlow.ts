@@ -27,8 +27,8 @@ const USAGE = `governor hook: govern an agent's native tools (its hook command)
 
 Usage: governor hook <${Object.keys(DIALECTS).join('|')}> [--workspace DIR] [--intent ID] [--timeout-ms N] [--headless]
 
-Reads the agent's hook JSON on stdin (PreToolUse, PostToolUse, SessionStart, UserPromptSubmit), maps the
-native tool to the governed call it amounts to (Write/create_file → write_file, Edit/replace_string_in_file →
+Reads the agent's hook JSON on stdin (PreToolUse, PostToolUse, SessionStart, UserPromptSubmit, SessionEnd), maps
+the native tool to the governed call it amounts to (Write/create_file → write_file, Edit/replace_string_in_file →
 edit_file, Bash/run_in_terminal → run_command, Read/read_file → read_file) and answers in the agent's dialect.
 With VS Code running on the workspace (found through ~/.intent-governor/servers/), the extension decides, shows
 its approval dialog and writes the trace; otherwise the call is judged here (a needed human approval is handed
@@ -120,10 +120,12 @@ async function answerHook(dialect: HookDialect, options: HookOptions, io: CliIO,
   if (!parsed.ok) return dialect.renderFailure(`${parsed.message}.`);
   const event = parsed.event;
   if (event.kind === 'other') return dialect.render(event, { decision: 'allow' });
-  const root = options.workspace !== undefined ? resolve(io.cwd, options.workspace) : governedRoot(resolve(io.cwd, event.cwd ?? '.'));
-  const request: BridgeRequest = { phase: 'context', session_id: `${dialect.id}:${event.sessionId}`, agent: { name: dialect.agentName }, key: '', calls: [] };
+  const cwd = resolve(io.cwd, event.cwd ?? '.');
+  const root = options.workspace !== undefined ? resolve(io.cwd, options.workspace) : governedRoot(cwd);
+  const request: BridgeRequest = { phase: event.kind === 'end' ? 'end' : 'context', session_id: `${dialect.id}:${event.sessionId}`, agent: { name: dialect.agentName }, key: '', calls: [] };
   if (event.kind === 'tool') {
-    const mapping = dialect.mapTool(event.toolName, event.toolInput);
+    // Paths and commands are resolved where the agent stands: its cwd (from the payload) and the workspace folder.
+    const mapping = dialect.mapTool(event.toolName, event.toolInput, { cwd, workspace: root });
     if (mapping.kind === 'passthrough') return dialect.render(event, { decision: 'allow' });
     if (mapping.kind === 'refused') return dialect.render(event, event.phase === 'pre' ? { decision: 'deny', reason: mapping.reason } : { decision: 'allow' });
     request.phase = event.phase;
@@ -142,5 +144,7 @@ async function decide(request: BridgeRequest, root: string, options: HookOptions
     const reason = `Intent Governor in VS Code governs this workspace but ${answer.message}; the call is refused (fail closed).`;
     return event.kind === 'tool' && event.phase === 'pre' ? { decision: 'deny', reason } : { decision: 'allow', context: reason };
   }
+  // A headless process keeps nothing between calls, so a session's end has nothing to free here.
+  if (request.phase === 'end') return { decision: 'allow' };
   return headless(request, root, options.intent ?? io.env.INTENT_GOVERNOR_INTENT, io);
 }

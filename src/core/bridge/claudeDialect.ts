@@ -1,5 +1,5 @@
 import { parseClaudeStyle, renderClaudeStyle, renderClaudeStyleFailure } from './claudeProtocol';
-import { isRecord, mapByTable, stringField, type HookDialect, type NativeToolTable } from './hookDialect';
+import { isRecord, mapByTable, resolveAgainst, stringField, type HookDialect, type NativeToolTable } from './hookDialect';
 import type { NativeEdit, ToolMapping } from './nativeCall';
 
 /** Claude Code's tools that read nothing we govern and change nothing (https://docs.claude.com/en/docs/claude-code/settings#tools-available-to-claude). */
@@ -9,36 +9,45 @@ function invalid(tool: string, what: string): ToolMapping {
   return { kind: 'refused', reason: `Claude Code's ${tool} call has no ${what}, so Intent Governor cannot check it and refuses it.` };
 }
 
+function filePath(input: Record<string, unknown>, cwd: string): string | undefined {
+  const path = stringField(input, 'file_path');
+  return path === undefined ? undefined : resolveAgainst(cwd, path);
+}
+
 function edit(value: unknown): NativeEdit | undefined {
   if (!isRecord(value) || typeof value.old_string !== 'string' || typeof value.new_string !== 'string') return undefined;
   return { search: value.old_string, replace: value.new_string, all: value.replace_all === true };
 }
 
-/** Native tool → governed call: Write→write_file, Edit/MultiEdit→edit_file, Bash→run_command, Read→read_file. */
+/**
+ * Native tool → governed call: Write→write_file, Edit/MultiEdit→edit_file, Bash→run_command, Read→read_file.
+ * Claude Code resolves a relative file_path against its working directory (the payload's `cwd`), expands "~" to
+ * the home directory, and runs Bash in that same directory; so does the bridge.
+ */
 const TABLE: NativeToolTable = {
-  Write(input) {
-    const path = stringField(input, 'file_path');
+  Write(input, place) {
+    const path = filePath(input, place.cwd);
     if (path === undefined || typeof input.content !== 'string') return invalid('Write', 'file_path and content');
     return { kind: 'governed', calls: [{ tool: 'write_file', input: { path, content: input.content } }] };
   },
-  Edit(input) {
-    const path = stringField(input, 'file_path');
+  Edit(input, place) {
+    const path = filePath(input, place.cwd);
     const one = edit(input);
     if (path === undefined || !one) return invalid('Edit', 'file_path, old_string and new_string');
     return { kind: 'governed', calls: [{ tool: 'edit_file', input: { path }, edits: [one] }] };
   },
-  MultiEdit(input) {
-    const path = stringField(input, 'file_path');
+  MultiEdit(input, place) {
+    const path = filePath(input, place.cwd);
     const edits = Array.isArray(input.edits) ? input.edits.map(edit) : [];
     if (path === undefined || edits.length === 0 || edits.some((e) => e === undefined)) return invalid('MultiEdit', 'file_path and edits');
     return { kind: 'governed', calls: [{ tool: 'edit_file', input: { path }, edits: edits as NativeEdit[] }] };
   },
-  Bash(input) {
+  Bash(input, place) {
     const command = stringField(input, 'command');
-    return command === undefined ? invalid('Bash', 'command') : { kind: 'governed', calls: [{ tool: 'run_command', input: { command } }] };
+    return command === undefined ? invalid('Bash', 'command') : { kind: 'governed', calls: [{ tool: 'run_command', input: { command, cwd: place.cwd } }] };
   },
-  Read(input) {
-    const path = stringField(input, 'file_path');
+  Read(input, place) {
+    const path = filePath(input, place.cwd);
     return path === undefined ? invalid('Read', 'file_path') : { kind: 'governed', calls: [{ tool: 'read_file', input: { path } }] };
   },
 };

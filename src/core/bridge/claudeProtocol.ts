@@ -23,6 +23,11 @@ export function parseClaudeStyle(payload: unknown): ReturnType<HookDialect['pars
   if (eventName === 'SessionStart' || eventName === 'UserPromptSubmit') {
     return { ok: true, event: { kind: 'context', eventName, sessionId: typeof sessionId === 'string' ? sessionId : 'unknown', cwd } };
   }
+  // Claude Code sends SessionEnd when a conversation ends (clear, logout, exit); it cannot block anything.
+  if (eventName === 'SessionEnd') {
+    if (typeof sessionId !== 'string' || sessionId === '') return { ok: false, message: 'SessionEnd input has no session_id' };
+    return { ok: true, event: { kind: 'end', eventName, sessionId, cwd } };
+  }
   return { ok: true, event: { kind: 'other', eventName } };
 }
 

@@ -1,4 +1,4 @@
-import { isRecord, stringField, type HookDialect, type HookEvent, type HookReply } from './hookDialect';
+import { fileUriPath, isRecord, resolveAgainst, stringField, type AgentPlace, type HookDialect, type HookEvent, type HookReply } from './hookDialect';
 import type { BridgeAnswer, NativeEdit, ToolMapping } from './nativeCall';
 
 /**
@@ -8,6 +8,9 @@ import type { BridgeAnswer, NativeEdit, ToolMapping } from './nativeCall';
  * Governed here: beforeShellExecution {command, cwd} → run_command, beforeReadFile {file_path} → read_file,
  * afterFileEdit {file_path, edits[{old_string, new_string}]} → the trace. Cursor has no documented event
  * before a file edit in the version 1 hooks, so its edits can be traced but not refused.
+ *
+ * Paths: Cursor sends absolute paths; a relative one is taken against the workspace root (`workspace_roots[0]`),
+ * where Cursor's agent works, and a command runs in the `cwd` its event names (else that root).
  */
 function parse(payload: unknown): ReturnType<HookDialect['parse']> {
   if (!isRecord(payload)) return { ok: false, message: 'the hook input is not a JSON object' };
@@ -43,20 +46,22 @@ function edits(value: unknown): NativeEdit[] | undefined {
   return out;
 }
 
-function mapTool(toolName: string, input: Record<string, unknown>): ToolMapping {
+function mapTool(toolName: string, input: Record<string, unknown>, place: AgentPlace): ToolMapping {
   const refused = (what: string): ToolMapping => ({ kind: 'refused', reason: `Cursor's ${toolName} hook input has no ${what}, so Intent Governor refuses it.` });
+  const path = (value: string | undefined) => (value === undefined ? undefined : (fileUriPath(value) ?? resolveAgainst(place.workspace, value)));
   if (toolName === 'beforeShellExecution') {
     const command = stringField(input, 'command');
-    return command === undefined ? refused('command') : { kind: 'governed', calls: [{ tool: 'run_command', input: { command } }] };
+    const cwd = path(stringField(input, 'cwd') || undefined) ?? place.workspace;
+    return command === undefined ? refused('command') : { kind: 'governed', calls: [{ tool: 'run_command', input: { command, cwd } }] };
   }
   if (toolName === 'beforeReadFile') {
-    const path = stringField(input, 'file_path');
-    return path === undefined ? refused('file_path') : { kind: 'governed', calls: [{ tool: 'read_file', input: { path } }] };
+    const file = path(stringField(input, 'file_path'));
+    return file === undefined ? refused('file_path') : { kind: 'governed', calls: [{ tool: 'read_file', input: { path: file } }] };
   }
   if (toolName === 'afterFileEdit') {
-    const path = stringField(input, 'file_path');
+    const file = path(stringField(input, 'file_path'));
     const list = edits(input.edits);
-    return path === undefined || list === undefined ? refused('file_path and edits') : { kind: 'governed', calls: [{ tool: 'edit_file', input: { path }, edits: list }] };
+    return file === undefined || list === undefined ? refused('file_path and edits') : { kind: 'governed', calls: [{ tool: 'edit_file', input: { path: file }, edits: list }] };
   }
   return { kind: 'refused', reason: `Intent Governor does not know Cursor's hook event '${toolName}', so it is refused (fail closed).` };
 }

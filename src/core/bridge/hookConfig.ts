@@ -39,6 +39,8 @@ function ourEntries(agent: HookAgent, command: string): Record<string, unknown[]
       PostToolUse: [{ matcher: CLAUDE_MATCHERS.PostToolUse, hooks }],
       SessionStart: [{ hooks }],
       UserPromptSubmit: [{ hooks }],
+      // Frees what the running extension keeps for the conversation (its read ledger).
+      SessionEnd: [{ hooks }],
     };
   }
   if (agent === 'vscode') {

@@ -1,9 +1,13 @@
+import { isAbsolute, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { BridgeAnswer, ToolMapping } from './nativeCall';
 
 /** One hook invocation as an agent described it, in the bridge's terms. */
 export type HookEvent =
   | { kind: 'tool'; phase: 'pre' | 'post'; eventName: string; sessionId: string; cwd?: string; toolName: string; toolInput: Record<string, unknown>; toolUseId?: string }
   | { kind: 'context'; eventName: string; sessionId: string; cwd?: string }
+  /** The agent's session is over: the governor forgets what it kept for it. */
+  | { kind: 'end'; eventName: string; sessionId: string; cwd?: string }
   /** An event we are not installed for; answered with "no opinion". */
   | { kind: 'other'; eventName: string };
 
@@ -21,10 +25,17 @@ export interface HookDialect {
   /** The agent name recorded in the trace. */
   agentName: string;
   parse(payload: unknown): { ok: true; event: HookEvent } | { ok: false; message: string };
-  mapTool(toolName: string, toolInput: Record<string, unknown>): ToolMapping;
+  /** The governed calls a native tool amounts to, its paths resolved to absolute ones exactly as the agent resolves them. */
+  mapTool(toolName: string, toolInput: Record<string, unknown>, place: AgentPlace): ToolMapping;
   render(event: HookEvent, answer: BridgeAnswer): HookReply;
   /** Unreadable input, a crash or a timeout: blocked, whatever the event was. */
   renderFailure(reason: string): HookReply;
+}
+
+/** Where the agent stands when it calls a tool, both absolute: its working directory and the workspace folder. */
+export interface AgentPlace {
+  cwd: string;
+  workspace: string;
 }
 
 export function isRecord(value: unknown): value is Record<string, unknown> {
@@ -32,14 +43,14 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /** An agent's native tools by name, each mapped from its input to the governed calls it amounts to. */
-export type NativeToolTable = Record<string, (input: Record<string, unknown>) => ToolMapping>;
+export type NativeToolTable = Record<string, (input: Record<string, unknown>, place: AgentPlace) => ToolMapping>;
 
 /** `mapTool` for a tool table: read-only tools pass through, a tool in neither list is refused (fail closed). */
 export function mapByTable(agent: string, passthrough: ReadonlySet<string>, table: NativeToolTable): HookDialect['mapTool'] {
-  return (toolName, toolInput) => {
+  return (toolName, toolInput, place) => {
     if (passthrough.has(toolName)) return { kind: 'passthrough' };
     const map = Object.hasOwn(table, toolName) ? table[toolName] : undefined;
-    return map ? map(toolInput) : unknownTool(agent, toolName);
+    return map ? map(toolInput, place) : unknownTool(agent, toolName);
   };
 }
 
@@ -53,4 +64,24 @@ export function unknownTool(agent: string, toolName: string): ToolMapping {
 export function stringField(input: Record<string, unknown>, ...names: string[]): string | undefined {
   for (const name of names) if (typeof input[name] === 'string') return input[name] as string;
   return undefined;
+}
+
+/**
+ * A path as a tool resolves it against `base` (the agent's cwd or its workspace folder). "~" stays as given: the
+ * agent means the home directory, which the canonicaliser refuses, while joining it onto `base` would name a
+ * folder literally called "~" inside the workspace.
+ */
+export function resolveAgainst(base: string, path: string): string {
+  if (path.startsWith('~') || isAbsolute(path)) return path;
+  return resolve(base, path);
+}
+
+/** A `file://` URI as the absolute path it names; undefined for anything else. */
+export function fileUriPath(value: string): string | undefined {
+  if (!/^file:\/\//iu.test(value)) return undefined;
+  try {
+    return fileURLToPath(value);
+  } catch {
+    return undefined;
+  }
 }

@@ -11,14 +11,15 @@ export interface NativeEdit {
 }
 
 /**
- * A native tool call translated into the governed tool that would do the same thing. File tools name their
- * target in `input.path` (absolute paths are fine: the canonicaliser checks containment); edits stay as the
- * agent sent them until the bridge has read the file they apply to.
+ * A native tool call translated into the governed tool that would do the same thing. Paths are absolute, resolved
+ * where the agent resolves them (the dialect does that); the bridge canonicalises them against its workspace root
+ * before anything is read. A command carries the absolute directory it runs in. Edits stay as the agent sent them
+ * until the bridge has read the file they apply to.
  */
 export type NativeCall =
   | { tool: 'write_file'; input: { path: string; content: string } }
   | { tool: 'edit_file'; input: { path: string }; edits: NativeEdit[] }
-  | { tool: 'run_command'; input: { command: string } }
+  | { tool: 'run_command'; input: { command: string; cwd?: string } }
   | { tool: 'read_file'; input: { path: string } };
 
 /** What a dialect's tool table makes of a native tool. */
@@ -28,7 +29,8 @@ export type ToolMapping =
   | { kind: 'passthrough' }
   | { kind: 'refused'; reason: string };
 
-export type BridgePhase = 'pre' | 'post' | 'context';
+/** `end`: the agent's session is over (its SessionEnd hook); what the governor kept for it is freed. */
+export type BridgePhase = 'pre' | 'post' | 'context' | 'end';
 
 /** What the hook command hands to the bridge, in-process or over POST /hook to the running extension. */
 export interface BridgeRequest {
@@ -51,14 +53,14 @@ export interface BridgeAnswer {
   context?: string;
 }
 
-const PHASES: readonly string[] = ['pre', 'post', 'context'];
+const PHASES: readonly string[] = ['pre', 'post', 'context', 'end'];
 const TOOLS: readonly string[] = ['write_file', 'edit_file', 'run_command', 'read_file'];
 
 /** Checks a request that arrived over HTTP; anything malformed is an error value, never a partial request. */
 export function parseBridgeRequest(value: unknown): { ok: true; value: BridgeRequest } | { ok: false; message: string } {
   if (typeof value !== 'object' || value === null) return { ok: false, message: 'expected a JSON object' };
   const v = value as Record<string, unknown>;
-  if (typeof v.phase !== 'string' || !PHASES.includes(v.phase)) return { ok: false, message: "phase must be 'pre', 'post' or 'context'" };
+  if (typeof v.phase !== 'string' || !PHASES.includes(v.phase)) return { ok: false, message: "phase must be 'pre', 'post', 'context' or 'end'" };
   if (typeof v.session_id !== 'string' || v.session_id === '') return { ok: false, message: 'session_id must be a non-empty string' };
   if (typeof v.key !== 'string') return { ok: false, message: 'key must be a string' };
   const agent = v.agent as Record<string, unknown> | undefined;
@@ -69,6 +71,9 @@ export function parseBridgeRequest(value: unknown): { ok: true; value: BridgeReq
     if (typeof c !== 'object' || c === null || typeof c.tool !== 'string' || !TOOLS.includes(c.tool)) return { ok: false, message: 'each call needs a known tool' };
     if (typeof c.input !== 'object' || c.input === null) return { ok: false, message: 'each call needs an input object' };
     if (c.tool === 'edit_file' && !validEdits(c.edits)) return { ok: false, message: 'edit_file calls need edits [{search, replace, all}]' };
+    const input = c.input as Record<string, unknown>;
+    if (c.tool !== 'run_command' && typeof input.path !== 'string') return { ok: false, message: `${c.tool} calls need input.path` };
+    if (c.tool === 'run_command' && (typeof input.command !== 'string' || (input.cwd !== undefined && typeof input.cwd !== 'string'))) return { ok: false, message: 'run_command calls need input.command and an optional string input.cwd' };
   }
   if (v.intent_id !== undefined && typeof v.intent_id !== 'string') return { ok: false, message: 'intent_id must be a string' };
   return { ok: true, value: v as unknown as BridgeRequest };

@@ -1,9 +1,12 @@
-import { relative, resolve, sep } from 'node:path';
+import { realpathSync } from 'node:fs';
+import { isAbsolute, relative, sep } from 'node:path';
 import { decodeText } from '../hooks/callFacts';
 import type { Governor, ToolCallRequest } from '../governor';
 import type { AppliedChange } from '../hooks/hookTypes';
 import { renderIntentContext } from '../intents/intentContext';
 import { resolveIntentForWrites } from '../intents/intentResolution';
+import { canonicalizePath, type PathPurpose } from '../paths/canonicalPath';
+import { protectedPatternFor } from '../paths/protectedPaths';
 import { contentHash } from '../policy/optimisticLock';
 import type { ToolError } from '../toolError';
 import type { BeforeStash } from './beforeStash';
@@ -19,10 +22,16 @@ export interface NativeToolBridgeOptions {
 
 type Prepared = { ok: true; request: ToolCallRequest; abs?: string; before?: string } | { ok: false; reason: string };
 
+type FileCall = Exclude<NativeCall, { tool: 'run_command' }>;
+
 /**
  * Governs an agent's native tool through the one pipeline: `pre` runs `Governor.authorize` (chain + approval,
  * no execution) for each governed call the native tool amounts to; `post` reads what the tool left behind and
  * records it through `Governor.recordNative`, with the before-content the pre phase kept.
+ *
+ * Nothing is read before the canonicaliser has placed the target inside the workspace and outside the protected
+ * paths: a refused target goes to the guards unread (they refuse it and log it), and an accepted one is read
+ * through the workspace's regular-file reader, so a FIFO, a device or a huge file is refused, never waited on.
  *
  * Stale basis: the bridge never sees the agent's own reads, so the basis of a native change is the file as it
  * is at PreToolUse time (its hash becomes expected_content_hash). Native tools apply their change to that same
@@ -41,6 +50,10 @@ export class NativeToolBridge {
   }
 
   async handle(request: BridgeRequest): Promise<BridgeAnswer> {
+    if (request.phase === 'end') {
+      this.governor.services.sessions.end(request.session_id);
+      return { decision: 'allow' };
+    }
     if (request.intent_id !== undefined) this.governor.services.sessions.bindIntent(request.session_id, request.intent_id);
     if (request.phase === 'context') return { decision: 'allow', context: await this.handshake(request.session_id) };
     if (request.phase === 'post') return this.post(request);
@@ -78,36 +91,60 @@ export class NativeToolBridge {
   /** The governed call a native call amounts to, with the file's current content as its basis. */
   private async prepare(request: BridgeRequest, call: NativeCall, index: number): Promise<Prepared> {
     const base = { session_id: request.session_id, agent: request.agent, invocation_id: `${request.key}#${index}` };
-    if (call.tool === 'run_command' || call.tool === 'read_file') return { ok: true, request: { ...base, tool: call.tool, input: call.input } };
-    const abs = resolve(this.root, call.input.path);
+    if (call.tool === 'run_command') return { ok: true, request: { ...base, tool: 'run_command', input: { command: call.input.command, ...this.commandCwd(call.input.cwd) } } };
+    if (call.tool === 'read_file') return { ok: true, request: { ...base, tool: 'read_file', input: call.input } };
+    const target = await this.canonical(call.input.path, 'write');
+    // Outside the workspace, protected, or not a regular file: the guards refuse it (and log it) without a read.
+    if (!target || protectedPatternFor(target.rel)) return { ok: true, request: { ...base, ...unread(call) } };
+    const { abs, rel } = target;
     let bytes: Uint8Array | undefined;
     try {
       bytes = await this.governor.services.workspace.readFile(abs);
     } catch (error) {
-      return { ok: false, reason: `Intent Governor could not read ${call.input.path} (${error instanceof Error ? error.message : String(error)}), so the change is refused.` };
+      return { ok: false, reason: `Intent Governor could not read ${rel} as the basis of the change (${error instanceof Error ? error.message : String(error)}), so the change is refused.` };
     }
     const current = decodeText(bytes);
     const basis = bytes === undefined ? {} : { expected_content_hash: contentHash(bytes) };
     const keep = bytes !== undefined && bytes.byteLength <= MAX_STASHED_BYTES ? current : undefined;
-    if (call.tool === 'write_file') return { ok: true, abs, before: keep, request: { ...base, tool: 'write_file', input: { ...call.input, ...basis } } };
+    if (call.tool === 'write_file') return { ok: true, abs, before: keep, request: { ...base, tool: 'write_file', input: { path: rel, content: call.input.content, ...basis } } };
     if (!call.edits.some((e) => e.all)) {
       const edits = call.edits.map((e) => ({ search: e.search, replace: e.replace }));
-      return { ok: true, abs, before: keep, request: { ...base, tool: 'edit_file', input: { path: call.input.path, edits, ...basis } } };
+      return { ok: true, abs, before: keep, request: { ...base, tool: 'edit_file', input: { path: rel, edits, ...basis } } };
     }
     // replace_all has no edit_file equivalent: judge the content it would leave as a write based on the same basis.
     const next = current === undefined ? undefined : applyEdits(current, call.edits);
-    if (next === undefined) return { ok: false, reason: `The edit of ${call.input.path} does not apply to its current content (a search text is missing); read the file again.` };
-    return { ok: true, abs, before: keep, request: { ...base, tool: 'write_file', input: { path: call.input.path, content: next, ...basis } } };
+    if (next === undefined) return { ok: false, reason: `The edit of ${rel} does not apply to its current content (a search text is missing); read the file again.` };
+    return { ok: true, abs, before: keep, request: { ...base, tool: 'write_file', input: { path: rel, content: next, ...basis } } };
+  }
+
+  /** Where the canonicaliser puts an agent's path (absolute, as the dialect resolved it); undefined when it refuses. */
+  private async canonical(path: string, purpose: PathPurpose): Promise<{ abs: string; rel: string } | undefined> {
+    const result = await canonicalizePath(this.root, path, purpose, { caseInsensitive: this.governor.services.caseInsensitive });
+    return result.ok ? result.value : undefined;
+  }
+
+  /**
+   * run_command's `cwd` (workspace-relative) for the directory the agent's shell runs in. The root needs none;
+   * a directory outside stays absolute, so the canonicaliser refuses the command as outside the workspace.
+   */
+  private commandCwd(abs: string | undefined): { cwd?: string } {
+    if (abs === undefined) return {};
+    const real = realpathOrSelf(abs); // the agent may name the workspace through a link; the root here is realpath'd
+    const rel = relative(this.root, real);
+    if (rel === '') return {};
+    if (rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return { cwd: abs };
+    return { cwd: rel.split(sep).join('/') };
   }
 
   private async post(request: BridgeRequest): Promise<BridgeAnswer> {
     const stashed = await this.stash.take(request.key);
     for (const [index, call] of request.calls.entries()) {
-      const governed: ToolCallRequest = { session_id: request.session_id, agent: request.agent, invocation_id: `${request.key}#${index}`, tool: call.tool, input: call.input };
       if (call.tool === 'run_command') continue; // what a command wrote is not known; its pre-check is the governance
-      const abs = resolve(this.root, call.input.path);
-      const rel = relative(this.root, abs).split(sep).join('/');
-      if (rel.startsWith('..')) continue;
+      // What the tool left behind, read only where the canonicaliser accepts it and only if it is a regular file.
+      const target = await this.canonical(call.input.path, 'read');
+      if (!target) continue;
+      const { abs, rel } = target;
+      const governed: ToolCallRequest = { session_id: request.session_id, agent: request.agent, invocation_id: `${request.key}#${index}`, tool: call.tool, input: { ...call.input, path: rel } };
       const bytes = await this.governor.services.workspace.readFile(abs).catch(() => undefined);
       const after = decodeText(bytes);
       if (call.tool === 'read_file') {
@@ -133,6 +170,21 @@ const NO_INTENT_HINT =
 function explain(error: ToolError): string {
   const hint = error.code === 'NO_ACTIVE_INTENT' ? ` ${NO_INTENT_HINT}` : '';
   return `[${error.code}] ${error.message}${hint}`;
+}
+
+/** A file call as the guards see it when its target is refused before any read: no basis, edits as given. */
+function unread(call: FileCall): Pick<ToolCallRequest, 'tool' | 'input'> {
+  if (call.tool === 'read_file') return { tool: 'read_file', input: call.input };
+  if (call.tool === 'write_file') return { tool: 'write_file', input: call.input };
+  return { tool: 'edit_file', input: { path: call.input.path, edits: call.edits.map((e) => ({ search: e.search, replace: e.replace })) } };
+}
+
+function realpathOrSelf(path: string): string {
+  try {
+    return realpathSync.native(path);
+  } catch {
+    return path; // not there (yet): judged as named
+  }
 }
 
 /** The text before `edits` were applied to it, or undefined when they cannot be undone unambiguously. */

@@ -127,7 +127,7 @@ class GrewPastCap extends Error {}
 
 // Buffers come from allocUnsafeSlow (never the shared pool), so a caller may keep a view of the bytes it gets.
 function readAllSync(fd: number, stats: Stats, maxBytes: number): Buffer {
-  let buffer = Buffer.allocUnsafeSlow(Math.min(stats.size, maxBytes) + 1);
+  let buffer: Buffer = Buffer.allocUnsafeSlow(Math.min(stats.size, maxBytes) + 1);
   let length = 0;
   for (;;) {
     if (length === buffer.length) buffer = grown(buffer, maxBytes);
@@ -138,7 +138,7 @@ function readAllSync(fd: number, stats: Stats, maxBytes: number): Buffer {
 }
 
 async function readAllAsync(fd: number, stats: Stats, maxBytes: number): Promise<Buffer> {
-  let buffer = Buffer.allocUnsafeSlow(Math.min(stats.size, maxBytes) + 1);
+  let buffer: Buffer = Buffer.allocUnsafeSlow(Math.min(stats.size, maxBytes) + 1);
   let length = 0;
   for (;;) {
     if (length === buffer.length) buffer = grown(buffer, maxBytes);

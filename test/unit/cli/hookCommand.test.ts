@@ -1,13 +1,13 @@
 import { strict as assert } from 'node:assert';
-import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeDiscoveryFile } from '../../../src/core/mcp/discoveryFile';
 import { assertAgentTraceFile } from '../../support/agentTraceSchema';
 import { bundledScript } from '../../support/bundledScript';
-import { finished } from '../../support/childProcesses';
+import { finished, type Finished } from '../../support/childProcesses';
 import { createHarness, type Harness } from '../../support/governorHarness';
 import { hookFixture, runHook, spawnHook } from '../../support/runHook';
 
@@ -29,6 +29,31 @@ async function headlessWorkspace(intent: string): Promise<{ h: Harness; home: st
   const h = await createHarness({ files: { 'src/auth/login.ts': LOGIN } });
   const home = await mkdtemp(join(tmpdir(), 'ig-home-'));
   return { h, home, env: { INTENT_GOVERNOR_HOME: home, INTENT_GOVERNOR_ANCHOR_DIR: join(home, 'anchors'), INTENT_GOVERNOR_INTENT: intent } };
+}
+
+/**
+ * Runs the hook on `stdin`; if it has not exited after `limitMs`, the harness kills it and `gaveUp` says so.
+ * A hook that only ends because the harness gave up would have let the agent's own timeout decide.
+ */
+async function runHookWithin(agent: string, stdin: string, args: string[], env: NodeJS.ProcessEnv, limitMs = 15_000): Promise<Finished & { gaveUp: boolean }> {
+  const child = spawnHook(agent, args, env);
+  let gaveUp = false;
+  const timer = setTimeout(() => {
+    gaveUp = true;
+    child.kill('SIGKILL');
+  }, limitMs);
+  child.stdin.end(stdin);
+  try {
+    return { ...(await finished(child)), gaveUp };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** A Claude Code payload from a fixture, with changes to its top level and to its tool_input. */
+function claudePayload(fixture: string, root: string, top: Record<string, unknown>, toolInput: Record<string, unknown> = {}): string {
+  const payload = JSON.parse(hookFixture('claude', fixture, root)) as Record<string, unknown> & { tool_input?: Record<string, unknown> };
+  return JSON.stringify({ ...payload, ...top, ...(payload.tool_input ? { tool_input: { ...payload.tool_input, ...toolInput } } : {}) });
 }
 
 async function disposeWorkspace(h: Harness, home: string): Promise<void> {
@@ -181,6 +206,96 @@ describe('governor hook (headless, as the agent runs it)', () => {
     child.stdin.destroy();
     assert.equal(run.code, 2);
     assert.match(run.stderr, /did not decide within 500 ms, so the call is refused/);
+  });
+
+  describe('hostile targets', () => {
+    it('denies a Write to /dev/zero at once, as outside the workspace, without reading it (the process exits on its own)', async () => {
+      const run = await runHookWithin('claude', claudePayload('pre-write-in-scope', h.root, {}, { file_path: '/dev/zero' }), ['--intent', 'auth-refactor', '--timeout-ms', '5000'], env);
+      assert.equal(run.gaveUp, false, 'the harness had to kill the hook');
+      assert.deepEqual([run.code, run.signal], [0, null], run.stderr);
+      const answer = preAnswer(run.stdout);
+      assert.equal(answer.permissionDecision, 'deny');
+      assert.match(answer.permissionDecisionReason, /^\[PATH_OUTSIDE_WORKSPACE\] The path "\/dev\/zero"/);
+    });
+
+    it('denies a Write to a FIFO inside the workspace instead of hanging on it', async () => {
+      execFileSync('mkfifo', [join(h.root, 'src', 'auth', 'pipe.ts')]);
+      const run = await runHookWithin('claude', claudePayload('pre-write-in-scope', h.root, {}, { file_path: join(h.root, 'src', 'auth', 'pipe.ts') }), ['--intent', 'auth-refactor', '--timeout-ms', '5000'], env);
+      assert.equal(run.gaveUp, false, 'the hook hung on the FIFO');
+      assert.deepEqual([run.code, run.signal], [0, null], run.stderr);
+      const answer = preAnswer(run.stdout);
+      assert.equal(answer.permissionDecision, 'deny');
+      assert.match(answer.permissionDecisionReason, /src\/auth\/pipe\.ts.*not a regular file/);
+    });
+
+    it('still decides when a FIFO or a device sits among the discovery files it reads before deciding', async () => {
+      await mkdir(join(home, 'servers'), { recursive: true });
+      execFileSync('mkfifo', [join(home, 'servers', '1.json')]);
+      await symlink('/dev/zero', join(home, 'servers', '2.json'));
+      const run = await runHookWithin('claude', hookFixture('claude', 'pre-write-in-scope', h.root), ['--intent', 'auth-refactor', '--timeout-ms', '5000'], env);
+      assert.equal(run.gaveUp, false);
+      assert.deepEqual([run.code, run.stdout], [0, ''], run.stderr);
+    });
+
+    it('refuses every call when the intents file is a FIFO, within --timeout-ms and by exiting on its own', async () => {
+      const intents = join(h.root, '.orchestration', 'active_intents.yaml');
+      await rm(intents);
+      execFileSync('mkfifo', [intents]);
+      for (const fixture of ['pre-write-in-scope', 'session-start']) {
+        const run = await runHookWithin('claude', hookFixture('claude', fixture, h.root), ['--intent', 'auth-refactor', '--timeout-ms', '3000'], env);
+        assert.equal(run.gaveUp, false, `${fixture}: the hook never answered; the agent's own hook timeout would have decided`);
+        assert.equal(run.signal, null);
+        if (fixture === 'session-start') {
+          assert.equal(run.code, 0, run.stderr);
+          assert.match(JSON.parse(run.stdout).hookSpecificOutput.additionalContext, /FIFO \(named pipe\), not a regular file/);
+          continue;
+        }
+        assert.equal(run.code, 0, run.stderr);
+        const answer = preAnswer(run.stdout);
+        assert.equal(answer.permissionDecision, 'deny');
+        assert.match(answer.permissionDecisionReason, /^\[INTENTS_FILE_INVALID\].*active_intents\.yaml is a FIFO \(named pipe\), not a regular file: refused/s);
+      }
+    });
+  });
+
+  describe('paths and commands resolved where the agent stands (payload cwd)', () => {
+    it('judges a relative Write at cwd/file_path, as Claude Code writes it', async () => {
+      await mkdir(join(h.root, 'src', 'other'), { recursive: true });
+      const outside = await runHook('claude', claudePayload('pre-write-in-scope', h.root, { cwd: join(h.root, 'src', 'other') }, { file_path: 'src/auth/token.ts' }), ['--intent', 'auth-refactor'], env);
+      const denied = preAnswer(outside.stdout);
+      assert.equal(denied.permissionDecision, 'deny');
+      assert.match(denied.permissionDecisionReason, /^\[SCOPE_VIOLATION\] "src\/other\/src\/auth\/token\.ts" is outside the owned scope/);
+      const inside = await runHook('claude', claudePayload('pre-write-in-scope', h.root, { cwd: join(h.root, 'src') }, { file_path: 'auth/token.ts' }), ['--intent', 'auth-refactor'], env);
+      assert.equal(inside.code, 0, inside.stderr);
+      assert.equal(inside.stdout, '', 'src/auth/token.ts is in scope');
+    });
+
+    it('judges a Bash command in the payload cwd: its redirect lands in that folder', async () => {
+      await mkdir(join(h.root, 'src', 'billing'), { recursive: true });
+      const billing = await runHook('claude', claudePayload('pre-bash-safe', h.root, { cwd: join(h.root, 'src', 'billing') }, { command: 'echo x > invoice.ts' }), ['--intent', 'auth-refactor'], env);
+      const denied = preAnswer(billing.stdout);
+      assert.equal(denied.permissionDecision, 'deny');
+      assert.match(denied.permissionDecisionReason, /^\[SCOPE_VIOLATION\] "src\/billing\/invoice\.ts"/);
+      // In scope (src/auth/token.ts), so not refused: a write by redirection goes to a human, as any would.
+      const auth = await runHook('claude', claudePayload('pre-bash-safe', h.root, { cwd: join(h.root, 'src', 'auth') }, { command: 'echo x > token.ts' }), ['--intent', 'auth-refactor'], env);
+      assert.equal(preAnswer(auth.stdout).permissionDecision, 'ask', auth.stdout);
+    });
+
+    it('refuses a Bash command whose cwd is outside the workspace', async () => {
+      const run = await runHook('claude', claudePayload('pre-bash-safe', h.root, { cwd: tmpdir() }), ['--intent', 'auth-refactor', '--workspace', h.root], env);
+      const answer = preAnswer(run.stdout);
+      assert.equal(answer.permissionDecision, 'deny');
+      assert.match(answer.permissionDecisionReason, /^\[PATH_OUTSIDE_WORKSPACE\]/);
+    });
+
+    it('refuses a relative path from VS Code’s agent, whose tools accept only absolute paths', async () => {
+      const payload = JSON.parse(hookFixture('vscode', 'pre-create-file-in-scope', h.root));
+      payload.tool_input.filePath = 'src/auth/token.ts';
+      const run = await runHook('vscode', JSON.stringify(payload), ['--intent', 'auth-refactor'], env);
+      const answer = preAnswer(run.stdout);
+      assert.equal(answer.permissionDecision, 'deny');
+      assert.match(answer.permissionDecisionReason, /absolute path/);
+    });
   });
 
   describe('with an extension that is listed but does not answer', () => {
