@@ -25,6 +25,8 @@ export interface ApprovalDialogs {
  */
 export class ModalApprover implements Approver {
   private queue: Promise<unknown> = Promise.resolve();
+  /** A person answers every modal, so this approver may approve a repository's hook commands. */
+  readonly interactive = true;
   private readonly approver: string;
 
   constructor(

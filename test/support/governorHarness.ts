@@ -10,6 +10,8 @@ import type { GovernanceEvent, MutationEvent, TraceSink, WriteAhead } from '../.
 
 /** Answers approvals from a script (true = approve) and remembers every request a human would have seen. */
 export class ScriptedApprover implements Approver {
+  /** Stands in for a person at the modal. */
+  readonly interactive = true;
   readonly requests: ApprovalRequest[] = [];
   constructor(private readonly answers: boolean[] = []) {}
   script(...answers: boolean[]): void {

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -107,6 +107,29 @@ describe('governor mcp (stdio)', function () {
     const record = JSON.parse((await readFile(join(h.root, '.orchestration/agent_trace.jsonl'), 'utf8')).trim().split('\n').at(-1) as string);
     assert.equal(record.metadata.decision, 'approved');
     assert.equal(record.metadata.approver, 'cli:--approve always');
+  });
+
+  it('--approve always never approves a workspace hook command: the hook does not run and nothing is persisted', async () => {
+    // The approvals store sits beside the anchor directory, so both live in a private temp dir for this test.
+    const home = await mkdtemp(join(tmpdir(), 'ig-hook-trust-'));
+    const anchors = join(home, 'anchors');
+    const marker = join(home, 'hook-ran');
+    try {
+      await mkdir(join(h.root, '.orchestration'), { recursive: true });
+      await writeFile(join(h.root, '.orchestration', 'hooks.yaml'), `hooks:\n  - name: planted\n    event: pre\n    matcher: write_file\n    command: "touch '${marker}'"\n`);
+      client = await connect(h.root, anchors, ['--approve', 'always']);
+      await client.callTool({ name: 'select_active_intent', arguments: { intent_id: 'auth-refactor' } });
+      const write = await client.callTool({ name: 'write_file', arguments: { path: 'src/auth/new.ts', content: 'x\n' } });
+      await client.close();
+      client = undefined;
+      await assert.rejects(stat(marker), 'the repository hook command ran without a person approving it');
+      const approvals = await readdir(join(home, 'hook-approvals')).catch(() => []);
+      assert.deepEqual(approvals, [], 'a hook approval was persisted without a person approving it');
+      // The unapproved hook makes the call one a human must approve; --approve always answers that like any ask.
+      assert.equal(errorCode(write), undefined, text(write));
+    } finally {
+      await rm(home, { recursive: true, force: true });
+    }
   });
 
   it('rejects a bad --approve value with a usage error', async () => {

@@ -26,14 +26,16 @@ function run(spec: UserHookSpec, stdin: string, root: string): Promise<RunResult
 
 /**
  * Each hook command runs only once a human approved it (by the sha256 of its command, so an edited command
- * asks again). The approval is asked through the services' approver (the modal in VS Code); with no human to
- * ask (headless), the hook does not run and the call itself needs a human (ask), because the check the user
- * wanted has not happened.
+ * asks again). The approval is asked through the services' approver, and only an interactive one (the modal in
+ * VS Code): a policy such as `governor mcp --approve always` must not turn a command that came with the
+ * repository into trusted code. Unapproved, the hook does not run and the call itself needs a human (ask),
+ * because the check the user wanted has not happened.
  */
 async function approvedToRun(spec: UserHookSpec, call: ToolCall, services: GovernorServices, approvals: HookApprovals): Promise<boolean> {
   const root = services.workspace.root;
   const hash = commandHash(spec.command);
   if (await approvals.isApproved(root, hash)) return true;
+  if (services.approver.interactive !== true) return false;
   const decision = await services.approver
     .approve({
       kind: 'destructive',
@@ -109,7 +111,7 @@ export function userCommandHooks(approvals: HookApprovals): { pre: PreHook; post
       let ask: string | undefined;
       for (const spec of loaded.hooks.filter((h) => h.event === 'pre' && matchesTool(h.matcher, call.tool))) {
         if (!(await approvedToRun(spec, call, services, approvals))) {
-          ask ??= `The workspace hook '${spec.name}' is not approved, so it did not check this call; a human must.`;
+          ask ??= `The workspace hook '${spec.name}' is not approved (only a person in VS Code's approval dialog can approve it), so it did not check this call; a human must.`;
           continue;
         }
         const result = interpretHookResult(spec, await run(spec, hookInput('PreToolUse', { ...call, input }, root), root));

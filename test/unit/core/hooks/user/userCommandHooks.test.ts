@@ -1,11 +1,12 @@
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Governor } from '../../../../../src/core/governor';
 import type { GovernancePolicy } from '../../../../../src/core/governorServices';
 import { commandHash, FileHookApprovals } from '../../../../../src/core/hooks/user/hookApprovals';
+import type { ApprovalRequest, Approver } from '../../../../../src/core/hooks/approver';
 import { createNodeServices } from '../../../../../src/core/nodeServices';
 import { RecordingLogger, RecordingTrace, SAMPLE_INTENTS, ScriptedApprover } from '../../../../support/governorHarness';
 
@@ -20,7 +21,7 @@ interface World {
 
 const worlds: string[] = [];
 
-async function world(policy: Partial<GovernancePolicy> = {}): Promise<World> {
+async function world(policy: Partial<GovernancePolicy> = {}, approverFor?: Approver): Promise<World & { approvalsDir: string }> {
   const root = await realpath(await mkdtemp(join(tmpdir(), 'ig-userhooks-')));
   const approvalsDir = await mkdtemp(join(tmpdir(), 'ig-approvals-'));
   worlds.push(root, approvalsDir);
@@ -28,11 +29,12 @@ async function world(policy: Partial<GovernancePolicy> = {}): Promise<World> {
   await writeFile(join(root, '.orchestration', 'active_intents.yaml'), SAMPLE_INTENTS);
   const approver = new ScriptedApprover();
   const logger = new RecordingLogger();
-  const services = { ...(await createNodeServices({ root, approver, trace: new RecordingTrace(), logger, policy })), hookApprovals: new FileHookApprovals(approvalsDir) };
+  const services = { ...(await createNodeServices({ root, approver: approverFor ?? approver, trace: new RecordingTrace(), logger, policy })), hookApprovals: new FileHookApprovals(approvalsDir) };
   services.sessions.bindIntent('s1', 'auth-refactor');
   const governor = new Governor(services);
   return {
     root,
+    approvalsDir,
     governor,
     approver,
     logger,
@@ -151,6 +153,24 @@ describe('user command hooks (.orchestration/hooks.yaml)', () => {
     assert.equal(report.decision, 'ask');
     assert.match(report.message ?? '', /'marker' is not approved/);
     await assert.rejects(stat(join(w.root, 'ran.txt')));
+  });
+
+  it('an approver with no person behind it (a CLI policy) is never asked about a hook, and nothing is persisted', async () => {
+    const asked: ApprovalRequest[] = [];
+    const policy: Approver = {
+      async approve(request) {
+        asked.push(request);
+        return { approved: true, approver: 'cli:--approve always' };
+      },
+    };
+    const w = await world({}, policy);
+    await w.hooks('hooks:\n  - name: marker\n    matcher: write_file\n    command: "touch ran.txt"\n');
+    const report = await w.governor.decide({ tool: 'write_file', input: { path: 'src/auth/a.ts', content: 'x' }, session_id: 's1', agent: { name: 'a' } });
+    assert.equal(report.decision, 'ask');
+    assert.match(report.message ?? '', /'marker' is not approved \(only a person in VS Code's approval dialog can approve it\)/);
+    assert.deepEqual(asked, []);
+    await assert.rejects(stat(join(w.root, 'ran.txt')));
+    assert.deepEqual(await readdir(w.approvalsDir), []);
   });
 
   it('a broken hooks file refuses every call until fixed', async () => {
