@@ -1,169 +1,246 @@
-import { randomUUID } from 'node:crypto';
-import { closeSync, fstatSync, openSync, statSync, unlinkSync, writeSync } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
-import { hostname } from 'node:os';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { errnoOf } from '../ioError';
+import { currentProcess, localProcessGone, pidAlive } from './processIdentity';
+
+export { pidAlive };
 
 /**
- * A lock file shared by every process that appends to one log (VS Code windows, the CLI, the hook bridge).
- * Acquire = create `<path>` with O_EXCL holding `{pid, host, token, created}`; release = unlink it if it is
- * still the file we created (same inode). A holder killed with SIGKILL leaves the file behind, so a waiter
- * treats it as stale when the pid is gone (same host) or it is older than `staleMs` (other hosts, pid
- * reuse). Stale locks are broken under a second O_EXCL "breaker" file, re-checking inode and content first,
- * so two waiters cannot both break the same stale lock and one of them remove a fresh lock the other took.
- * Lost races are harmless for the logs anyway: two writers holding a broken lock fork the chain (reported
- * as a merge), they never tear a line, since each line is one O_APPEND write.
+ * A lock shared by every process that writes one thing (a log, a workspace file): VS Code windows, the CLI,
+ * the hook bridge. The lock is a DIRECTORY holding one owner marker, `owner-<pid>-<start>-<host id>-<token>`
+ * (content: the same as JSON, plus the host name, for messages).
+ * - Acquire: build `<path>.acquire-<token>/` with the marker inside, then rename it to `<path>`. rename(2)
+ *   onto a missing or empty directory succeeds and onto a non-empty one fails, atomically: one winner, and
+ *   the lock never exists without its owner's name in it. An empty lock directory is free.
+ * - Release: unlink our own marker (by its unique name), then rmdir, which fails harmlessly when a
+ *   successor's marker is already there. Nothing is ever removed by what it looked like a moment ago.
+ * - Stale: ONLY a holder on this host that is provably dead (pid gone, or reused: another start time). Age
+ *   never counts, so a slow live holder keeps its lock. A reclaimer renames the exact marker it judged dead
+ *   to its own `reclaim-…` name: of two reclaimers one rename wins, the other finds nothing to take.
+ * - A holder on another host (a shared folder) is never taken over: the waiter times out naming it.
+ * Critical sections are short and callers hold the lock across a few syscalls, so acquire and release use
+ * synchronous calls: no thread-pool hops while others wait (see chainedLog.ts).
  */
 
 export interface LockOptions {
   /** Give up waiting after this long (default 10 s). */
   timeoutMs?: number;
-  /** A lock older than this is stale even if its pid looks alive (default 30 s; our critical sections take ms). */
-  staleMs?: number;
+  /** Stop waiting when aborted; the promise rejects with the signal's reason. */
+  signal?: AbortSignal;
 }
 
 export interface LockHandle {
   release(): Promise<void>;
 }
 
-interface LockOwner {
+interface Entry {
+  name: string;
   pid: number;
-  host: string;
-  token: string;
-  created: number;
+  start: number;
+  hostId: string;
 }
 
-interface Observed {
-  ino: number;
-  mtimeMs: number;
-  raw: string;
-  owner?: LockOwner;
+/** What is at the lock path now, and what a waiter does about it. */
+type Holder =
+  | { state: 'free' }
+  /** `target` is provably abandoned: rename it to `claimed`, then clear the lock directory. */
+  | { state: 'dead'; target: string; claimed: string }
+  | { state: 'held'; who: string; remedy: string };
+
+const ENTRY_PATTERN = /^(owner|reclaim)-(\d+)-(\d+)-([0-9a-f]{16})-[0-9a-f]{32}$/;
+/** rename(2) of a directory onto a non-empty one (POSIX allows either), or onto a file (an older lock). */
+const TAKEN = new Set(['ENOTEMPTY', 'EEXIST', 'ENOTDIR']);
+/** Windows refuses to rename onto any existing directory, empty or not. */
+const TAKEN_WIN32 = new Set(['EPERM', 'EACCES', 'EBUSY']);
+
+let ownHostId: string | undefined;
+
+function hostIdOf(host: string): string {
+  return createHash('sha256').update(host, 'utf8').digest('hex').slice(0, 16);
 }
 
-/** Between open(O_EXCL) and writing the owner there is a moment with an empty file; only a crash makes it last. */
-const EMPTY_LOCK_GRACE_MS = 2000;
+function entryName(kind: 'owner' | 'reclaim', token: string): string {
+  const self = currentProcess();
+  ownHostId ??= hostIdOf(self.host);
+  return `${kind}-${self.pid}-${self.start}-${ownHostId}-${token}`;
+}
 
 export async function acquireLock(path: string, options: LockOptions = {}): Promise<LockHandle> {
   const timeoutMs = options.timeoutMs ?? 10_000;
-  const staleMs = options.staleMs ?? 30_000;
-  const owner: LockOwner = { pid: process.pid, host: hostname(), token: randomUUID(), created: Date.now() };
-  const deadline = Date.now() + timeoutMs;
-  let wait = 1;
-  for (;;) {
-    const ino = tryCreate(path, JSON.stringify(owner));
-    if (ino !== undefined) return handleFor(path, ino);
-    const holder = await observe(path);
-    if (!holder) continue; // released between our attempt and the look
-    if (isStale(holder, staleMs)) {
-      await breakStale(path, holder, staleMs);
-      continue;
+  const { signal } = options;
+  signal?.throwIfAborted();
+  const token = randomBytes(16).toString('hex');
+  const marker = entryName('owner', token);
+  const staging = `${path}.acquire-${token}`;
+  // ENOENT here means the lock's folder is gone: the caller decides whether to recreate it.
+  mkdirSync(staging);
+  let staged = true;
+  try {
+    const self = currentProcess();
+    writeFileSync(join(staging, marker), JSON.stringify({ pid: self.pid, host: self.host, start: self.start, token, acquired: new Date().toISOString() }), { flag: 'wx' });
+    const deadline = Date.now() + timeoutMs;
+    let wait = 1;
+    let quick = 0;
+    for (;;) {
+      if (tryRename(staging, path)) {
+        staged = false;
+        return handleFor(path, marker);
+      }
+      const holder = inspect(path, token);
+      if (holder.state === 'dead') reclaim(path, holder);
+      // Free or just reclaimed: try again at once, but never spin (an empty directory Windows will not remove).
+      if (holder.state !== 'held' && quick++ < 3) continue;
+      quick = 0;
+      if (Date.now() >= deadline) throw new Error(timeoutMessage(path, timeoutMs, holder));
+      // Jittered exponential backoff keeps a crowd of waiters from polling in lockstep.
+      await delay(wait + Math.random() * wait, undefined, { signal });
+      wait = Math.min(wait * 2, 25);
     }
-    if (Date.now() >= deadline) {
-      const who = holder.owner ? `pid ${holder.owner.pid} on ${holder.owner.host}` : 'an unknown process';
-      throw new Error(`Timed out after ${timeoutMs} ms waiting for the lock ${path}, held by ${who}. If no governor is running, delete that file.`);
-    }
-    // Jittered exponential backoff keeps 16 waiters from polling in lockstep.
-    await sleep(wait + Math.random() * wait);
-    wait = Math.min(wait * 2, 25);
+  } finally {
+    if (staged) rmSync(staging, { recursive: true, force: true });
   }
 }
 
-/**
- * Creates the lock file with O_EXCL and writes the owner; returns its inode, or undefined when it already
- * exists. Synchronous like the rest of the critical section: a few µs, versus a thread-pool hop per call.
- */
-function tryCreate(path: string, content: string): number | undefined {
-  let fd: number;
+function tryRename(staging: string, path: string): boolean {
   try {
-    fd = openSync(path, 'wx', 0o644);
+    renameSync(staging, path);
+    return true;
   } catch (error) {
-    if (errnoOf(error) === 'EEXIST') return undefined;
+    const code = errnoOf(error) ?? '';
+    if (TAKEN.has(code) || (process.platform === 'win32' && TAKEN_WIN32.has(code))) return false;
     throw error;
   }
-  try {
-    writeSync(fd, content);
-    return fstatSync(fd).ino;
-  } finally {
-    closeSync(fd);
-  }
 }
 
-function handleFor(path: string, ino: number): LockHandle {
+function handleFor(path: string, marker: string): LockHandle {
   let released = false;
   return {
     async release() {
       if (released) return;
       released = true;
-      // If our lock was judged stale and broken, the file there now is someone else's (another inode): leave it.
       try {
-        if (statSync(path).ino === ino) unlinkSync(path);
+        unlinkSync(join(path, marker));
       } catch {
-        // Already gone: nothing to release.
+        // Our marker is gone: we were judged dead and someone else holds the lock now. Leave theirs alone.
+        return;
       }
+      rmdirQuietly(path);
     },
   };
 }
 
-async function observe(path: string): Promise<Observed | undefined> {
+function inspect(path: string, token: string): Holder {
+  let names: string[];
   try {
-    const [info, raw] = await Promise.all([stat(path), readFile(path, 'utf8')]);
-    let owner: LockOwner | undefined;
-    try {
-      const parsed = JSON.parse(raw) as LockOwner;
-      if (typeof parsed.pid === 'number' && typeof parsed.token === 'string') owner = parsed;
-    } catch {
-      owner = undefined;
-    }
-    return { ino: info.ino, mtimeMs: info.mtimeMs, raw, owner };
+    names = readdirSync(path);
   } catch (error) {
-    if (errnoOf(error) === 'ENOENT') return undefined;
+    const code = errnoOf(error);
+    if (code === 'ENOENT') return { state: 'free' };
+    if (code === 'ENOTDIR') return inspectLegacy(path, token);
     throw error;
   }
-}
-
-function isStale(lock: Observed, staleMs: number): boolean {
-  const age = Date.now() - lock.mtimeMs;
-  if (!lock.owner) return age > Math.min(EMPTY_LOCK_GRACE_MS, staleMs);
-  if (age > staleMs) return true;
-  return lock.owner.host === hostname() && !pidAlive(lock.owner.pid);
-}
-
-/** Signal 0 probes without delivering anything: ESRCH = gone, EPERM = alive but not ours. */
-export function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return errnoOf(error) === 'EPERM';
+  if (names.length === 0) {
+    // A crash between steps, or a release half done: nobody's lock. (POSIX renames onto it anyway.)
+    rmdirQuietly(path);
+    return { state: 'free' };
   }
+  ownHostId ??= hostIdOf(currentProcess().host);
+  let held: Holder | undefined;
+  for (const name of names) {
+    const entry = parseEntry(name);
+    if (!entry) {
+      held ??= { state: 'held', who: `held by something this version does not know (${name})`, remedy: removeHint(path) };
+    } else if (entry.hostId === ownHostId && localProcessGone(entry.pid, entry.start)) {
+      return { state: 'dead', target: join(path, name), claimed: join(path, entryName('reclaim', token)) };
+    } else {
+      held ??= describeHolder(path, entry);
+    }
+  }
+  return held ?? { state: 'free' };
 }
 
-async function breakStale(path: string, observed: Observed, staleMs: number): Promise<void> {
-  const breaker = `${path}.break`;
-  const breakerOwner = { pid: process.pid, host: hostname(), token: randomUUID(), created: Date.now() };
-  if (tryCreate(breaker, JSON.stringify(breakerOwner)) === undefined) {
-    // Someone else is breaking it; if that someone died mid-break, clear the breaker so the next round can.
-    const other = await observe(breaker);
-    if (other && isStale(other, staleMs)) unlinkQuietly(breaker);
-    else await sleep(1);
-    return;
-  }
-  try {
-    const current = await observe(path);
-    if (current && current.ino === observed.ino && current.raw === observed.raw) unlinkQuietly(path);
-  } finally {
-    unlinkQuietly(breaker);
-  }
+function parseEntry(name: string): Entry | undefined {
+  const match = ENTRY_PATTERN.exec(name);
+  if (!match) return undefined;
+  return { name, pid: Number(match[2]), start: Number(match[3]), hostId: match[4] };
 }
 
-function unlinkQuietly(path: string): void {
+function describeHolder(path: string, entry: Entry): Holder {
+  let host: string | undefined;
+  let since = '';
   try {
-    unlinkSync(path);
+    const owner = JSON.parse(readFileSync(join(path, entry.name), 'utf8')) as { host?: unknown; acquired?: unknown };
+    if (typeof owner.host === 'string') host = owner.host;
+    if (typeof owner.acquired === 'string') since = ` since ${owner.acquired}`;
   } catch {
-    // Someone else removed it first: the outcome we wanted.
+    // Released while we looked, or unreadable: the name alone still says who.
+  }
+  if (entry.hostId !== ownHostId) {
+    return {
+      state: 'held',
+      who: `held by pid ${entry.pid} on another machine (${host ?? `host id ${entry.hostId}`})${since}`,
+      remedy: `This machine cannot tell whether that process still runs there, so it never takes the lock over. ${removeHint(path)}`,
+    };
+  }
+  return {
+    state: 'held',
+    who: `held by pid ${entry.pid} on ${host ?? 'this machine'}${since}`,
+    remedy: `That process is alive; if it is stuck, stop it: the lock of a process that has exited is taken over automatically.`,
+  };
+}
+
+/**
+ * Before the lock was a directory it was a file holding `{pid, host}`, and a governor of that version may
+ * still run (or have died holding it). Same rules: only a provably dead holder on this host is taken over.
+ */
+function inspectLegacy(path: string, token: string): Holder {
+  let owner: { pid?: unknown; host?: unknown } | undefined;
+  try {
+    owner = JSON.parse(readFileSync(path, 'utf8')) as typeof owner;
+  } catch (error) {
+    if (errnoOf(error) === 'ENOENT') return { state: 'free' };
+    owner = undefined;
+  }
+  const pid = typeof owner?.pid === 'number' ? owner.pid : undefined;
+  const host = typeof owner?.host === 'string' ? owner.host : undefined;
+  if (pid === undefined || host === undefined) {
+    return { state: 'held', who: 'held by a lock file of an older version that names no owner', remedy: removeHint(path) };
+  }
+  if (host === currentProcess().host && !pidAlive(pid)) return { state: 'dead', target: path, claimed: `${path}.reclaim-${token}` };
+  return { state: 'held', who: `held by pid ${pid} on ${host} (a lock file of an older version)`, remedy: removeHint(path) };
+}
+
+/** Takes the exact entry judged dead; losing the rename to another reclaimer (ENOENT) is fine. */
+function reclaim(path: string, dead: { target: string; claimed: string }): void {
+  try {
+    renameSync(dead.target, dead.claimed);
+  } catch (error) {
+    if (errnoOf(error) === 'ENOENT') return;
+    throw error;
+  }
+  try {
+    unlinkSync(dead.claimed);
+  } catch {
+    // Already gone: the outcome we wanted.
+  }
+  rmdirQuietly(path);
+}
+
+function rmdirQuietly(path: string): void {
+  try {
+    rmdirSync(path);
+  } catch {
+    // Not empty (a new holder's marker), already gone, or a file: in every case not ours to remove.
   }
 }
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+function removeHint(path: string): string {
+  return `If no governor is running, remove ${path} (rm -r; the next writer creates it again).`;
+}
+
+function timeoutMessage(path: string, timeoutMs: number, holder: Holder): string {
+  const about = holder.state === 'held' ? `${holder.who}. ${holder.remedy}` : 'which kept changing hands.';
+  return `Timed out after ${timeoutMs} ms waiting for the lock ${path}, ${about}`;
 }

@@ -1,0 +1,61 @@
+import { readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { errnoOf } from '../ioError';
+
+/**
+ * Who a process is, well enough to tell later whether it is still running: a pid alone is not enough,
+ * because a dead holder's pid can be handed to an unrelated process. On Linux the process start time
+ * (field 22 of /proc/<pid>/stat, clock ticks since boot) tells the two apart; elsewhere it is 0 (unknown)
+ * and only the pid is checked.
+ */
+export interface ProcessIdentity {
+  pid: number;
+  host: string;
+  /** Start time in clock ticks since boot, 0 when the platform does not tell. */
+  start: number;
+}
+
+let self: ProcessIdentity | undefined;
+
+/** This process; read once, on first use. */
+export function currentProcess(): ProcessIdentity {
+  self ??= { pid: process.pid, host: hostname(), start: processStartTime(process.pid) ?? 0 };
+  return self;
+}
+
+/** Signal 0 probes without delivering anything: ESRCH = gone, EPERM = alive but not ours. */
+export function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return errnoOf(error) === 'EPERM';
+  }
+}
+
+/**
+ * True only when a process of THIS host is provably gone: its pid is free, or now names a process that
+ * started at another time. Any doubt (no start time known, an unreadable /proc) answers false: fail closed.
+ * Whether the process ran on this host at all is the caller's to check first.
+ */
+export function localProcessGone(pid: number, start: number): boolean {
+  if (!pidAlive(pid)) return true;
+  if (!start) return false;
+  const now = processStartTime(pid);
+  return now !== undefined && now !== start;
+}
+
+/** Linux: field 22 of /proc/<pid>/stat. Undefined elsewhere, or when the process vanished while we looked. */
+function processStartTime(pid: number): number | undefined {
+  if (process.platform !== 'linux') return undefined;
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+  } catch {
+    return undefined;
+  }
+  // Field 2 (the command name) is in parentheses and may hold spaces or ')': count from the last ')'.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const start = Number(fields[22 - 3]);
+  return Number.isSafeInteger(start) && start > 0 ? start : undefined;
+}
