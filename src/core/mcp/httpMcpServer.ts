@@ -5,7 +5,7 @@ import { HOOK_PATH } from '../bridge/nativeCall';
 import { errnoOf } from '../ioError';
 import type { Governor } from '../governor';
 import type { Logger } from '../logger';
-import { guardRequest, newBearerToken, tokenDigest, type HttpGuardPolicy, type HttpRefusal } from './httpRequestGuard';
+import { guardRequest, MAX_REQUEST_BODY_BYTES, newBearerToken, tokenDigest, type HttpGuardPolicy, type HttpRefusal } from './httpRequestGuard';
 import { McpHttpSessions, type McpHttpSession } from './mcpHttpSessions';
 
 export const MCP_PATH = '/mcp';
@@ -46,7 +46,7 @@ export interface HttpMcpServer {
   close(): Promise<void>;
 }
 
-const DEFAULTS = { maxSessions: 64, maxBodyBytes: 4 * 1024 * 1024, idleSessionMs: 30 * 60_000 };
+const DEFAULTS = { maxSessions: 64, maxBodyBytes: MAX_REQUEST_BODY_BYTES, idleSessionMs: 30 * 60_000 };
 
 /**
  * The governed tools over MCP Streamable HTTP for agents outside the extension host. It is reachable by every

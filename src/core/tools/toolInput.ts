@@ -13,6 +13,12 @@ export function pathFields(input: Record<string, unknown>, fields: Array<[string
   return uses;
 }
 
+/**
+ * The most text one tool argument takes (write_file's content), in characters as JSON Schema counts them (code
+ * points). The HTTP doors derive their body cap from it (httpRequestGuard.ts), so a valid call always gets in.
+ */
+export const MAX_CONTENT_CHARS = 10 * 1024 * 1024;
+
 export const PATH_PROPERTY = {
   type: 'string',
   minLength: 1,

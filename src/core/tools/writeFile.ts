@@ -1,7 +1,7 @@
 import { ok } from '../toolError';
 import { applyProposedChange } from './fileChange';
 import type { ToolDefinition } from './toolDefinition';
-import { EXPECTED_HASH_PROPERTY, PATH_PROPERTY, pathFields } from './toolInput';
+import { EXPECTED_HASH_PROPERTY, MAX_CONTENT_CHARS, PATH_PROPERTY, pathFields } from './toolInput';
 
 export const writeFile: ToolDefinition = {
   name: 'write_file',
@@ -12,7 +12,7 @@ export const writeFile: ToolDefinition = {
     type: 'object',
     properties: {
       path: PATH_PROPERTY,
-      content: { type: 'string', maxLength: 10 * 1024 * 1024, description: 'The complete new content.' },
+      content: { type: 'string', maxLength: MAX_CONTENT_CHARS, description: 'The complete new content.' },
       expected_content_hash: EXPECTED_HASH_PROPERTY,
     },
     required: ['path', 'content'],

@@ -8,6 +8,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { startHttpMcpServer, type HttpMcpServer, type HttpMcpServerOptions } from '../../../../src/core/mcp/httpMcpServer';
+import { MAX_REQUEST_BODY_BYTES } from '../../../../src/core/mcp/httpRequestGuard';
+import { MAX_CONTENT_CHARS } from '../../../../src/core/tools/toolInput';
 import { createHarness, type Harness } from '../../../support/governorHarness';
 
 const LOGIN = 'export function login() {\n  return true;\n}\n';
@@ -221,8 +223,8 @@ describe('HTTP MCP server', function () {
       { name: 'POST text/plain', req: () => ({ headers: { 'content-type': 'text/plain' } }), status: 415, error: /application\/json/ },
       { name: 'POST without a content type', req: () => ({ headers: { 'content-type': undefined } }), status: 415 },
       { name: 'text/plain without a token fails on the token first', req: () => ({ headers: { 'content-type': 'text/plain', authorization: undefined } }), status: 401 },
-      { name: 'a declared body over 4 MB', req: () => ({ body: Buffer.alloc(4 * 1024 * 1024 + 1, 0x20) }), status: 413 },
-      { name: 'a chunked body over 4 MB', req: () => ({ body: Buffer.alloc(4 * 1024 * 1024 + 1, 0x20), chunked: true }), status: 413 },
+      { name: 'a declared body over the cap', req: () => ({ body: Buffer.alloc(MAX_REQUEST_BODY_BYTES + 1, 0x20) }), status: 413 },
+      { name: 'a chunked body over the cap', req: () => ({ body: Buffer.alloc(MAX_REQUEST_BODY_BYTES + 1, 0x20), chunked: true }), status: 413 },
       { name: 'a body that is not JSON', req: () => ({ body: '{"jsonrpc":' }), status: 400, error: /not valid JSON/ },
       { name: 'an unknown path', req: () => ({ path: '/admin' }), status: 404, error: /\/mcp/ },
       { name: 'an OAuth discovery probe', req: () => ({ method: 'GET', path: '/.well-known/oauth-protected-resource', headers: { authorization: undefined } }), status: 404 },
@@ -323,6 +325,37 @@ describe('HTTP MCP server', function () {
         await other.close();
       }
       await assert.rejects(start({ token: 'short' }), /at least 16/);
+    });
+  });
+
+  describe('the body cap and the tool schemas agree', () => {
+    it('takes the largest write_file content the schema allows, and one character more is a schema error naming the limit', async () => {
+      const c = await connect(server);
+      clients.push(c);
+      await c.client.callTool({ name: 'select_active_intent', arguments: { intent_id: 'auth-refactor' } });
+      const line = `${'x'.repeat(79)}\n`;
+      const largest = line.repeat(Math.floor(MAX_CONTENT_CHARS / line.length)).padEnd(MAX_CONTENT_CHARS, 'y');
+      const written = await c.client.callTool({ name: 'write_file', arguments: { path: 'src/auth/large.ts', content: largest } });
+      assert.equal(errorCode(written), undefined, text(written).slice(0, 300));
+      assert.equal((await readFile(join(h.root, 'src/auth/large.ts'), 'utf8')).length, MAX_CONTENT_CHARS);
+
+      const over = await c.client.callTool({ name: 'write_file', arguments: { path: 'src/auth/larger.ts', content: `${largest}z` } });
+      assert.equal(errorCode(over), 'INVALID_INPUT', text(over).slice(0, 300));
+      assert.match(text(over), new RegExp(`'content' must NOT have more than ${MAX_CONTENT_CHARS} characters`));
+    });
+    it('lets the hook door (POST /hook) take a native write of the same size, under the same cap', async () => {
+      await server.close();
+      const seen: number[] = [];
+      server = await start({
+        hookHandler: async (body) => {
+          seen.push(String((body as { tool_input: { content: string } }).tool_input.content).length);
+          return { status: 200, body: {} };
+        },
+      });
+      const largest = JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: { file_path: 'src/auth/large.ts', content: 'x'.repeat(MAX_CONTENT_CHARS) } });
+      assert.equal((await raw(server, { path: '/hook', body: largest })).status, 200);
+      assert.deepEqual(seen, [MAX_CONTENT_CHARS]);
+      assert.equal((await raw(server, { path: '/hook', body: Buffer.alloc(MAX_REQUEST_BODY_BYTES + 1, 0x20) })).status, 413);
     });
   });
 
