@@ -30,6 +30,16 @@ export interface JsonlTraceSinkOptions {
   newId?: () => string;
 }
 
+/** A record that now stands in one of the logs, as `onRecorded` listeners hear of it. */
+export interface RecordedNotice {
+  log: typeof TRACE_FILE | typeof GOVERNANCE_LOG_FILE;
+  /** The record's `id`. */
+  id: string;
+  invocation_id: string;
+  session_id: string;
+  tool: string;
+}
+
 /**
  * The TraceSink the hook engine writes to: mutations become Agent Trace records in
  * `.orchestration/agent_trace.jsonl`, refusals/rejections/errors governance records in
@@ -41,6 +51,7 @@ export class JsonlTraceSink implements TraceSink {
   private gitDirs: Promise<GitDirs | undefined> | undefined;
   private readonly journal: WriteAheadJournal;
   private recovered: Promise<void> | undefined;
+  private readonly listeners = new Set<(notice: RecordedNotice) => void>();
 
   constructor(private readonly options: JsonlTraceSinkOptions) {
     this.journal = new WriteAheadJournal(options.workspaceRoot);
@@ -71,6 +82,7 @@ export class JsonlTraceSink implements TraceSink {
     await this.recoverOnce();
     const record = buildMutationRecord(event, await this.context());
     await this.trace.append(record as unknown as Record<string, unknown>);
+    this.notify({ log: TRACE_FILE, id: record.id, invocation_id: event.invocation_id, session_id: event.session_id, tool: event.tool });
   }
 
   async recordAhead(event: MutationEvent, landing: LandingFile[]): Promise<WriteAhead> {
@@ -92,6 +104,7 @@ export class JsonlTraceSink implements TraceSink {
         if (settled) return;
         settled = true;
         this.journal.end(file);
+        this.notify({ log: TRACE_FILE, id: record.id, invocation_id: event.invocation_id, session_id: event.session_id, tool: event.tool });
       },
       abandoned: async (reason) => {
         if (settled) return;
@@ -105,6 +118,28 @@ export class JsonlTraceSink implements TraceSink {
   async recordGovernance(event: GovernanceEvent): Promise<void> {
     const record = buildGovernanceRecord(event, await this.context());
     await this.governance.append(record as unknown as Record<string, unknown>);
+    this.notify({ log: GOVERNANCE_LOG_FILE, id: record.id, invocation_id: event.invocation_id, session_id: event.session_id, tool: event.tool });
+  }
+
+  /**
+   * Calls `listener` for each record once it stands: acknowledged by its log, and for a write-ahead record once
+   * its change landed (one that did not land is followed by its governance `void` record instead). Returns the
+   * unsubscribe.
+   */
+  onRecorded(listener: (notice: RecordedNotice) => void): () => void {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
+  }
+
+  private notify(notice: RecordedNotice): void {
+    // Listeners are other extensions' code: whatever they do, the record stands and the call goes on.
+    for (const listener of [...this.listeners]) {
+      try {
+        listener({ ...notice });
+      } catch {
+        // ignored on purpose, see above
+      }
+    }
   }
 
   /** Opens both logs now, quarantining a torn tail left by a crash, and reconciles changes a dead writer left pending. */

@@ -171,6 +171,37 @@ describe('JsonlTraceSink', () => {
     assert.equal((await ws.anchors.read(TRACE_FILE, 'refs/heads/topic'))?.hash, records[1].metadata.hash);
   });
 
+  it('tells listeners of each record once it stands: after the append, and for a write-ahead record once its change landed', async () => {
+    const sink = ws.sink();
+    const heard: { log: string; id: string; invocation_id: string; onDisk: boolean }[] = [];
+    const onDisk = async (log: string, id: string) => (await readFile(log === TRACE_FILE ? ws.trace : ws.governance, 'utf8').catch(() => '')).includes(id);
+    const checks: Promise<void>[] = [];
+    sink.onRecorded(() => {
+      throw new Error('a listener that throws changes nothing');
+    });
+    const stop = sink.onRecorded((notice) => void checks.push(onDisk(notice.log, notice.id).then((found) => void heard.push({ log: notice.log, id: notice.id, invocation_id: notice.invocation_id, onDisk: found }))));
+    await sink.recordMutation(mutationEvent({ invocation_id: 'native' }));
+    const ahead = await sink.recordAhead(mutationEvent({ invocation_id: 'ahead' }), [{ path: 'src/a.ts', after_hash: `sha256:${'1'.repeat(64)}` }]);
+    await Promise.all(checks);
+    assert.deepEqual(heard.map((h) => h.invocation_id), ['native'], 'a write-ahead record is not announced before its change landed');
+    await ahead.landed();
+    const voided = await sink.recordAhead(mutationEvent({ invocation_id: 'voided' }), [{ path: 'src/b.ts' }]);
+    await voided.abandoned({ code: 'STALE_FILE', message: 'the file changed' });
+    await sink.recordGovernance(governanceEvent({ invocation_id: 'refused' }));
+    stop();
+    await sink.recordGovernance(governanceEvent({ invocation_id: 'after-unsubscribe' }));
+    await Promise.all(checks);
+    await sink.close();
+    assert.deepEqual(heard.map((h) => [h.log, h.invocation_id, h.onDisk]), [
+      [TRACE_FILE, 'native', true],
+      [TRACE_FILE, 'ahead', true],
+      [GOVERNANCE_LOG_FILE, 'voided', true],
+      [GOVERNANCE_LOG_FILE, 'refused', true],
+    ]);
+    const trace = await readRecords(ws.trace);
+    assert.deepEqual(heard.slice(0, 2).map((h) => h.id), [trace[0].id, trace[1].id]);
+  });
+
   it('refuses records after close', async () => {
     const sink = ws.sink();
     await sink.close();
