@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MemoryBeforeStash } from '../../../../src/core/bridge/beforeStash';
@@ -78,6 +79,45 @@ describe('governor hook with a running extension', () => {
   it('answers the handshake with the human’s intent', async () => {
     const run = await hook('claude', 'session-start');
     assert.match(JSON.parse(run.stdout).hookSpecificOutput.additionalContext, /# Active intent: `auth-refactor`/);
+  });
+
+  /** A Claude Code payload from a fixture, with changes to its top level and to its tool_input. */
+  const claude = (fixture: string, top: Record<string, unknown>, toolInput: Record<string, unknown> = {}) => {
+    const payload = JSON.parse(hookFixture('claude', fixture, h.root)) as Record<string, unknown> & { tool_input?: Record<string, unknown> };
+    return JSON.stringify({ ...payload, ...top, ...(payload.tool_input ? { tool_input: { ...payload.tool_input, ...toolInput } } : {}) });
+  };
+  const denial = (stdout: string) => JSON.parse(stdout).hookSpecificOutput as { permissionDecision: string; permissionDecisionReason: string };
+
+  it('denies a Write to /dev/zero or to a FIFO in the workspace without the extension reading it (its event loop stays free)', async () => {
+    const zero = await runHook('claude', claude('pre-write-in-scope', {}, { file_path: '/dev/zero' }), [], env);
+    assert.equal(denial(zero.stdout).permissionDecision, 'deny');
+    assert.match(denial(zero.stdout).permissionDecisionReason, /^\[PATH_OUTSIDE_WORKSPACE\]/);
+    execFileSync('mkfifo', [join(h.root, 'src', 'auth', 'pipe.ts')]);
+    const fifo = await runHook('claude', claude('pre-write-in-scope', {}, { file_path: join(h.root, 'src', 'auth', 'pipe.ts') }), [], env);
+    assert.equal(denial(fifo.stdout).permissionDecision, 'deny');
+    assert.match(denial(fifo.stdout).permissionDecisionReason, /src\/auth\/pipe\.ts.*not a regular file/);
+  });
+
+  it('judges a relative path and a Bash command where Claude Code runs them: the payload cwd', async () => {
+    await mkdir(join(h.root, 'src', 'billing'), { recursive: true });
+    const nested = await runHook('claude', claude('pre-write-in-scope', { cwd: join(h.root, 'src', 'billing') }, { file_path: 'src/auth/token.ts' }), [], env);
+    assert.match(denial(nested.stdout).permissionDecisionReason, /^\[SCOPE_VIOLATION\] "src\/billing\/src\/auth\/token\.ts"/);
+    const inScope = await runHook('claude', claude('pre-write-in-scope', { cwd: join(h.root, 'src') }, { file_path: 'auth/token.ts' }), [], env);
+    assert.deepEqual([inScope.code, inScope.stdout], [0, ''], inScope.stderr);
+    const bash = await runHook('claude', claude('pre-bash-safe', { cwd: join(h.root, 'src', 'billing') }, { command: 'echo x > invoice.ts' }), [], env);
+    assert.match(denial(bash.stdout).permissionDecisionReason, /^\[SCOPE_VIOLATION\] "src\/billing\/invoice\.ts"/);
+  });
+
+  it('frees the conversation’s read ledger when Claude Code ends the session', async () => {
+    const sessions = h.governor.services.sessions;
+    assert.equal((await hook('claude', 'pre-read')).stdout, '');
+    const post = await runHook('claude', claude('pre-read', { hook_event_name: 'PostToolUse', tool_response: {} }), [], env);
+    assert.equal(post.code, 0, post.stderr);
+    assert.equal(sessions.lastRead('claude:abc123', 'src/auth/login.ts')?.text, LOGIN);
+    const end = await hook('claude', 'session-end');
+    assert.deepEqual([end.code, end.stdout], [0, ''], end.stderr);
+    assert.equal(sessions.lastRead('claude:abc123', 'src/auth/login.ts'), undefined);
+    assert.equal(sessions.stats().textBytes, 0);
   });
 
   it('keeps the route behind the bearer token', async () => {
