@@ -32,7 +32,9 @@ the native tool to the governed call it amounts to (Write/create_file → write_
 edit_file, Bash/run_in_terminal → run_command, Read/read_file → read_file) and answers in the agent's dialect.
 With VS Code running on the workspace (found through ~/.intent-governor/servers/), the extension decides, shows
 its approval dialog and writes the trace; otherwise the call is judged here (a needed human approval is handed
-back to the agent as "ask") and PostToolUse appends the trace record.
+back to the agent as "ask") and PostToolUse appends the trace record. Relative paths are resolved as the agent
+resolves them (Claude Code: against the payload's cwd, where Bash runs too); SessionEnd frees what a running
+extension kept for the session.
 
   --workspace DIR   the governed workspace (default: the payload's cwd)
   --intent ID       headless only: the intent this agent works under (else the agent's writes are refused)

@@ -27,6 +27,7 @@ describe('hook configs (install / uninstall)', () => {
     ]);
     assert.deepEqual(config.hooks.PostToolUse, [{ matcher: 'Write|Edit|MultiEdit|Read', hooks: [ours] }]);
     assert.deepEqual(config.hooks.SessionStart, [{ hooks: [ours] }]);
+    assert.deepEqual(config.hooks.SessionEnd, [{ hooks: [ours] }], 'so the extension frees what it kept for the conversation');
     const removed = JSON.parse(text(uninstallHookConfig('claude', once)));
     assert.deepEqual(removed, JSON.parse(mine));
   });
