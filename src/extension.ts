@@ -6,7 +6,7 @@ import { Governor } from './core/governor';
 import { INTENTS_FILE_RELATIVE } from './core/intents/fileIntentSource';
 import { registerConnectAgentCommand } from './host/connectAgentCommand';
 import { startMcpHost, type McpHost } from './host/mcpHost';
-import type { IntentGovernorApi } from './host/extensionApi';
+import { createExtensionApi, type IntentGovernorApi } from './host/extensionApi';
 import type { GovernedFolder } from './host/governedFolder';
 import { createHostServices } from './host/hostServices';
 import { registerInstallHooksCommand } from './host/installHooksCommand';
@@ -82,7 +82,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Intent
   });
   if (mcp) context.subscriptions.push(mcp);
   log.info(`governing ${services.workspace.root} (trusted: ${services.policy.trusted}, approveWrites: ${services.policy.approveWrites})`);
-  return { governor, services, statusText: () => statusBar.text, mcpUrl: () => mcp?.server.url };
+  return createExtensionApi(context.subscriptions, { governor, trace, statusText: () => statusBar.text, mcpUrl: () => mcp?.server.url });
 }
 
 /** No folder to govern: commands and tools still exist (they are contributed) and say what is missing. */

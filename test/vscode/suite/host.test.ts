@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
-import type { IntentGovernorApi } from '../../../src/host/extensionApi';
+import type { IntentGovernorApi, RecordedNotice } from '../../../src/host/extensionApi';
 import { activateGovernor, EXTENSION_ID, invokeGovernedTool, parseToolError, waitFor, workspaceUri } from './extensionUnderTest';
 
 const INTENTS = '.orchestration/active_intents.yaml';
@@ -15,6 +15,12 @@ const INVALID_INTENTS = `active_intents:
     owned_scope:
       - src/auth/**
 `;
+
+/** The ids of the records in one of the workspace's logs, read from disk. */
+async function loggedIds(log: string): Promise<string[]> {
+  const text = await readFile(workspaceUri(log).fsPath, 'utf8');
+  return text.split('\n').filter(Boolean).map((line) => (JSON.parse(line) as { id: string }).id);
+}
 
 describe('Intent Governor in VS Code', () => {
   let api: IntentGovernorApi;
@@ -47,12 +53,12 @@ describe('Intent Governor in VS Code', () => {
 
   it('registers every governed tool as a language model tool', () => {
     const names = vscode.lm.tools.map((tool) => tool.name);
-    for (const tool of api.governor.tools()) assert.ok(names.includes(`intent-governor_${tool.name}`), `intent-governor_${tool.name} missing from vscode.lm.tools`);
+    for (const tool of api.toolNames()) assert.ok(names.includes(`intent-governor_${tool}`), `intent-governor_${tool} missing from vscode.lm.tools`);
   });
 
   it('starts with no intent, so writes are refused until one is selected', async () => {
     assert.equal(api.statusText(), '$(shield) no intent');
-    const report = await api.governor.decide({ tool: 'write_file', input: { path: 'src/auth/new.ts', content: 'x\n' }, session_id: 'host-test', agent });
+    const report = await api.decide({ tool: 'write_file', input: { path: 'src/auth/new.ts', content: 'x\n' }, session_id: 'host-test', agent });
     assert.equal(report.code, 'NO_ACTIVE_INTENT');
   });
 
@@ -60,8 +66,7 @@ describe('Intent Governor in VS Code', () => {
     const selected = await vscode.commands.executeCommand('intentGovernor.selectIntent', 'auth-refactor');
     assert.equal(selected, 'auth-refactor');
     assert.equal(api.statusText(), '$(shield) auth-refactor');
-    assert.equal(api.services.sessions.getDefaultIntent(), 'auth-refactor');
-    const report = await api.governor.decide({ tool: 'write_file', input: { path: 'src/auth/new.ts', content: 'x\n' }, session_id: 'host-test', agent });
+    const report = await api.decide({ tool: 'write_file', input: { path: 'src/auth/new.ts', content: 'x\n' }, session_id: 'host-test', agent });
     assert.equal(report.decision, 'allow', report.message);
   });
 
@@ -74,7 +79,8 @@ describe('Intent Governor in VS Code', () => {
   it('clears the intent', async () => {
     await vscode.commands.executeCommand('intentGovernor.clearIntent');
     assert.equal(api.statusText(), '$(shield) no intent');
-    assert.equal(api.services.sessions.getDefaultIntent(), undefined);
+    const report = await api.decide({ tool: 'write_file', input: { path: 'src/auth/new.ts', content: 'x\n' }, session_id: 'host-test', agent });
+    assert.equal(report.code, 'NO_ACTIVE_INTENT');
     await vscode.commands.executeCommand('intentGovernor.selectIntent', 'auth-refactor');
   });
 
@@ -136,16 +142,37 @@ describe('Intent Governor in VS Code', () => {
 
   it('follows the approveWrites setting live', async () => {
     const config = vscode.workspace.getConfiguration('intentGovernor');
-    assert.equal(api.services.policy.approveWrites, false);
-    assert.equal(api.services.policy.trusted, vscode.workspace.isTrusted);
+    const writeDecision = async () => (await api.decide({ tool: 'write_file', input: { path: 'src/auth/asks.ts', content: 'x\n' }, session_id: 'host-test', agent })).decision;
+    // Allowed, not asked: the workspace is trusted and approveWrites is off.
+    assert.equal(await writeDecision(), 'allow');
     await config.update('approveWrites', true, vscode.ConfigurationTarget.Global);
     try {
-      await waitFor('policy.approveWrites to follow the setting', () => api.services.policy.approveWrites === true);
-      const report = await api.governor.decide({ tool: 'write_file', input: { path: 'src/auth/asks.ts', content: 'x\n' }, session_id: 'host-test', agent });
-      assert.equal(report.decision, 'ask');
+      await waitFor('writes to ask once approveWrites is on', async () => (await writeDecision()) === 'ask');
     } finally {
       await config.update('approveWrites', undefined, vscode.ConfigurationTarget.Global);
     }
-    await waitFor('policy.approveWrites back to false', () => api.services.policy.approveWrites === false);
+    await waitFor('writes to be allowed again once approveWrites is off', async () => (await writeDecision()) === 'allow');
+  });
+
+  it('offers no way around governance: a facade that calls through the pipeline and tells of each record once it stands', async () => {
+    assert.deepEqual(Object.keys(api).sort(), ['call', 'decide', 'mcpUrl', 'onDidRecord', 'statusText', 'toolNames']);
+    assert.ok(Object.isFrozen(api));
+    const heard: RecordedNotice[] = [];
+    const listening = api.onDidRecord((notice) => heard.push(notice));
+    try {
+      const written = await api.call({ tool: 'write_file', input: { path: 'src/auth/from-api.ts', content: 'export const viaApi = true;\n' }, session_id: 'host-test', agent });
+      assert.ok(written.ok, written.ok ? '' : written.error.message);
+      const refused = await api.call({ tool: 'write_file', input: { path: 'src/billing/from-api.ts', content: 'x\n' }, session_id: 'host-test', agent });
+      assert.equal(refused.ok ? 'ok' : refused.error.code, 'SCOPE_VIOLATION');
+      // Fired once the record stands, so it is in the log on disk by the time a listener hears of it.
+      const mutation = heard.find((n) => n.invocation_id === written.invocation_id);
+      assert.equal(mutation?.log, '.orchestration/agent_trace.jsonl');
+      assert.ok(await loggedIds(mutation.log).then((ids) => ids.includes(mutation.id)), `${mutation.id} is not in ${mutation.log}`);
+      const refusal = heard.find((n) => n.invocation_id === refused.invocation_id);
+      assert.equal(refusal?.log, '.orchestration/governance_log.jsonl');
+      assert.ok(await loggedIds(refusal.log).then((ids) => ids.includes(refusal.id)), `${refusal.id} is not in ${refusal.log}`);
+    } finally {
+      listening.dispose();
+    }
   });
 });
