@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { GovernorServices } from './governorServices';
-import type { ApprovalDecision, ApprovalRequest } from './hooks/approver';
+import { approveUnlessCancelled, type ApprovalDecision, type ApprovalRequest } from './hooks/approver';
 import { approvalGate } from './hooks/builtin/approvalGate';
 import { commandPolicyHook } from './hooks/builtin/commandPolicyHook';
 import { intentGate } from './hooks/builtin/intentGate';
@@ -79,15 +79,17 @@ export class Governor {
     return Object.values(TOOLS);
   }
 
-  async call(request: ToolCallRequest): Promise<GovernedResult> {
-    const gate = await this.gate(request, { askHuman: true });
+  /** `signal` aborts when the agent stops waiting: a cancelled call is refused, never carried out late. */
+  async call(request: ToolCallRequest, options: { signal?: AbortSignal } = {}): Promise<GovernedResult> {
+    const gate = await this.gate(request, { askHuman: true, signal: options.signal });
     if (gate.kind === 'unknown') return { ok: false, invocation_id: gate.invocationId, error: gate.error, context: [] };
     if (gate.kind === 'refused') return this.finish(gate.facts, { status: 'blocked', error: gate.error, approval: gate.approval }, gate.context);
     if (gate.kind === 'ask') throw new Error('gate asked without asking a human'); // askHuman: true never yields this
     const { definition, verdict, approval } = gate;
     let outcome: CallOutcome;
     try {
-      const result = await definition.execute({ call: verdict.call, facts: verdict.facts, services: this.services, approval });
+      const signal = options.signal ?? new AbortController().signal;
+      const result = await definition.execute({ call: verdict.call, facts: verdict.facts, services: this.services, approval, signal });
       outcome = result.ok ? { status: 'success', output: result.value, approval } : { status: 'error', error: result.error, approval };
     } catch (error) {
       this.services.logger.error(`tool ${definition.name} crashed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
@@ -100,7 +102,7 @@ export class Governor {
    * Validation, the pre-chain and (when `askHuman`) the human's approval: the part of the pipeline that
    * decides whether a call may run, shared by `call` and `authorize`.
    */
-  private async gate(request: ToolCallRequest, options: { askHuman: boolean }): Promise<Gate> {
+  private async gate(request: ToolCallRequest, options: { askHuman: boolean; signal?: AbortSignal }): Promise<Gate> {
     const invocationId = request.invocation_id ?? randomUUID();
     const definition = findTool(request.tool);
     if (!definition) {
@@ -112,16 +114,16 @@ export class Governor {
     const factsFor = (c: ToolCall) => new CallFacts(c, definition, this.services);
     const valid = validateInput(definition, request.input);
     if (!valid.ok) return { kind: 'refused', facts: factsFor(call), error: valid.error, context: [] };
-    const verdict = await this.engine.runPre(call, factsFor, definition.mutation);
+    const verdict = await this.engine.runPre(call, factsFor, definition.mutation, options.signal);
     if (verdict.decision === 'deny') return { kind: 'refused', facts: verdict.facts, error: verdict.error, context: verdict.context };
     const reshaped = modifiedInputError(definition, call, verdict.call);
     if (reshaped) return { kind: 'refused', facts: verdict.facts, error: reshaped, context: verdict.context };
     if (verdict.decision === 'allow') return { kind: 'cleared', definition, verdict };
     if (!options.askHuman) return { kind: 'ask', invocationId, request: verdict.request, context: verdict.context };
-    const approval = await this.askHuman(verdict.request);
+    const approval = await this.askHuman(verdict.request, options.signal);
     if (approval.approved) return { kind: 'cleared', definition, verdict, approval };
     const why = approval.reason ? ` (${approval.reason})` : '';
-    const error = toolError('HITL_REJECT', `A human rejected this ${definition.name} call${why}. Do not retry it unchanged; ask the user how to proceed.`, { approver: approval.approver });
+    const error = approval.refusal ?? toolError('HITL_REJECT', `A human rejected this ${definition.name} call${why}. Do not retry it unchanged; ask the user how to proceed.`, { approver: approval.approver });
     return { kind: 'refused', facts: verdict.facts, error, context: verdict.context, approval };
   }
 
@@ -145,7 +147,7 @@ export class Governor {
    * themselves once we answer. Refusals go through the post-chain (governance log) like any refused call;
    * an allowed call's change is recorded later by `recordNative`, once the native tool has run.
    */
-  async authorize(request: ToolCallRequest, options: { askHuman: boolean }): Promise<Authorization> {
+  async authorize(request: ToolCallRequest, options: { askHuman: boolean; signal?: AbortSignal }): Promise<Authorization> {
     const gate = await this.gate(request, options);
     switch (gate.kind) {
       case 'unknown':
@@ -192,9 +194,9 @@ export class Governor {
     }
   }
 
-  private async askHuman(request: ApprovalRequest): Promise<ApprovalDecision> {
+  private async askHuman(request: ApprovalRequest, signal: AbortSignal | undefined): Promise<ApprovalDecision> {
     try {
-      return await this.services.approver.approve(request);
+      return await approveUnlessCancelled(this.services.approver, request, signal);
     } catch (error) {
       // No answer is a no: an approver that fails must never let the call through.
       this.services.logger.error(`approver failed: ${error instanceof Error ? error.message : String(error)}`);

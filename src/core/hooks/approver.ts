@@ -1,3 +1,6 @@
+import type { ToolError } from '../toolError';
+import { cancelledDecision } from './cancellation';
+
 /** How bad it is if a human approves this by mistake. */
 export type Risk = 'low' | 'medium' | 'high';
 
@@ -14,6 +17,8 @@ export interface ApprovalRequest {
   reasons: string[];
   /** Unified diff of the proposed change (may be long; UIs show the first lines). */
   diff?: string;
+  /** The diff was cut to bound what a queued request holds: it is no longer a patch that applies. */
+  diff_cut?: boolean;
   command?: string;
   /** For scope expansion: the globs to add and the agent's reason. */
   globs?: string[];
@@ -22,9 +27,19 @@ export interface ApprovalRequest {
 
 export interface ApprovalDecision {
   approved: boolean;
-  /** Who decided: a user name, `modal`, `cli:--approve always`, a test approver's name. */
+  /** Who decided: a user name, `modal`, `cli:--approve always`, a test approver's name; `none` when nobody did. */
   approver: string;
   reason?: string;
+  /**
+   * Set when no human decided (the agent stopped waiting, too many approvals were queued): the refusal the
+   * agent gets instead of "a human rejected".
+   */
+  refusal?: ToolError;
+}
+
+export interface ApproveOptions {
+  /** Aborted when the agent stops waiting: the approver drops the question and the answer counts as a no. */
+  signal?: AbortSignal;
 }
 
 /** The human-in-the-loop port: a native modal in the host, a policy in the CLI, a script in tests. */
@@ -34,5 +49,25 @@ export interface Approver {
    * policy, a headless door) never approves what only a person may, such as running a repository's hook command.
    */
   readonly interactive?: boolean;
-  approve(request: ApprovalRequest): Promise<ApprovalDecision>;
+  approve(request: ApprovalRequest, options?: ApproveOptions): Promise<ApprovalDecision>;
+}
+
+/**
+ * Asks `approver`, but stops waiting the moment `signal` aborts, whatever the approver does with it: a
+ * cancelled call is not approved, and an answer that arrives after the abort is never used.
+ */
+export async function approveUnlessCancelled(approver: Approver, request: ApprovalRequest, signal: AbortSignal | undefined): Promise<ApprovalDecision> {
+  if (!signal) return approver.approve(request);
+  if (signal.aborted) return cancelledDecision(request.tool);
+  let onAbort: (() => void) | undefined;
+  const abandoned = new Promise<ApprovalDecision>((resolve) => {
+    onAbort = () => resolve(cancelledDecision(request.tool));
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    const answer = await Promise.race([approver.approve(request, { signal }), abandoned]);
+    return signal.aborted ? cancelledDecision(request.tool) : answer;
+  } finally {
+    signal.removeEventListener('abort', onAbort!);
+  }
 }

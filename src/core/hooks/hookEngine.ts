@@ -2,6 +2,7 @@ import type { Logger } from '../logger';
 import { isToolError, toolError, type ToolError } from '../toolError';
 import type { ApprovalRequest } from './approver';
 import type { CallFacts } from './callFacts';
+import { cancelledCallError } from './cancellation';
 import { mergeAsks } from './decisionMerge';
 import type { ApprovalAsk, PostHook, PostHookContext, PreDecision, PreHook, PreHookResult, ToolCall } from './hookTypes';
 
@@ -24,6 +25,7 @@ export type ChainVerdict =
   | { decision: 'deny'; call: ToolCall; context: string[]; error: ToolError; hook: string };
 
 const TIMED_OUT = Symbol('timed out');
+const CANCELLED = Symbol('cancelled');
 
 function hookError(hook: string, what: string): ToolError {
   return toolError('HOOK_ERROR', `Hook '${hook}' ${what}, so the call was refused (governance fails closed). Tell the user; retrying will not help until the hook is fixed.`, {
@@ -54,19 +56,30 @@ function checkResult(value: unknown): PreHookResult | string {
   }
 }
 
-async function withTimeout<T>(run: (signal: AbortSignal) => Promise<T> | T, ms: number): Promise<T | typeof TIMED_OUT> {
+/**
+ * Runs a hook until it answers, its time is up, or (with `callSignal`) the call is cancelled. The hook's own
+ * signal aborts in both of the latter cases, so a hook that started work (a process, a request) can stop it.
+ */
+async function withTimeout<T>(run: (signal: AbortSignal) => Promise<T> | T, ms: number, callSignal?: AbortSignal): Promise<T | typeof TIMED_OUT | typeof CANCELLED> {
   const controller = new AbortController();
+  const signal = callSignal ? AbortSignal.any([controller.signal, callSignal]) : controller.signal;
   let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<typeof TIMED_OUT>((resolve) => {
+  let onCancel: (() => void) | undefined;
+  const stop = new Promise<typeof TIMED_OUT | typeof CANCELLED>((resolve) => {
     timer = setTimeout(() => {
       controller.abort();
       resolve(TIMED_OUT);
     }, ms);
+    if (!callSignal) return;
+    onCancel = () => resolve(CANCELLED);
+    if (callSignal.aborted) onCancel();
+    else callSignal.addEventListener('abort', onCancel, { once: true });
   });
   try {
-    return await Promise.race([Promise.resolve().then(() => run(controller.signal)), timeout]);
+    return await Promise.race([Promise.resolve().then(() => run(signal)), stop]);
   } finally {
     clearTimeout(timer);
+    if (onCancel) callSignal?.removeEventListener('abort', onCancel);
   }
 }
 
@@ -115,8 +128,11 @@ export class HookEngine {
     if (index >= 0) list.splice(index, 1);
   }
 
-  /** Runs the pre-chain. `factsFor` builds fresh facts for a (possibly modified) call. */
-  async runPre(initial: ToolCall, factsFor: (call: ToolCall) => CallFacts, mutationClass: string): Promise<ChainVerdict & { facts: CallFacts }> {
+  /**
+   * Runs the pre-chain. `factsFor` builds fresh facts for a (possibly modified) call. When `signal` aborts (the
+   * agent stopped waiting), the running hook is told through its own signal and the call is refused at once.
+   */
+  async runPre(initial: ToolCall, factsFor: (call: ToolCall) => CallFacts, mutationClass: string, signal?: AbortSignal): Promise<ChainVerdict & { facts: CallFacts }> {
     let call = initial;
     let facts = factsFor(call);
     const context: string[] = [];
@@ -124,13 +140,16 @@ export class HookEngine {
     let guardsStarted = false;
     for (const hook of [...this.pre]) {
       guardsStarted ||= hook.guard === true;
+      if (signal?.aborted) return this.cancelled(call, context, hook.name, facts);
       let raw: unknown;
       try {
-        raw = await withTimeout((signal) => hook.run({ call, facts, signal }), hook.timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS);
+        raw = await withTimeout((hookSignal) => hook.run({ call, facts, signal: hookSignal }), hook.timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS, signal);
       } catch (error) {
+        if (signal?.aborted) return this.cancelled(call, context, hook.name, facts); // it failed because it was told to stop
         this.logger.error(`pre-hook ${hook.name} threw: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
         return { decision: 'deny', call, context, error: hookError(hook.name, 'failed'), hook: hook.name, facts };
       }
+      if (raw === CANCELLED) return this.cancelled(call, context, hook.name, facts);
       if (raw === TIMED_OUT) {
         this.logger.error(`pre-hook ${hook.name} timed out`);
         return { decision: 'deny', call, context, error: hookError(hook.name, `did not answer within ${hook.timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS} ms`), hook: hook.name, facts };
@@ -153,6 +172,11 @@ export class HookEngine {
     }
     if (asks.length) return { decision: 'ask', call, context, request: mergeAsks(call, mutationClass, asks), facts };
     return { decision: 'allow', call, context, facts };
+  }
+
+  private cancelled(call: ToolCall, context: string[], hook: string, facts: CallFacts): ChainVerdict & { facts: CallFacts } {
+    this.logger.info(`${call.tool} ${call.invocation_id} cancelled during pre-hook ${hook}: the agent stopped waiting`);
+    return { decision: 'deny', call, context, error: cancelledCallError(call.tool), hook, facts };
   }
 
   /** Runs every post-hook; their failures are logged and never reach the agent. */

@@ -35,6 +35,8 @@ export interface ToolExecution {
   services: GovernorServices;
   /** The human's approval, when one was asked: recorded with the change. */
   approval?: ApprovalDecision;
+  /** Aborted when the agent stops waiting (its client cancelled, timed out or went away): the call must not change anything from then on. */
+  signal: AbortSignal;
 }
 
 /** One governed tool: adding a tool is one entry in the registry and one test file. */

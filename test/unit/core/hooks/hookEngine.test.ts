@@ -123,6 +123,49 @@ describe('hook engine', () => {
     assert.equal(await readFile(`${h.root}/src/auth/login.ts`, 'utf8'), FILES['src/auth/login.ts']);
   });
 
+  describe('a call its agent stopped waiting for', () => {
+    const call = (tool: string, input: unknown, signal: AbortSignal) =>
+      h.governor.call({ tool, input, session_id: 's1', agent: { name: 'test-agent' } }, { signal });
+
+    it('aborts the running pre-hook through its signal and is refused at once, logged as cancelled', async () => {
+      const controller = new AbortController();
+      let hookSignal: AbortSignal | undefined;
+      // A slow policy check (a user hook's process, say) that would run for a minute if nobody stopped it.
+      h.governor.engine.registerPre({
+        name: 'slow-policy',
+        timeoutMs: 60_000,
+        run: ({ signal }) => {
+          hookSignal = signal;
+          setImmediate(() => controller.abort());
+          return new Promise((resolve) => setTimeout(() => resolve({ decision: { kind: 'allow' } }), 60_000).unref());
+        },
+      });
+      const result = await call('write_file', { path: 'src/auth/new.ts', content: 'x' }, controller.signal);
+      assert.equal(codeOf(result), 'HITL_REJECT');
+      assert.match(result.ok ? '' : result.error.message, /cancelled: the agent stopped waiting/i);
+      assert.equal(result.ok ? undefined : result.error.meta?.reason, 'cancelled');
+      assert.equal(hookSignal?.aborted, true, 'the hook was told to stop');
+      assert.equal(h.trace.governance.at(-1)?.code, 'HITL_REJECT');
+      assert.match(h.trace.governance.at(-1)?.message ?? '', /cancelled: the agent stopped waiting/i);
+      await assert.rejects(import('node:fs/promises').then((fs) => fs.readFile(`${h.root}/src/auth/new.ts`)));
+    });
+
+    it('never reaches the human when it was cancelled before the approval', async () => {
+      const result = await call('delete_file', { path: 'src/auth/login.ts', expected_content_hash: await hashOf(h, 'src/auth/login.ts') }, AbortSignal.abort());
+      assert.equal(codeOf(result), 'HITL_REJECT');
+      assert.equal(h.approver.requests.length, 0);
+      const { readFile } = await import('node:fs/promises');
+      assert.equal(await readFile(`${h.root}/src/auth/login.ts`, 'utf8'), FILES['src/auth/login.ts']);
+    });
+
+    it('a hook still gets a signal when the door passes none', async () => {
+      let seen: AbortSignal | undefined;
+      h.governor.engine.registerPre({ name: 'looker', run: ({ signal }) => ((seen = signal), { decision: { kind: 'allow' } }) });
+      assert.equal(codeOf(await h.call('read_file', { path: 'src/auth/login.ts' })), 'ok');
+      assert.equal(seen?.aborted, false);
+    });
+  });
+
   it('every call gets its own invocation id', async () => {
     const a = await h.call('read_file', { path: 'src/auth/login.ts' });
     const b = await h.call('read_file', { path: 'src/auth/login.ts' });
