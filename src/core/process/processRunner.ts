@@ -10,6 +10,8 @@ export interface RunOptions {
   stdin?: string;
   /** Time between SIGTERM and SIGKILL; 500 ms when absent. */
   killGraceMs?: number;
+  /** Aborted when the call is cancelled: the process group is ended as on timeout (or never started). */
+  signal?: AbortSignal;
 }
 
 export interface RunResult {
@@ -19,6 +21,8 @@ export interface RunResult {
   stderr: string;
   truncated: boolean;
   timedOut: boolean;
+  /** Ended (or never started) because `signal` aborted. */
+  cancelled: boolean;
   durationMs: number;
 }
 
@@ -37,7 +41,8 @@ export function runShellCommand(command: string, options: RunOptions): Promise<R
  *
  * Nothing outlives the call: once the direct child exits, whatever is left of its group (`server &`,
  * `sleep 999 &`) is terminated too, because background processes keep running in the human's workspace
- * and keep our pipes open. The same SIGTERM-then-SIGKILL ends the group on timeout and on output overflow.
+ * and keep our pipes open. The same SIGTERM-then-SIGKILL ends the group on timeout, on output overflow and
+ * when the call is cancelled.
  * Processes that leave the group on purpose (setsid) are out of reach; we stop waiting for
  * their pipes once the group has been killed.
  */
@@ -51,6 +56,7 @@ export function runProcess(file: string, args: string[], options: RunOptions): P
     let collected = 0;
     let truncated = false;
     let timedOut = false;
+    let cancelled = false;
     let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
     let openPipes = 2;
     let pipesAbandoned = false;
@@ -60,6 +66,10 @@ export function runProcess(file: string, args: string[], options: RunOptions): P
     let drainTimer: NodeJS.Timeout | undefined;
     let killTimer: NodeJS.Timeout | undefined;
 
+    if (options.signal?.aborted) {
+      resolve({ exitCode: null, signal: null, stdout: '', stderr: `${file} was not started: the call was cancelled`, truncated, timedOut, cancelled: true, durationMs: 0 });
+      return;
+    }
     let child: ChildProcessWithoutNullStreams;
     try {
       // Required on use: a hook process that runs no command skips loading node:child_process.
@@ -68,7 +78,7 @@ export function runProcess(file: string, args: string[], options: RunOptions): P
     } catch (error) {
       // Invalid arguments (a NUL byte, a bad env value) throw synchronously; still a result, not a throw.
       const reason = error instanceof Error ? error.message : String(error);
-      resolve({ exitCode: null, signal: null, stdout: '', stderr: `Could not start ${file}: ${reason}`, truncated, timedOut, durationMs: 0 });
+      resolve({ exitCode: null, signal: null, stdout: '', stderr: `Could not start ${file}: ${reason}`, truncated, timedOut, cancelled, durationMs: 0 });
       return;
     }
 
@@ -83,17 +93,18 @@ export function runProcess(file: string, args: string[], options: RunOptions): P
       }
     };
 
-    const finish = (result: Omit<RunResult, 'durationMs' | 'truncated' | 'timedOut'>): void => {
+    const finish = (result: Omit<RunResult, 'durationMs' | 'truncated' | 'timedOut' | 'cancelled'>): void => {
       if (settled) return;
       settled = true;
       clearTimeout(timeoutTimer);
+      options.signal?.removeEventListener('abort', onAbort);
       clearTimeout(drainTimer);
       // The pending SIGKILL stays armed while anything of the group survives a SIGTERM.
       if (!signalGroup(0)) clearTimeout(killTimer);
       // A descendant that escaped the group may still hold the pipes: stop reading them.
       child.stdout?.destroy();
       child.stderr?.destroy();
-      resolve({ ...result, truncated, timedOut, durationMs: performance.now() - started });
+      resolve({ ...result, truncated, timedOut, cancelled, durationMs: performance.now() - started });
     };
 
     const maybeFinish = (): void => {
@@ -128,6 +139,13 @@ export function runProcess(file: string, args: string[], options: RunOptions): P
         abandonPipesSoon();
       }, graceMs);
     };
+
+    // The agent stopped waiting: nobody will read the result, so the command must not go on changing things.
+    function onAbort(): void {
+      if (exit !== undefined) return;
+      cancelled = true;
+      terminateGroup();
+    }
 
     const collect = (chunks: Buffer[]) => (chunk: Buffer) => {
       if (truncated) return; // keep draining so writers are not blocked, but buffer nothing more
@@ -172,5 +190,6 @@ export function runProcess(file: string, args: string[], options: RunOptions): P
       timedOut = true;
       terminateGroup();
     }, options.timeoutMs);
+    options.signal?.addEventListener('abort', onAbort, { once: true });
   });
 }

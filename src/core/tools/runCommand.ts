@@ -1,4 +1,5 @@
 import { decodeText } from '../hooks/callFacts';
+import { CANCELLED_REASON, cancelledCallError } from '../hooks/cancellation';
 import type { AppliedChange } from '../hooks/hookTypes';
 import { canonicalizeCommandTarget } from '../policy/commandTargets';
 import { runShellCommand } from '../process/processRunner';
@@ -42,12 +43,14 @@ export const runCommand: ToolDefinition = {
     const cwd = paths.value.find((p) => p.field === 'cwd') ?? { abs: services.workspace.root, rel: '' };
     const targets = await knownTargets(execution, cwd.rel);
     const before = await Promise.all(targets.map((t) => services.workspace.readFile(t.abs)));
+    if (execution.signal.aborted) return fail(cancelledCallError(call.tool));
     const requested = typeof call.input.timeout_ms === 'number' ? call.input.timeout_ms : services.policy.commandTimeoutMs;
     const result = await runShellCommand(String(call.input.command), {
       cwd: cwd.abs,
       timeoutMs: Math.min(requested, services.policy.maxCommandTimeoutMs),
       maxOutputBytes: services.policy.maxCommandOutputBytes,
       env: scrubEnv(process.env),
+      signal: execution.signal,
     });
     const changes: AppliedChange[] = [];
     for (const [index, target] of targets.entries()) {
@@ -55,12 +58,16 @@ export const runCommand: ToolDefinition = {
       const previous = decodeText(before[index]);
       if (after !== previous) changes.push({ path: target.rel, before: previous, after });
     }
-    const status = result.timedOut ? `timed out after ${Math.min(requested, services.policy.maxCommandTimeoutMs)} ms (process group killed)` : `exit code ${result.exitCode ?? `signal ${result.signal}`}`;
+    const status = result.cancelled
+      ? `${CANCELLED_REASON} (process group killed)`
+      : result.timedOut
+        ? `timed out after ${Math.min(requested, services.policy.maxCommandTimeoutMs)} ms (process group killed)`
+        : `exit code ${result.exitCode ?? `signal ${result.signal}`}`;
     const cut = result.truncated ? '\n(output truncated)' : '';
     const text = `$ ${String(call.input.command)}\n${status}\n--- stdout ---\n${result.stdout}\n--- stderr ---\n${result.stderr}${cut}`;
     return ok({
       text,
-      data: { exit_code: result.exitCode, signal: result.signal, timed_out: result.timedOut, truncated: result.truncated, stdout: result.stdout, stderr: result.stderr },
+      data: { exit_code: result.exitCode, signal: result.signal, timed_out: result.timedOut, cancelled: result.cancelled, truncated: result.truncated, stdout: result.stdout, stderr: result.stderr },
       changes,
     });
   },

@@ -85,6 +85,40 @@ describe('processRunner', () => {
     assert.equal(await gone(pids), true, `still running: ${pids.filter(isAlive).join(', ')}`);
   });
 
+  it('kills the command with its background children when the call is cancelled, and says so', async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'ig-cancel-'));
+    const pidFile = path.join(dir, 'pids');
+    try {
+      const controller = new AbortController();
+      const running = runShellCommand(`sleep 999 & echo $! >> ${pidFile}; sleep 999 & echo $! >> ${pidFile}; wait`, options({ timeoutMs: 60_000, killGraceMs: 200, signal: controller.signal }));
+      let pids: number[] = [];
+      while (pids.length < 2) {
+        pids = pidsIn(await fs.readFile(pidFile, 'utf8').catch(() => ''));
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      spawned.push(...pids);
+      controller.abort();
+      const result = await running;
+      assert.equal(result.cancelled, true);
+      assert.equal(result.timedOut, false);
+      assert.equal(await gone(pids), true, `still running: ${pids.filter(isAlive).join(', ')}`);
+    } finally {
+      await fs.rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('does not start a command whose call was already cancelled', async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'ig-cancel-'));
+    try {
+      const result = await runShellCommand(`touch ${dir}/ran`, options({ signal: AbortSignal.abort() }));
+      assert.equal(result.cancelled, true);
+      assert.equal(result.exitCode, null);
+      await assert.rejects(fs.stat(path.join(dir, 'ran')));
+    } finally {
+      await fs.rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('escalates to SIGKILL when the command ignores SIGTERM', async () => {
     const result = await runShellCommand("trap '' TERM; sleep 999 & echo $!; wait", options({ timeoutMs: 300, killGraceMs: 200 }));
     const pids = pidsIn(result.stdout);
