@@ -1,4 +1,6 @@
+import { relative, sep } from 'node:path';
 import * as vscode from 'vscode';
+import { resolveRecordedPath } from '../core/paths/recordedPath';
 import { recordDetail } from '../core/trace/recordDetail';
 import { readRecordAt } from '../core/trace/traceIndexLoader';
 import { describeVerification, verifyWorkspaceLogs } from '../core/trace/workspaceVerify';
@@ -106,9 +108,13 @@ export class InspectorPanel implements vscode.Disposable {
     if (record) this.post({ type: 'detail', detail: recordDetail(row, record) });
   }
 
-  /** Reveals the lines a record changed in an editor beside the inspector, selected. */
+  /** Reveals the lines a record changed in an editor beside the inspector, selected; only files inside the workspace. */
   private async openAtRange(path: string, startLine: number, endLine: number): Promise<void> {
-    const uri = vscode.Uri.joinPath(this.governed.folder.uri, ...path.split('/'));
+    const { workspace, caseInsensitive } = this.governed.services;
+    const target = await resolveRecordedPath(workspace.root, path, { caseInsensitive });
+    if (!target.ok) return void vscode.window.showWarningMessage(target.error.message);
+    // Under the folder as VS Code opened it (the root may be reached through a link), by the checked real path.
+    const uri = vscode.Uri.joinPath(this.governed.folder.uri, ...relative(workspace.root, target.value.abs).split(sep));
     try {
       const document = await vscode.workspace.openTextDocument(uri);
       const last = Math.max(0, document.lineCount - 1);
