@@ -1,5 +1,6 @@
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
+import { readRegularFile } from '../io/regularFile';
 
 /** Where a repository keeps HEAD (`gitDir`) and its refs (`commonDir`; differs for linked worktrees). */
 export interface GitDirs {
@@ -14,6 +15,18 @@ export interface GitHead {
 }
 
 const SHA = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
+/** packed-refs of a large monorepo runs to megabytes; nothing git keeps here is near this. */
+const MAX_GIT_FILE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * A git metadata file's text, or undefined. Through the non-blocking regular-file reader: these are read while a
+ * call is decided, and a FIFO at .git/HEAD would otherwise hold a thread-pool thread forever, which also keeps
+ * the hook process from exiting after its deadline.
+ */
+async function gitFile(path: string): Promise<string | undefined> {
+  const read = await readRegularFile(path, { maxBytes: MAX_GIT_FILE_BYTES });
+  return read.ok ? read.bytes.toString('utf8') : undefined;
+}
 
 /** Finds the repository containing `root` by walking up to a `.git` directory or `gitdir:` file; no git process. */
 export async function findGitDirs(root: string): Promise<GitDirs | undefined> {
@@ -23,7 +36,7 @@ export async function findGitDirs(root: string): Promise<GitDirs | undefined> {
     const info = await stat(candidate).catch(() => undefined);
     if (info?.isDirectory()) return withCommonDir(candidate);
     if (info?.isFile()) {
-      const text = await readFile(candidate, 'utf8').catch(() => '');
+      const text = (await gitFile(candidate)) ?? '';
       const match = /^gitdir:\s*(.+)$/m.exec(text);
       if (match) return withCommonDir(resolve(dir, match[1].trim()));
     }
@@ -34,13 +47,13 @@ export async function findGitDirs(root: string): Promise<GitDirs | undefined> {
 }
 
 async function withCommonDir(gitDir: string): Promise<GitDirs> {
-  const common = await readFile(join(gitDir, 'commondir'), 'utf8').catch(() => undefined);
+  const common = await gitFile(join(gitDir, 'commondir'));
   return { gitDir, commonDir: common ? resolve(gitDir, common.trim()) : gitDir };
 }
 
 /** Reads HEAD and resolves it through loose refs and packed-refs; undefined on an unborn branch or a broken repo. */
 export async function readGitHead(dirs: GitDirs): Promise<GitHead | undefined> {
-  const head = (await readFile(join(dirs.gitDir, 'HEAD'), 'utf8').catch(() => '')).trim();
+  const head = ((await gitFile(join(dirs.gitDir, 'HEAD'))) ?? '').trim();
   if (SHA.test(head)) return { revision: head };
   const match = /^ref:\s*(\S+)$/.exec(head);
   if (!match) return undefined;
@@ -53,13 +66,13 @@ async function resolveRef(dirs: GitDirs, ref: string, depth: number): Promise<st
   if (depth > 5 || ref.includes('..')) return undefined;
   // Per-worktree refs (HEAD-like, refs/bisect…) live in gitDir; branches and tags in commonDir.
   for (const base of dirs.gitDir === dirs.commonDir ? [dirs.gitDir] : [dirs.gitDir, dirs.commonDir]) {
-    const loose = (await readFile(join(base, ref), 'utf8').catch(() => undefined))?.trim();
+    const loose = (await gitFile(join(base, ref)))?.trim();
     if (loose === undefined) continue;
     if (SHA.test(loose)) return loose;
     const symbolic = /^ref:\s*(\S+)$/.exec(loose);
     if (symbolic) return resolveRef(dirs, symbolic[1], depth + 1);
   }
-  const packed = await readFile(join(dirs.commonDir, 'packed-refs'), 'utf8').catch(() => '');
+  const packed = (await gitFile(join(dirs.commonDir, 'packed-refs'))) ?? '';
   for (const line of packed.split('\n')) {
     const space = line.indexOf(' ');
     if (space > 0 && line.slice(space + 1).trim() === ref && SHA.test(line.slice(0, space))) return line.slice(0, space);

@@ -237,6 +237,15 @@ describe('governor hook (headless, as the agent runs it)', () => {
       assert.deepEqual([run.code, run.stdout], [0, ''], run.stderr);
     });
 
+    it('denies, logs and exits when .git/HEAD is a FIFO (the refusal’s record reads the revision)', async () => {
+      await mkdir(join(h.root, '.git'), { recursive: true });
+      execFileSync('mkfifo', [join(h.root, '.git', 'HEAD')]);
+      const run = await runHookWithin('claude', hookFixture('claude', 'pre-write-out-of-scope', h.root), ['--intent', 'auth-refactor', '--timeout-ms', '3000'], env);
+      assert.equal(run.gaveUp, false, 'the hook could not exit: a thread was stuck opening the FIFO');
+      assert.deepEqual([run.code, run.signal], [0, null], run.stderr);
+      assert.match(preAnswer(run.stdout).permissionDecisionReason, /^\[SCOPE_VIOLATION\]/);
+    });
+
     it('refuses every call when the intents file is a FIFO, within --timeout-ms and by exiting on its own', async () => {
       const intents = join(h.root, '.orchestration', 'active_intents.yaml');
       await rm(intents);
