@@ -3,6 +3,10 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync
 import Module, { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Script } from 'node:vm';
+import { readRegularFileSync } from '../core/io/regularFile';
+
+/** A code cache is a few times the size of the bundle's hot functions; anything near this is not ours. */
+const MAX_CACHE_BYTES = 64 * 1024 * 1024;
 
 /** A bundle loaded by `requireWithCodeCache`. */
 export interface CachedModule<T> {
@@ -29,12 +33,10 @@ export function requireWithCodeCache<T>(file: string, cacheDir: string): CachedM
   const key = createHash('sha256').update(`${process.version}\0${process.arch}\0`).update(bytes).digest('hex').slice(0, 32);
   const source = bytes.toString('utf8');
   const cacheFile = join(cacheDir, `${key}.v8`);
-  let cachedData: Buffer | undefined;
-  try {
-    cachedData = readFileSync(cacheFile);
-  } catch {
-    cachedData = undefined;
-  }
+  // Non-blocking and capped: this runs before the governor decides, so a FIFO or device planted under the
+  // cache's (predictable) name must be skipped, not waited on; the bundle then compiles as usual.
+  const cached = readRegularFileSync(cacheFile, { maxBytes: MAX_CACHE_BYTES, noFollow: true });
+  const cachedData = cached.ok ? cached.bytes : undefined;
   // A shebang line is not JavaScript inside the module wrapper; a comment keeps the line numbers.
   const body = source.startsWith('#!') ? `//${source.slice(2)}` : source;
   const script = new Script(Module.wrap(body), { filename: file, cachedData });

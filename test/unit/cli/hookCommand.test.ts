@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { execFileSync, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -242,6 +243,17 @@ describe('governor hook (headless, as the agent runs it)', () => {
       execFileSync('mkfifo', [join(h.root, '.git', 'HEAD')]);
       const run = await runHookWithin('claude', hookFixture('claude', 'pre-write-out-of-scope', h.root), ['--intent', 'auth-refactor', '--timeout-ms', '3000'], env);
       assert.equal(run.gaveUp, false, 'the hook could not exit: a thread was stuck opening the FIFO');
+      assert.deepEqual([run.code, run.signal], [0, null], run.stderr);
+      assert.match(preAnswer(run.stdout).permissionDecisionReason, /^\[SCOPE_VIOLATION\]/);
+    });
+
+    it('still decides when a FIFO sits at the code cache’s name for the headless governor', async () => {
+      const headlessBundle = bundledScript(join(__dirname, '..', '..', '..', 'src', 'cli', 'headlessDecider.ts'), 'hook-headless.js');
+      const key = createHash('sha256').update(`${process.version}\0${process.arch}\0`).update(await readFile(headlessBundle)).digest('hex').slice(0, 32);
+      await mkdir(join(home, 'code-cache'), { recursive: true });
+      execFileSync('mkfifo', [join(home, 'code-cache', `${key}.v8`)]);
+      const run = await runHookWithin('claude', hookFixture('claude', 'pre-write-out-of-scope', h.root), ['--intent', 'auth-refactor', '--timeout-ms', '3000'], env);
+      assert.equal(run.gaveUp, false, 'the hook hung on the code cache');
       assert.deepEqual([run.code, run.signal], [0, null], run.stderr);
       assert.match(preAnswer(run.stdout).permissionDecisionReason, /^\[SCOPE_VIOLATION\]/);
     });
