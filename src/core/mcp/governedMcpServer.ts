@@ -1,5 +1,5 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type RequestId, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { GovernedResult, Governor } from '../governor';
 import type { ToolDefinition } from '../tools/toolDefinition';
 
@@ -8,6 +8,13 @@ export interface GovernedMcpServerOptions {
   version: string;
   /** The governance session this MCP session is (one per transport session). */
   sessionId: string;
+  /**
+   * Aborted when the transport knows the client is gone though the protocol said nothing (an HTTP client that
+   * hung up): the answer could never be delivered, so the call is cancelled like on notifications/cancelled.
+   */
+  clientGone?: (requestId: RequestId) => AbortSignal | undefined;
+  /** Hears of each tool call until it settles, so the door can wait for refusals to be logged before it stops. */
+  track?: (call: Promise<unknown>) => void;
 }
 
 /** How an MCP client sees one governed tool: the same JSON schema every door uses, with behaviour hints. */
@@ -48,15 +55,23 @@ export function createGovernedMcpServer(governor: Governor, options: GovernedMcp
     },
   );
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: governor.tools().map(toMcpTool) }));
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const client = server.getClientVersion();
-    const result = await governor.call({
-      tool: request.params.name,
-      input: request.params.arguments ?? {},
-      session_id: options.sessionId,
-      agent: { name: client?.name ?? 'mcp-client' },
-    });
-    return toMcpResult(result);
+    // The SDK aborts extra.signal on notifications/cancelled (a client timeout or AbortSignal) and when the
+    // transport closes; a call its client gave up on must not go on to change anything.
+    const gone = options.clientGone?.(extra.requestId);
+    const signal = gone ? AbortSignal.any([extra.signal, gone]) : extra.signal;
+    const call = governor.call(
+      {
+        tool: request.params.name,
+        input: request.params.arguments ?? {},
+        session_id: options.sessionId,
+        agent: { name: client?.name ?? 'mcp-client' },
+      },
+      { signal },
+    );
+    options.track?.(call);
+    return toMcpResult(await call);
   });
   return server;
 }

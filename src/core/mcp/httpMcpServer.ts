@@ -181,6 +181,7 @@ async function handleHook(req: IncomingMessage, res: ServerResponse, ctx: Handle
 
 function forward(session: McpHttpSession, req: IncomingMessage, res: ServerResponse, body: unknown, ctx: HandlerContext): Promise<void> {
   ctx.sessions.track(session, res);
+  ctx.sessions.cancelOnHangUp(session, body, res);
   return session.transport.handleRequest(req, res, body);
 }
 

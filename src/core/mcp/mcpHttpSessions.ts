@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Governor } from '../governor';
 import type { Logger } from '../logger';
@@ -12,6 +13,8 @@ export interface McpHttpSession {
   /** HTTP requests of this session still open (an SSE stream counts until the client hangs up). */
   open: number;
   lastActive: number;
+  /** Aborted when the client hangs up on the POST that carried the request with this id (see cancelOnHangUp). */
+  readonly hangUps: Map<string, AbortController>;
 }
 
 export interface McpHttpSessionsOptions {
@@ -33,6 +36,8 @@ export class McpHttpSessions {
   private readonly sessions = new Map<string, McpHttpSession>();
   /** Sessions whose initialize is in flight: they count toward the cap so a burst cannot overshoot it. */
   private pending = 0;
+  /** Tool calls still running, so closing waits until their outcomes (refusals included) are recorded. */
+  private readonly calls = new Set<Promise<unknown>>();
   private readonly now: () => number;
 
   constructor(private readonly options: McpHttpSessionsOptions) {
@@ -59,10 +64,11 @@ export class McpHttpSessions {
     const id = randomUUID();
     const governanceSessionId = `mcp-http:${id}`;
     const governor = this.options.governorFor(id);
+    const hangUps = new Map<string, AbortController>();
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => id,
       onsessioninitialized: () => {
-        this.sessions.set(id, { id, governanceSessionId, transport, open: 0, lastActive: this.now() });
+        this.sessions.set(id, { id, governanceSessionId, transport, open: 0, lastActive: this.now(), hangUps });
         this.options.logger.info(`MCP session ${id} opened (${this.sessions.size} open)`);
       },
     });
@@ -71,7 +77,13 @@ export class McpHttpSessions {
       governor.services.sessions.end(governanceSessionId);
       this.options.logger.info(`MCP session ${id} closed (${this.sessions.size} open)`);
     };
-    const server = createGovernedMcpServer(governor, { name: this.options.name, version: this.options.version, sessionId: governanceSessionId });
+    const server = createGovernedMcpServer(governor, {
+      name: this.options.name,
+      version: this.options.version,
+      sessionId: governanceSessionId,
+      clientGone: (requestId) => hangUps.get(requestKey(requestId))?.signal,
+      track: (call) => this.hold(call),
+    });
     this.pending += 1;
     try {
       await server.connect(transport);
@@ -92,6 +104,36 @@ export class McpHttpSessions {
     });
   }
 
+  /**
+   * Cancels the requests a POST carries if its client hangs up before their answers were written. With no event
+   * store a dropped stream can never be resumed, so those answers could not reach anyone: the calls must not go
+   * on to change anything.
+   */
+  cancelOnHangUp(session: McpHttpSession, body: unknown, response: ServerResponse): void {
+    const keys = requestIds(body).map(requestKey);
+    if (keys.length === 0) return;
+    const controllers = keys.map((key) => {
+      const controller = new AbortController();
+      session.hangUps.set(key, controller);
+      return [key, controller] as const;
+    });
+    response.once('close', () => {
+      for (const [key, controller] of controllers) {
+        if (session.hangUps.get(key) === controller) session.hangUps.delete(key);
+        if (!response.writableFinished) controller.abort(new Error('the client disconnected'));
+      }
+    });
+  }
+
+  private hold(call: Promise<unknown>): void {
+    const settled = call.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.calls.add(settled);
+    void settled.then(() => this.calls.delete(settled));
+  }
+
   async closeIdle(): Promise<void> {
     const cutoff = this.now() - this.options.idleMs;
     const idle = [...this.sessions.values()].filter((s) => s.open === 0 && s.lastActive < cutoff);
@@ -99,7 +141,24 @@ export class McpHttpSessions {
     await Promise.all(idle.map((s) => s.transport.close()));
   }
 
+  /** Closes every session (which cancels the calls they still run), then waits for those calls to be recorded. */
   async closeAll(): Promise<void> {
     await Promise.all([...this.sessions.values()].map((s) => s.transport.close()));
+    await Promise.all([...this.calls]);
   }
+}
+
+/** The JSON-RPC requests (not notifications or responses) in a POST body: one message or a batch. */
+function requestIds(body: unknown): (string | number)[] {
+  const messages = Array.isArray(body) ? body : [body];
+  return messages.flatMap((m) => {
+    if (typeof m !== 'object' || m === null) return [];
+    const { id, method } = m as { id?: unknown; method?: unknown };
+    return typeof method === 'string' && (typeof id === 'string' || typeof id === 'number') ? [id] : [];
+  });
+}
+
+/** 1 and "1" are different JSON-RPC ids. */
+function requestKey(id: string | number): string {
+  return `${typeof id}:${id}`;
 }
