@@ -5,6 +5,7 @@ import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promis
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { writeDiscoveryFile } from '../../../src/core/mcp/discoveryFile';
 import { assertAgentTraceFile } from '../../support/agentTraceSchema';
 import { bundledScript } from '../../support/bundledScript';
@@ -309,6 +310,13 @@ describe('governor hook (headless, as the agent runs it)', () => {
       assert.match(answer.permissionDecisionReason, /^\[PATH_OUTSIDE_WORKSPACE\]/);
     });
 
+    it('takes a file: URI from VS Code’s agent as the path it names, as its tools do', async () => {
+      const payload = JSON.parse(hookFixture('vscode', 'pre-create-file-out-of-scope', h.root));
+      payload.tool_input.filePath = pathToFileURL(join(h.root, 'src', 'billing', 'invoice.ts')).href;
+      const answer = preAnswer((await runHook('vscode', JSON.stringify(payload), ['--intent', 'auth-refactor'], env)).stdout);
+      assert.match(answer.permissionDecisionReason, /^\[SCOPE_VIOLATION\] "src\/billing\/invoice\.ts"/);
+    });
+
     it('refuses a relative path from VS Code’s agent, whose tools accept only absolute paths', async () => {
       const payload = JSON.parse(hookFixture('vscode', 'pre-create-file-in-scope', h.root));
       payload.tool_input.filePath = 'src/auth/token.ts';
@@ -374,6 +382,15 @@ describe('governor hook cursor (headless)', () => {
     assert.equal(run.code, 0, run.stderr);
     const records = assertAgentTraceFile(join(h.root, '.orchestration', 'agent_trace.jsonl')) as { files: { conversations: { ranges: { start_line: number; end_line: number }[] }[] }[] }[];
     assert.deepEqual(records[0].files[0].conversations[0].ranges.map((r) => [r.start_line, r.end_line]), [[2, 2]]);
+  });
+
+  it('judges beforeShellExecution in the cwd the event names', async () => {
+    await mkdir(join(h.root, 'src', 'billing'), { recursive: true });
+    const payload = JSON.parse(hookFixture('cursor', 'before-shell-out-of-scope', h.root));
+    Object.assign(payload, { command: 'echo x > invoice.ts', cwd: join(h.root, 'src', 'billing') });
+    const deny = JSON.parse((await runHook('cursor', JSON.stringify(payload), [], env)).stdout);
+    assert.equal(deny.permission, 'deny');
+    assert.match(deny.agentMessage, /^\[SCOPE_VIOLATION\] "src\/billing\/invoice\.ts"/);
   });
 
   it('blocks garbage stdin with a deny answer and exit 2', async () => {
