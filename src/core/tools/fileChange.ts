@@ -26,7 +26,7 @@ export async function applyProposedChange(execution: ToolExecution): Promise<Res
     basis: facts.basis(rel),
     computedFrom,
     next,
-    signal: (execution as { signal?: AbortSignal }).signal,
+    signal: execution.signal,
     async record(outcome) {
       const change = { path: rel, before: decodeText(outcome.before), after: proposed.value ?? undefined };
       const event = await mutationEventFor(facts, [change], approval);
