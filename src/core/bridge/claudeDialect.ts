@@ -1,3 +1,5 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 import { parseClaudeStyle, renderClaudeStyle, renderClaudeStyleFailure } from './claudeProtocol';
 import { isRecord, mapByTable, resolveAgainst, stringField, type HookDialect, type NativeToolTable } from './hookDialect';
 import type { NativeEdit, ToolMapping } from './nativeCall';
@@ -11,7 +13,10 @@ function invalid(tool: string, what: string): ToolMapping {
 
 function filePath(input: Record<string, unknown>, cwd: string): string | undefined {
   const path = stringField(input, 'file_path');
-  return path === undefined ? undefined : resolveAgainst(cwd, path);
+  if (path === undefined) return undefined;
+  // Claude Code expands "~" and "~/…" to the home directory; "~user" it leaves alone, and so does the canonicaliser (refused).
+  const expanded = path === '~' || path.startsWith('~/') ? join(homedir(), path.slice(2)) : path;
+  return resolveAgainst(cwd, expanded);
 }
 
 function edit(value: unknown): NativeEdit | undefined {

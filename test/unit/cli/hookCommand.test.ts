@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { writeDiscoveryFile } from '../../../src/core/mcp/discoveryFile';
 import { assertAgentTraceFile } from '../../support/agentTraceSchema';
@@ -290,6 +290,14 @@ describe('governor hook (headless, as the agent runs it)', () => {
       const inside = await runHook('claude', claudePayload('pre-write-in-scope', h.root, { cwd: join(h.root, 'src') }, { file_path: 'auth/token.ts' }), ['--intent', 'auth-refactor'], env);
       assert.equal(inside.code, 0, inside.stderr);
       assert.equal(inside.stdout, '', 'src/auth/token.ts is in scope');
+    });
+
+    it('expands ~/ to the home directory, as Claude Code does', async () => {
+      const home = { ...env, HOME: dirname(h.root) };
+      const inside = await runHook('claude', claudePayload('pre-write-in-scope', h.root, {}, { file_path: `~/${basename(h.root)}/src/auth/token.ts` }), ['--intent', 'auth-refactor'], home);
+      assert.deepEqual([inside.code, inside.stdout], [0, ''], inside.stderr);
+      const outside = await runHook('claude', claudePayload('pre-write-in-scope', h.root, {}, { file_path: '~/elsewhere.ts' }), ['--intent', 'auth-refactor'], home);
+      assert.match(preAnswer(outside.stdout).permissionDecisionReason, /^\[PATH_OUTSIDE_WORKSPACE\]/);
     });
 
     it('judges a Bash command in the payload cwd: its redirect lands in that folder', async () => {
