@@ -1,10 +1,18 @@
 import { posix } from 'node:path';
 import { VERDICT_RANK, type Appended, type CommandVerdict, type PathContext, type RuleSink } from './commandRule';
 import { lookupRule } from './commandRules';
+import { judgeValue, variableEffect } from './environmentRules';
 import { deviceKind } from './pathRisk';
 import { parseShell, type ShellWord, type SimpleCommand } from './shellSyntax';
+import { compose, enterEach, resolveIn, STARTING, type Directories } from './workingDirectory';
 
 export type { CommandVerdict } from './commandRule';
+
+/** A file the command runs or loads, which the pre-hook checks against the last git commit. */
+export interface ExecutedFile {
+  path: string; // relative to the command's working directory (or absolute); may hold `*` and `**` globs
+  upward: boolean; // the same name in every folder above it, up to the workspace root, counts too
+}
 
 export interface CommandAnalysis {
   verdict: CommandVerdict;
@@ -12,10 +20,15 @@ export interface CommandAnalysis {
   commands: string[][]; // argv of every simple command after unwrapping (env, timeout, sh -c, …)
   /**
    * Literal paths the command would create, modify or delete, as the shell would see them: relative to
-   * the working directory, possibly with glob characters (`src/*`); `~` is expanded only when homeDir is given.
+   * the working directory (after any `cd` in the command line), possibly with glob characters (`src/*`);
+   * `~` is expanded only when homeDir is given.
    */
   writeTargets: string[];
   dynamicWriteTargets: boolean; // some write target is not a literal (a $VAR, xargs input, …)
+  /** What project runners execute (package.json, a Makefile, conftest.py, a script): safe only while committed. */
+  executes: ExecutedFile[];
+  /** Folders (relative to the working directory) git starts from to find its repository and its configuration. */
+  gitDirectories: string[];
 }
 
 export type CommandPolicyOptions = PathContext;
@@ -25,18 +38,7 @@ const MAX_SHELL_DEPTH = 4;
 const MAX_WRAPPERS = 16;
 const WRITE_OPS = new Set(['>', '>>', '&>', '&>>', '>|', '<>']);
 const READ_OPS = new Set(['<', '<&', '<<', '<<-', '<<<']);
-const CHANGES_DIRECTORY = new Set(['cd', 'pushd', 'popd']);
-
-/** Variables whose value changes what later programs run or load; setting one asks. */
-const SENSITIVE_VARIABLES: [RegExp, string][] = [
-  [/^(PATH|HOME)$/, 'which programs run and what ~ means'],
-  [/^(LD_|DYLD_)/, 'which libraries every program loads'],
-  [/^(BASH_ENV|ENV|PROMPT_COMMAND|SHELLOPTS|BASHOPTS|IFS|PS4|BASH_FUNC_.*)$/, 'what the shell runs or how it splits words'],
-  [/^(NODE_OPTIONS|PYTHONPATH|PYTHONSTARTUP|PERL5OPT|PERL5LIB|RUBYOPT|JAVA_TOOL_OPTIONS)$/, 'what code interpreters load'],
-  [/^GIT_(SSH|SSH_COMMAND|EXTERNAL_DIFF|PAGER|EDITOR|SEQUENCE_EDITOR|EXEC_PATH|CONFIG\w*|DIR|WORK_TREE|ASKPASS|TEMPLATE_DIR)$/, 'what git runs or which repository it uses'],
-  [/^(PAGER|EDITOR|VISUAL|SHELL)$/, 'which programs tools launch'],
-  [/^npm_config_/i, 'how npm runs scripts'],
-];
+const UNKNOWN_DIRECTORY = 'runs in a folder only known at run time (after a cd the text cannot follow)';
 
 /**
  * Classifies a command line for `run_command`: safe, destructive (a human approves), ask (cannot be
@@ -44,7 +46,7 @@ const SENSITIVE_VARIABLES: [RegExp, string][] = [
  */
 export function analyzeCommand(command: string, options: CommandPolicyOptions = {}): CommandAnalysis {
   const analysis = new Analysis(options);
-  analysis.script(command, 0, '');
+  analysis.script(command, 0, '', STARTING);
   return analysis.result();
 }
 
@@ -54,25 +56,27 @@ class Analysis {
   private readonly commands: string[][] = [];
   private readonly writeTargets = new Set<string>();
   private dynamicWrites = false;
-  private changesDirectory = false;
-  private relativeWrites = false;
+  private readonly executes = new Map<string, ExecutedFile>();
+  private readonly gitDirectories = new Set<string>();
+  // Literal values this command line gave shell variables, for a later `export NAME`.
+  private readonly variables = new Map<string, ShellWord>();
 
   constructor(private readonly paths: PathContext) {}
 
   result(): CommandAnalysis {
-    if (this.changesDirectory && this.relativeWrites) {
-      this.flag('ask', 'changes directory before writing, so relative write targets cannot be checked against the scope');
-    }
     return {
       verdict: this.verdict,
       reasons: [...this.reasons],
       commands: this.commands,
       writeTargets: [...this.writeTargets],
       dynamicWriteTargets: this.dynamicWrites,
+      executes: [...this.executes.values()],
+      gitDirectories: [...this.gitDirectories],
     };
   }
 
-  script(source: string, depth: number, via: string): void {
+  /** Shell code run from `base`: a `cd` inside it moves its own later commands, not the caller's. */
+  script(source: string, depth: number, via: string, base: Directories): void {
     const prefix = via === '' ? '' : `${via}: `;
     if (depth > MAX_SHELL_DEPTH) return this.flag('ask', `${prefix}shells nested more than ${MAX_SHELL_DEPTH} deep`);
     const parsed = parseShell(source);
@@ -84,23 +88,24 @@ class Analysis {
       ran[index] = [];
       const programs = (indices: number[]) => indices.flatMap((i) => ran[i] ?? []);
       const scope: Scope = { cmd, depth, upstream: programs(cmd.pipedFrom), substituted: programs(cmd.substitutions), ran: ran[index] };
-      this.simple(scope);
+      this.simple(scope, compose(base, cmd.directories));
     });
   }
 
-  private simple(scope: Scope): void {
+  private simple(scope: Scope, dirs: Directories): void {
     const { cmd } = scope;
     const shown = cmd.argv.length > 0 ? display(cmd.argv) : 'redirect';
-    cmd.assignments.forEach((a) => this.assignment(a, shown));
+    // A prefix assignment reaches only this command; a bare one stays for the rest of the command line.
+    cmd.assignments.forEach((a) => this.assignment(a, shown, dirs, cmd.argv.length === 0 || isDeclaration(cmd.argv[0])));
     const [name] = cmd.argv;
     if (cmd.inFunction !== undefined && name && !name.dynamic && name.text === cmd.inFunction && (cmd.background || cmd.pipedFrom.length > 0)) {
       this.flag('denied', `${shown}: calls its own function in a pipe or in the background, multiplying processes (a fork bomb)`);
     }
-    this.redirects(cmd, shown);
-    if (cmd.argv.length > 0) this.invoke(cmd.argv, null, scope, 0);
+    this.redirects(cmd, shown, dirs);
+    if (cmd.argv.length > 0) this.invoke(cmd.argv, null, scope, 0, dirs);
   }
 
-  private invoke(argv: ShellWord[], appended: Appended | null, scope: Scope, wrappers: number): void {
+  private invoke(argv: ShellWord[], appended: Appended | null, scope: Scope, wrappers: number, dirs: Directories): void {
     const [name] = argv;
     if (!name) return;
     const shown = display(argv);
@@ -110,41 +115,56 @@ class Analysis {
     const found = lookupRule(name.text);
     if (!found.ok) return this.flag('ask', `${shown}: ${found.why}`);
     scope.ran.push(found.name);
-    if (CHANGES_DIRECTORY.has(found.name)) this.changesDirectory = true;
-    let replaced = false;
-    const sink: RuleSink = {
+    const replaced = { value: false };
+    const sink = this.sink(shown, scope, wrappers, dirs, replaced);
+    found.rule({ name: found.name, args: argv.slice(1), appended, command: scope.cmd, paths: this.paths }, sink);
+    // A wrapper is shown as the command it runs (`timeout 5 rm x` → `rm x`).
+    if (replaced.value) this.commands.splice(slot, 1);
+  }
+
+  /** Where one program's findings go; relative paths it reports are placed in `dirs`. */
+  private sink(shown: string, scope: Scope, wrappers: number, dirs: Directories, replaced: { value: boolean }): RuleSink {
+    return {
       flag: (verdict, why) => this.flag(verdict, `${shown}: ${why}`),
-      write: (target) => this.write(target, shown),
+      write: (target) => this.write(target, shown, dirs),
       writeUnknown: () => {
         this.dynamicWrites = true;
       },
       unwrap: (inner, app) => {
-        replaced = true;
-        this.invoke(inner, app ?? null, scope, wrappers + 1);
+        replaced.value = true;
+        this.invoke(inner, app ?? null, scope, wrappers + 1, dirs);
       },
-      run: (inner, app) => this.invoke(inner, app ?? null, scope, wrappers + 1),
+      run: (inner, app) => this.invoke(inner, app ?? null, scope, wrappers + 1, dirs),
       script: (code, via) => {
-        replaced = true;
+        replaced.value = true;
         if (code.dynamic) this.flag('ask', `${shown}: runs shell code only known at run time`);
-        else this.script(code.text, scope.depth + 1, via);
+        else this.script(code.text, scope.depth + 1, via, dirs);
       },
-      assign: (assignment) => this.assignment(assignment, shown),
+      assign: (assignment) => this.assignment(assignment, shown, dirs, false),
+      setsVariable: (name) => this.variable(name, null, shown, dirs, true),
+      exportsVariable: (name) => this.variable(name, this.variables.get(name) ?? null, shown, dirs, false),
+      executes: (path, upward = false) => this.executed(path, upward, shown, dirs),
+      findsRepository: () => {
+        if (dirs === null) return this.flag('ask', `${shown}: ${UNKNOWN_DIRECTORY}, so which repository git uses is unknown`);
+        dirs.forEach((d) => this.gitDirectories.add(d === '' ? '.' : d));
+      },
+      within: (dir) => {
+        if (dir.dynamic) this.flag('ask', `${shown}: works in a folder only known at run time (${dir.text})`);
+        return this.sink(shown, scope, wrappers, dir.dynamic ? null : enterEach(dirs, dir.text), replaced);
+      },
       upstream: () => scope.upstream,
       substituted: () => scope.substituted,
     };
-    found.rule({ name: found.name, args: argv.slice(1), appended, command: scope.cmd, paths: this.paths }, sink);
-    // A wrapper is shown as the command it runs (`timeout 5 rm x` → `rm x`).
-    if (replaced) this.commands.splice(slot, 1);
   }
 
-  private redirects(cmd: SimpleCommand, shown: string): void {
+  private redirects(cmd: SimpleCommand, shown: string, dirs: Directories): void {
     for (const r of cmd.redirects) {
       const target = r.target;
       const dup = r.op === '>&' && !target.dynamic && /^(\d+|-)$/.test(target.text); // 2>&1, >&-
       if (WRITE_OPS.has(r.op) || (r.op === '>&' && !dup)) {
         if (!target.dynamic && deviceKind(target.text) === 'discard') continue;
         this.flag('destructive', `${shown}: writes to ${target.text} (${r.op})`);
-        this.write(target, shown);
+        this.write(target, shown, dirs);
       } else if (READ_OPS.has(r.op) && !target.dynamic && deviceKind(target.text) === 'network') {
         this.flag('ask', `${shown}: reads from a network connection (${target.text})`);
       } else if (!READ_OPS.has(r.op) && !dup) {
@@ -153,33 +173,79 @@ class Analysis {
     }
   }
 
-  private write(target: ShellWord, shown: string): void {
+  private write(target: ShellWord, shown: string, dirs: Directories): void {
     if (target.dynamic) {
       this.dynamicWrites = true;
       return this.flag('ask', `${shown}: writes to ${target.text}, a path only known at run time`);
     }
-    // `~` is the shell's home; expanded when we know it, else kept so the scope check can refuse it.
-    const home = this.paths.homeDir;
-    const path = home && (target.text === '~' || target.text.startsWith('~/')) ? posix.join(home, target.text.slice(1)) : target.text;
-    const device = deviceKind(path);
-    if (device === 'discard') return;
-    if (device === 'block') this.flag('denied', `${shown}: writes to the block device ${path}`);
-    if (device === 'network') return this.flag('ask', `${shown}: sends data over a network connection (${path})`);
-    if (device === 'other') this.flag('ask', `${shown}: writes to the device ${path}`);
-    if (!path.startsWith('/')) this.relativeWrites = true;
-    this.writeTargets.add(path);
+    const landed = resolveIn(dirs, target.text);
+    if (landed === null) {
+      this.dynamicWrites = true;
+      return this.flag('ask', `${shown}: ${UNKNOWN_DIRECTORY}, so where ${target.text} lands cannot be checked against the scope`);
+    }
+    for (const place of landed) {
+      const path = this.home(place);
+      const device = deviceKind(path);
+      if (device === 'discard') continue;
+      if (device === 'block') this.flag('denied', `${shown}: writes to the block device ${path}`);
+      if (device === 'network') {
+        this.flag('ask', `${shown}: sends data over a network connection (${path})`);
+        continue;
+      }
+      if (device === 'other') this.flag('ask', `${shown}: writes to the device ${path}`);
+      this.writeTargets.add(path);
+    }
   }
 
-  private assignment(assignment: string, shown: string): void {
-    const name = assignment.split(/\+?=|\[/)[0];
-    const sensitive = SENSITIVE_VARIABLES.find(([pattern]) => pattern.test(name));
-    if (sensitive) this.flag('ask', `${shown}: sets ${name}, which changes ${sensitive[1]}`);
+  private executed(path: ShellWord, upward: boolean, shown: string, dirs: Directories): void {
+    if (path.dynamic) return this.flag('ask', `${shown}: runs ${path.text}, a file only known at run time`);
+    const landed = resolveIn(dirs, path.text);
+    if (landed === null) return this.flag('ask', `${shown}: ${UNKNOWN_DIRECTORY}, so what it runs cannot be checked`);
+    for (const place of landed) {
+      const resolved = this.home(place);
+      this.executes.set(`${upward}:${resolved}`, { path: resolved, upward });
+    }
+  }
+
+  /** `~` is the shell's home; expanded when we know it, else kept so the scope check can refuse it. */
+  private home(path: string): string {
+    const home = this.paths.homeDir;
+    return home && (path === '~' || path.startsWith('~/')) ? posix.join(home, path.slice(1)) : path;
+  }
+
+  /** NAME=value, from the shell or from `env`; `persists`: later commands in this shell see it too. */
+  private assignment(assignment: ShellWord, shown: string, dirs: Directories, persists: boolean): void {
+    const match = /^([^=+[]*)(\+?=|\[)/.exec(assignment.text);
+    const name = match ? match[1] : assignment.text;
+    if (!match || match[2] !== '=') return this.variable(name, null, shown, dirs, persists);
+    const value = { text: assignment.text.slice(match[0].length), dynamic: assignment.dynamic };
+    this.variable(name, value, shown, dirs, persists);
+  }
+
+  /** A variable gets a value (null: one not visible here); what programs do with it is judged now. */
+  private variable(name: string, value: ShellWord | null, shown: string, dirs: Directories, persists: boolean): void {
+    if (persists) {
+      if (value && !value.dynamic) this.variables.set(name, value);
+      else this.variables.delete(name);
+    }
+    const effect = variableEffect(name);
+    if (!effect) return;
+    const judged = judgeValue(name, effect, value);
+    if (judged.kind === 'ask') return this.flag('ask', `${shown}: ${judged.why}`);
+    if (judged.kind === 'harmless') return;
+    this.flag('destructive', `${shown}: sets ${name}=${judged.target.text}, and ${effect.what}`);
+    this.write(judged.target, shown, dirs);
   }
 
   private flag(verdict: CommandVerdict, reason: string): void {
     if (VERDICT_RANK[verdict] > VERDICT_RANK[this.verdict]) this.verdict = verdict;
     this.reasons.add(reason);
   }
+}
+
+// export/declare/local/readonly/typeset: their assignments stay in the shell like bare ones.
+function isDeclaration(word: ShellWord): boolean {
+  return !word.dynamic && ['export', 'declare', 'typeset', 'local', 'readonly'].includes(word.text);
 }
 
 /** One simple command being classified, with what its pipe inputs ran. */

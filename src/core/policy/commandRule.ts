@@ -40,7 +40,21 @@ export interface RuleSink {
   /** The program runs shell code given as text (bash -c, eval, trap): analyse that code. */
   script(code: ShellWord, via: string): void;
   /** A NAME=value this program puts in the environment of what it runs (env FOO=1 cmd). */
-  assign(assignment: string): void;
+  assign(assignment: ShellWord): void;
+  /** The program sets shell variable NAME to a value not visible here (read NAME, printf -v NAME). */
+  setsVariable(name: string): void;
+  /** The program exports NAME with whatever value it has by then (export NAME, declare -x NAME). */
+  exportsVariable(name: string): void;
+  /**
+   * A file the program runs or whose commands it runs (a script, package.json, a Makefile); `**` and `*` globs
+   * allowed. `upward`: the same name in each folder above, up to the workspace root, counts too (npm and pytest
+   * look there). Checked against the last git commit before the command runs.
+   */
+  executes(path: ShellWord, upward?: boolean): void;
+  /** git looks for its repository (and that repository's configuration) from the folder this program runs in. */
+  findsRepository(): void;
+  /** The same program working from `dir` (git -C, make -C, env -C): relative paths it reports start there. */
+  within(dir: ShellWord): RuleSink;
   /** Programs (after unwrapping) whose output is piped into this one. */
   upstream(): string[];
   /** Programs (after unwrapping) whose output is substituted into its words ($(…), <(…)). */

@@ -1,5 +1,6 @@
-import { hasOption, mayHaveOption, optionValues, parseArgs, type ParsedArgs } from './argv';
-import { always, readOnly, type CommandRule, type RuleSink } from './commandRule';
+import { hasOption, mayHaveOption, optionValues, parseArgs, type ArgSpec, type ParsedArgs } from './argv';
+import { always, readOnly, word, type CommandRule, type RuleSink } from './commandRule';
+import type { ShellWord } from './shellSyntax';
 
 /**
  * git, subcommand by subcommand. Reading history is safe; anything that moves refs, touches the
@@ -29,9 +30,15 @@ function changes(why: string): CommandRule {
   return always('destructive', why);
 }
 
+// Diff options that take a value (so `--output x` writes x); the flags are listed so abbreviations resolve.
+const DIFF_OPTIONS: ArgSpec = {
+  valued: ['output', 'U', 'unified', 'inter-hunk-context', 'S', 'G', 'O', 'l', 'skip-to', 'rotate-to', 'relative', 'src-prefix', 'dst-prefix', 'line-prefix', 'output-indicator-new', 'output-indicator-old', 'output-indicator-context'],
+  flags: ['patch', 'no-patch', 'raw', 'stat', 'numstat', 'shortstat', 'summary', 'name-only', 'name-status', 'oneline', 'pretty', 'format', 'graph', 'follow', 'cached', 'staged', 'word-diff', 'color', 'no-color', 'abbrev', 'reverse'],
+};
+
 /** diff-family options: --output writes a file; the rest only prints. */
 const printsDiff: CommandRule = (inv, sink) => {
-  const outputs = optionValues(parseArgs(inv.args), 'output');
+  const outputs = optionValues(parseArgs(inv.args, DIFF_OPTIONS), 'output');
   if (outputs.length > 0) sink.flag('destructive', 'writes the diff to a file');
   outputs.forEach((w) => sink.write(w));
 };
@@ -114,8 +121,17 @@ const submodule: CommandRule = (inv, sink) => {
   if (sub && !['status', 'summary'].includes(sub.text)) sink.flag('destructive', 'changes submodules');
 };
 
+const GREP_OPTIONS: ArgSpec = {
+  valued: ['e', 'f', 'A', 'B', 'C', 'm', 'max-count', 'max-depth', 'threads', 'context', 'after-context', 'before-context', 'and', 'or', 'not'],
+  attached: ['O'],
+  optional: ['open-files-in-pager', 'color'],
+  flags: ['only-matching', 'cached', 'untracked', 'no-index', 'ignore-case', 'line-number', 'count', 'files-with-matches', 'files-without-match', 'null', 'all-match', 'quiet', 'perl-regexp', 'extended-regexp', 'fixed-strings', 'basic-regexp', 'word-regexp', 'invert-match', 'full-name', 'heading', 'break', 'show-function', 'function-context', 'recurse-submodules', 'textconv', 'no-textconv', 'exclude-standard', 'no-exclude-standard'],
+};
+
+// -O/--open-files-in-pager runs its value (or core.pager) with the matching files.
 const grep: CommandRule = (inv, sink) => {
-  if (inv.args.some((w) => w.text.startsWith('-O') || w.text.startsWith('--open-files-in-pager'))) sink.flag('ask', 'opens matches in a program (-O)');
+  const parsed = parseArgs(inv.args, GREP_OPTIONS);
+  if (hasOption(parsed, 'O') || mayHaveOption(parsed, 'open-files-in-pager')) sink.flag('ask', 'opens matches in a program (-O)');
 };
 
 // `git apply` only checks or summarises with these; without them (or with --apply) it patches files.
@@ -180,21 +196,35 @@ const ARGS_CANNOT_ESCALATE = new Set([
   'merge-base', 'name-rev', 'check-ignore', 'check-attr', 'describe', 'shortlog', 'count-objects', 'version', 'help', 'var',
 ]);
 
-const GLOBAL_VALUED = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--super-prefix', '--config-env', '--exec-path', '--list-cmds']);
+// git's own options before the subcommand; those that take a value take the next word.
+const GLOBAL_VALUED = ['C', 'c', 'git-dir', 'work-tree', 'namespace', 'super-prefix', 'config-env', 'list-cmds', 'attr-source'];
+const GLOBAL_FLAGS = ['exec-path', 'paginate', 'no-pager', 'no-replace-objects', 'no-lazy-fetch', 'no-optional-locks', 'no-advice', 'bare', 'literal-pathspecs', 'glob-pathspecs', 'noglob-pathspecs', 'icase-pathspecs', 'html-path', 'man-path', 'info-path', 'version', 'help'];
+const GLOBAL_LONG: ArgSpec = { valued: GLOBAL_VALUED, flags: GLOBAL_FLAGS };
+const PRINTS_ONLY = new Set(['version', 'help', 'html-path', 'man-path', 'info-path', 'v', 'h']);
 
-/** Skips git's own options (-C dir, -c key=value, --no-pager, …) to find the subcommand. */
+/**
+ * Skips git's own options (-C dir, -c key=value, --no-pager, …) to find the subcommand. Where git looks for
+ * its repository decides whose configuration (fsmonitor, pager, hooks) it obeys: -C moves that search, which
+ * the pre-hook then checks; --git-dir, --bare and --exec-path point git at code the text cannot vouch for.
+ */
 export const git: CommandRule = (inv, sink) => {
   let i = 0;
+  let at = sink;
   for (; i < inv.args.length; i++) {
     const arg = inv.args[i];
     if (arg.dynamic) return sink.flag('ask', 'an argument only known at run time could be any git option or subcommand');
     if (!arg.text.startsWith('-')) break;
-    if (['--version', '-v', '--help', '-h', '--html-path', '--man-path', '--info-path'].includes(arg.text)) return;
-    const [name, inline] = splitInline(arg.text);
-    const value = inline ?? (GLOBAL_VALUED.has(name) ? inv.args[++i]?.text : undefined);
-    if (name === '-c' || name === '--config-env') checkConfig(value ?? '', sink);
-    if (name === '--exec-path' && value !== undefined) sink.flag('ask', 'runs git programs from another directory (--exec-path)');
+    const option = globalOption(arg.text);
+    if (PRINTS_ONLY.has(option.name)) return;
+    const value = option.inline ?? (GLOBAL_VALUED.includes(option.name) ? inv.args[++i] : undefined);
+    if (value?.dynamic) return sink.flag('ask', `the value of ${arg.text} is only known at run time`);
+    if (option.name === 'c' || option.name === 'config-env') checkConfig(value?.text ?? '', sink);
+    if (option.name === 'C' && value) at = at.within(value);
+    if (option.name === 'git-dir' || option.name === 'bare') sink.flag('ask', 'points git at a repository other than the workspace\'s own, whose configuration can run any command');
+    if (option.name === 'exec-path' && option.inline !== undefined) sink.flag('ask', 'runs git programs from another directory (--exec-path)');
+    if (!GLOBAL_VALUED.includes(option.name) && !GLOBAL_FLAGS.includes(option.name)) sink.flag('ask', `has a git option we do not know (${arg.text})`);
   }
+  at.findsRepository();
   const sub = inv.args[i];
   if (!sub) return;
   const rule = Object.hasOwn(GIT_SUBCOMMANDS, sub.text) ? GIT_SUBCOMMANDS[sub.text] : undefined;
@@ -203,12 +233,17 @@ export const git: CommandRule = (inv, sink) => {
   if (!ARGS_CANNOT_ESCALATE.has(sub.text) && args.some((w) => w.dynamic)) {
     sink.flag('ask', 'an argument only known at run time could change what git does (--force, --output, …)');
   }
-  rule({ ...inv, args }, sink);
+  rule({ ...inv, args }, at);
 };
 
-function splitInline(text: string): [string, string | undefined] {
-  const eq = text.indexOf('=');
-  return text.startsWith('--') && eq > 0 ? [text.slice(0, eq), text.slice(eq + 1)] : [text, undefined];
+/** `-C`, `-cKEY=V`, `--git-dir=x`, `--git-d x`: the option's name (long ones resolved by unique prefix) and any inline value. */
+function globalOption(text: string): { name: string; inline?: ShellWord } {
+  if (!text.startsWith('--')) {
+    const name = text.slice(1, 2);
+    return text.length > 2 ? { name, inline: word(text.slice(2)) } : { name };
+  }
+  const parsed = parseArgs([word(text)], GLOBAL_LONG).options[0];
+  return parsed.value ? { name: parsed.name, inline: parsed.value } : { name: parsed.name };
 }
 
 function checkConfig(setting: string, sink: RuleSink): void {

@@ -1,6 +1,7 @@
 import type { ShNode, ShParseError } from 'mvdan-sh';
 import { shSyntax } from './mvdanSh';
 import { expandWord, plainWord, singleWord, SourceText, type ShellWord } from './shellWords';
+import { changeDirectory, directoriesOf, directoryChange, STARTING_PLACES, stays, unionPlaces, type Directories, type Outcome, type Places } from './workingDirectory';
 
 export type { ShellWord } from './shellWords';
 
@@ -15,7 +16,8 @@ export interface ShellRedirect {
 export interface SimpleCommand {
   argv: ShellWord[]; // empty for a bare redirect (`> f`) or a compound command's own redirects (`{ …; } > f`)
   redirects: ShellRedirect[];
-  assignments: string[]; // NAME=value prefixes, and the assignments of export/declare/local/readonly
+  assignments: ShellWord[]; // NAME=value prefixes, and the assignments of export/declare/local/readonly
+  directories: Directories; // where it may run, relative to where the command line starts (null: unknown)
   background: boolean;
   pipedFrom: number[]; // indices of the commands whose output reaches this one's stdin through a pipe
   substitutions: number[]; // indices of the commands whose output lands in its words: $(…), `…`, <(…)
@@ -34,6 +36,7 @@ const REDIRECT_OPS: Record<number, string> = {
   54: '>', 55: '>>', 56: '<', 57: '<>', 58: '<&', 59: '>&', 60: '>|', 61: '<<', 62: '<<-', 63: '<<<', 64: '&>', 65: '&>>',
 };
 const PIPE_OPS = new Set([12, 13]); // | and |&
+const AND_OP = 10; // && (11 is ||)
 
 /** Constructs whose effect cannot be read off the text; each makes the command unknowable. */
 const DYNAMIC_NODES: Record<string, (node: ShNode) => string | null> = {
@@ -51,7 +54,11 @@ interface Context {
   background: boolean;
   pipedFrom: number[];
   inFunction?: string;
+  places: Places; // where the shell may be when this runs
 }
+
+// Compound commands whose bodies may run zero, one or many times: a cd inside them is not followed.
+const SEQUENTIAL = new Set(['Block', 'Subshell']);
 
 /** Parses a command line (Bash grammar) into every simple command it would run, in source order. */
 export function parseShell(command: string): ShellParse {
@@ -67,7 +74,7 @@ export function parseShell(command: string): ShellParse {
   }
   const collector = new Collector(new SourceText(command));
   try {
-    for (const stmt of file.Stmts as ShNode[]) collector.stmt(stmt, { background: false, pipedFrom: [] });
+    collector.sequence(file.Stmts as ShNode[], { background: false, pipedFrom: [], places: STARTING_PLACES });
     sh.Walk(file, (node) => {
       const reason = node ? DYNAMIC_NODES[sh.NodeType(node)]?.(node) : null;
       if (reason) collector.dynamic.add(reason);
@@ -89,38 +96,91 @@ function parseErrorText(e: unknown): string {
 class Collector {
   readonly commands: SimpleCommand[] = [];
   readonly dynamic = new Set<string>();
+  // Once the script sets CDPATH, `cd name` may land in any directory it lists.
+  private cdpath = false;
   constructor(private readonly src: SourceText) {}
 
-  stmt(stmt: ShNode, outer: Context): void {
+  /** Statements one after another in one shell (`;`, newlines): each starts where the last one left it. */
+  sequence(stmts: ShNode[], ctx: Context): Outcome {
+    let outcome = stays(ctx.places);
+    for (const stmt of stmts) outcome = this.stmt(stmt, { ...ctx, places: unionPlaces(outcome.ok, outcome.fail) });
+    return outcome;
+  }
+
+  stmt(stmt: ShNode, outer: Context): Outcome {
     const ctx = { ...outer, background: outer.background || Boolean(stmt.Background) };
     const cmd: ShNode | null = stmt.Cmd;
     const type = cmd ? shSyntax().NodeType(cmd) : 'none';
-    if (cmd && (type === 'CallExpr' || type === 'DeclClause')) return this.simple(cmd, type, stmt, ctx);
-    if (cmd && type === 'BinaryCmd') this.binary(cmd, ctx);
-    else if (cmd && type === 'FuncDecl') this.stmt(cmd.Body, { ...ctx, inFunction: String(cmd.Name?.Value ?? '') });
-    else if (cmd) this.nested(cmd, ctx);
-    // Redirects of a compound command (`{ …; } > f`, `> f` alone) apply to no argv but still write.
-    if ((stmt.Redirs as ShNode[]).length === 0) return;
-    const substitutions = this.substitutions(stmt.Redirs as ShNode[], ctx);
-    this.commands.push({ argv: [], redirects: this.redirects(stmt), assignments: [], ...this.placement(ctx, substitutions) });
+    let outcome = stays(ctx.places);
+    if (cmd && (type === 'CallExpr' || type === 'DeclClause')) outcome = this.simple(cmd, type, stmt, ctx);
+    else if (cmd && type === 'BinaryCmd') outcome = this.binary(cmd, ctx);
+    else if (cmd && type === 'FuncDecl') outcome = this.function(cmd, ctx);
+    else if (cmd && SEQUENTIAL.has(type)) outcome = this.group(cmd, type, ctx);
+    else if (cmd) outcome = this.compound(cmd, ctx);
+    // Redirects of a compound command (`{ …; } > f`, `> f` alone) apply to no argv but still write; they are
+    // opened where the compound starts.
+    if ((stmt.Redirs as ShNode[]).length > 0 && type !== 'CallExpr' && type !== 'DeclClause') {
+      const substitutions = this.substitutions(stmt.Redirs as ShNode[], outer);
+      this.commands.push({ argv: [], redirects: this.redirects(stmt), assignments: [], ...this.placement(outer, substitutions) });
+    }
+    // A background job runs in a subshell: whatever it does to its directory, this shell stays put.
+    if (stmt.Background) return stays(outer.places);
+    return stmt.Negated ? { ok: outcome.fail, fail: outcome.ok } : outcome;
+  }
+
+  /** Does any command below `node` change directory (cd, pushd, popd, also through builtin/command)? */
+  private changesDirectory(node: ShNode): boolean {
+    let found = false;
+    shSyntax().Walk(node, (n) => {
+      if (found || !n) return !found;
+      if (shSyntax().NodeType(n) !== 'CallExpr') return true;
+      found = directoryChange((n.Args as ShNode[]).slice(0, 2).flatMap((w) => expandWord(w, this.src))) !== null;
+      return !found;
+    });
+    return found;
   }
 
   /** A simple command comes after its substitutions, which the shell runs first. */
-  private simple(cmd: ShNode, type: string, stmt: ShNode, ctx: Context): void {
+  private simple(cmd: ShNode, type: string, stmt: ShNode, ctx: Context): Outcome {
     const substitutions = this.substitutions([cmd, ...(stmt.Redirs as ShNode[])], ctx);
     const { argv, assignments } = type === 'CallExpr' ? this.call(cmd) : this.declaration(cmd);
+    if (assignments.some((a) => a.text.startsWith('CDPATH=') || a.text.startsWith('CDPATH+='))) this.cdpath = true;
     this.commands.push({ argv, redirects: this.redirects(stmt), assignments, ...this.placement(ctx, substitutions) });
+    const change = directoryChange(argv);
+    return change ? changeDirectory(ctx.places, change, this.cdpath) : stays(ctx.places);
+  }
+
+  /** `{ …; }` runs in this shell, `( … )` in a subshell that leaves this one where it was. */
+  private group(cmd: ShNode, type: string, ctx: Context): Outcome {
+    const outcome = this.sequence(cmd.Stmts as ShNode[], ctx);
+    return type === 'Block' ? outcome : stays(ctx.places);
+  }
+
+  /** if, while, for, case, …: a cd in their bodies may or may not happen, any number of times. */
+  private compound(cmd: ShNode, ctx: Context): Outcome {
+    if (!this.changesDirectory(cmd)) {
+      this.nested(cmd, ctx);
+      return stays(ctx.places);
+    }
+    this.nested(cmd, { ...ctx, places: null });
+    return stays(null);
+  }
+
+  /** A function body runs wherever it is called; a cd in it moves every caller. */
+  private function(cmd: ShNode, ctx: Context): Outcome {
+    this.stmt(cmd.Body, { ...ctx, places: null, inFunction: String(cmd.Name?.Value ?? '') });
+    return stays(this.changesDirectory(cmd.Body) ? null : ctx.places);
   }
 
   private substitutions(nodes: ShNode[], ctx: Context): number[] {
     const before = this.commands.length;
     // Substitutions run in their own process before the command: no pipe input, no background.
-    const own: Context = ctx.inFunction === undefined ? { background: false, pipedFrom: [] } : { background: false, pipedFrom: [], inFunction: ctx.inFunction };
+    const own: Context = { background: false, pipedFrom: [], places: ctx.places, ...(ctx.inFunction === undefined ? {} : { inFunction: ctx.inFunction }) };
     for (const node of nodes) this.nested(node, own);
     return range(before, this.commands.length);
   }
 
-  private call(call: ShNode): { argv: ShellWord[]; assignments: string[] } {
+  private call(call: ShNode): { argv: ShellWord[]; assignments: ShellWord[] } {
     const words = call.Args as ShNode[];
     const argv = words.flatMap((w) => expandWord(w, this.src));
     // Other computed names ($(…), $'…') already have their own reason.
@@ -130,9 +190,9 @@ class Collector {
     return { argv, assignments: (call.Assigns as ShNode[]).map((a) => this.assignment(a)) };
   }
 
-  private declaration(decl: ShNode): { argv: ShellWord[]; assignments: string[] } {
+  private declaration(decl: ShNode): { argv: ShellWord[]; assignments: ShellWord[] } {
     const argv: ShellWord[] = [{ text: String(decl.Variant.Value), dynamic: false }];
-    const assignments: string[] = [];
+    const assignments: ShellWord[] = [];
     for (const arg of decl.Args as ShNode[]) {
       if (!arg.Naked) assignments.push(this.assignment(arg));
       else if (arg.Value) argv.push(...expandWord(arg.Value, this.src));
@@ -141,11 +201,26 @@ class Collector {
     return { argv, assignments };
   }
 
-  private binary(bin: ShNode, ctx: Context): void {
+  /**
+   * `&&` goes on where its left side succeeded, `||` where it failed. Each side of a pipe runs in its own
+   * subshell, except the last one in zsh (and bash with lastpipe), so a cd in a pipeline leaves the place unknown.
+   */
+  private binary(bin: ShNode, ctx: Context): Outcome {
+    const op = Number(bin.Op);
     const before = this.commands.length;
-    this.stmt(bin.X, ctx);
-    const left = PIPE_OPS.has(Number(bin.Op)) ? range(before, this.commands.length) : [];
-    this.stmt(bin.Y, left.length > 0 ? { ...ctx, pipedFrom: [...ctx.pipedFrom, ...left] } : ctx);
+    const left = this.stmt(bin.X, ctx);
+    if (PIPE_OPS.has(op)) {
+      const piped = range(before, this.commands.length);
+      const right = this.stmt(bin.Y, { ...ctx, pipedFrom: [...ctx.pipedFrom, ...piped] });
+      const moved = [left.ok, left.fail, right.ok, right.fail].some((p) => p !== ctx.places);
+      return stays(moved ? null : ctx.places);
+    }
+    if (op === AND_OP) {
+      const right = this.stmt(bin.Y, { ...ctx, places: left.ok });
+      return { ok: right.ok, fail: unionPlaces(left.fail, right.fail) };
+    }
+    const right = this.stmt(bin.Y, { ...ctx, places: left.fail });
+    return { ok: unionPlaces(left.ok, right.ok), fail: right.fail };
   }
 
   /** Every statement below `node` (bodies of if/for/while/case, subshells, blocks, substitutions). */
@@ -157,7 +232,13 @@ class Collector {
         root = false; // Walk visits `node` itself first
         return true;
       }
-      if (shSyntax().NodeType(child) !== 'Stmt') return true;
+      const type = shSyntax().NodeType(child);
+      // A substitution is one subshell running its statements in order.
+      if (type === 'CmdSubst' || type === 'ProcSubst') {
+        this.sequence(child.Stmts as ShNode[], ctx);
+        return false;
+      }
+      if (type !== 'Stmt') return true;
       this.stmt(child, ctx);
       return false;
     });
@@ -173,14 +254,15 @@ class Collector {
     });
   }
 
-  private assignment(assign: ShNode): string {
-    if (!assign.Name || assign.Index || assign.Array) return this.src.of(assign);
-    const value = assign.Value ? plainWord(assign.Value, this.src, 'bare').text : '';
-    return `${assign.Name.Value}${assign.Append ? '+=' : '='}${value}`;
+  /** `NAME=value` as the shell assigns it; dynamic when the value is only known at run time. */
+  private assignment(assign: ShNode): ShellWord {
+    if (!assign.Name || assign.Index || assign.Array) return { text: this.src.of(assign), dynamic: true };
+    const value = assign.Value ? plainWord(assign.Value, this.src, 'bare') : { text: '', dynamic: false };
+    return { text: `${assign.Name.Value}${assign.Append ? '+=' : '='}${value.text}`, dynamic: value.dynamic };
   }
 
-  private placement(ctx: Context, substitutions: number[]): Pick<SimpleCommand, 'background' | 'pipedFrom' | 'substitutions' | 'inFunction'> {
-    const placed = { background: ctx.background, pipedFrom: ctx.pipedFrom, substitutions };
+  private placement(ctx: Context, substitutions: number[]): Pick<SimpleCommand, 'background' | 'pipedFrom' | 'substitutions' | 'inFunction' | 'directories'> {
+    const placed = { background: ctx.background, pipedFrom: ctx.pipedFrom, substitutions, directories: directoriesOf(ctx.places) };
     return ctx.inFunction === undefined ? placed : { ...placed, inFunction: ctx.inFunction };
   }
 }

