@@ -74,6 +74,8 @@ interface HookOptions {
   intent?: string;
   headless: boolean;
   timeoutMs: number;
+  /** Aborted when --timeout-ms has passed: a request still waiting on the extension is dropped, so it stops waiting too. */
+  deadline: AbortSignal;
 }
 
 export const HOOK_USAGE = USAGE;
@@ -91,15 +93,20 @@ export async function runHookFlow(args: string[], io: CliIO, headless: HeadlessD
     }
     const timeoutMs = Number(parsed.values['timeout-ms'] ?? DEFAULT_TIMEOUT_MS);
     if (!Number.isInteger(timeoutMs) || timeoutMs < 100) return print(io, dialect.renderFailure('governor hook: --timeout-ms must be an integer of at least 100.'));
+    const deadline = new AbortController();
     const options: HookOptions = {
       workspace: parsed.values.workspace as string | undefined,
       intent: parsed.values.intent as string | undefined,
       headless: parsed.values.headless === true,
       timeoutMs,
+      deadline: deadline.signal,
     };
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<HookReply>((done) => {
-      timer = setTimeout(() => done(dialect.renderFailure(`Intent Governor did not decide within ${timeoutMs} ms, so the call is refused (fail closed).`)), timeoutMs);
+      timer = setTimeout(() => {
+        deadline.abort();
+        done(dialect.renderFailure(`Intent Governor did not decide within ${timeoutMs} ms, so the call is refused (fail closed).`));
+      }, timeoutMs);
       timer.unref();
     });
     const work = answerHook(dialect, options, io, headless).catch((error: unknown) =>
@@ -141,7 +148,7 @@ async function decide(request: BridgeRequest, root: string, options: HookOptions
   const server = options.headless ? undefined : await findGoverningServer(root, join(governorHome(io.env), 'servers'));
   if (server) {
     // The extension may be showing its approval dialog: give it all the time we have left but a margin.
-    const answer = await askExtension(server, request, Math.max(100, options.timeoutMs - 500));
+    const answer = await askExtension(server, request, Math.max(100, options.timeoutMs - 500), options.deadline);
     if (answer.ok) return answer.answer;
     const reason = `Intent Governor in VS Code governs this workspace but ${answer.message}; the call is refused (fail closed).`;
     return event.kind === 'tool' && event.phase === 'pre' ? { decision: 'deny', reason } : { decision: 'allow', context: reason };

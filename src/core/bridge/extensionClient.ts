@@ -23,13 +23,22 @@ export async function findGoverningServer(dir: string, serversDir?: string): Pro
  * Asks the extension over its authenticated loopback server (same bearer token and guards as MCP). Any
  * failure is an error value; the caller turns it into a deny. node:http, not fetch: loading fetch's undici
  * costs a fresh process ~60 ms, and agents start one hook process per tool call.
+ *
+ * Giving up (after `timeoutMs`, or when `signal` aborts) closes the connection: the extension sees the hook
+ * hang up and cancels the call, so an approval it was still waiting for can no longer allow anything.
  */
-export function askExtension(server: DiscoveredServer, request: BridgeRequest, timeoutMs: number): Promise<{ ok: true; answer: BridgeAnswer } | { ok: false; message: string }> {
+export function askExtension(
+  server: DiscoveredServer,
+  request: BridgeRequest,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<{ ok: true; answer: BridgeAnswer } | { ok: false; message: string }> {
   const body = JSON.stringify(request);
   // Required here, not at the top: a headless hook process never asks an extension and skips loading it.
   const { request: httpRequest } = require('node:http') as typeof Http;
   return new Promise((resolve) => {
     const fail = (message: string) => resolve({ ok: false, message });
+    if (signal?.aborted) return fail('the hook gave up before asking it');
     const req = httpRequest(
       {
         host: '127.0.0.1',
@@ -63,7 +72,13 @@ export function askExtension(server: DiscoveredServer, request: BridgeRequest, t
       req.destroy();
       fail(`the extension did not answer within ${timeoutMs} ms`);
     });
-    req.on('error', (error) => fail(`the extension could not be reached (${error.message})`));
+    req.on('error', (error) => fail(signal?.aborted ? `it did not answer before the hook's deadline` : `the extension could not be reached (${error.message})`));
+    const giveUp = () => {
+      req.destroy();
+      fail(`it did not answer before the hook's deadline`);
+    };
+    signal?.addEventListener('abort', giveUp, { once: true });
+    req.once('close', () => signal?.removeEventListener('abort', giveUp));
     req.end(body);
   });
 }

@@ -49,7 +49,8 @@ export class NativeToolBridge {
     return this.governor.services.workspace.root;
   }
 
-  async handle(request: BridgeRequest): Promise<BridgeAnswer> {
+  /** `signal` aborts when the hook stops waiting: a pending approval is then dropped and the call refused. */
+  async handle(request: BridgeRequest, signal?: AbortSignal): Promise<BridgeAnswer> {
     if (request.phase === 'end') {
       this.governor.services.sessions.end(request.session_id);
       return { decision: 'allow' };
@@ -57,7 +58,7 @@ export class NativeToolBridge {
     if (request.intent_id !== undefined) this.governor.services.sessions.bindIntent(request.session_id, request.intent_id);
     if (request.phase === 'context') return { decision: 'allow', context: await this.handshake(request.session_id) };
     if (request.phase === 'post') return this.post(request);
-    return this.pre(request);
+    return this.pre(request, signal);
   }
 
   /** The intent handshake for a session that starts or gets a prompt: the plan it works under, or how to get one. */
@@ -68,7 +69,7 @@ export class NativeToolBridge {
     return `Intent Governor: ${intent.error.message}\n${NO_INTENT_HINT}`;
   }
 
-  private async pre(request: BridgeRequest): Promise<BridgeAnswer> {
+  private async pre(request: BridgeRequest, signal?: AbortSignal): Promise<BridgeAnswer> {
     const before: Record<string, string | null> = {};
     const asks: string[] = [];
     let approval;
@@ -76,7 +77,7 @@ export class NativeToolBridge {
     for (const [index, call] of request.calls.entries()) {
       const prepared = await this.prepare(request, call, index);
       if (!prepared.ok) return { decision: 'deny', reason: prepared.reason };
-      const verdict = await this.governor.authorize(prepared.request, { askHuman: this.options.askHuman });
+      const verdict = await this.governor.authorize(prepared.request, { askHuman: this.options.askHuman, signal });
       context.push(...verdict.context);
       if (verdict.decision === 'deny') return { decision: 'deny', reason: explain(verdict.error) };
       if (verdict.decision === 'ask') asks.push(verdict.request.reasons.join('; '));

@@ -29,9 +29,14 @@ export interface HttpMcpServerOptions {
   maxBodyBytes?: number;
   /** Close a session after this long with no request and no open stream. Default 30 minutes. */
   idleSessionMs?: number;
-  /** Answers POST /hook (the hook bridge); without it the route does not exist. Same token and guards as /mcp. */
-  hookHandler?: (body: unknown) => Promise<{ status: number; body: unknown }>;
+  /**
+   * Answers POST /hook (the hook bridge); without it the route does not exist. Same token and guards as /mcp.
+   * `signal` aborts when the hook process hangs up before the answer (it gave up: its deadline passed).
+   */
+  hookHandler?: HookHandler;
 }
+
+export type HookHandler = (body: unknown, signal: AbortSignal) => Promise<{ status: number; body: unknown }>;
 
 export interface HttpMcpServer {
   port: number;
@@ -173,7 +178,13 @@ async function handleHook(req: IncomingMessage, res: ServerResponse, ctx: Handle
   if (req.method !== 'POST') return refuseAndDiscard(req, res, { status: 405, error: 'POST a hook request to /hook.', headers: { Allow: 'POST' } }, ctx.logger);
   const body = await readJsonBody(req, ctx.maxBodyBytes);
   if (!body.ok) return refuseAndDiscard(req, res, body.refusal, ctx.logger);
-  const answer = await ctx.hookHandler!(body.value);
+  // The response closing before it was written means the hook process is gone: nobody would act on an allow.
+  const hungUp = new AbortController();
+  res.once('close', () => {
+    if (!res.writableFinished) hungUp.abort(new Error('the hook disconnected'));
+  });
+  const answer = await ctx.hookHandler!(body.value, hungUp.signal);
+  if (hungUp.signal.aborted) return;
   const text = JSON.stringify(answer.body);
   res.writeHead(answer.status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text), 'Cache-Control': 'no-store' });
   res.end(text);
