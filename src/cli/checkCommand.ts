@@ -1,9 +1,10 @@
 import { FileIntentSource } from '../core/intents/fileIntentSource';
 import { formatProblem } from '../core/intents/intentsFile';
 import { detectCaseInsensitive } from '../core/paths/canonicalPath';
-import { defaultAnchorDir, FileAnchorStore } from '../core/trace/anchorStore';
+import { defaultAnchorDir } from '../core/trace/anchorStore';
 import { auditTraceScopes } from '../core/trace/scopeAudit';
 import { traceFilePath } from '../core/trace/traceFiles';
+import { createAnchorStore } from '../core/trace/traceStack';
 import { describeVerification, verifyWorkspaceLogs } from '../core/trace/workspaceVerify';
 import { parseCliArgs, usageError, workspaceFrom } from './cliArgs';
 import type { CliCommand } from './cliCommand';
@@ -43,7 +44,7 @@ export const checkCommand: CliCommand = {
       failures.push('intents file invalid');
     }
 
-    for (const { log, result } of await verifyWorkspaceLogs(root, new FileAnchorStore(root, defaultAnchorDir(io.env)))) {
+    for (const { log, result } of await verifyWorkspaceLogs(root, createAnchorStore({ workspaceRoot: root, anchorDir: defaultAnchorDir(io.env) }))) {
       const bad = result.status === 'tampered';
       out(`${bad ? 'FAIL ' : 'ok   '} ${log}: ${describeVerification(result)}`);
       if (bad) failures.push(`${log} tampered`);

@@ -3,8 +3,8 @@ import { FileBeforeStash } from '../core/bridge/beforeStash';
 import { NativeToolBridge } from '../core/bridge/nativeToolBridge';
 import { Governor } from '../core/governor';
 import { createNodeServices, denyingApprover } from '../core/nodeServices';
-import { FileAnchorStore } from '../core/trace/anchorStore';
-import { JsonlTraceSink } from '../core/trace/traceWriter';
+import { defaultAnchorDir } from '../core/trace/anchorStore';
+import { createTraceStack } from '../core/trace/traceStack';
 import { governorHome, type HeadlessDecider } from './hookFlow';
 import { TOOL_VERSION } from './toolVersion';
 
@@ -14,7 +14,7 @@ import { TOOL_VERSION } from './toolVersion';
  * extension runs: it holds the governor and nothing else of the CLI.
  */
 export const decideHeadless: HeadlessDecider = async (request, root, intent, io) => {
-  const trace = new JsonlTraceSink({ workspaceRoot: root, toolVersion: TOOL_VERSION, anchors: new FileAnchorStore(root) });
+  const { sink: trace } = createTraceStack({ workspaceRoot: root, toolVersion: TOOL_VERSION, anchorDir: defaultAnchorDir(io.env) });
   try {
     const services = await createNodeServices({ root, approver: denyingApprover, trace });
     const bridge = new NativeToolBridge(new Governor(services), new FileBeforeStash(join(governorHome(io.env), 'bridge')), { askHuman: false });

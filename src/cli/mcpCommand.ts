@@ -3,8 +3,8 @@ import { Governor } from '../core/governor';
 import type { Approver } from '../core/hooks/approver';
 import type { Logger } from '../core/logger';
 import { createNodeServices } from '../core/nodeServices';
-import { FileAnchorStore } from '../core/trace/anchorStore';
-import { JsonlTraceSink } from '../core/trace/traceWriter';
+import { defaultAnchorDir } from '../core/trace/anchorStore';
+import { createTraceStack } from '../core/trace/traceStack';
 import { parseCliArgs, usageError, workspaceFrom } from './cliArgs';
 import type { CliCommand, CliIO } from './cliCommand';
 import { TOOL_VERSION } from './toolVersion';
@@ -51,7 +51,7 @@ export const mcpCommand: CliCommand = {
     if (approve !== 'never' && approve !== 'always') return usageError(io, 'mcp', `--approve must be 'never' or 'always', not '${String(approve)}'`);
     const root = await workspaceFrom(parsed.values.workspace, io, 'mcp');
     if (root === undefined) return 2;
-    const trace = new JsonlTraceSink({ workspaceRoot: root, toolVersion: TOOL_VERSION, anchors: new FileAnchorStore(root) });
+    const { sink: trace } = createTraceStack({ workspaceRoot: root, toolVersion: TOOL_VERSION, anchorDir: defaultAnchorDir(io.env) });
     const services = await createNodeServices({
       root,
       approver: approve === 'always' ? approveAlways : refuseWithoutHuman,

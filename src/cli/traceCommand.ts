@@ -1,7 +1,9 @@
 import { join } from 'node:path';
-import { defaultAnchorDir, FileAnchorStore } from '../core/trace/anchorStore';
+import { defaultAnchorDir } from '../core/trace/anchorStore';
+import { reanchorWorkspaceLogs } from '../core/trace/reanchor';
 import { TRACE_FILE } from '../core/trace/traceFiles';
 import { queryTrace, type TraceFilter } from '../core/trace/traceReader';
+import { createAnchorStore } from '../core/trace/traceStack';
 import { formatTraceRow, TRACE_TABLE_HEADER, traceRowCells } from '../core/trace/traceTable';
 import { describeVerification, verifyWorkspaceLogs } from '../core/trace/workspaceVerify';
 import { parseCliArgs, usageError, workspaceFrom } from './cliArgs';
@@ -13,12 +15,19 @@ Usage:
   governor trace [--intent ID] [--file PATH|GLOB] [--agent NAME] [--model ID] [--decision allow|approved]
                  [--since ISO] [--until ISO] [--json] [--workspace DIR]
   governor trace verify [--json] [--workspace DIR]
+  governor trace reanchor [--workspace DIR]
 
-governor trace        lists matching records as a table (one JSON record per line with --json).
-governor trace verify checks the hash chains of the trace and of .orchestration/governance_log.jsonl and
-                      the anchors kept outside the workspace ($INTENT_GOVERNOR_ANCHOR_DIR, else
-                      <config dir>/intent-governor/anchors). Exit 0 when verified, merged or empty;
-                      1 when tampered, naming the first bad line and why.
+governor trace          lists matching records as a table (one JSON record per line with --json).
+governor trace verify   checks the hash chains of the trace and of .orchestration/governance_log.jsonl and
+                        the anchors kept outside the workspace ($INTENT_GOVERNOR_ANCHOR_DIR, else
+                        <config dir>/intent-governor/anchors). Exit 0 when verified, merged or empty;
+                        1 when tampered, naming the first bad line and why.
+governor trace reanchor for a human who checked what verify reported: a rebase that put another branch's
+                        records before this machine's, a reset that removed records, and the writers'
+                        discontinuity notes about them cannot be told apart from tampering. If the chains
+                        are otherwise intact, it accepts them on this machine (prints what it accepted)
+                        and moves the anchors to the current heads. Exit 1, changing nothing for that log,
+                        when a chain itself is broken (edited, deleted or reordered records).
 Exit 2 on bad arguments or a workspace that is not a directory.
 `;
 
@@ -36,10 +45,11 @@ const QUERY_OPTIONS = {
 
 export const traceCommand: CliCommand = {
   name: 'trace',
-  summary: 'List Agent Trace records (filters), or `trace verify` the hash chains and anchors',
+  summary: 'List Agent Trace records (filters), `trace verify` the hash chains and anchors, `trace reanchor` after a checked rebase',
   usage: USAGE,
   async run(args, io) {
     if (args[0] === 'verify') return runVerify(args.slice(1), io);
+    if (args[0] === 'reanchor') return runReanchor(args.slice(1), io);
     const parsed = parseCliArgs(args, QUERY_OPTIONS);
     if (!parsed.ok) return usageError(io, 'trace', parsed.message);
     const { values } = parsed;
@@ -71,11 +81,33 @@ async function runVerify(args: string[], io: CliIO): Promise<number> {
   if (!parsed.ok) return usageError(io, 'trace verify', parsed.message);
   const root = await workspaceFrom(parsed.values.workspace, io, 'trace verify');
   if (!root) return 2;
-  const results = await verifyWorkspaceLogs(root, new FileAnchorStore(root, defaultAnchorDir(io.env)));
+  const results = await verifyWorkspaceLogs(root, createAnchorStore({ workspaceRoot: root, anchorDir: defaultAnchorDir(io.env) }));
   if (parsed.values.json) {
     io.stdout(`${JSON.stringify(results.map(({ log, result }) => ({ log, ...result })), null, 2)}\n`);
   } else {
     for (const { log, result } of results) io.stdout(`${log}: ${describeVerification(result)}\n`);
   }
   return results.some((r) => r.result.status === 'tampered') ? 1 : 0;
+}
+
+async function runReanchor(args: string[], io: CliIO): Promise<number> {
+  const parsed = parseCliArgs(args, { workspace: { type: 'string' } });
+  if (!parsed.ok) return usageError(io, 'trace reanchor', parsed.message);
+  const root = await workspaceFrom(parsed.values.workspace, io, 'trace reanchor');
+  if (!root) return 2;
+  const results = await reanchorWorkspaceLogs(root, createAnchorStore({ workspaceRoot: root, anchorDir: defaultAnchorDir(io.env) }));
+  for (const { log, accepted, head, refused } of results) {
+    if (refused) {
+      io.stdout(`${log}: NOT reanchored, the chain itself is broken: ${refused}\n`);
+      continue;
+    }
+    if (!head) {
+      io.stdout(`${log}: empty, nothing to anchor\n`);
+      continue;
+    }
+    io.stdout(`${log}: ${accepted.length ? 'accepted on this machine:' : 'nothing to accept;'}\n`);
+    for (const item of accepted) io.stdout(`  - ${item}\n`);
+    io.stdout(`  anchor now at line ${head.line} (${head.hash.slice(0, 19)}…, ${head.size} bytes)\n`);
+  }
+  return results.some((r) => r.refused) ? 1 : 0;
 }

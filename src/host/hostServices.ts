@@ -5,8 +5,9 @@ import { FileIntentSource } from '../core/intents/fileIntentSource';
 import { detectCaseInsensitive } from '../core/paths/canonicalPath';
 import { WriteLocks } from '../core/policy/writeLocks';
 import { SessionRegistry } from '../core/sessions/sessionRegistry';
-import { FileAnchorStore } from '../core/trace/anchorStore';
-import { JsonlTraceSink } from '../core/trace/traceWriter';
+import type { FileAnchorStore } from '../core/trace/anchorStore';
+import { createTraceStack } from '../core/trace/traceStack';
+import type { JsonlTraceSink } from '../core/trace/traceWriter';
 import { createApprovalDialogs } from './approvalDialogs';
 import { loggerFor } from './hostLogger';
 import { ModalApprover } from './modalApprover';
@@ -18,7 +19,7 @@ export interface HostServicesOptions {
   folderPath: string;
   /** `context.extension.packageJSON.version`, recorded in every trace record. */
   toolVersion: string;
-  /** `context.globalStorageUri.fsPath`: outside the workspace, so an agent cannot rewrite the anchors. */
+  /** `context.globalStorageUri.fsPath`: where older versions kept the anchors (adopted once into the shared directory). */
   globalStoragePath: string;
   log: vscode.LogOutputChannel;
   documents: VirtualDocuments;
@@ -38,8 +39,8 @@ export async function createHostServices(options: HostServicesOptions): Promise<
   const workspace = await createVscodeWorkspace(options.folderPath);
   const root = workspace.root;
   const intents = new FileIntentSource(root);
-  const anchors = new FileAnchorStore(root, join(options.globalStoragePath, 'anchors'));
-  const trace = new JsonlTraceSink({ workspaceRoot: root, toolVersion: options.toolVersion, anchors });
+  // The anchor directory every door shares (CLI, hooks, governor mcp), so `governor check` sees what we write.
+  const { sink: trace, anchors } = createTraceStack({ workspaceRoot: root, toolVersion: options.toolVersion, legacyAnchorDir: join(options.globalStoragePath, 'anchors') });
   const caseInsensitive = await detectCaseInsensitive(root);
   const services: GovernorServices = {
     workspace,

@@ -1,8 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import { closeSync, constants, openSync, writeSync } from 'node:fs';
-import { mkdir, readFile, realpath } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, realpath, rename, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, extname, join, resolve } from 'node:path';
-import { sha256Hex } from './traceChain';
+import { errnoOf } from '../ioError';
+import { isChainHash, sha256Hex } from './traceChain';
 
 /**
  * The last record a governor writer appended to a log, kept where the agent does not write (user config
@@ -26,6 +28,10 @@ export interface AnchorHead {
 export interface AnchorStore {
   read(log: string, branch: string): Promise<AnchorHead | undefined>;
   write(log: string, branch: string, head: AnchorHead): Promise<void>;
+  /** Hashes of `discontinuity` records a human accepted on this machine (`governor trace reanchor`). */
+  accepted(log: string): Promise<Set<string>>;
+  /** Adds to the accepted set; kept apart from the heads, which writers rewrite on every append. */
+  accept(log: string, hashes: string[]): Promise<void>;
 }
 
 interface AnchorFile {
@@ -63,9 +69,14 @@ export class FileAnchorStore implements AnchorStore {
   private readonly docs = new Map<string, { file?: AnchorFile; bytes: number }>();
   private dirReady = false;
 
+  /**
+   * `adoptFrom`: a directory an older version kept anchors in (the extension's global storage). A log with
+   * no anchor here takes its anchor file from there, once, so its history stays anchored.
+   */
   constructor(
     private readonly workspaceRoot: string,
     private readonly dir: string = defaultAnchorDir(),
+    private readonly options: { adoptFrom?: string } = {},
   ) {}
 
   async read(log: string, branch: string): Promise<AnchorHead | undefined> {
@@ -87,10 +98,7 @@ export class FileAnchorStore implements AnchorStore {
     const bytes = Buffer.alloc(size, ' ');
     bytes.write(text);
     bytes[size - 1] = 10;
-    if (!this.dirReady) {
-      await mkdir(this.dir, { recursive: true, mode: 0o700 });
-      this.dirReady = true;
-    }
+    await this.ensureDir();
     // Synchronous: writers call this inside their critical section (see chainedLog.ts).
     const fd = openSync(await this.fileFor(log), constants.O_RDWR | constants.O_CREAT, 0o600);
     try {
@@ -101,15 +109,45 @@ export class FileAnchorStore implements AnchorStore {
     this.docs.set(log, { file, bytes: size });
   }
 
+  async accepted(log: string): Promise<Set<string>> {
+    const raw = await readFile(await this.fileFor(log, '.accepted.json'), 'utf8').catch(() => undefined);
+    if (raw === undefined) return new Set();
+    try {
+      const parsed = JSON.parse(raw) as { accepted?: unknown };
+      return new Set(Array.isArray(parsed.accepted) ? parsed.accepted.filter(isChainHash) : []);
+    } catch {
+      // A damaged file accepts nothing: the discontinuities show as tampering again, never the reverse.
+      return new Set();
+    }
+  }
+
+  async accept(log: string, hashes: string[]): Promise<void> {
+    const { path: workspace } = await this.key();
+    const all = [...new Set([...(await this.accepted(log)), ...hashes])];
+    await this.ensureDir();
+    const file = await this.fileFor(log, '.accepted.json');
+    // Written rarely (a human's decision), so temp file + rename: never half a list.
+    const temp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+    await writeFile(temp, `${JSON.stringify({ workspace, log, accepted: all }, null, 2)}\n`, { mode: 0o600 });
+    await rename(temp, file);
+  }
+
   /** The anchor file used for a log; exposed so tests and `governor` can tell the user where it is. */
-  async fileFor(log: string): Promise<string> {
+  async fileFor(log: string, suffix = '.json', dir = this.dir): Promise<string> {
     const { hash } = await this.key();
     const name = basename(log, extname(log)).replace(/[^A-Za-z0-9_.-]/g, '_');
-    return join(this.dir, `${hash}-${name}.json`);
+    return join(dir, `${hash}-${name}${suffix}`);
+  }
+
+  private async ensureDir(): Promise<void> {
+    if (this.dirReady) return;
+    await mkdir(this.dir, { recursive: true, mode: 0o700 });
+    this.dirReady = true;
   }
 
   private async readDoc(log: string): Promise<{ file?: AnchorFile; bytes: number }> {
-    const raw = await readFile(await this.fileFor(log)).catch(() => undefined);
+    let raw = await readFile(await this.fileFor(log)).catch(() => undefined);
+    if (raw === undefined && this.options.adoptFrom && (await this.adopt(log))) raw = await readFile(await this.fileFor(log)).catch(() => undefined);
     if (raw === undefined) return { bytes: 0 };
     try {
       const parsed = JSON.parse(raw.toString('utf8')) as AnchorFile;
@@ -117,6 +155,21 @@ export class FileAnchorStore implements AnchorStore {
       return { file: valid ? parsed : undefined, bytes: raw.length };
     } catch {
       return { bytes: raw.length };
+    }
+  }
+
+  /** Copies the older anchor file in, unless one appeared here meanwhile (another process adopted it, or wrote). */
+  private async adopt(log: string): Promise<boolean> {
+    const from = await this.fileFor(log, '.json', this.options.adoptFrom);
+    await this.ensureDir();
+    try {
+      await copyFile(from, await this.fileFor(log), constants.COPYFILE_EXCL);
+      return true;
+    } catch (error) {
+      const code = errnoOf(error);
+      if (code === 'ENOENT') return false;
+      if (code === 'EEXIST') return true;
+      throw error;
     }
   }
 
@@ -145,5 +198,15 @@ export class MemoryAnchorStore implements AnchorStore {
 
   async write(log: string, branch: string, head: AnchorHead): Promise<void> {
     this.heads.set(`${log}\u0000${branch}`, { ...head });
+  }
+
+  readonly acceptedHashes = new Map<string, Set<string>>();
+
+  async accepted(log: string): Promise<Set<string>> {
+    return new Set(this.acceptedHashes.get(log));
+  }
+
+  async accept(log: string, hashes: string[]): Promise<void> {
+    this.acceptedHashes.set(log, new Set([...(this.acceptedHashes.get(log) ?? []), ...hashes]));
   }
 }

@@ -224,13 +224,15 @@ export class ChainedJsonlLog {
     }
     const head = lastHash ?? GENESIS_HASH;
     const anchor = await anchors.read(name, branch);
-    if (anchor && anchor.hash === head) return { hash: head, line: anchor.line, size, notes };
+    // The head alone is not enough: a record inserted before it leaves the last line as it was, but not the size.
+    if (anchor && anchor.hash === head && anchor.size === size) return { hash: head, line: anchor.line, size, notes };
 
     // Someone other than a governor writer changed the file (merge, pull, crash before the anchor moved,
     // tampering), or we have no anchor yet: one full pass tells which, and how many lines there are.
     const result = await verifyLog(path, { fields, anchor });
-    if (anchor && result.anchor === 'missing') {
-      notes.push(await this.options.note('discontinuity', { reason: result.reason, anchored_head: anchor }));
+    if (anchor && (result.anchor === 'missing' || result.anchor === 'moved')) {
+      // Once the anchor moves past this point the finding would be forgotten: the log keeps it instead.
+      notes.push(await this.options.note('discontinuity', { reason: result.anchorProblem, anchored_head: anchor }));
     }
     const others = result.openHeads.filter((h) => h !== head);
     const merge = others.length && result.mergeFromLine

@@ -3,24 +3,39 @@ import { readLines } from './lineStream';
 import { computeRecordHash, GENESIS_HASH, isChainHash, lineHashMatches, traceChainFields, type ChainFields } from './traceChain';
 
 /**
- * Verification rule (chain, anchor, merges):
+ * Verification rule (chain, merges, anchor):
  * - every line is a JSON record whose `hash` equals sha256 over its canonical form without `hash`;
  * - every record's `prev_hash` names genesis or a record on an EARLIER line. Usually it is the line right
- *   above (one linear chain). When it is not, the record continues or starts a branch: a union merge
- *   (`merge=union`) of two branches that both appended puts their new lines after the common prefix, so
- *   each branch's first record links back into the prefix and its later records to their own branch.
+ *   above (one linear chain). Otherwise the record starts a branch, and only in the shape a git union merge
+ *   (`merge=union`) of append-only logs produces: common prefix, then one branch's new records, then the
+ *   other's, both starting from the SAME branch point, the last record of the common prefix. So the line
+ *   right after the branch point must continue from it too; anything else is an insertion or a move.
  *   Such forks make the status `merged`; at most MAX_CHAINS branches may be open at once;
  * - a `prev_hash` that names no earlier record is tampering: a record was deleted or edited (it names a
  *   later line when lines were reordered); a content/hash mismatch is an edited record;
  * - a writer continuing after a merge links to the last line and lists the other heads in `merge.heads`,
- *   which closes those branches;
- * - the anchor (head kept outside the workspace) must still be in the file, else the end was truncated or
- *   the whole chain recomputed; a `discontinuity` record means a writer already found it missing.
- * The chain proves nothing anchored was removed or altered; it cannot prove a record is genuine (anyone may
- * append a well-formed record), which would need signatures.
+ *   which closes those branches; every head listed there must be a record in the file;
+ * - the anchor (the head this machine's writers last appended, kept outside the workspace) must be in the
+ *   file AT its line, ending at its byte size: gone means the end was truncated or the chain recomputed,
+ *   moved means records were put before it (an insertion, or a rebase that put another branch first: the
+ *   two look the same, and `governor trace reanchor` lets a human who checked accept it);
+ * - a `discontinuity` record means a writer already found the anchored head missing or moved; it stays
+ *   tampering unless a human accepted that record on this machine (`accepted`).
+ * A forged record with a correct prev_hash inserted mid-log has the shape of a merge, so only the anchor
+ * exposes it: without one (e.g. CI on a fresh clone) insertions before the end cannot be detected. The
+ * chain cannot prove a record genuine either (anyone may append a well-formed record); that needs signatures.
  */
 
 export type VerifyStatus = 'verified' | 'merged' | 'tampered' | 'empty';
+
+/** A writer's note that it found the anchored head missing or moved. */
+export interface Discontinuity {
+  line: number;
+  hash: string;
+  reason: string;
+  /** A human accepted it on this machine (`governor trace reanchor`). */
+  accepted: boolean;
+}
 
 export interface VerifyResult {
   status: VerifyStatus;
@@ -31,7 +46,12 @@ export interface VerifyResult {
   firstBadLine?: number;
   reason?: string;
   /** `unchecked` when no anchor was given (e.g. CI on a fresh clone). */
-  anchor: 'matched' | 'missing' | 'unchecked';
+  anchor: 'matched' | 'moved' | 'missing' | 'unchecked';
+  /** Why the anchor is `moved` or `missing`. */
+  anchorProblem?: string;
+  /** The first problem that is neither the anchor nor a discontinuity note (edits, deletions, shape). */
+  chainProblem?: { line: number; reason: string };
+  discontinuities: Discontinuity[];
   /** The file ends in a partial line (a crashed append), which the next writer quarantines. */
   tornTail: boolean;
   /** Hash of the last complete record, GENESIS_HASH when there is none. */
@@ -47,17 +67,35 @@ export interface VerifyResult {
 export interface VerifyOptions {
   fields?: ChainFields;
   anchor?: AnchorHead;
+  /** Hashes of discontinuity records a human accepted on this machine. */
+  accepted?: ReadonlySet<string>;
 }
+
+/** Said after every finding a human may accept on this machine. */
+const REANCHOR_HINT = 'If a human checked this and it is expected (a rebase, a reset), `governor trace reanchor` accepts it on this machine';
 
 /** More concurrently open branches than this is not a plausible merge history. */
 export const MAX_CHAINS = 64;
 
+interface Problem {
+  line: number;
+  reason: string;
+}
+
 export async function verifyLog(path: string, options: VerifyOptions = {}): Promise<VerifyResult> {
   const fields = options.fields ?? traceChainFields;
+  const anchor = options.anchor && options.anchor.line > 0 ? options.anchor : undefined;
+  const accepted = options.accepted ?? new Set<string>();
   const seen = new Map<string, number>();
+  // Records the very next line continues from: a branch may start only from one of these (see the rule above).
+  const continued = new Set<string>();
   const heads = new Set<string>();
-  let problem: { line: number; reason: string } | undefined;
+  const forks: { line: number; from: number }[] = [];
+  const discontinuities: Discontinuity[] = [];
+  let chainProblem: Problem | undefined;
+  let noteProblem: Problem | undefined;
   let dangling: { line: number; prev: string; reordered: boolean } | undefined;
+  let anchored: { line: number; end: number } | undefined;
   let records = 0;
   let size = 0;
   let lastHash = GENESIS_HASH;
@@ -66,7 +104,7 @@ export async function verifyLog(path: string, options: VerifyOptions = {}): Prom
   let mergeFromLine: number | undefined;
   // The earliest bad line is the one to report, whatever order the checks find problems in.
   const fail = (line: number, reason: string) => {
-    if (!problem || line < problem.line) problem = { line, reason };
+    if (!chainProblem || line < chainProblem.line) chainProblem = { line, reason };
   };
 
   for await (const line of readLines(path)) {
@@ -91,24 +129,42 @@ export async function verifyLog(path: string, options: VerifyOptions = {}): Prom
       dangling.reordered = true;
       fail(dangling.line, `line ${dangling.line} links to line ${line.line}, which comes after it: lines were reordered`);
     }
-    if (prev !== lastHash) {
-      if (prev !== GENESIS_HASH && !seen.has(prev)) {
-        dangling ??= { line: line.line, prev, reordered: false };
-      } else {
-        mergeFromLine ??= line.line;
+    if (prev === lastHash) {
+      continued.add(prev);
+    } else if (prev !== GENESIS_HASH && !seen.has(prev)) {
+      dangling ??= { line: line.line, prev, reordered: false };
+    } else {
+      const from = prev === GENESIS_HASH ? 0 : (seen.get(prev) as number);
+      if (!continued.has(prev)) {
+        fail(
+          line.line,
+          `line ${line.line} starts a branch from ${from ? `line ${from}` : 'the beginning'}, but the line after that ` +
+            'does not continue from it: not the shape of a union merge, so records were inserted or moved',
+        );
       }
+      forks.push({ line: line.line, from });
+      mergeFromLine ??= line.line;
     }
     if (holder.kind === 'discontinuity') {
-      const why = typeof holder.reason === 'string' ? `: ${holder.reason}` : '';
-      fail(line.line, `line ${line.line} records that a writer found the anchored head missing${why}`);
+      const why = typeof holder.reason === 'string' ? holder.reason : 'no reason given';
+      const ok = accepted.has(hash);
+      discontinuities.push({ line: line.line, hash, reason: why, accepted: ok });
+      if (!ok) noteProblem ??= { line: line.line, reason: `line ${line.line} records that a writer found the anchored head missing or moved: ${why}. ${REANCHOR_HINT}` };
     }
     heads.delete(prev);
-    const merge = holder.merge as { heads?: unknown } | undefined;
-    if (merge && Array.isArray(merge.heads)) for (const head of merge.heads) if (typeof head === 'string') heads.delete(head);
+    if (holder.merge !== undefined) {
+      const closed = mergeHeads(holder.merge);
+      if (!closed) fail(line.line, `line ${line.line} has a malformed merge note (merge.heads must be a list of record hashes)`);
+      for (const head of closed ?? []) {
+        if (!seen.has(head)) fail(line.line, `line ${line.line} closes branch head ${short(head)}, which is not a record before it in the file`);
+        heads.delete(head);
+      }
+    }
     heads.add(hash);
     chains = Math.max(chains, heads.size);
     if (heads.size > MAX_CHAINS) fail(line.line, `line ${line.line} opens more than ${MAX_CHAINS} concurrent chains: not a merge history`);
     seen.set(hash, line.line);
+    if (anchor && hash === anchor.hash) anchored ??= { line: line.line, end: size };
     lastHash = hash;
   }
 
@@ -118,45 +174,76 @@ export async function verifyLog(path: string, options: VerifyOptions = {}): Prom
       `line ${dangling.line} links to a record that is not in the file: the record before it was deleted or edited`,
     );
   }
-  const anchor = options.anchor;
   let anchorState: VerifyResult['anchor'] = 'unchecked';
-  if (anchor && anchor.line > 0) {
-    anchorState = seen.has(anchor.hash) ? 'matched' : 'missing';
-    if (anchorState === 'missing') {
-      if (records < anchor.line) {
-        fail(
-          records + 1,
-          `the log ends after line ${records}, but the anchor recorded ${anchor.line} lines (head ${short(anchor.hash)}): ` +
-            `lines ${records + 1}-${anchor.line} were removed`,
-        );
-      } else {
-        fail(
-          anchor.line,
-          `the anchored head ${short(anchor.hash)} (line ${anchor.line}) is not in the log: ` +
-            'it was rewritten with a recomputed chain, or records were removed',
-        );
-      }
+  let anchorProblem: Problem | undefined;
+  if (anchor) {
+    if (!anchored) {
+      anchorState = 'missing';
+      anchorProblem = records < anchor.line
+        ? {
+            line: records + 1,
+            reason:
+              `the log ends after line ${records}, but the anchor recorded ${anchor.line} lines (head ${short(anchor.hash)}): ` +
+              `lines ${records + 1}-${anchor.line} were removed`,
+          }
+        : {
+            line: anchor.line,
+            reason:
+              `the anchored head ${short(anchor.hash)} (line ${anchor.line}) is not in the log: ` +
+              'it was rewritten with a recomputed chain, or records were removed',
+          };
+    } else if (anchored.line !== anchor.line || (typeof anchor.size === 'number' && anchored.end !== anchor.size)) {
+      anchorState = 'moved';
+      anchorProblem = movedAnchor(anchor, anchored, forks);
+    } else {
+      anchorState = 'matched';
     }
   }
+  // Report the earliest problem of any kind.
+  const problem = [chainProblem, noteProblem, anchorProblem].filter((p): p is Problem => p !== undefined).sort((a, b) => a.line - b.line)[0];
   const status: VerifyStatus = problem ? 'tampered' : records === 0 ? 'empty' : mergeFromLine ? 'merged' : 'verified';
   const result: VerifyResult = {
     status,
     records,
     chains: Math.max(chains, records ? 1 : 0),
     anchor: anchorState,
+    discontinuities,
     tornTail,
     lastHash,
     size,
     openHeads: [...heads],
   };
+  if (anchorProblem) result.anchorProblem = anchorProblem.reason;
+  if (chainProblem) result.chainProblem = chainProblem;
   if (problem) {
     result.firstBadLine = problem.line;
-    result.reason = problem.reason;
+    result.reason = problem === anchorProblem ? `${problem.reason}. ${REANCHOR_HINT}` : problem.reason;
   } else if (status === 'merged') {
     result.reason = `merged (${result.chains} chains from line ${mergeFromLine})`;
   }
   if (mergeFromLine !== undefined) result.mergeFromLine = mergeFromLine;
   return result;
+}
+
+/**
+ * The anchored head is in the file but not where this machine's writer left it. The records that pushed
+ * it are most likely the branch between the last fork before it and that fork's branch point.
+ */
+function movedAnchor(anchor: AnchorHead, found: { line: number; end: number }, forks: { line: number; from: number }[]): Problem {
+  const where = `the anchored head ${short(anchor.hash)} was line ${anchor.line} ending at byte ${anchor.size}, but is now line ${found.line} ending at byte ${found.end}`;
+  const shift = found.line - anchor.line;
+  if (shift <= 0) return { line: Math.min(found.line, anchor.line), reason: `${where}: records before it were removed or changed` };
+  const fork = forks.filter((f) => f.line <= found.line).at(-1);
+  const first = fork ? fork.from + 1 : found.line - shift;
+  const exact = fork !== undefined && fork.line - 1 - fork.from === shift;
+  const span = shift === 1 ? (exact ? `line ${first} was` : 'a record was') : exact ? `lines ${first}-${first + shift - 1} were` : `${shift} records were`;
+  return { line: first, reason: `${where}: ${span} inserted before it, or a rebase put another branch's records first` };
+}
+
+function mergeHeads(merge: unknown): string[] | undefined {
+  const heads = (merge as { heads?: unknown } | null)?.heads;
+  if (typeof merge !== 'object' || merge === null || !Array.isArray(heads)) return undefined;
+  return heads.every(isChainHash) ? heads : undefined;
 }
 
 interface ParsedRecord {

@@ -11,7 +11,8 @@ export interface LogVerification {
   result: VerifyResult;
 }
 
-const LOGS: { log: string; fields: ChainFields }[] = [
+/** The two chained logs of a workspace, by workspace-relative path (the names anchors are keyed by). */
+export const WORKSPACE_LOGS: readonly { log: string; fields: ChainFields }[] = [
   { log: TRACE_FILE, fields: traceChainFields },
   { log: GOVERNANCE_LOG_FILE, fields: governanceChainFields },
 ];
@@ -20,9 +21,10 @@ const LOGS: { log: string; fields: ChainFields }[] = [
 export async function verifyWorkspaceLogs(root: string, anchors: AnchorStore | undefined): Promise<LogVerification[]> {
   const branch = await currentBranch(root);
   return Promise.all(
-    LOGS.map(async ({ log, fields }) => {
+    WORKSPACE_LOGS.map(async ({ log, fields }) => {
       const anchor = anchors ? await anchors.read(log, branch) : undefined;
-      return { log, result: await verifyLog(join(root, log), { fields, anchor }) };
+      const accepted = anchors ? await anchors.accepted(log) : undefined;
+      return { log, result: await verifyLog(join(root, log), { fields, anchor, accepted }) };
     }),
   );
 }
@@ -33,6 +35,8 @@ export function describeVerification(result: VerifyResult): string {
   if (result.status === 'empty') return result.tornTail ? 'empty (one torn line from a crash; the next write quarantines it)' : 'empty';
   const chains = result.status === 'merged' ? `${result.chains} chains from line ${result.mergeFromLine}` : `${result.chains} chain`;
   const anchor = result.anchor === 'unchecked' ? 'no anchor on this machine: truncation and rewrites cannot be detected' : `anchor ${result.anchor}`;
+  const accepted = result.discontinuities.filter((d) => d.accepted).length;
+  const notes = accepted ? `, ${accepted} discontinuit${accepted === 1 ? 'y' : 'ies'} accepted on this machine` : '';
   const torn = result.tornTail ? '; a torn last line from a crash will be quarantined by the next write' : '';
-  return `${result.status} (${result.records} record${result.records === 1 ? '' : 's'}, ${chains}, ${anchor}${torn})`;
+  return `${result.status} (${result.records} record${result.records === 1 ? '' : 's'}, ${chains}, ${anchor}${notes}${torn})`;
 }

@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { sealRecord, traceChainFields } from '../../../src/core/trace/traceChain';
 import { runGovernor } from '../../support/runGovernor';
 import { mutationEvent, traceWorkspace, type TraceWorkspace } from '../../support/traceFixtures';
 
@@ -83,6 +84,19 @@ describe('governor check', function () {
     const run = await check();
     assert.equal(run.code, 1);
     assert.match(run.stdout, /FAIL {2}\.orchestration\/agent_trace\.jsonl: TAMPERED at line 1/);
+  });
+
+  it('fails when a forged record with a correct prev_hash was inserted mid-log', async () => {
+    const lines = (await readFile(ws.trace, 'utf8')).split('\n');
+    const forged = JSON.parse(lines[0]) as { id: string; metadata: Record<string, unknown> };
+    forged.id = 'forged';
+    forged.metadata.agent = 'forger';
+    const line = sealRecord(forged as unknown as Record<string, unknown>, JSON.parse(lines[0]).metadata.hash, traceChainFields);
+    await writeFile(ws.trace, [lines[0], line, lines[1], ''].join('\n'));
+    const run = await check();
+    assert.equal(run.code, 1, run.stdout);
+    assert.match(run.stdout, /FAIL {2}\.orchestration\/agent_trace\.jsonl: TAMPERED at line 2: the anchored head \S+ was line 2 .* line 2 was inserted before it/);
+    assert.match(run.stdout, /check failed: \.orchestration\/agent_trace\.jsonl tampered/);
   });
 
   it('warns about records whose intent left the intents file, without failing', async () => {

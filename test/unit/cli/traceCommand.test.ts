@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { assertAgentTraceRecord } from '../../support/agentTraceSchema';
 import { runGovernor } from '../../support/runGovernor';
 import { governanceEvent, mutationEvent, traceWorkspace, type TraceWorkspace } from '../../support/traceFixtures';
@@ -107,6 +108,66 @@ describe('governor trace', function () {
     const run = await governor('trace', 'verify');
     assert.equal(run.code, 0, run.stdout);
     assert.match(run.stdout, /agent_trace\.jsonl: merged \(5 records, 2 chains from line 5, anchor matched\)/);
+  });
+
+  /** What `git pull --rebase` leaves: the other branch's new records first, then ours replayed after them. */
+  const rebased = async () => {
+    const base = await readFile(ws.trace, 'utf8');
+    const record = (name: string) => (sink: JsonlTraceSink) => sink.recordMutation(mutationEvent({ agent: { name } }));
+    const merged = await mergedBranches(ws, record('ours'), async (sink) => {
+      await record('theirs')(sink);
+      await record('theirs')(sink);
+    });
+    const ours = await readFile(ws.trace, 'utf8');
+    return base + merged.slice(ours.length) + ours.slice(base.length);
+  };
+
+  it('reanchor: after a human checked a rebase that put another branch first, verify passes again', async () => {
+    await writeFile(ws.trace, await rebased());
+    const before = await governor('trace', 'verify');
+    assert.equal(before.code, 1, before.stdout);
+    assert.match(before.stdout, /TAMPERED at line 4: the anchored head \S+ was line 4 ending at byte \d+, but is now line 6 ending at byte \d+: lines 4-5 were inserted before it, or a rebase put another branch's records first\. If a human checked this .*governor trace reanchor/);
+
+    const run = await governor('trace', 'reanchor');
+    assert.equal(run.code, 0, run.stdout + run.stderr);
+    assert.match(run.stdout, /^\.orchestration\/agent_trace\.jsonl: accepted on this machine:\n {2}- the anchored head \S+ was line 4 .* lines 4-5 were inserted before it, or a rebase/m);
+    assert.match(run.stdout, /^ {2}anchor now at line 6 \(sha256:\S+, \d+ bytes\)$/m);
+    assert.match(run.stdout, /^\.orchestration\/governance_log\.jsonl: nothing to accept;\n {2}anchor now at line 1 /m);
+    const after = await governor('trace', 'verify');
+    assert.equal(after.code, 0, after.stdout);
+    assert.match(after.stdout, /agent_trace\.jsonl: merged \(6 records, 2 chains from line 6, anchor matched\)/);
+  });
+
+  it('reanchor: also accepts the discontinuity note a writer left before the human got to it', async () => {
+    await writeFile(ws.trace, await rebased());
+    const sink = ws.sink();
+    await sink.recordMutation(mutationEvent({ invocation_id: 'after-rebase' }));
+    await sink.close();
+    const before = await governor('trace', 'verify');
+    assert.equal(before.code, 1);
+    assert.match(before.stdout, /TAMPERED at line 7: line 7 records that a writer found the anchored head missing or moved: the anchored head \S+ was line 4/);
+
+    const run = await governor('trace', 'reanchor');
+    assert.equal(run.code, 0, run.stdout);
+    assert.match(run.stdout, /- line 7, a writer's discontinuity note: the anchored head \S+ was line 4/);
+    const after = await governor('trace', 'verify');
+    assert.equal(after.code, 0, after.stdout);
+    assert.match(after.stdout, /agent_trace\.jsonl: merged \(8 records, 2 chains from line 6, anchor matched, 1 discontinuity accepted on this machine\)/);
+    // Accepted here only: a machine without this acceptance (CI, a fresh anchor directory) still sees the note.
+    const elsewhere = await runGovernor(['trace', 'verify', '--workspace', ws.root], { anchorDir: join(ws.anchorDir, 'elsewhere') });
+    assert.equal(elsewhere.code, 1);
+  });
+
+  it('reanchor: refuses, changing nothing, when the chain itself is broken', async () => {
+    const lines = (await readFile(ws.trace, 'utf8')).split('\n');
+    lines[1] = lines[1].replace('"cursor"', '"nobody"');
+    await writeFile(ws.trace, lines.join('\n'));
+    const anchorFile = await ws.anchors.fileFor('.orchestration/agent_trace.jsonl');
+    const anchorBefore = await readFile(anchorFile, 'utf8');
+    const run = await governor('trace', 'reanchor');
+    assert.equal(run.code, 1);
+    assert.match(run.stdout, /agent_trace\.jsonl: NOT reanchored, the chain itself is broken: TAMPERED at line 2: line 2 does not match its hash/);
+    assert.equal(await readFile(anchorFile, 'utf8'), anchorBefore);
   });
 
   it('verify: exit 0 and "empty" for a workspace with no trace yet', async () => {

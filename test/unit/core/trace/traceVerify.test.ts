@@ -111,6 +111,81 @@ describe('traceVerify', () => {
     assert.equal(result.firstBadLine, 7);
   });
 
+  /** A well-formed record claiming `agent`, chained onto `prevLine` (0-based) exactly as a writer would. */
+  const forgedAfter = (prevLine: number, agent = 'forger') => {
+    const record = JSON.parse(lines[prevLine]) as { id: string; metadata: Record<string, unknown> };
+    record.id = 'forged-record';
+    record.metadata.agent = agent;
+    return sealRecord(record as unknown as Record<string, unknown>, JSON.parse(lines[prevLine]).metadata.hash, traceChainFields);
+  };
+
+  it('reports a forged record inserted mid-log with a correct prev_hash as tampered, through the anchor', async () => {
+    await rewrite([...lines.slice(0, 3), forgedAfter(2), ...lines.slice(3)]);
+    const result = await verify();
+    assert.equal(result.status, 'tampered');
+    assert.equal(result.anchor, 'moved');
+    assert.equal(result.firstBadLine, 4, 'the forged line');
+    assert.match(result.reason!, /anchored head sha256:\S+ was line 6 ending at byte \d+, but is now line 7 ending at byte \d+: line 4 was inserted before it, or a rebase put another branch's records first/);
+    assert.match(result.reason!, /governor trace reanchor/);
+  });
+
+  it('checks the anchored byte size too, not only the line', async () => {
+    await rewrite([...lines.slice(0, 3), forgedAfter(2), ...lines.slice(3)]);
+    const head = await anchor();
+    assert.ok(head);
+    // An anchor whose line agrees with the file but whose size does not: bytes before the head changed.
+    const result = await verifyLog(ws.trace, { anchor: { ...head, line: 7 } });
+    assert.equal(result.anchor, 'moved');
+    assert.equal(result.status, 'tampered');
+  });
+
+  it('rejects a branch that does not start where the branch before it did, even without an anchor', async () => {
+    // A record chained onto line 1 but put after line 2: line 3 then continues from line 2, whose next line
+    // (the forged one) does not. A union merge never produces that.
+    await rewrite([lines[0], lines[1], forgedAfter(0), ...lines.slice(2)]);
+    const result = await verifyLog(ws.trace);
+    assert.equal(result.status, 'tampered');
+    assert.equal(result.firstBadLine, 4);
+    assert.match(result.reason!, /line 4 starts a branch from line 2, but the line after that does not continue from it: not the shape of a union merge/);
+  });
+
+  it('reports a merge record naming a head that is not in the file as tampered', async () => {
+    const record = JSON.parse(lines[5]) as { metadata: Record<string, unknown> };
+    record.metadata.merge = { heads: [`sha256:${'e'.repeat(64)}`], chains: 2, from_line: 3 };
+    const sealed = sealRecord(record as unknown as Record<string, unknown>, JSON.parse(lines[4]).metadata.hash, traceChainFields);
+    await rewrite([...lines.slice(0, 5), sealed]);
+    const result = await verifyLog(ws.trace);
+    assert.equal(result.status, 'tampered');
+    assert.equal(result.firstBadLine, 6);
+    assert.match(result.reason!, /line 6 closes branch head sha256:eeeeeeeeeeee, which is not a record before it in the file/);
+  });
+
+  it('verifies a union merge whose branch our anchored records are on, and one merged twice', async () => {
+    const records = (count: number, name: string) => async (sink: JsonlTraceSink) => {
+      for (let i = 0; i < count; i += 1) await sink.recordMutation(mutationEvent({ agent: { name } }));
+    };
+    await writeFile(ws.trace, await mergedBranches(ws, records(1, 'ours'), records(4, 'theirs')));
+    // A writer continues after the merge, then another branch forked from here merges in too.
+    await writeFile(ws.trace, await mergedBranches(ws, records(2, 'ours-again'), records(2, 'third')));
+    const result = await verify();
+    assert.equal(result.status, 'merged', result.reason);
+    assert.equal(result.anchor, 'matched');
+  });
+
+  it('no longer counts a discontinuity note as tampering once a human accepted it on this machine', async () => {
+    await rewrite(lines.slice(0, 4));
+    const sink = ws.sink();
+    await sink.recordMutation(mutationEvent());
+    await sink.close();
+    const before = await verify();
+    assert.equal(before.status, 'tampered');
+    const [note] = before.discontinuities;
+    assert.equal(note.line, 5);
+    const after = await verifyLog(ws.trace, { anchor: await anchor(), accepted: new Set([note.hash]) });
+    assert.equal(after.status, 'verified', after.reason);
+    assert.equal(after.discontinuities[0].accepted, true);
+  });
+
   it('does not count a torn last line (a crashed append) as tampering', async () => {
     await writeFile(ws.trace, `${lines.join('\n')}\n${lines[0].slice(0, 40)}`);
     const result = await verify();

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { appendFile, copyFile, mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { GENESIS_HASH } from '../../../../src/core/trace/traceChain';
+import { GENESIS_HASH, sealRecord, traceChainFields } from '../../../../src/core/trace/traceChain';
 import { GOVERNANCE_LOG_FILE, TRACE_FILE } from '../../../../src/core/trace/traceFiles';
 import { governanceChainFields } from '../../../../src/core/trace/traceChain';
 import { verifyLog } from '../../../../src/core/trace/traceVerify';
@@ -146,7 +146,31 @@ describe('JsonlTraceSink', () => {
     const result = await verifyLog(ws.trace, { anchor: await ws.anchors.read(TRACE_FILE, '') });
     assert.equal(result.status, 'tampered');
     assert.equal(result.firstBadLine, 2);
-    assert.match(result.reason!, /writer found the anchored head missing: the log ends after line 1, but the anchor recorded 3 lines/);
+    assert.match(result.reason!, /writer found the anchored head missing or moved: the log ends after line 1, but the anchor recorded 3 lines/);
+  });
+
+  it('does not trust an unchanged last line when a record was inserted before it: notes the discontinuity', async () => {
+    const sink = ws.sink();
+    for (let i = 0; i < 3; i += 1) await sink.recordMutation(mutationEvent());
+    await sink.close();
+    const lines = (await readFile(ws.trace, 'utf8')).split('\n').slice(0, -1);
+    const forged = JSON.parse(lines[0]) as { id: string; metadata: Record<string, unknown> };
+    forged.id = 'forged';
+    forged.metadata.agent = 'forger';
+    const forgedLine = sealRecord(forged as unknown as Record<string, unknown>, JSON.parse(lines[0]).metadata.hash, traceChainFields);
+    await writeFile(ws.trace, [lines[0], forgedLine, lines[1], lines[2], ''].join('\n'));
+
+    const after = ws.sink();
+    await after.recordMutation(mutationEvent({ invocation_id: 'after-insert' }));
+    await after.close();
+    const records = await readRecords(ws.trace);
+    assert.deepEqual(records.map((r) => r.metadata.kind), ['mutation', 'mutation', 'mutation', 'mutation', 'discontinuity', 'mutation']);
+    assert.match(String(records[4].metadata.reason), /was line 3 ending at byte \d+, but is now line 4 .*inserted before it/);
+    const anchor = await ws.anchors.read(TRACE_FILE, '');
+    assert.equal(anchor?.line, 6, 'the anchor counts the lines that are really there');
+    const result = await verifyLog(ws.trace, { anchor });
+    assert.equal(result.status, 'tampered');
+    assert.equal(result.firstBadLine, 5);
   });
 
   it('anchors each git branch separately, so switching branches is not a discontinuity', async () => {
