@@ -1,5 +1,5 @@
 // Child process for the cross-process lock tests.
-//   hold <lock>                     take the lock, print "locked", then wait to be killed
+//   hold <lock>                     print "trying", take the lock, print "locked", then wait to be killed
 //   count <lock> <counter> <times>  increment a number in <counter> under the lock, <times> times; fails
 //                                   at once if another process is inside the critical section too
 import { openSync, closeSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
@@ -8,6 +8,7 @@ import { acquireLock } from '../../src/core/trace/crossProcessLock';
 async function main(): Promise<void> {
   const [mode, lockPath, counter, times] = process.argv.slice(2);
   if (mode === 'hold') {
+    process.stdout.write('trying\n');
     await acquireLock(lockPath, { timeoutMs: 60_000 });
     process.stdout.write('locked\n');
     setInterval(() => undefined, 1000);

@@ -72,42 +72,54 @@ export async function acquireLock(path: string, options: LockOptions = {}): Prom
   const { signal } = options;
   signal?.throwIfAborted();
   const token = randomBytes(16).toString('hex');
-  const marker = entryName('owner', token);
-  const staging = `${path}.acquire-${token}`;
-  // ENOENT here means the lock's folder is gone: the caller decides whether to recreate it.
-  mkdirSync(staging);
-  let staged = true;
-  try {
-    const self = currentProcess();
-    writeFileSync(join(staging, marker), JSON.stringify({ pid: self.pid, host: self.host, start: self.start, token, acquired: new Date().toISOString() }), { flag: 'wx' });
-    const deadline = Date.now() + timeoutMs;
-    let wait = 1;
-    let quick = 0;
-    for (;;) {
-      if (tryRename(staging, path)) {
-        staged = false;
-        return handleFor(path, marker);
-      }
-      const holder = inspect(path, token);
-      if (holder.state === 'dead') reclaim(path, holder);
-      // Free or just reclaimed: try again at once, but never spin (an empty directory Windows will not remove).
-      if (holder.state !== 'held' && quick++ < 3) continue;
-      quick = 0;
-      if (Date.now() >= deadline) throw new Error(timeoutMessage(path, timeoutMs, holder));
-      // Jittered exponential backoff keeps a crowd of waiters from polling in lockstep.
-      await delay(wait + Math.random() * wait, undefined, { signal });
-      wait = Math.min(wait * 2, 25);
-    }
-  } finally {
-    if (staged) rmSync(staging, { recursive: true, force: true });
+  const self = currentProcess();
+  const attempt: Attempt = {
+    path,
+    staging: `${path}.acquire-${token}`,
+    marker: entryName('owner', token),
+    content: JSON.stringify({ pid: self.pid, host: self.host, start: self.start, token, acquired: new Date().toISOString() }),
+  };
+  // Optimistic first try: an uncontended lock costs mkdir, one small write, rename.
+  if (tryTake(attempt)) return handleFor(path, attempt.marker);
+  const deadline = Date.now() + timeoutMs;
+  let wait = 1;
+  let quick = 0;
+  for (;;) {
+    // Waiters only look (readdir, a liveness probe) and build their staging directory only when the
+    // lock is free, so a waiter killed while waiting leaves nothing behind.
+    const holder = inspect(path, token);
+    if (holder.state === 'free' && tryTake(attempt)) return handleFor(path, attempt.marker);
+    if (holder.state === 'dead') reclaim(path, holder);
+    // Free or just reclaimed: look again at once, but never spin (an empty directory Windows will not remove).
+    if (holder.state !== 'held' && quick++ < 3) continue;
+    quick = 0;
+    if (Date.now() >= deadline) throw new Error(timeoutMessage(path, timeoutMs, holder));
+    // Jittered exponential backoff keeps a crowd of waiters from polling in lockstep.
+    await delay(wait + Math.random() * wait, undefined, { signal });
+    wait = Math.min(wait * 2, 25);
   }
 }
 
-function tryRename(staging: string, path: string): boolean {
+interface Attempt {
+  path: string;
+  staging: string;
+  marker: string;
+  content: string;
+}
+
+/**
+ * Builds `<path>.acquire-<token>/<marker>` and renames it onto the lock path. True when it is ours; false
+ * when someone holds it (the staging directory is removed again). ENOENT means the lock's folder is gone:
+ * the caller decides whether to recreate it.
+ */
+function tryTake(attempt: Attempt): boolean {
+  mkdirSync(attempt.staging);
   try {
-    renameSync(staging, path);
+    writeFileSync(join(attempt.staging, attempt.marker), attempt.content, { flag: 'wx' });
+    renameSync(attempt.staging, attempt.path);
     return true;
   } catch (error) {
+    rmSync(attempt.staging, { recursive: true, force: true });
     const code = errnoOf(error) ?? '';
     if (TAKEN.has(code) || (process.platform === 'win32' && TAKEN_WIN32.has(code))) return false;
     throw error;

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { createHash } from 'node:crypto';
 import { readdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { defaultAnchorDir } from '../../../../src/core/trace/anchorStore';
+import { defaultAnchorDir, FileAnchorStore } from '../../../../src/core/trace/anchorStore';
 import { traceWorkspace, type TraceWorkspace } from '../../../support/traceFixtures';
 
 const head = (n: number) => ({ hash: `sha256:${String(n).repeat(64).slice(0, 64)}`, line: n, size: n * 100, updated: '2026-01-01T00:00:00.000Z' });
@@ -31,6 +31,17 @@ describe('anchorStore', () => {
     const key = createHash('sha256').update(ws.root).digest('hex');
     assert.deepEqual((await readdir(ws.anchorDir)).sort(), [`${key}-agent_trace.json`, `${key}-governance_log.json`]);
     if (process.platform !== 'win32') assert.equal((await stat(join(ws.anchorDir, `${key}-agent_trace.json`))).mode & 0o777, 0o600);
+  });
+
+  it('keeps what a human accepted apart from the heads, so writers moving the head never drop it', async () => {
+    const log = '.orchestration/agent_trace.jsonl';
+    await ws.anchors.write(log, '', head(1));
+    await ws.anchors.accept(log, [head(7).hash]);
+    await ws.anchors.write(log, '', head(2));
+    const fresh = new FileAnchorStore(ws.root, ws.anchorDir);
+    assert.deepEqual([...(await fresh.accepted(log))], [head(7).hash]);
+    await writeFile(await ws.anchors.fileFor(log, '.accepted.json'), '{"accepted": [');
+    assert.equal((await fresh.accepted(log)).size, 0, 'a damaged list accepts nothing');
   });
 
   it('reads a damaged anchor file as no anchor rather than failing', async () => {

@@ -86,6 +86,17 @@ describe('crossProcessLock', function () {
     await assert.rejects(acquireLock(lockPath, { timeoutMs: 300 }), new RegExp(`held by pid ${holder.pid} on ${hostname()}.*it is stuck, stop it`));
   });
 
+  it('leaves nothing behind when a waiter is killed while it waits', async () => {
+    await hold();
+    const waiter = spawn(process.execPath, [child(), 'hold', lockPath], { stdio: ['ignore', 'pipe', 'pipe'] });
+    holders.push(waiter);
+    await waitForOutput(waiter, 'trying');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await kill(waiter);
+    assert.deepEqual(await readdir(dir), ['log.jsonl.lock']);
+    assert.equal((await readdir(lockPath)).length, 1, 'only the holder\'s marker');
+  });
+
   it('does not remove the lock of a successor when the old holder releases late', async () => {
     const first = await acquireLock(lockPath, { timeoutMs: 1000 });
     // The first holder's lock is gone (as if judged dead) and another process holds the lock now.
