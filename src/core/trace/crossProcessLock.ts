@@ -95,7 +95,12 @@ export async function acquireLock(path: string, options: LockOptions = {}): Prom
     quick = 0;
     if (Date.now() >= deadline) throw new Error(timeoutMessage(path, timeoutMs, holder));
     // Jittered exponential backoff keeps a crowd of waiters from polling in lockstep.
-    await delay(wait + Math.random() * wait, undefined, { signal });
+    try {
+      await delay(wait + Math.random() * wait, undefined, { signal });
+    } catch (error) {
+      signal?.throwIfAborted(); // the caller's reason, as at the start
+      throw error;
+    }
     wait = Math.min(wait * 2, 25);
   }
 }
