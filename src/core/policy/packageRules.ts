@@ -1,9 +1,11 @@
-import { always, bySubcommand, readOnly, type CommandRule } from './commandRule';
+import { mayHaveOption, optionValues, parseArgs, type ArgSpec } from './argv';
+import { always, bySubcommand, readOnly, word, type CommandRule, type RuleSink } from './commandRule';
 
 /**
  * Package managers. Choices:
- * - Running the project's own scripts (`npm test`, `npm run build`, `yarn test`) is safe: the scripts
- *   are project files, and changing them already goes through governed writes and review.
+ * - Running the project's own scripts (`npm test`, `npm run build`, `yarn test`) is safe while package.json and
+ *   the manager's own configuration are as last committed: the policy reports them as executed, and the pre-hook
+ *   asks when the agent changed them. `--prefix`, `-C`, `--dir`, `--cwd` move where they are looked for.
  * - `npm ci` is destructive: it deletes node_modules and runs every dependency's install scripts.
  * - Anything that changes dependencies, the lockfile, the registry or the account is destructive.
  * - Executing a package (`npx`, `npm exec`, `pnpm dlx`, `yarn dlx`, `npm init <pkg>`) asks: it may
@@ -84,29 +86,63 @@ const PIP: Record<string, CommandRule> = {
   cache: bySubcommand({ dir: readOnly, info: readOnly, list: readOnly }, always('destructive', 'changes the pip cache')),
 };
 
-/** The package manager's own version/help flags come before any subcommand. */
-function manager(table: Record<string, CommandRule>, fallback: CommandRule, none: CommandRule): CommandRule {
-  const dispatch = bySubcommand(table, fallback, none);
+/** What a manager reads before it runs a script: package.json and its configuration files, from its folder up. */
+interface Manager {
+  table: Record<string, CommandRule>;
+  fallback: CommandRule;
+  none: CommandRule;
+  options: ArgSpec;
+  directory: string[]; // options that move where it works (npm --prefix, pnpm -C, yarn --cwd)
+  everyPackage: string[]; // options that run every workspace package's scripts
+  configs: string[];
+  scripts: Set<string>; // subcommands that run package.json scripts
+}
+
+// Options that run a shell or node of the caller's choosing, or read configuration from another file.
+const RUNS_CODE = ['script-shell', 'node-options', 'userconfig', 'globalconfig', 'shell-emulator', 'rc-filename', 'use-yarnrc', 'yarn-path'];
+
+function manager(m: Manager): CommandRule {
+  const dispatch = bySubcommand(m.table, m.fallback, m.none);
   return (inv, sink) => {
-    // Skip leading options (`npm --prefix x test`, `pnpm -r test`, `npm -w pkg run build`).
-    let i = 0;
-    while (i < inv.args.length && !inv.args[i].dynamic && inv.args[i].text.startsWith('-')) {
-      if (['-v', '--version', '-h', '--help', '-V'].includes(inv.args[i].text)) return;
-      i += VALUED_GLOBALS.has(inv.args[i].text) ? 2 : 1;
+    // Options may come before or after the subcommand; after `--` everything belongs to the script.
+    const end = inv.args.findIndex((w) => !w.dynamic && w.text === '--');
+    const own = (end < 0 ? inv.args : inv.args.slice(0, end)).map((w) => (!w.dynamic && w.text === '-ws' ? word('--workspaces') : w));
+    const parsed = parseArgs(own, m.options);
+    if (parsed.options.some((o) => ['v', 'version', 'h', 'help', 'V'].includes(o.name)) && parsed.operands.length === 0) return;
+    if (mayHaveOption(parsed, ...RUNS_CODE)) sink.flag('ask', 'runs scripts with a shell, node options or configuration of its choosing');
+    let at: RuleSink = sink;
+    for (const dir of optionValues(parsed, ...m.directory)) at = at.within(dir);
+    const [sub] = parsed.operands;
+    if (sub && !sub.dynamic && m.scripts.has(sub.text)) {
+      m.configs.forEach((name) => at.executes(word(name), true));
+      if (parsed.options.some((o) => m.everyPackage.includes(o.name))) at.executes(word('**/package.json'));
     }
-    dispatch({ ...inv, args: inv.args.slice(i) }, sink);
+    dispatch({ ...inv, args: parsed.operands.concat(end < 0 ? [] : inv.args.slice(end)) }, at);
   };
 }
 
-const VALUED_GLOBALS = new Set(['--prefix', '-w', '--workspace', '-C', '--dir', '--filter', '-F', '--cwd', '--registry', '--loglevel', '--userconfig']);
+const NPM_OPTIONS: ArgSpec = {
+  valued: ['prefix', 'C', 'w', 'workspace', 'registry', 'loglevel', 'userconfig', 'globalconfig', 'script-shell', 'node-options', 'tag', 'otp', 'cache', 'include', 'omit', 'save-prefix'],
+  flags: ['workspaces', 'include-workspace-root', 'global', 'g', 'ignore-scripts', 'if-present', 'silent', 'save', 'save-dev', 'save-exact', 'force', 'dry-run', 'json', 'yes', 'foreground-scripts', 'version', 'help'],
+};
+const PNPM_OPTIONS: ArgSpec = {
+  valued: ['C', 'dir', 'filter', 'F', 'w', 'workspace-root', 'registry', 'loglevel', 'reporter', 'shell-emulator', 'config', 'store-dir', 'virtual-store-dir'],
+  flags: ['recursive', 'r', 'workspace-root', 'if-present', 'parallel', 'silent', 'ignore-scripts', 'version', 'help'],
+};
+const YARN_OPTIONS: ArgSpec = {
+  valued: ['cwd', 'registry', 'use-yarnrc', 'yarn-path', 'modules-folder', 'cache-folder', 'mutex', 'network-timeout'],
+  flags: ['silent', 'verbose', 'offline', 'frozen-lockfile', 'ignore-scripts', 'version', 'help'],
+};
+
+const SCRIPT_RUNNERS = new Set(['test', 't', 'tst', 'run', 'run-script', 'rum', 'urn', 'start', 'stop', 'restart', 'exec', 'x']);
 
 export const PACKAGE_RULES: Record<string, CommandRule> = {
-  npm: manager(NPM, unknownSub, readOnly),
-  pnpm: manager(PNPM, unknownSub, readOnly),
+  npm: manager({ table: NPM, fallback: unknownSub, none: readOnly, options: NPM_OPTIONS, directory: ['prefix', 'C'], everyPackage: ['w', 'workspace', 'workspaces'], configs: ['package.json', '.npmrc'], scripts: SCRIPT_RUNNERS }),
+  pnpm: manager({ table: PNPM, fallback: unknownSub, none: readOnly, options: PNPM_OPTIONS, directory: ['C', 'dir'], everyPackage: ['r', 'recursive', 'filter', 'F'], configs: ['package.json', '.npmrc', '.pnpmfile.cjs', 'pnpm-workspace.yaml'], scripts: SCRIPT_RUNNERS }),
   // bare `yarn` installs
-  yarn: manager(YARN, unknownSub, installs),
-  pip: manager(PIP, unknownSub, readOnly),
-  pip3: manager(PIP, unknownSub, readOnly),
+  yarn: manager({ table: YARN, fallback: unknownSub, none: installs, options: YARN_OPTIONS, directory: ['cwd'], everyPackage: [], configs: ['package.json', '.yarnrc', '.yarnrc.yml', '.pnp.cjs', '.pnp.loader.mjs'], scripts: SCRIPT_RUNNERS }),
+  pip: manager({ table: PIP, fallback: unknownSub, none: readOnly, options: {}, directory: [], everyPackage: [], configs: [], scripts: new Set() }),
+  pip3: manager({ table: PIP, fallback: unknownSub, none: readOnly, options: {}, directory: [], everyPackage: [], configs: [], scripts: new Set() }),
   npx: executes,
   pnpx: executes,
   bunx: executes,

@@ -1,4 +1,6 @@
-import { writeOperands, type CommandRule, type Invocation, type RuleSink } from './commandRule';
+import { posix } from 'node:path';
+import { hasOption, mayHaveOption, optionValues, parseArgs, type ArgSpec } from './argv';
+import { word, writeOperands, type CommandRule, type Invocation, type RuleSink } from './commandRule';
 import type { ShellWord } from './shellSyntax';
 
 /**
@@ -66,11 +68,10 @@ const shell: CommandRule = (inv, sink) => {
 const VERSION_ONLY = new Set(['--version', '-v', '-V', '--help', '-h', '-version']);
 
 /** Interpreters: code from -c/-e or a script is not visible here, so it asks. */
-function interpreter(codeFlags: string[], modules?: (module: ShellWord, rest: ShellWord[], sink: RuleSink) => void): CommandRule {
+function interpreter(codeFlags: string[]): CommandRule {
   return (inv, sink) => {
     const [first, ...rest] = inv.args;
     if (first && !first.dynamic && VERSION_ONLY.has(first.text) && rest.length === 0) return;
-    if (modules && first?.text === '-m' && rest[0]) return modules(rest[0], rest.slice(1), sink);
     const operand = inv.args.find((w) => w.dynamic || !w.text.startsWith('-'));
     if (inv.args.some((w) => !w.dynamic && codeFlags.some((f) => w.text === f || w.text.startsWith(`${f}=`)))) {
       return runtimeCode(sink, `runs ${inv.name} code given on the command line`);
@@ -81,12 +82,156 @@ function interpreter(codeFlags: string[], modules?: (module: ShellWord, rest: Sh
   };
 }
 
-/** python -m: pip is classified as pip; test runners as runners; any other module asks. */
+// python's own options that take the next word as their value.
+const PYTHON_VALUED = new Set(['W', 'X', 'Q']);
+
+/**
+ * python: `-m module` is classified by module; -c code and scripts ask (a script's folder is first on the import
+ * path, so anything the agent put beside it can shadow the standard library).
+ */
+const python: CommandRule = (inv, sink) => {
+  const [first, ...rest] = inv.args;
+  if (first && !first.dynamic && VERSION_ONLY.has(first.text) && rest.length === 0) return;
+  for (let i = 0; i < inv.args.length; i++) {
+    const { text, dynamic } = inv.args[i];
+    if (dynamic) return runtimeCode(sink, 'runs python code only known at run time');
+    if (text === '-' || !text.startsWith('-')) return text === '-' ? codeFromStdin(inv, sink, 'an interpreter', false) : sink.flag('ask', `runs the script ${text}, which is not visible here`);
+    if (text === '--') break;
+    for (let j = 1; j < text.length; j++) {
+      const letter = text[j];
+      if (letter === 'c') return runtimeCode(sink, 'runs python code given on the command line');
+      if (letter === 'm') {
+        const attached = text.slice(j + 1);
+        const module = attached !== '' ? word(attached) : inv.args[i + 1];
+        if (!module) return sink.flag('ask', '-m is missing its module');
+        return pythonModule(module, inv.args.slice(attached !== '' ? i + 1 : i + 2), sink);
+      }
+      if (PYTHON_VALUED.has(letter)) {
+        if (j === text.length - 1) i++;
+        break;
+      }
+    }
+  }
+  codeFromStdin(inv, sink, 'an interpreter', false);
+};
+
+/** python -m: pip as pip, pytest as pytest; modules that write files report them; any other module asks. */
 function pythonModule(module: ShellWord, rest: ShellWord[], sink: RuleSink): void {
   if (module.dynamic) return sink.flag('ask', 'runs a module only known at run time');
-  if (['pip', 'pip3'].includes(module.text)) return sink.unwrap([{ text: 'pip', dynamic: false }, ...rest]);
-  if (['pytest', 'unittest', 'mypy', 'json.tool', 'py_compile', 'compileall'].includes(module.text)) return;
-  sink.flag('ask', `runs the Python module ${module.text}`);
+  const rule = Object.hasOwn(PYTHON_MODULES, module.text) ? PYTHON_MODULES[module.text] : undefined;
+  if (!rule) return sink.flag('ask', `runs the Python module ${module.text}`);
+  rule({ name: module.text, args: rest, appended: null, command: EMPTY_COMMAND, paths: {} }, sink);
+}
+
+const EMPTY_COMMAND = { argv: [], redirects: [], assignments: [], background: false, pipedFrom: [], substitutions: [], directories: [''] };
+
+const JSON_TOOL: ArgSpec = { valued: ['indent'], flags: ['sort-keys', 'no-ensure-ascii', 'json-lines', 'tab', 'no-indent', 'compact', 'help'] };
+
+// json.tool [infile [outfile]]: the second operand is written.
+const jsonTool: CommandRule = (inv, sink) => {
+  const parsed = parseArgs(inv.args, JSON_TOOL);
+  if (parsed.opaque) sink.flag('ask', 'an argument only known at run time could be an output file');
+  const output = parsed.operands[1];
+  if (!output || (!output.dynamic && output.text === '-')) return;
+  sink.flag('destructive', 'writes its output to a file');
+  sink.write(output);
+};
+
+/** The __pycache__ folder beside a source file, where its bytecode is written. */
+function pycache(source: ShellWord): ShellWord {
+  return { text: posix.join(posix.dirname(source.text), '__pycache__'), dynamic: source.dynamic };
+}
+
+// py_compile writes __pycache__/NAME.cpython-XY.pyc beside each file; without files it reads their names from stdin.
+const pyCompile: CommandRule = (inv, sink) => {
+  const files = parseArgs(inv.args).operands;
+  sink.flag('destructive', 'writes compiled bytecode next to the sources (__pycache__)');
+  if (files.length === 0 || files.some((w) => !w.dynamic && w.text === '-')) sink.writeUnknown();
+  files.filter((w) => w.dynamic || w.text !== '-').forEach((w) => sink.write(pycache(w)));
+};
+
+// compileall compiles whole trees (sys.path when given none).
+const compileall: CommandRule = (inv, sink) => {
+  const parsed = parseArgs(inv.args, { valued: ['d', 's', 'p', 'x', 'i', 'o', 'j', 'r', 'e', 'invalidation-mode'] });
+  sink.flag('destructive', 'writes compiled bytecode into __pycache__ folders');
+  if (parsed.operands.length === 0 || optionValues(parsed, 'i').length > 0) {
+    sink.flag('ask', 'compiles folders it is not given on the command line (sys.path, or a list file)');
+    sink.writeUnknown();
+  }
+  parsed.operands.forEach((w) => sink.write(w.text.endsWith('.py') ? pycache(w) : w));
+};
+
+/** unittest imports test*.py under the start folder (or the modules and files it is given). */
+const unittest: CommandRule = (inv, sink) => {
+  const parsed = parseArgs(inv.args, { valued: ['s', 'p', 't', 'k', 'start-directory', 'pattern', 'top-level-directory'] });
+  if (parsed.opaque) sink.flag('ask', 'an argument only known at run time could name other tests');
+  const names = parsed.operands.filter((w) => w.text !== 'discover');
+  if (names.length === 0) {
+    const start = optionValues(parsed, 's', 'start-directory')[0]?.text ?? '.';
+    const pattern = optionValues(parsed, 'p', 'pattern')[0]?.text ?? 'test*.py';
+    sink.executes(word(start === '.' ? `**/${pattern}` : `${start.replace(/\/+$/, '')}/**/${pattern}`));
+    return;
+  }
+  // tests.test_login.TestX → everything in the top package `tests` (or the module tests.py).
+  for (const name of names) {
+    if (name.text.endsWith('.py')) sink.executes(name);
+    else ['/**', '.py'].forEach((suffix) => sink.executes({ ...name, text: `${name.text.split('.')[0]}${suffix}` }));
+  }
+};
+
+const PYTHON_MODULES: Record<string, CommandRule> = {
+  pip: (inv, sink) => sink.unwrap([word('pip'), ...inv.args]),
+  pip3: (inv, sink) => sink.unwrap([word('pip'), ...inv.args]),
+  pytest: (inv, sink) => sink.unwrap([word('pytest'), ...inv.args]),
+  mypy: (_inv, sink) => ['mypy.ini', '.mypy.ini', 'setup.cfg', 'pyproject.toml'].forEach((name) => sink.executes(word(name), true)),
+  'json.tool': jsonTool,
+  py_compile: pyCompile,
+  compileall,
+  unittest,
+};
+
+const NODE_OPTIONS: ArgSpec = {
+  valued: ['r', 'require', 'import', 'loader', 'experimental-loader', 'C', 'conditions', 'input-type', 'env-file', 'env-file-if-exists', 'title', 'stack-size', 'redirect-warnings', 'cpu-prof-dir', 'heap-prof-dir', 'diagnostic-dir', 'report-directory', 'report-dir', 'test-reporter', 'test-reporter-destination', 'inspect-port', 'run', 'watch-path', 'max-old-space-size', 'e', 'eval', 'p', 'print'],
+  flags: ['test', 'watch', 'inspect', 'inspect-brk', 'enable-source-maps', 'no-warnings', 'trace-warnings', 'experimental-vm-modules', 'experimental-strip-types', 'check', 'interactive', 'version', 'help'],
+};
+const NODE_WRITES = ['redirect-warnings', 'cpu-prof-dir', 'heap-prof-dir', 'diagnostic-dir', 'report-directory', 'report-dir', 'test-reporter-destination'];
+
+/**
+ * node runs its script, which the pre-hook checks against the last commit (and any env file, which can set
+ * NODE_OPTIONS). Code on the command line, modules loaded before the script and --test's file search ask.
+ */
+const node: CommandRule = (inv, sink) => {
+  const [first, ...others] = inv.args;
+  if (first && !first.dynamic && VERSION_ONLY.has(first.text) && others.length === 0) return;
+  // Options end at the script; what follows is the script's own arguments.
+  const script = inv.args.findIndex((w, i) => (w.dynamic || !w.text.startsWith('-') || w.text === '-') && !takesValue(inv.args[i - 1]));
+  const own = script < 0 ? inv.args : inv.args.slice(0, script);
+  const parsed = parseArgs(own, NODE_OPTIONS);
+  if (parsed.opaque) return runtimeCode(sink, 'an argument only known at run time could be code or a module to load');
+  if (mayHaveOption(parsed, 'eval', 'print') || hasOption(parsed, 'e', 'p')) return runtimeCode(sink, 'runs node code given on the command line');
+  if (hasOption(parsed, 'r') || mayHaveOption(parsed, 'require', 'import', 'loader', 'experimental-loader')) sink.flag('ask', 'loads modules before the script (--require, --import, --loader)');
+  if (mayHaveOption(parsed, 'test')) sink.flag('ask', 'runs every test file it finds (--test)');
+  if (mayHaveOption(parsed, 'run')) ['package.json', '.npmrc'].forEach((name) => sink.executes(word(name), true));
+  optionValues(parsed, 'env-file', 'env-file-if-exists').forEach((w) => sink.executes(w));
+  const outputs = optionValues(parsed, ...NODE_WRITES);
+  if (outputs.length > 0) sink.flag('destructive', 'writes diagnostics to a chosen path');
+  outputs.forEach((w) => sink.write(w));
+  const target = script < 0 ? undefined : inv.args[script];
+  if (!target || target.text === '-') {
+    if (mayHaveOption(parsed, 'run', 'test')) return;
+    return codeFromStdin(inv, sink, 'an interpreter', false);
+  }
+  if (target.dynamic) return runtimeCode(sink, 'runs a node script only known at run time');
+  // `node build` may be build.js, build.mjs, build/index.js or the main of build/package.json.
+  const extension = /\.[cm]?[jt]s$|\.json$|\.node$/.test(target.text);
+  sink.executes(target);
+  if (!extension) ['.*', '/**'].forEach((suffix) => sink.executes({ ...target, text: `${target.text.replace(/\/+$/, '')}${suffix}` }));
+};
+
+function takesValue(previous: ShellWord | undefined): boolean {
+  if (!previous || previous.dynamic || previous.text.includes('=')) return false;
+  const parsed = parseArgs([previous], NODE_OPTIONS).options[0];
+  return parsed !== undefined && (NODE_OPTIONS.valued ?? []).includes(parsed.name);
 }
 
 // perl: these letters take the rest of their cluster (or the next word, for -e/-E) as a value.
@@ -140,9 +285,9 @@ const sourceRule: CommandRule = (_inv, sink) => runtimeCode(sink, 'runs a script
 
 export const SHELL_RULES: Record<string, CommandRule> = {
   ...Object.fromEntries(['bash', 'sh', 'zsh', 'dash', 'ksh', 'mksh', 'ash'].map((name) => [name, shell])),
-  python: interpreter(['-c'], pythonModule),
-  python3: interpreter(['-c'], pythonModule),
-  node: interpreter(['-e', '--eval', '-p', '--print']),
+  python,
+  python3: python,
+  node,
   ruby: interpreter(['-e']),
   php: interpreter(['-r']),
   lua: interpreter(['-e']),
