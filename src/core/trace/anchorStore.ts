@@ -166,10 +166,8 @@ export class FileAnchorStore implements AnchorStore {
       await copyFile(from, await this.fileFor(log), constants.COPYFILE_EXCL);
       return true;
     } catch (error) {
-      const code = errnoOf(error);
-      if (code === 'ENOENT') return false;
-      if (code === 'EEXIST') return true;
-      throw error;
+      // Nothing to adopt, or unreadable: a migration nicety must never stop the trace from being written.
+      return errnoOf(error) === 'EEXIST';
     }
   }
 
