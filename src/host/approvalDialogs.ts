@@ -31,13 +31,25 @@ export function createApprovalDialogs(root: string, documents: VirtualDocuments)
       const right = documents.set(`/approval-${id}/proposed/${rel}`, sides.after);
       await vscode.commands.executeCommand('vscode.diff', left, right, `${rel} (current ↔ proposed by ${request.tool})`, { preview: true });
     },
+    notice(message) {
+      // Not awaited: it resolves only when the message is dismissed, and nothing waits for that.
+      void vscode.window.showInformationMessage(message);
+    },
   };
 }
 
-/** Both whole files, rebuilt by applying the request's patch to what is on disk now; undefined if it no longer applies. */
+/**
+ * Both whole files, rebuilt by applying the request's patch to what is on disk now; undefined if it no longer
+ * applies, or was cut to bound the request (then the patch text itself is shown).
+ */
 async function proposedSides(root: string, rel: string, request: ApprovalRequest): Promise<{ before: string; after: string } | undefined> {
-  if (!request.diff) return undefined;
+  if (!request.diff || request.diff_cut) return undefined;
   const before = await readFile(join(root, rel), 'utf8').catch(() => '');
-  const after = applyPatch(before, request.diff);
+  let after: string | false;
+  try {
+    after = applyPatch(before, request.diff);
+  } catch {
+    after = false; // a malformed patch is shown as text, like one that no longer applies
+  }
   return after === false ? undefined : { before, after };
 }

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import type { ApprovalRequest } from '../../../src/core/hooks/approver';
-import { APPROVE, APPROVE_EXPANSION, ModalApprover, OPEN_DIFF, REJECT, type ApprovalDialogs } from '../../../src/host/modalApprover';
+import { APPROVE, APPROVE_EXPANSION, MAX_DIFF_CHARS, MAX_WAITING, ModalApprover, OPEN_DIFF, REJECT, type ApprovalDialogs } from '../../../src/host/modalApprover';
 
 const destructive: ApprovalRequest = {
   kind: 'destructive',
@@ -39,8 +39,35 @@ function scriptedDialogs(answers: (string | undefined)[]) {
     async openDiff(request) {
       diffs.push(request);
     },
+    notice() {},
   };
   return { dialogs, shown, diffs };
+}
+
+/** Dialogs whose modals stay open until the test clicks a button for them, in the order they were shown. */
+function heldDialogs() {
+  const shown: string[] = [];
+  const notices: string[] = [];
+  const open: ((choice: string | undefined) => void)[] = [];
+  const dialogs: ApprovalDialogs = {
+    modal(title) {
+      shown.push(title);
+      return new Promise((resolve) => open.push(resolve));
+    },
+    async openDiff() {},
+    notice(message) {
+      notices.push(message);
+    },
+  };
+  /** Clicks `choice` on the modal on screen (waits for it to be shown). */
+  const click = async (choice: string | undefined) => {
+    while (open.length === 0) await new Promise((resolve) => setImmediate(resolve));
+    open.shift()!(choice);
+  };
+  const onScreen = async (count: number) => {
+    while (shown.length < count) await new Promise((resolve) => setImmediate(resolve));
+  };
+  return { dialogs, shown, notices, click, onScreen };
 }
 
 describe('ModalApprover', () => {
@@ -114,6 +141,7 @@ describe('ModalApprover', () => {
         return title === 'second' ? REJECT : APPROVE;
       },
       async openDiff() {},
+      notice() {},
     };
     const approver = new ModalApprover(dialogs, 'alice');
     const answers = ['first', 'second', 'third'].map((title) => approver.approve({ ...destructive, title }));
@@ -135,9 +163,107 @@ describe('ModalApprover', () => {
         return APPROVE;
       },
       async openDiff() {},
+      notice() {},
     };
     const approver = new ModalApprover(dialogs, 'alice');
     await assert.rejects(approver.approve(destructive));
     assert.equal((await approver.approve(destructive)).approved, true);
+  });
+
+  describe('when the agent stops waiting', () => {
+    it('a request cancelled while queued is taken off the queue: its modal never shows', async () => {
+      const { dialogs, shown, click, onScreen } = heldDialogs();
+      const approver = new ModalApprover(dialogs, 'alice');
+      const first = approver.approve({ ...destructive, title: 'first' });
+      const controller = new AbortController();
+      const second = approver.approve({ ...destructive, title: 'second' }, { signal: controller.signal });
+      const third = approver.approve({ ...destructive, title: 'third' });
+      await onScreen(1);
+      controller.abort();
+      const cancelled = await second; // settles while 'first' is still on screen
+      assert.equal(cancelled.approved, false);
+      assert.match(cancelled.reason ?? '', /cancelled: the agent stopped waiting/);
+      await click(APPROVE);
+      assert.equal((await first).approved, true);
+      await click(APPROVE);
+      assert.equal((await third).approved, true);
+      assert.deepEqual(shown, ['first', 'third']);
+    });
+
+    it('a request already cancelled is never shown', async () => {
+      const { dialogs, shown } = heldDialogs();
+      const decision = await new ModalApprover(dialogs, 'alice').approve(destructive, { signal: AbortSignal.abort() });
+      assert.equal(decision.approved, false);
+      assert.deepEqual(shown, []);
+    });
+
+    it('a request cancelled while its modal shows is rejected at once; a later click is told it expired and nothing changed', async () => {
+      const { dialogs, notices, click, onScreen } = heldDialogs();
+      const approver = new ModalApprover(dialogs, 'alice');
+      const controller = new AbortController();
+      const answer = approver.approve(destructive, { signal: controller.signal });
+      await onScreen(1);
+      controller.abort();
+      const decision = await answer; // the modal is still open: VS Code cannot close it from code
+      assert.equal(decision.approved, false);
+      assert.match(decision.reason ?? '', /cancelled: the agent stopped waiting/);
+      assert.deepEqual(notices, []);
+      await click(APPROVE);
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.equal(notices.length, 1);
+      assert.match(notices[0], /expired/);
+      assert.match(notices[0], /nothing was changed/i);
+      // The queue moves on to the next request once the human has clicked.
+      const next = approver.approve({ ...destructive, title: 'next' });
+      await click(REJECT);
+      assert.equal((await next).approved, false);
+    });
+
+    it('a request cancelled while its modal shows does not come back after Open Diff…', async () => {
+      const { dialogs, shown, notices, click, onScreen } = heldDialogs();
+      const controller = new AbortController();
+      const answer = new ModalApprover(dialogs, 'alice').approve(destructive, { signal: controller.signal });
+      await onScreen(1);
+      controller.abort();
+      await answer;
+      await click(OPEN_DIFF);
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.equal(shown.length, 1);
+      assert.equal(notices.length, 1);
+    });
+  });
+
+  describe('bounds', () => {
+    it(`refuses at once, without showing it, a request beyond ${MAX_WAITING} waiting`, async () => {
+      const { dialogs, shown, click, onScreen } = heldDialogs();
+      const approver = new ModalApprover(dialogs, 'alice');
+      const answers = Array.from({ length: MAX_WAITING + 1 }, (_, i) => approver.approve({ ...destructive, title: `r${i}` }));
+      await onScreen(1); // r0 on screen, MAX_WAITING waiting behind it
+      const refused = await approver.approve({ ...destructive, title: 'one too many' });
+      assert.equal(refused.approved, false);
+      assert.match(refused.reason ?? '', /too many approvals are waiting/i);
+      assert.equal(refused.refusal?.code, 'HITL_REJECT');
+      assert.match(refused.refusal?.message ?? '', /too many approvals are waiting/i);
+      for (let i = 0; i <= MAX_WAITING; i++) await click(REJECT);
+      await Promise.all(answers);
+      assert.ok(!shown.includes('one too many'));
+      // Room again once the human has answered.
+      const later = approver.approve({ ...destructive, title: 'later' });
+      await click(APPROVE);
+      assert.equal((await later).approved, true);
+    });
+
+    it(`keeps at most ${MAX_DIFF_CHARS} characters of a queued request's diff, and says it was cut`, async () => {
+      const { dialogs, shown, diffs } = scriptedDialogs([OPEN_DIFF, REJECT]);
+      const line = `-${'x'.repeat(99)}\n`;
+      const huge = `--- a/src/big.ts\n+++ /dev/null\n@@ -1,20000 +0,0 @@\n${line.repeat(20_000)}`;
+      await new ModalApprover(dialogs, 'alice').approve({ ...destructive, diff: huge });
+      const kept = diffs[0].diff ?? '';
+      assert.ok(kept.length <= MAX_DIFF_CHARS + 200, `kept ${kept.length} characters`);
+      assert.ok(kept.startsWith('--- a/src/big.ts'));
+      assert.match(kept, /diff cut/);
+      assert.equal(diffs[0].diff_cut, true);
+      assert.ok(shown[0].detail.length < 10_000, 'the modal shows a preview, not the whole diff');
+    });
   });
 });
