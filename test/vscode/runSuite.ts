@@ -68,6 +68,9 @@ async function runIn(temp: string): Promise<number> {
         VSCODE_TEST_ENTRY: entry,
         VSCODE_TEST_RESULTS: resultsPath,
         INTENT_GOVERNOR_TEST_WORKSPACE: workspace,
+        // Anchors, hook approvals and discovery files of the extension under test stay in the temp dir, not the user's home.
+        INTENT_GOVERNOR_ANCHOR_DIR: join(temp, 'anchors'),
+        INTENT_GOVERNOR_HOME: join(temp, 'governor-home'),
         // codeServer.ts drops the caller's VSCODE_* vars, so a grep must be passed on explicitly.
         ...(process.env.VSCODE_TEST_GREP ? { VSCODE_TEST_GREP: process.env.VSCODE_TEST_GREP } : {}),
       },

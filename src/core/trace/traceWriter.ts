@@ -168,7 +168,7 @@ export class JsonlTraceSink implements TraceSink {
     return this.recovered;
   }
 
-  private async voidRecord(entry: Omit<JournalEntry, 'pid' | 'host' | 'started'>, message: string, code: GovernanceEvent['code'] = 'HOOK_ERROR'): Promise<void> {
+  private async voidRecord(entry: Omit<JournalEntry, 'pid' | 'pid_start' | 'host' | 'started'>, message: string, code: GovernanceEvent['code'] = 'HOOK_ERROR'): Promise<void> {
     await this.recordGovernance({
       timestamp: new Date().toISOString(),
       invocation_id: entry.invocation_id,

@@ -1,12 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, unlinkSync, writeFileSync } from 'node:fs';
-import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { readRegularFileSync } from '../io/regularFile';
 import { errnoOf } from '../ioError';
 import { contentHash } from '../policy/optimisticLock';
 import type { AgentInfo, LandingFile } from './traceSink';
-import { pidAlive } from './crossProcessLock';
+import { currentProcess, localProcessGone } from './processIdentity';
 
 /**
  * Changes whose trace record is written but whose rename has not been confirmed: one small file per change in
@@ -22,6 +21,8 @@ export interface JournalEntry {
   tool: string;
   files: LandingFile[];
   pid: number;
+  /** The writer's start time (clock ticks, Linux), so a reused pid is not taken for the writer. */
+  pid_start: number;
   host: string;
   started: string;
 }
@@ -44,7 +45,7 @@ export class WriteAheadJournal {
   constructor(private readonly root: string) {}
 
   /** Writes the entry; returns its file. Synchronous: it runs inside the write lock. */
-  begin(entry: Omit<JournalEntry, 'pid' | 'host' | 'started'>): string {
+  begin(entry: Omit<JournalEntry, 'pid' | 'pid_start' | 'host' | 'started'>): string {
     const dir = pendingDir(this.root);
     if (!this.dirReady) {
       mkdirSync(dir, { recursive: true });
@@ -53,7 +54,8 @@ export class WriteAheadJournal {
       this.dirReady = true;
     }
     const file = join(dir, `${entry.record_id.replace(/[^A-Za-z0-9_-]/g, '_')}.${randomBytes(4).toString('hex')}.json`);
-    const full: JournalEntry = { ...entry, pid: process.pid, host: hostname(), started: new Date().toISOString() };
+    const me = currentProcess();
+    const full: JournalEntry = { ...entry, pid: me.pid, pid_start: me.start, host: me.host, started: new Date().toISOString() };
     writeFileSync(file, JSON.stringify(full), { flag: 'wx', mode: 0o600 });
     return file;
   }
@@ -87,8 +89,8 @@ export class WriteAheadJournal {
         continue; // torn by a crash mid-write: its record was never appended (the entry is written first)
       }
       if (typeof entry.record_id !== 'string' || !Array.isArray(entry.files)) continue;
-      if (entry.host === hostname() && pidAlive(entry.pid)) continue; // still in flight
-      if (entry.host !== hostname()) continue; // another machine's writer: only it can tell
+      // Only this machine's writers can be judged; a live one is still in flight.
+      if (entry.host !== currentProcess().host || !localProcessGone(entry.pid, entry.pid_start ?? 0)) continue;
       found.push({ file, entry });
     }
     return found;

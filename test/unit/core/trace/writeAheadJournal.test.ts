@@ -22,7 +22,7 @@ describe('write-ahead journal', () => {
   afterEach(() => rm(root, { recursive: true, force: true }));
 
   /** A journal entry as a writer that died right after its record leaves it. */
-  async function orphan(recordId: string, path: string, before: string | undefined, after: string): Promise<void> {
+  async function orphan(recordId: string, path: string, before: string | undefined, after: string, writer = { pid: deadPid(), pid_start: 0 }): Promise<void> {
     await mkdir(pendingDir(root), { recursive: true });
     const entry = {
       record_id: recordId,
@@ -32,7 +32,7 @@ describe('write-ahead journal', () => {
       intent_id: 'auth-refactor',
       tool: 'write_file',
       files: [{ path, before_hash: before === undefined ? undefined : contentHash(before), after_hash: contentHash(after) }],
-      pid: deadPid(),
+      ...writer,
       host: (await import('node:os')).hostname(),
       started: new Date().toISOString(),
     };
@@ -46,6 +46,12 @@ describe('write-ahead journal', () => {
     assert.deepEqual(journal.orphans().map((o) => o.entry.record_id), ['r-dead']);
     journal.end(live);
     assert.deepEqual((await readdir(pendingDir(root))).filter((n) => n.endsWith('.json')), ['r-dead.json']);
+  });
+
+  it('takes an entry whose pid now belongs to another process (a reused pid) for an orphan', async function () {
+    if (process.platform !== 'linux') this.skip();
+    await orphan('r-reused', 'a.ts', undefined, 'x', { pid: process.pid, pid_start: 1 });
+    assert.deepEqual(new WriteAheadJournal(root).orphans().map((o) => o.entry.record_id), ['r-reused']);
   });
 
   it('reconciles on the next open: landed changes stand, changes that never landed and unknowable ones are voided', async () => {
