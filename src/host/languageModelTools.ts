@@ -3,6 +3,7 @@ import type { GovernedResult, Governor } from '../core/governor';
 import { toolError } from '../core/toolError';
 import { TOOLS } from '../core/tools/toolRegistry';
 import type { ToolDefinition } from '../core/tools/toolDefinition';
+import { abortSignalFor } from './cancellationSignal';
 import { lmToolName } from './lmToolManifest';
 
 /** The governance session every VS Code language model tool call shares (the API gives no chat session id). */
@@ -19,10 +20,16 @@ export function registerLanguageModelTools(governor: Governor | undefined): vsco
   return Object.values(TOOLS).map((definition) =>
     vscode.lm.registerTool<Record<string, unknown>>(lmToolName(definition.name), {
       prepareInvocation: (options) => ({ invocationMessage: invocationMessage(definition, options.input) }),
-      async invoke(options) {
+      async invoke(options, token) {
         if (!governor) return textResult([JSON.stringify(toolError('HOOK_ERROR', 'No folder is open in VS Code, so there is nothing to govern. Ask the user to open a folder.'))]);
-        const result = await governor.call({ tool: definition.name, input: options.input, session_id: LM_SESSION_ID, agent: LM_AGENT });
-        return textResult(resultTexts(result));
+        // The chat stopping the request cancels the call: a pending approval is dropped, a command killed.
+        const cancellation = abortSignalFor(token);
+        try {
+          const result = await governor.call({ tool: definition.name, input: options.input, session_id: LM_SESSION_ID, agent: LM_AGENT }, { signal: cancellation.signal });
+          return textResult(resultTexts(result));
+        } finally {
+          cancellation.dispose();
+        }
       },
     }),
   );

@@ -1,10 +1,21 @@
 import * as assert from 'node:assert/strict';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import { assertAgentTraceRecord } from '../../support/agentTraceSchema';
-import { activateGovernor, contentHashIn, invokeGovernedTool, parseToolError, workspaceUri } from './extensionUnderTest';
+import { activateGovernor, contentHashIn, invokeGovernedTool, parseToolError, waitFor, workspaceUri } from './extensionUnderTest';
 
 const TRACE = '.orchestration/agent_trace.jsonl';
+
+/** Live processes running exactly `sleep <seconds>` (Linux /proc; a zombie's cmdline is empty, so it does not count). */
+async function sleepers(seconds: string): Promise<number[]> {
+  const found: number[] = [];
+  for (const name of await readdir('/proc').catch(() => [] as string[])) {
+    if (!/^\d+$/.test(name)) continue;
+    const cmdline = await readFile(`/proc/${name}/cmdline`, 'utf8').catch(() => '');
+    if (cmdline === `sleep\0${seconds}\0`) found.push(Number(name));
+  }
+  return found;
+}
 
 async function traceRecords(): Promise<Record<string, any>[]> {
   const text = await readFile(workspaceUri(TRACE).fsPath, 'utf8').catch(() => '');
@@ -110,5 +121,25 @@ describe('governed language model tools', () => {
     assert.equal(await readFile(workspaceUri(path).fsPath, 'utf8'), content);
     assert.equal(document.eol, vscode.EndOfLine.CRLF);
     assert.equal(document.isDirty, false);
+  });
+
+  it('stopping the chat request cancels the call: its CancellationToken kills a running command', async function () {
+    if (process.platform !== 'linux') this.skip(); // finds the process through /proc
+    // An odd duration nobody else sleeps for, so the process found is ours; read-only, so no approval is asked.
+    const seconds = '47.31';
+    const quick = await invokeGovernedTool('run_command', { command: 'sleep 0' });
+    assert.match(quick, /exit code 0/, `run_command must be allowed here: ${quick.slice(0, 300)}`);
+    const source = new vscode.CancellationTokenSource();
+    const invocation = vscode.lm.invokeTool('intent-governor_run_command', { input: { command: `sleep ${seconds}` }, toolInvocationToken: undefined }, source.token);
+    invocation.then(undefined, () => undefined); // VS Code may reject with CancellationError once cancelled
+    const pids = await waitFor('the command to start', async () => {
+      const running = await sleepers(seconds);
+      return running.length ? running : undefined;
+    }, 10_000);
+    source.cancel();
+    await invocation.then(undefined, () => undefined);
+    // Before the token reached the call, the command slept on for its full 47 s.
+    await waitFor('the command to be killed', async () => (await sleepers(seconds)).filter((pid) => pids.includes(pid)).length === 0, 10_000);
+    source.dispose();
   });
 });
