@@ -16,6 +16,7 @@ import { registerInspector } from './host/inspectorCommands';
 import { watchIntentsFile } from './host/intentsWatcher';
 import { IntentStatusBar } from './host/intentStatusBar';
 import { registerLanguageModelTools } from './host/languageModelTools';
+import { ShutdownSequence } from './host/shutdownSequence';
 import { bindPolicy } from './host/policySettings';
 import { registerTraceCommands } from './host/traceCommands';
 import { VirtualDocuments } from './host/virtualDocuments';
@@ -51,12 +52,16 @@ export async function activate(context: vscode.ExtensionContext): Promise<Intent
   const display = new IntentsDisplay(intents, services.sessions, statusBar, vscode.Uri.joinPath(folder.uri, INTENTS_FILE_RELATIVE));
   const governed: GovernedFolder = { folder, governor, services, anchors, display, documents, log };
   let mcp: McpHost | undefined;
+  // deactivate awaits these: the trace's queued records and the MCP server's in-flight calls must land first.
+  const shutdown = new ShutdownSequence(services.logger);
+  shutdown.add('trace', () => trace.close());
+  shutdownOnDeactivate = shutdown;
   const reloadIntents = () => display.reload().catch((error: unknown) => log.error(`reloading the intents file failed: ${String(error)}`));
 
   context.subscriptions.push(
     statusBar,
     display,
-    { dispose: () => void trace.close() },
+    shutdown,
     bindPolicy(services.policy),
     watchIntentsFile(folder, () => void reloadIntents()),
     ...registerIntentCommands(governed),
@@ -80,7 +85,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<Intent
     log.error(`the MCP server could not start: ${error instanceof Error ? error.message : String(error)}`);
     return undefined;
   });
-  if (mcp) context.subscriptions.push(mcp);
+  if (mcp) {
+    const started = mcp;
+    context.subscriptions.push(started);
+    shutdown.add('MCP server', () => started.close());
+  }
   log.info(`governing ${services.workspace.root} (trusted: ${services.policy.trusted}, approveWrites: ${services.policy.approveWrites})`);
   return createExtensionApi(context.subscriptions, { governor, trace, statusText: () => statusBar.text, mcpUrl: () => mcp?.server.url });
 }
@@ -99,4 +108,10 @@ function activateIdle(context: vscode.ExtensionContext, log: vscode.LogOutputCha
   return undefined;
 }
 
-export function deactivate(): void {}
+/** Set while a folder is governed: what `deactivate` must finish. */
+let shutdownOnDeactivate: ShutdownSequence | undefined;
+
+/** VS Code awaits this (for a few seconds) before the extension host exits: the flushes a dispose would cut short. */
+export function deactivate(): Promise<void> | undefined {
+  return shutdownOnDeactivate?.run();
+}

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { Governor } from '../core/governor';
 import type { Logger } from '../core/logger';
 import { removeDiscoveryFile, writeDiscoveryFile } from '../core/mcp/discoveryFile';
-import { startHttpMcpServer, type HttpMcpServer } from '../core/mcp/httpMcpServer';
+import { startHttpMcpServer, type HookHandler, type HttpMcpServer } from '../core/mcp/httpMcpServer';
 
 const TOKEN_SECRET = 'intentGovernor.mcpToken';
 const PORT_STATE = 'intentGovernor.mcpPort';
@@ -16,13 +16,18 @@ export interface McpHostOptions {
   state: vscode.Memento;
   workspaceFolders: string[];
   /** Serves the hook bridge (POST /hook) on the same server, token and guards. */
-  hookHandler?: (body: unknown) => Promise<{ status: number; body: unknown }>;
+  hookHandler?: HookHandler;
 }
 
 /** The running MCP server, as the Connect command and tests see it. */
 export interface McpHost extends vscode.Disposable {
   readonly server: HttpMcpServer;
   readonly discoveryFile: string;
+  /**
+   * Stops advertising (provider, discovery file), then closes the server, which cancels the calls still
+   * running and waits until they are recorded. Once, however often it is called; `dispose` starts it.
+   */
+  close(): Promise<void>;
 }
 
 /**
@@ -50,13 +55,23 @@ export async function startMcpHost(options: McpHostOptions): Promise<McpHost> {
       new vscode.McpHttpServerDefinition('Intent Governor', vscode.Uri.parse(server.url), { Authorization: `Bearer ${server.token}` }, options.version),
     ],
   });
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      provider.dispose();
+      try {
+        removeDiscoveryFile(discoveryFile);
+      } catch (error) {
+        options.logger.warn(`could not remove the discovery file ${discoveryFile}: ${error instanceof Error ? error.message : String(error)}`);
+      }
+      await server.close();
+    })());
   return {
     server,
     discoveryFile,
+    close,
     dispose() {
-      provider.dispose();
-      removeDiscoveryFile(discoveryFile);
-      void server.close();
+      void close();
     },
   };
 }
