@@ -1,4 +1,4 @@
-import { hasOption, mayHaveOption, optionValues, parseArgs } from './argv';
+import { hasOption, mayHaveOption, optionValues, parseArgs, type ArgSpec } from './argv';
 import { word, writeOperands, type CommandRule } from './commandRule';
 
 /** Archivers: listing is safe; extracting writes under its target directory; creating writes the archive. */
@@ -36,9 +36,14 @@ const unzip: CommandRule = (inv, sink) => {
   (optionValues(parsed, 'd')[0] ? optionValues(parsed, 'd') : [word('.')]).forEach((d) => sink.write(d));
 };
 
+const ZIP_OPTIONS: ArgSpec = { valued: ['b', 'n', 't', 'P', 'O', 'Z', 'x', 'i', 'TT', 'unzip-command', 'output-file', 'temp-path', 'password', 'suffixes', 'exclude', 'include'], flags: ['test', 'recurse-paths', 'move', 'update', 'freshen', 'delete', 'quiet', 'verbose', 'junk-paths', 'encrypt'] };
+
 const zip: CommandRule = (inv, sink) => {
-  if (inv.args.some((w) => w.text.startsWith('-TT') || w.text.startsWith('--unzip-command'))) sink.flag('ask', 'runs another program (-TT)');
-  const archive = parseArgs(inv.args, { valued: ['b', 'n', 't', 'P', 'O', 'Z', 'x', 'i'] }).operands[0];
+  const parsed = parseArgs(inv.args, ZIP_OPTIONS);
+  if (inv.args.some((w) => w.text.startsWith('-TT')) || mayHaveOption(parsed, 'unzip-command')) sink.flag('ask', 'runs another program (-TT)');
+  const outputs = optionValues(parsed, 'O', 'output-file');
+  outputs.forEach((w) => sink.write(w));
+  const archive = parsed.operands[0];
   sink.flag('destructive', 'writes an archive');
   if (archive) sink.write(archive);
 };

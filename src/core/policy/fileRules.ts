@@ -60,7 +60,7 @@ const mv: CommandRule = (inv, sink) => {
 };
 
 const install: CommandRule = (inv, sink) => {
-  const spec: ArgSpec = { valued: ['m', 'o', 'g', 't', 'S', 'mode', 'owner', 'group', 'target-directory', 'suffix', 'strip-program'] };
+  const spec: ArgSpec = { valued: ['m', 'o', 'g', 't', 'S', 'mode', 'owner', 'group', 'target-directory', 'suffix', 'strip-program'], flags: ['directory', 'backup', 'compare', 'preserve-timestamps', 'strip', 'verbose', 'no-target-directory'] };
   const parsed = parseArgs(inv.args, spec);
   if (hasOption(parsed, 'd', 'directory')) return operandsWritten('creates directories', spec)(inv, sink);
   destinationWritten('installs files', spec)(inv, sink);

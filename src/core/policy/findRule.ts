@@ -38,12 +38,14 @@ export const find: CommandRule = (inv, sink) => {
   }
 };
 
-const FD_EXEC = new Set(['-x', '--exec', '-X', '--exec-batch']);
+const FD_EXEC = new Set(['--exec', '--exec-batch']);
+// -x and -X also end a cluster of flags (`fd -Hx rm`).
+const FD_EXEC_CLUSTER = /^-[A-Za-z0-9]*[xX]$/;
 const FD_PLACEHOLDER = /\{[/.]*\}/;
 
 export const fd: CommandRule = (inv, sink) => {
   if (inv.args.some((w) => w.dynamic)) sink.flag('ask', 'an argument only known at run time could be --exec');
-  const at = inv.args.findIndex((w) => !w.dynamic && FD_EXEC.has(w.text));
+  const at = inv.args.findIndex((w) => !w.dynamic && (FD_EXEC.has(w.text) || FD_EXEC_CLUSTER.test(w.text)));
   if (at < 0) return;
   let command = inv.args.slice(at + 1);
   const end = command.findIndex((w) => !w.dynamic && w.text === ';');

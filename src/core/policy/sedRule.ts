@@ -1,4 +1,4 @@
-import { hasOption, mayHaveOption, optionValues, parseArgs } from './argv';
+import { hasOption, mayHaveOption, optionValues, parseArgs, type ArgSpec } from './argv';
 import { writeOperands, type CommandRule } from './commandRule';
 
 /** What a sed script can do besides printing: write files (w, s///w) and run shell commands (e, s///e). */
@@ -155,7 +155,12 @@ class SedScanner {
   }
 }
 
-const SED_ARGS = { valued: ['e', 'f', 'l', 'expression', 'file', 'line-length'], attached: ['i'] };
+const SED_ARGS: ArgSpec = {
+  valued: ['e', 'f', 'l', 'expression', 'file', 'line-length'],
+  attached: ['i'],
+  optional: ['in-place'],
+  flags: ['sandbox', 'separate', 'silent', 'quiet', 'debug', 'posix', 'regexp-extended', 'null-data', 'zero-terminated', 'unbuffered', 'follow-symlinks', 'help', 'version'],
+};
 
 /** sed only reads unless -i, or its script writes (w) or runs commands (e). */
 export const sed: CommandRule = (inv, sink) => {

@@ -14,15 +14,20 @@ function wrapper(spec: ArgSpec, skip = 0): CommandRule {
 
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
 
+const ENV_OPTIONS: ArgSpec = { valued: ['u', 'C', 'S', 'unset', 'chdir', 'split-string'], flags: ['ignore-environment', 'null', 'debug', 'help', 'version'], stopAtOperand: true };
+
+// env -C DIR runs the program in DIR, so its relative paths start there.
 const env: CommandRule = (inv, sink) => {
-  const parsed = parseArgs(inv.args, { valued: ['u', 'C', 'S', 'unset', 'chdir', 'split-string'], stopAtOperand: true });
+  const parsed = parseArgs(inv.args, ENV_OPTIONS);
   if (hasOption(parsed, 'S') || mayHaveOption(parsed, 'split-string')) sink.flag('ask', 'splits a string into a command (-S)');
+  let at = sink;
+  for (const dir of optionValues(parsed, 'C', 'chdir')) at = at.within(dir);
   let rest = parsed.rest;
   while (rest.length > 0 && !rest[0].dynamic && ASSIGNMENT.test(rest[0].text)) {
     sink.assign(rest[0]);
     rest = rest.slice(1);
   }
-  if (rest.length > 0) sink.unwrap(rest); // `env` alone only prints the environment
+  if (rest.length > 0) at.unwrap(rest); // `env` alone only prints the environment
 };
 
 const command: CommandRule = (inv, sink) => {

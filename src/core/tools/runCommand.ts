@@ -49,7 +49,7 @@ export const runCommand: ToolDefinition = {
       cwd: cwd.abs,
       timeoutMs: Math.min(requested, services.policy.maxCommandTimeoutMs),
       maxOutputBytes: services.policy.maxCommandOutputBytes,
-      env: scrubEnv(process.env),
+      env: withoutCdpath(scrubEnv(process.env)),
       signal: execution.signal,
     });
     const changes: AppliedChange[] = [];
@@ -72,3 +72,9 @@ export const runCommand: ToolDefinition = {
     });
   },
 };
+
+/** cd consults CDPATH before the working directory; without it a `cd dir` lands where the command policy placed it. */
+function withoutCdpath(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const { CDPATH: _cdpath, ...rest } = env;
+  return rest;
+}

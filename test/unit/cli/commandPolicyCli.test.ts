@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DecisionReport } from '../../../src/core/governor';
@@ -192,6 +192,22 @@ describe('command policy, end to end in a real git repository', () => {
       const answer = await decide(h, 'cd auth && touch ok.txt', 'src');
       assert.equal(answer.decision, 'ask', answer.message);
       assert.deepEqual(answer.request?.files, ['src/auth/ok.txt']);
+    });
+
+    it('runs the command with cd landing where the policy placed it, even when CDPATH is set', async () => {
+      const decoy = await mkdtemp(join(tmpdir(), 'ig-cdpath-'));
+      const saved = process.env.CDPATH;
+      try {
+        await mkdir(join(decoy, 'src', 'auth'), { recursive: true });
+        process.env.CDPATH = decoy;
+        const run = await h.bound('run_command', { command: 'cd src/auth && pwd' });
+        assert.ok(run.ok, JSON.stringify(run));
+        assert.equal(run.ok && String(run.output.data.stdout).trim(), join(h.root, 'src', 'auth'));
+      } finally {
+        if (saved === undefined) delete process.env.CDPATH;
+        else process.env.CDPATH = saved;
+        await rm(decoy, { recursive: true, force: true });
+      }
     });
 
     it('still asks when the cd target is only known at run time', async () => {

@@ -390,6 +390,13 @@ describe('commandPolicy', () => {
       ['git branch --del x', 'destructive'],
       ['eslint --output-f /abs/r src', 'destructive', ['/abs/r']],
       ['git diff --stat', 'safe', []],
+      ['env -C src/auth touch x', 'destructive', ['src/auth/x']],
+      ['env --chdir=src touch x', 'destructive', ['src/x']],
+      ['zip --unzip-c=sh a.zip f', 'ask'],
+      ['fd -e tmp -Hx rm', 'destructive'],
+      ["sed --expr='s/a/b/w /abs/f' x.txt", 'destructive', ['/abs/f']],
+      ["sed --in-pl=.bak 's/a/b/' f.txt", 'destructive', ['f.txt']],
+      ['install --dir a b', 'destructive', ['a', 'b']],
     ]);
   });
 
