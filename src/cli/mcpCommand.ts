@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Governor } from '../core/governor';
 import type { Approver } from '../core/hooks/approver';
 import type { Logger } from '../core/logger';
+import { InflightCalls } from '../core/mcp/inflightCalls';
 import { createNodeServices } from '../core/nodeServices';
 import { defaultAnchorDir } from '../core/trace/anchorStore';
 import { createTraceStack } from '../core/trace/traceStack';
@@ -62,7 +63,8 @@ export const mcpCommand: CliCommand = {
     // bridge's headless path included, tens of milliseconds at start-up.
     const { createGovernedMcpServer } = await import('../core/mcp/governedMcpServer');
     const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
-    const server = createGovernedMcpServer(new Governor(services), { name: 'intent-governor', version: TOOL_VERSION, sessionId: `mcp-stdio:${randomUUID()}` });
+    const calls = new InflightCalls();
+    const server = createGovernedMcpServer(new Governor(services), { name: 'intent-governor', version: TOOL_VERSION, sessionId: `mcp-stdio:${randomUUID()}`, track: (call) => calls.track(call) });
     const closed = new Promise<void>((resolve) => {
       server.onclose = () => resolve();
     });
@@ -71,6 +73,7 @@ export const mcpCommand: CliCommand = {
     process.stdin.once('end', () => void server.close());
     services.logger.info(`serving ${root} (approve: ${approve})`);
     await closed;
+    await calls.settled(); // closing cancelled the calls still running: their outcomes go to the trace first
     await trace.close();
     return 0;
   },

@@ -4,6 +4,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import type { Governor } from '../governor';
 import type { Logger } from '../logger';
 import { createGovernedMcpServer } from './governedMcpServer';
+import { InflightCalls } from './inflightCalls';
 
 /** One MCP session: its own transport and server, and its own governance session (bound intent, reads). */
 export interface McpHttpSession {
@@ -37,7 +38,7 @@ export class McpHttpSessions {
   /** Sessions whose initialize is in flight: they count toward the cap so a burst cannot overshoot it. */
   private pending = 0;
   /** Tool calls still running, so closing waits until their outcomes (refusals included) are recorded. */
-  private readonly calls = new Set<Promise<unknown>>();
+  private readonly calls = new InflightCalls();
   private readonly now: () => number;
 
   constructor(private readonly options: McpHttpSessionsOptions) {
@@ -82,7 +83,7 @@ export class McpHttpSessions {
       version: this.options.version,
       sessionId: governanceSessionId,
       clientGone: (requestId) => hangUps.get(requestKey(requestId))?.signal,
-      track: (call) => this.hold(call),
+      track: (call) => this.calls.track(call),
     });
     this.pending += 1;
     try {
@@ -125,15 +126,6 @@ export class McpHttpSessions {
     });
   }
 
-  private hold(call: Promise<unknown>): void {
-    const settled = call.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.calls.add(settled);
-    void settled.then(() => this.calls.delete(settled));
-  }
-
   async closeIdle(): Promise<void> {
     const cutoff = this.now() - this.options.idleMs;
     const idle = [...this.sessions.values()].filter((s) => s.open === 0 && s.lastActive < cutoff);
@@ -144,7 +136,7 @@ export class McpHttpSessions {
   /** Closes every session (which cancels the calls they still run), then waits for those calls to be recorded. */
   async closeAll(): Promise<void> {
     await Promise.all([...this.sessions.values()].map((s) => s.transport.close()));
-    await Promise.all([...this.calls]);
+    await this.calls.settled();
   }
 }
 

@@ -187,6 +187,24 @@ describe('governed MCP server: a call the agent stopped waiting for is cancelled
       const read = await client.callTool({ name: 'read_file', arguments: { path: 'src/auth/login.ts' } });
       assert.equal(resultErrorCode(read), undefined, resultText(read));
     });
+
+    it('a client that closes mid-command: the command is killed and what it did is traced before the process exits', async () => {
+      client = await connectGovernorMcp(h.root, anchorDir, ['--approve', 'always']);
+      await client.callTool({ name: 'select_active_intent', arguments: { intent_id: 'auth-refactor' } });
+      const pidFile = join(h.root, 'src/auth/pid.txt');
+      const call = client.callTool({ name: 'run_command', arguments: { command: 'echo $$ > src/auth/pid.txt; sleep 30; echo done > src/auth/marker.txt', timeout_ms: 60_000 } }, undefined, { timeout: 120_000 });
+      call.catch(() => undefined);
+      const pid = await waitForPid(pidFile);
+      await client.close(); // ends governor mcp's stdin: it closes the session and exits
+      client = undefined;
+      await waitUntilGone(pid);
+      assert.equal(await exists(join(h.root, 'src/auth/marker.txt')), false);
+      const trace = await readFile(join(h.root, '.orchestration/agent_trace.jsonl'), 'utf8').catch(() => '');
+      const records = trace.split('\n').filter(Boolean).map((line) => JSON.parse(line) as { metadata: Record<string, unknown>; files: { path: string }[] });
+      const killed = records.find((r) => r.metadata.tool_name === 'run_command');
+      assert.ok(killed, `no run_command record in the trace:\n${trace}`);
+      assert.deepEqual(killed.files.map((f) => f.path), ['src/auth/pid.txt']);
+    });
   });
 });
 
