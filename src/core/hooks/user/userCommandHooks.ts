@@ -19,9 +19,9 @@ function hookInput(event: 'PreToolUse' | 'PostToolUse', call: ToolCall, root: st
   return JSON.stringify({ ...base, tool_response: response });
 }
 
-function run(spec: UserHookSpec, stdin: string, root: string): Promise<RunResult> {
-  // A scrubbed env: the hook must not read the extension host's tokens; its group dies at its timeout.
-  return runShellCommand(spec.command, { cwd: root, timeoutMs: spec.timeoutMs, maxOutputBytes: MAX_HOOK_OUTPUT_BYTES, env: scrubEnv(process.env), stdin });
+function run(spec: UserHookSpec, stdin: string, root: string, signal?: AbortSignal): Promise<RunResult> {
+  // A scrubbed env: the hook must not read the extension host's tokens; its group dies at its timeout or when the call is cancelled.
+  return runShellCommand(spec.command, { cwd: root, timeoutMs: spec.timeoutMs, maxOutputBytes: MAX_HOOK_OUTPUT_BYTES, env: scrubEnv(process.env), stdin, signal });
 }
 
 /**
@@ -100,7 +100,7 @@ export function userCommandHooks(approvals: HookApprovals): { pre: PreHook; post
     name: 'user-hooks',
     // Each command has its own timeout (at most a minute) that kills its group; this only bounds the sum.
     timeoutMs: 5 * MAX_USER_HOOK_TIMEOUT_MS,
-    async run({ call, facts }) {
+    async run({ call, facts, signal }) {
       const services = facts.services;
       if (!services.policy.trusted) return { decision: { kind: 'allow' } };
       const root = services.workspace.root;
@@ -114,7 +114,7 @@ export function userCommandHooks(approvals: HookApprovals): { pre: PreHook; post
           ask ??= `The workspace hook '${spec.name}' is not approved (only a person in VS Code's approval dialog can approve it), so it did not check this call; a human must.`;
           continue;
         }
-        const result = interpretHookResult(spec, await run(spec, hookInput('PreToolUse', { ...call, input }, root), root));
+        const result = interpretHookResult(spec, await run(spec, hookInput('PreToolUse', { ...call, input }, root), root, signal));
         if (result.context) context.push(result.context);
         if (result.decision.kind === 'deny') return { decision: result.decision, context: context.join('\n') || undefined };
         if (result.decision.kind === 'ask') ask ??= result.decision.ask.reason;
