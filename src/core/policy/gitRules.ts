@@ -145,7 +145,7 @@ const apply: CommandRule = (inv, sink) => {
 const GIT_SUBCOMMANDS: Record<string, CommandRule> = {
   // reading
   status: readOnly, log: printsDiff, show: printsDiff, diff: printsDiff, 'diff-tree': printsDiff, 'diff-files': printsDiff,
-  'diff-index': printsDiff, 'range-diff': readOnly, 'rev-parse': readOnly, 'rev-list': readOnly, 'ls-files': readOnly,
+  'diff-index': printsDiff, 'range-diff': printsDiff, 'rev-parse': readOnly, 'rev-list': readOnly, 'ls-files': readOnly,
   'ls-tree': readOnly, blame: readOnly, annotate: readOnly, shortlog: readOnly, describe: readOnly, 'cat-file': readOnly,
   'show-ref': readOnly, 'for-each-ref': readOnly, 'merge-base': readOnly, 'name-rev': readOnly, 'count-objects': readOnly,
   'check-ignore': readOnly, 'check-attr': readOnly, 'check-ref-format': readOnly, 'verify-commit': readOnly,

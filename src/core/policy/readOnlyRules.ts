@@ -13,7 +13,7 @@ const READERS = [
   'basename', 'dirname', 'realpath', 'readlink', 'nl', 'od', 'hexdump', 'strings', 'md5sum', 'sha1sum',
   'sha256sum', 'sha512sum', 'b2sum', 'cksum', 'id', 'whoami', 'groups', 'uname', 'printenv', 'tac', 'rev',
   'fold', 'fmt', 'column', 'expand', 'unexpand', 'paste', 'join', 'seq', 'yes', 'sleep', 'jq', 'nproc',
-  'free', 'uptime', 'ps', 'lsof', 'locale', 'getconf', 'tty', 'clear', 'tput', 'cloc', 'wait',
+  'free', 'uptime', 'ps', 'lsof', 'locale', 'getconf', 'tty', 'clear', 'tput', 'wait',
 ];
 
 /**
@@ -95,6 +95,15 @@ const tree = readerUnless({ valued: ['L', 'P', 'I', 'o', 'H', 'T', 'charset', 'f
   }
 });
 
+// cloc writes its report, its SQL and language definitions where these options say.
+const CLOC_WRITES = ['out', 'report-file', 'sql', 'write-lang-def', 'write-lang-def-incl-dup', 'counted', 'ignored', 'categorized', 'found'];
+const cloc = readerUnless({ valued: [...CLOC_WRITES, 'exclude-dir', 'exclude-ext', 'exclude-lang', 'include-ext', 'include-lang', 'force-lang', 'read-lang-def', 'list-file', 'match-f', 'match-d', 'not-match-f', 'not-match-d', 'timeout'] }, (parsed, sink) => {
+  const out = optionValues(parsed, ...CLOC_WRITES).filter((w) => w.dynamic || w.text !== '-');
+  if (out.length > 0) sink.flag('destructive', 'writes its report to a file');
+  out.forEach((w) => sink.write(w));
+  if (mayHaveOption(parsed, 'script-lang', 'force-lang-def', 'read-binary-files', 'extract-with')) sink.flag('ask', 'runs or loads a program of its caller\'s choosing (--extract-with, --force-lang-def)');
+});
+
 const FILE_OPTIONS: ArgSpec = {
   valued: ['m', 'f', 'F', 'P', 'e', 'magic-file', 'files-from', 'separator', 'parameter', 'exclude', 'exclude-quiet'],
   flags: ['compile', 'brief', 'checking-printout', 'debug', 'extension', 'mime', 'mime-type', 'mime-encoding', 'keep-going', 'list', 'dereference', 'no-dereference', 'no-buffer', 'no-pad', 'print0', 'preserve-date', 'raw', 'special-files', 'uncompress', 'uncompress-noreport', 'help', 'version'],
@@ -132,6 +141,7 @@ export const READ_ONLY_RULES: Record<string, CommandRule> = {
   uniq,
   tree,
   file,
+  cloc,
   rg,
   date,
   hostname,

@@ -1,7 +1,7 @@
 import type { ShNode, ShParseError } from 'mvdan-sh';
 import { shSyntax } from './mvdanSh';
 import { expandWord, plainWord, singleWord, SourceText, type ShellWord } from './shellWords';
-import { changeDirectory, directoriesOf, directoryChange, STARTING_PLACES, stays, unionPlaces, type Directories, type Outcome, type Places } from './workingDirectory';
+import { changeDirectory, directoriesOf, directoryChange, NOWHERE, STARTING_PLACES, stays, unionPlaces, type Directories, type Outcome, type Places } from './workingDirectory';
 
 export type { ShellWord } from './shellWords';
 
@@ -146,6 +146,8 @@ class Collector {
     const { argv, assignments } = type === 'CallExpr' ? this.call(cmd) : this.declaration(cmd);
     if (assignments.some((a) => a.text.startsWith('CDPATH=') || a.text.startsWith('CDPATH+='))) this.cdpath = true;
     this.commands.push({ argv, redirects: this.redirects(stmt), assignments, ...this.placement(ctx, substitutions) });
+    // Nothing after `exit` runs in this shell (`cd dir || exit 1; …` is how scripts guard a cd).
+    if (argv.length > 0 && !argv[0].dynamic && argv[0].text === 'exit') return stays(NOWHERE);
     const change = directoryChange(argv);
     return change ? changeDirectory(ctx.places, change, this.cdpath) : stays(ctx.places);
   }

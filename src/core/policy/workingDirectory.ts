@@ -4,7 +4,7 @@ import type { ShellWord } from './shellWords';
 /**
  * Where a command may be running, relative to where its command line started ('' is that directory; '/…' and
  * '~…' are absolute): every directory it could be in after the `cd`s before it. null: a cd went somewhere the
- * text does not say, so relative paths cannot be placed.
+ * text does not say, so relative paths cannot be placed. Empty: the command never runs (it follows `exit`).
  */
 export type Directories = readonly string[] | null;
 
@@ -24,6 +24,8 @@ export interface Outcome {
 }
 
 export const STARTING_PLACES: Places = [{ cwd: '', previous: null, stack: [] }];
+/** After `exit`: no place, since nothing runs there. */
+export const NOWHERE: Places = [];
 export const STARTING: Directories = [''];
 
 // Past this many candidates a command line is not one anybody reviews directory by directory.
@@ -43,6 +45,8 @@ export function directoriesOf(places: Places): Directories {
 export function unionPlaces(a: Places, b: Places): Places {
   if (a === b) return a;
   if (a === null || b === null) return null;
+  if (a.length === 0) return b;
+  if (b.length === 0) return a;
   return capped(uniqueBy([...a, ...b], placeKey));
 }
 

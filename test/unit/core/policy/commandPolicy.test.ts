@@ -420,6 +420,10 @@ describe('commandPolicy', () => {
       ['file --compile', 'destructive', ['magic.mgc']],
       ['file -m magic x.bin', 'safe', []],
       ['tree -R -H . -o index.html', 'destructive'],
+      ['cloc --out=/abs/report.txt src', 'destructive', ['/abs/report.txt']],
+      ['cloc --report /abs/report.txt src', 'destructive', ['/abs/report.txt']],
+      ['cloc src', 'safe', []],
+      ['git range-diff --output /abs/f a...b', 'destructive', ['/abs/f']],
     ]);
 
     it('reports the directories git starts looking for its repository from', () => {
@@ -494,6 +498,9 @@ describe('commandPolicy', () => {
       ['cd src/auth\ntouch ok.txt', 'destructive', ['src/auth/ok.txt', 'ok.txt']],
       ['cd src/auth; touch ok.txt', 'destructive', ['src/auth/ok.txt', 'ok.txt']],
       ['cd src/auth || touch ok.txt', 'destructive', ['ok.txt']],
+      ['cd src/auth || exit 1; touch ok.txt', 'destructive', ['src/auth/ok.txt']],
+      ['(cd src/auth || exit 1); touch ok.txt', 'destructive', ['ok.txt']],
+      ['exit 0; rm -rf /', 'denied'],
       ['cd src/auth && touch a && cd .. && touch b', 'destructive', ['src/auth/a', 'src/b']],
       ['pushd src/auth && touch a && popd && touch b', 'destructive', ['src/auth/a', 'b']],
       ['cd src/auth && echo hi > /abs/f', 'destructive', ['/abs/f']],
