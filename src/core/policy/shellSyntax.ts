@@ -134,7 +134,7 @@ class Collector {
     shSyntax().Walk(node, (n) => {
       if (found || !n) return !found;
       if (shSyntax().NodeType(n) !== 'CallExpr') return true;
-      found = directoryChange((n.Args as ShNode[]).slice(0, 2).flatMap((w) => expandWord(w, this.src))) !== null;
+      found = directoryChange((n.Args as ShNode[]).slice(0, 4).flatMap((w) => expandWord(w, this.src))) !== null;
       return !found;
     });
     return found;
@@ -146,8 +146,10 @@ class Collector {
     const { argv, assignments } = type === 'CallExpr' ? this.call(cmd) : this.declaration(cmd);
     if (assignments.some((a) => a.text.startsWith('CDPATH=') || a.text.startsWith('CDPATH+='))) this.cdpath = true;
     this.commands.push({ argv, redirects: this.redirects(stmt), assignments, ...this.placement(ctx, substitutions) });
-    // Nothing after `exit` runs in this shell (`cd dir || exit 1; …` is how scripts guard a cd).
+    // Nothing after `exit` runs in this shell (`cd dir || exit 1; …` is how scripts guard a cd); after code the
+    // text does not show (eval, source) the shell may be anywhere.
     if (argv.length > 0 && !argv[0].dynamic && argv[0].text === 'exit') return stays(NOWHERE);
+    if (argv.length > 0 && (argv[0].dynamic || CODE_BUILTINS.has(argv[0].text))) return stays(null);
     const change = directoryChange(argv);
     return change ? changeDirectory(ctx.places, change, this.cdpath) : stays(ctx.places);
   }

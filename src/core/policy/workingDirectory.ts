@@ -50,13 +50,15 @@ export function unionPlaces(a: Places, b: Places): Places {
   return capped(uniqueBy([...a, ...b], placeKey));
 }
 
-/** Is this argv cd, pushd or popd (also through `builtin` or `command`)? Returns the argv of the builtin itself. */
+/** Is this argv cd, pushd or popd (also through `builtin` or `command -p`)? Returns the argv of the builtin itself. */
 export function directoryChange(argv: readonly ShellWord[]): readonly ShellWord[] | null {
-  const [first, second] = argv;
-  if (!first || first.dynamic) return null;
-  if (CHANGES_DIRECTORY.has(first.text)) return argv;
-  if ((first.text === 'builtin' || first.text === 'command') && second && !second.dynamic && CHANGES_DIRECTORY.has(second.text)) return argv.slice(1);
-  return null;
+  let i = 0;
+  while (i < argv.length && !argv[i].dynamic && (argv[i].text === 'builtin' || argv[i].text === 'command')) {
+    i++;
+    while (i < argv.length && !argv[i].dynamic && argv[i].text.startsWith('-')) i++;
+  }
+  const name = argv[i];
+  return name && !name.dynamic && CHANGES_DIRECTORY.has(name.text) ? argv.slice(i) : null;
 }
 
 /**

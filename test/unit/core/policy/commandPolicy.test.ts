@@ -529,6 +529,9 @@ describe('commandPolicy', () => {
         ['cd - && touch x', 'ask'],
         ['cd a b && touch x', 'ask'],
         ['CDPATH=/tmp; cd src && touch x', 'ask'],
+        ['if true; then command -p cd src; fi; touch x', 'ask'],
+        ['source env.sh; touch x', 'ask', []],
+        ["eval 'cd /etc'; touch x", 'ask', []],
       ]);
     });
   });
