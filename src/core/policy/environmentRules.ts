@@ -8,7 +8,7 @@ import type { ShellWord } from './shellWords';
 export type VariableEffect =
   | { kind: 'writes'; what: string } // the value is a file or folder the program writes
   | { kind: 'trace'; what: string } // git's trace destinations: a path (written), a descriptor, a socket
-  | { kind: 'runs'; what: string }; // the value decides which code runs or which configuration is read
+  | { kind: 'runs'; what: string; harmless?: RegExp }; // the value decides which code runs or which configuration is read
 
 /** What a program does with a value: nothing to check, a write target, or a question for a human. */
 export type ValueJudgement = { kind: 'harmless' } | { kind: 'writes'; target: ShellWord } | { kind: 'ask'; why: string };
@@ -27,11 +27,13 @@ const VARIABLES: [RegExp, VariableEffect | null][] = [
     { kind: 'runs', what: 'what code interpreters load' },
   ],
   [/^(MAKEFILES|MAKEFLAGS|MFLAGS|GNUMAKEFLAGS|CC|CXX|CPP|LD|AR|GOFLAGS|GOTOOLCHAIN|CARGO_HOME|RUSTC|RUSTC_WRAPPER|RUSTC_WORKSPACE_WRAPPER|RUSTDOC)$/, { kind: 'runs', what: 'what build tools read or run' }],
+  // Agents turn pagers off with PAGER=cat; any other value is a program to run.
+  [/^(GIT_PAGER|PAGER|MANPAGER|SYSTEMD_PAGER)$/, { kind: 'runs', what: 'which program shows output', harmless: /^(|cat)$/ }],
   [
-    /^GIT_(SSH|SSH_COMMAND|SSH_VARIANT|EXTERNAL_DIFF|PAGER|EDITOR|SEQUENCE_EDITOR|EXEC_PATH|CONFIG\w*|DIR|WORK_TREE|COMMON_DIR|INDEX_FILE|OBJECT_DIRECTORY|ALTERNATE_OBJECT_DIRECTORIES|ASKPASS|TEMPLATE_DIR|PROXY_COMMAND|ATTR_SOURCE|NAMESPACE)$/,
+    /^GIT_(SSH|SSH_COMMAND|SSH_VARIANT|EXTERNAL_DIFF|EDITOR|SEQUENCE_EDITOR|EXEC_PATH|CONFIG\w*|DIR|WORK_TREE|COMMON_DIR|INDEX_FILE|OBJECT_DIRECTORY|ALTERNATE_OBJECT_DIRECTORIES|ASKPASS|TEMPLATE_DIR|PROXY_COMMAND|ATTR_SOURCE|NAMESPACE)$/,
     { kind: 'runs', what: 'what git runs or which repository and configuration it uses' },
   ],
-  [/^(PAGER|MANPAGER|SYSTEMD_PAGER|EDITOR|VISUAL|SHELL|BROWSER|LESS|LESSOPEN|LESSCLOSE|LESSKEY|SSH_ASKPASS|SUDO_ASKPASS)$/, { kind: 'runs', what: 'which programs tools launch' }],
+  [/^(EDITOR|VISUAL|SHELL|BROWSER|LESS|LESSOPEN|LESSCLOSE|LESSKEY|SSH_ASKPASS|SUDO_ASKPASS)$/, { kind: 'runs', what: 'which programs tools launch' }],
   [/^(npm_config_|yarn_|pnpm_config_)/i, { kind: 'runs', what: 'how the package manager runs scripts' }],
 ];
 
@@ -48,7 +50,10 @@ const TRACE_TO_STREAM = /^(|0|1|[2-9]|true|false|yes|no|on|off)$/i;
  * printf -v, an `export` of an inherited variable).
  */
 export function judgeValue(name: string, effect: VariableEffect, value: ShellWord | null): ValueJudgement {
-  if (effect.kind === 'runs') return { kind: 'ask', why: `sets ${name}, which changes ${effect.what}` };
+  if (effect.kind === 'runs') {
+    if (value && !value.dynamic && effect.harmless?.test(value.text)) return { kind: 'harmless' };
+    return { kind: 'ask', why: `sets ${name}, which changes ${effect.what}` };
+  }
   if (value === null) return { kind: 'ask', why: `sets ${name}, whose value (a path written to) is not visible here` };
   if (value.dynamic) return { kind: 'ask', why: `sets ${name} to a path written to that is only known at run time` };
   if (effect.kind === 'trace') {

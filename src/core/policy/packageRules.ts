@@ -94,7 +94,8 @@ interface Manager {
   options: ArgSpec;
   directory: string[]; // options that move where it works (npm --prefix, pnpm -C, yarn --cwd)
   everyPackage: string[]; // options that run every workspace package's scripts
-  configs: string[];
+  configs: string[]; // looked for in its folder and every folder above
+  files?: string[]; // in its folder only (yarn's own release and plugins, which .yarnrc.yml points at)
   scripts: Set<string>; // subcommands that run package.json scripts
 }
 
@@ -115,6 +116,7 @@ function manager(m: Manager): CommandRule {
     const [sub] = parsed.operands;
     if (sub && !sub.dynamic && m.scripts.has(sub.text)) {
       m.configs.forEach((name) => at.executes(word(name), true));
+      m.files?.forEach((path) => at.executes(word(path)));
       if (parsed.options.some((o) => m.everyPackage.includes(o.name))) at.executes(word('**/package.json'));
     }
     dispatch({ ...inv, args: parsed.operands.concat(end < 0 ? [] : inv.args.slice(end)) }, at);
@@ -140,7 +142,7 @@ export const PACKAGE_RULES: Record<string, CommandRule> = {
   npm: manager({ table: NPM, fallback: unknownSub, none: readOnly, options: NPM_OPTIONS, directory: ['prefix', 'C'], everyPackage: ['w', 'workspace', 'workspaces'], configs: ['package.json', '.npmrc'], scripts: SCRIPT_RUNNERS }),
   pnpm: manager({ table: PNPM, fallback: unknownSub, none: readOnly, options: PNPM_OPTIONS, directory: ['C', 'dir'], everyPackage: ['r', 'recursive', 'filter', 'F'], configs: ['package.json', '.npmrc', '.pnpmfile.cjs', 'pnpm-workspace.yaml'], scripts: SCRIPT_RUNNERS }),
   // bare `yarn` installs
-  yarn: manager({ table: YARN, fallback: unknownSub, none: installs, options: YARN_OPTIONS, directory: ['cwd'], everyPackage: [], configs: ['package.json', '.yarnrc', '.yarnrc.yml', '.pnp.cjs', '.pnp.loader.mjs'], scripts: SCRIPT_RUNNERS }),
+  yarn: manager({ table: YARN, fallback: unknownSub, none: installs, options: YARN_OPTIONS, directory: ['cwd'], everyPackage: [], configs: ['package.json', '.yarnrc', '.yarnrc.yml', '.pnp.cjs', '.pnp.loader.mjs'], files: ['.yarn/releases/**', '.yarn/plugins/**'], scripts: SCRIPT_RUNNERS }),
   pip: manager({ table: PIP, fallback: unknownSub, none: readOnly, options: {}, directory: [], everyPackage: [], configs: [], scripts: new Set() }),
   pip3: manager({ table: PIP, fallback: unknownSub, none: readOnly, options: {}, directory: [], everyPackage: [], configs: [], scripts: new Set() }),
   npx: executes,

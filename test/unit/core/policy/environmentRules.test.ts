@@ -89,5 +89,8 @@ describe('environmentRules: variables that make a program write or run code', ()
   it('still runs harmless assignments without asking', () => {
     assert.equal(analyzeCommand('FOO=1 BAR=x git status', ROOT).verdict, 'safe');
     assert.equal(analyzeCommand('export CI=1; npm test', ROOT).verdict, 'safe');
+    assert.equal(analyzeCommand('GIT_PAGER=cat git log', ROOT).verdict, 'safe');
+    assert.equal(analyzeCommand('PAGER= git log', ROOT).verdict, 'safe');
+    assert.equal(analyzeCommand('PAGER=./evil git log', ROOT).verdict, 'ask');
   });
 });
