@@ -5,6 +5,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { readRegularFileSync } from '../io/regularFile';
 import { errnoOf } from '../ioError';
+import { pidAlive } from '../trace/processIdentity';
 
 /** What a local client needs to reach a running governor: written by the host, read by CLIs and agents. */
 export interface DiscoveryEntry {
@@ -71,15 +72,6 @@ export function removeDiscoveryFile(path: string): void {
   }
 }
 
-/** Whether a process exists. EPERM means it does, under another user. */
-export function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return errnoOf(error) === 'EPERM';
-  }
-}
 
 function parseEntry(text: string): DiscoveryEntry | undefined {
   let value: unknown;
@@ -137,7 +129,7 @@ export async function readDiscoveryFiles(dir: string = defaultServersDir()): Pro
     const text = readEntryText(file) ?? '';
     const entry = parseEntry(text);
     if (!entry) continue;
-    if (processAlive(entry.pid)) live.push({ ...entry, file });
+    if (pidAlive(entry.pid)) live.push({ ...entry, file });
     else await removeIfUnchanged(file, text);
   }
   return live;

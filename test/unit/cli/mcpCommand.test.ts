@@ -2,38 +2,16 @@ import { strict as assert } from 'node:assert';
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { bundledScript } from '../../support/bundledScript';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { createHarness, type Harness } from '../../support/governorHarness';
 import { assertAgentTraceFile } from '../../support/agentTraceSchema';
 import { runGovernor } from '../../support/runGovernor';
+import { connectGovernorMcp, resultErrorCode, resultText } from '../../support/stdioMcpClient';
 
 const LOGIN = 'export function login() {\n  return true;\n}\n';
 
-/** A real MCP client talking to `governor mcp` as a child process over stdio. */
-async function connect(workspace: string, anchorDir: string, extra: string[] = []): Promise<Client> {
-  const cli = bundledScript(join(__dirname, '..', '..', '..', 'src', 'cli', 'main.ts'));
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [cli, 'mcp', '--workspace', workspace, ...extra],
-    env: { ...(process.env as Record<string, string>), INTENT_GOVERNOR_ANCHOR_DIR: anchorDir },
-    stderr: 'pipe',
-  });
-  const client = new Client({ name: 'mcp-test-agent', version: '1.0.0' });
-  await client.connect(transport);
-  return client;
-}
 
-function text(result: unknown): string {
-  return (result as CallToolResult).content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
-}
 
-function errorCode(result: unknown): string | undefined {
-  const r = result as CallToolResult;
-  return r.isError ? JSON.parse(text({ content: [r.content[0]] })).code : undefined;
-}
 
 describe('governor mcp (stdio)', function () {
   this.timeout(30_000);
@@ -52,7 +30,7 @@ describe('governor mcp (stdio)', function () {
   });
 
   it('lists every governed tool with its JSON schema and hints', async () => {
-    client = await connect(h.root, anchorDir);
+    client = await connectGovernorMcp(h.root, anchorDir);
     const { tools } = await client.listTools();
     assert.deepEqual(tools.map((t) => t.name).sort(), ['delete_file', 'edit_file', 'list_files', 'list_intents', 'read_file', 'request_scope_expansion', 'run_command', 'select_active_intent', 'write_file']);
     const write = tools.find((t) => t.name === 'write_file');
@@ -61,15 +39,15 @@ describe('governor mcp (stdio)', function () {
   });
 
   it('selects an intent, is refused out of scope, reads, writes, and the change is traced and verifies', async () => {
-    client = await connect(h.root, anchorDir);
-    assert.equal(errorCode(await client.callTool({ name: 'write_file', arguments: { path: 'src/auth/a.ts', content: 'x' } })), 'NO_ACTIVE_INTENT');
-    assert.match(text(await client.callTool({ name: 'select_active_intent', arguments: { intent_id: 'auth-refactor' } })), /Keep the public login\(\) signature/);
-    assert.equal(errorCode(await client.callTool({ name: 'write_file', arguments: { path: 'src/billing/a.ts', content: 'x' } })), 'SCOPE_VIOLATION');
+    client = await connectGovernorMcp(h.root, anchorDir);
+    assert.equal(resultErrorCode(await client.callTool({ name: 'write_file', arguments: { path: 'src/auth/a.ts', content: 'x' } })), 'NO_ACTIVE_INTENT');
+    assert.match(resultText(await client.callTool({ name: 'select_active_intent', arguments: { intent_id: 'auth-refactor' } })), /Keep the public login\(\) signature/);
+    assert.equal(resultErrorCode(await client.callTool({ name: 'write_file', arguments: { path: 'src/billing/a.ts', content: 'x' } })), 'SCOPE_VIOLATION');
     const read = await client.callTool({ name: 'read_file', arguments: { path: 'src/auth/login.ts' } });
-    const hash = /content_hash (sha256:[0-9a-f]{64})/.exec(text(read))?.[1];
-    assert.ok(hash, text(read));
+    const hash = /content_hash (sha256:[0-9a-f]{64})/.exec(resultText(read))?.[1];
+    assert.ok(hash, resultText(read));
     const edit = await client.callTool({ name: 'edit_file', arguments: { path: 'src/auth/login.ts', edits: [{ search: 'return true;', replace: 'return false;' }], expected_content_hash: hash } });
-    assert.equal(errorCode(edit), undefined, text(edit));
+    assert.equal(resultErrorCode(edit), undefined, resultText(edit));
     assert.equal(await readFile(join(h.root, 'src/auth/login.ts'), 'utf8'), LOGIN.replace('true', 'false'));
     await client.close();
     client = undefined;
@@ -87,20 +65,20 @@ describe('governor mcp (stdio)', function () {
   });
 
   it('refuses calls that need a human unless --approve always is given', async () => {
-    client = await connect(h.root, anchorDir);
+    client = await connectGovernorMcp(h.root, anchorDir);
     await client.callTool({ name: 'select_active_intent', arguments: { intent_id: 'auth-refactor' } });
     await client.callTool({ name: 'read_file', arguments: { path: 'src/auth/login.ts' } });
     const refused = await client.callTool({ name: 'delete_file', arguments: { path: 'src/auth/login.ts' } });
-    assert.equal(errorCode(refused), 'HITL_REJECT');
-    assert.match(text(refused), /--approve always/);
+    assert.equal(resultErrorCode(refused), 'HITL_REJECT');
+    assert.match(resultText(refused), /--approve always/);
     assert.equal(await readFile(join(h.root, 'src/auth/login.ts'), 'utf8'), LOGIN);
     await client.close();
 
-    client = await connect(h.root, anchorDir, ['--approve', 'always']);
+    client = await connectGovernorMcp(h.root, anchorDir, ['--approve', 'always']);
     await client.callTool({ name: 'select_active_intent', arguments: { intent_id: 'auth-refactor' } });
     await client.callTool({ name: 'read_file', arguments: { path: 'src/auth/login.ts' } });
     const approved = await client.callTool({ name: 'delete_file', arguments: { path: 'src/auth/login.ts' } });
-    assert.equal(errorCode(approved), undefined, text(approved));
+    assert.equal(resultErrorCode(approved), undefined, resultText(approved));
     await assert.rejects(readFile(join(h.root, 'src/auth/login.ts')));
     await client.close();
     client = undefined;
@@ -117,7 +95,7 @@ describe('governor mcp (stdio)', function () {
     try {
       await mkdir(join(h.root, '.orchestration'), { recursive: true });
       await writeFile(join(h.root, '.orchestration', 'hooks.yaml'), `hooks:\n  - name: planted\n    event: pre\n    matcher: write_file\n    command: "touch '${marker}'"\n`);
-      client = await connect(h.root, anchors, ['--approve', 'always']);
+      client = await connectGovernorMcp(h.root, anchors, ['--approve', 'always']);
       await client.callTool({ name: 'select_active_intent', arguments: { intent_id: 'auth-refactor' } });
       const write = await client.callTool({ name: 'write_file', arguments: { path: 'src/auth/new.ts', content: 'x\n' } });
       await client.close();
@@ -126,7 +104,7 @@ describe('governor mcp (stdio)', function () {
       const approvals = await readdir(join(home, 'hook-approvals')).catch(() => []);
       assert.deepEqual(approvals, [], 'a hook approval was persisted without a person approving it');
       // The unapproved hook makes the call one a human must approve; --approve always answers that like any ask.
-      assert.equal(errorCode(write), undefined, text(write));
+      assert.equal(resultErrorCode(write), undefined, resultText(write));
     } finally {
       await rm(home, { recursive: true, force: true });
     }

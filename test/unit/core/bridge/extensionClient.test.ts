@@ -4,28 +4,10 @@ import { askExtension } from '../../../../src/core/bridge/extensionClient';
 import { hookRoute } from '../../../../src/core/bridge/hookRoute';
 import type { BridgeRequest } from '../../../../src/core/bridge/nativeCall';
 import { NativeToolBridge } from '../../../../src/core/bridge/nativeToolBridge';
-import type { ApprovalDecision, ApprovalRequest, Approver } from '../../../../src/core/hooks/approver';
 import { startHttpMcpServer, type HttpMcpServer } from '../../../../src/core/mcp/httpMcpServer';
 import { createHarness, type Harness } from '../../../support/governorHarness';
+import { LateApprover } from '../../../support/lateApprover';
 
-/** A human who clicks Approve only when the test says so. */
-class LateApprover implements Approver {
-  count = 0;
-  private release!: (approved: boolean) => void;
-  private readonly answer = new Promise<boolean>((resolve) => (this.release = resolve));
-  private shown!: () => void;
-  readonly asked = new Promise<void>((resolve) => (this.shown = resolve));
-
-  async approve(_request: ApprovalRequest): Promise<ApprovalDecision> {
-    this.count += 1;
-    this.shown();
-    return { approved: await this.answer, approver: 'late-human' };
-  }
-
-  approveNow(): void {
-    this.release(true);
-  }
-}
 
 const DESTRUCTIVE: BridgeRequest = {
   phase: 'pre',
@@ -74,6 +56,6 @@ describe('askExtension', function () {
   it('does not ask at all when the deadline has already passed', async () => {
     const result = await askExtension(discovered(), DESTRUCTIVE, 10_000, AbortSignal.abort());
     assert.equal(result.ok, false);
-    assert.equal(late.count, 0, 'the human was never asked');
+    assert.equal(late.requests.length, 0, 'the human was never asked');
   });
 });

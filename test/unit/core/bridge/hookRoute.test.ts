@@ -7,41 +7,14 @@ import { MemoryBeforeStash } from '../../../../src/core/bridge/beforeStash';
 import { hookRoute } from '../../../../src/core/bridge/hookRoute';
 import type { BridgeRequest } from '../../../../src/core/bridge/nativeCall';
 import { NativeToolBridge } from '../../../../src/core/bridge/nativeToolBridge';
-import type { ApprovalDecision, ApprovalRequest, Approver } from '../../../../src/core/hooks/approver';
 import { writeDiscoveryFile } from '../../../../src/core/mcp/discoveryFile';
 import { HOOK_PATH, startHttpMcpServer, type HttpMcpServer } from '../../../../src/core/mcp/httpMcpServer';
 import type { GovernanceEvent } from '../../../../src/core/trace/traceSink';
 import { createHarness, type Harness } from '../../../support/governorHarness';
 import { hookFixture, runHook } from '../../../support/runHook';
+import { eventually, LateApprover } from '../../../support/lateApprover';
 
-/** A human who clicks Approve only when the test says so, after the hook has given up. */
-class LateApprover implements Approver {
-  readonly requests: ApprovalRequest[] = [];
-  private release!: (approved: boolean) => void;
-  private readonly answer = new Promise<boolean>((resolve) => (this.release = resolve));
-  private shown!: () => void;
-  readonly asked = new Promise<void>((resolve) => (this.shown = resolve));
 
-  async approve(request: ApprovalRequest): Promise<ApprovalDecision> {
-    this.requests.push(request);
-    this.shown();
-    return { approved: await this.answer, approver: 'late-human' };
-  }
-
-  approveNow(): void {
-    this.release(true);
-  }
-}
-
-async function eventually<T>(check: () => T | undefined, what: string, ms = 5000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 const DESTRUCTIVE: BridgeRequest = {
   phase: 'pre',

@@ -3,7 +3,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile, chmod } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { defaultServersDir, discoveryFilePath, processAlive, readDiscoveryFiles, removeDiscoveryFile, writeDiscoveryFile, type DiscoveryEntry } from '../../../../src/core/mcp/discoveryFile';
+import { defaultServersDir, discoveryFilePath, readDiscoveryFiles, removeDiscoveryFile, writeDiscoveryFile, type DiscoveryEntry } from '../../../../src/core/mcp/discoveryFile';
+import { pidAlive } from '../../../../src/core/trace/processIdentity';
 
 const posix = process.platform !== 'win32';
 
@@ -109,7 +110,7 @@ describe('discovery file', () => {
   });
 
   it('tells a running process from one that is gone', () => {
-    assert.equal(processAlive(process.pid), true);
-    assert.equal(processAlive(deadPid()), false);
+    assert.equal(pidAlive(process.pid), true);
+    assert.equal(pidAlive(deadPid()), false);
   });
 });

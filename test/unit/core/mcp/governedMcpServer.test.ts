@@ -5,46 +5,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { ApprovalDecision, ApprovalRequest, Approver } from '../../../../src/core/hooks/approver';
 import { startHttpMcpServer, type HttpMcpServer } from '../../../../src/core/mcp/httpMcpServer';
 import type { GovernanceEvent } from '../../../../src/core/trace/traceSink';
 import { createHarness, type Harness } from '../../../support/governorHarness';
 import { connectGovernorMcp, resultErrorCode, resultText } from '../../../support/stdioMcpClient';
+import { eventually, LateApprover } from '../../../support/lateApprover';
 
 const LOGIN = 'export function login() {\n  return true;\n}\n';
 
-/**
- * A human who answers Approve only when the test says so: after the agent has given up. The answer must never
- * be used, whatever it is.
- */
-class LateApprover implements Approver {
-  readonly requests: ApprovalRequest[] = [];
-  private release!: (approved: boolean) => void;
-  private readonly answer = new Promise<boolean>((resolve) => (this.release = resolve));
-  private shown!: () => void;
-  /** Resolves once the approval dialog would be on screen. */
-  readonly asked = new Promise<void>((resolve) => (this.shown = resolve));
 
-  async approve(request: ApprovalRequest): Promise<ApprovalDecision> {
-    this.requests.push(request);
-    this.shown();
-    return { approved: await this.answer, approver: 'late-human' };
-  }
-
-  approveNow(): void {
-    this.release(true);
-  }
-}
-
-async function eventually<T>(check: () => T | undefined, what: string, ms = 5000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 async function exists(path: string): Promise<boolean> {
   return stat(path).then(
