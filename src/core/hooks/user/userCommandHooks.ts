@@ -3,6 +3,7 @@ import { runShellCommand, type RunResult } from '../../process/processRunner';
 import { scrubEnv } from '../../process/scrubbedEnv';
 import { toolError } from '../../toolError';
 import type { CallOutcome, PostHook, PreHook, PreHookResult, ToolCall } from '../hookTypes';
+import { readHookAnswer } from './hookAnswer';
 import { commandHash, type HookApprovals } from './hookApprovals';
 import { loadUserHooks, matchesTool, MAX_USER_HOOK_TIMEOUT_MS, USER_HOOKS_FILE, type UserHookSpec } from './userHooksFile';
 
@@ -71,22 +72,14 @@ export function interpretHookResult(spec: UserHookSpec, result: RunResult): PreH
   } catch {
     return blocked(`The hook '${spec.name}' printed JSON that cannot be read, so the call is refused. Tell the user.`, 'HOOK_ERROR');
   }
-  const reason = typeof answer.reason === 'string' ? answer.reason.slice(0, MAX_REASON_CHARS) : undefined;
-  const context = typeof answer.additionalContext === 'string' ? answer.additionalContext : undefined;
-  if (answer.modify !== undefined) {
-    if (typeof answer.modify !== 'object' || answer.modify === null || Array.isArray(answer.modify)) return blocked(`The hook '${spec.name}' returned a 'modify' that is not an object.`, 'HOOK_ERROR');
-    return { decision: { kind: 'modify', input: answer.modify as Record<string, unknown> }, context };
-  }
-  switch (answer.decision ?? 'allow') {
-    case 'allow':
-      return { decision: { kind: 'allow' }, context };
-    case 'deny':
-      return { ...blocked(`Blocked by the hook '${spec.name}': ${reason ?? '(no reason given)'}`), context };
-    case 'ask':
-      return { decision: { kind: 'ask', ask: { reason: `The hook '${spec.name}' asks: ${reason ?? '(no reason given)'}`, risk: 'medium' } }, context };
-    default:
-      return blocked(`The hook '${spec.name}' returned an unknown decision '${String(answer.decision)}'.`, 'HOOK_ERROR');
-  }
+  const read = readHookAnswer(answer);
+  if (typeof read === 'string') return blocked(`The hook '${spec.name}' ${read}, so the call is refused. Tell the user.`, 'HOOK_ERROR');
+  const reason = read.reason?.slice(0, MAX_REASON_CHARS) ?? '(no reason given)';
+  const context = read.context;
+  if (read.decision === 'deny') return { ...blocked(`Blocked by the hook '${spec.name}': ${reason}`), context };
+  if (read.decision === 'ask') return { decision: { kind: 'ask', ask: { reason: `The hook '${spec.name}' asks: ${reason}`, risk: 'medium' } }, context };
+  if (read.updatedInput) return { decision: { kind: 'modify', input: read.updatedInput }, context };
+  return { decision: { kind: 'allow' }, context };
 }
 
 /**

@@ -87,6 +87,26 @@ describe('user command hooks (.orchestration/hooks.yaml)', () => {
     assert.match(report.message ?? '', /The hook 'json' asks: commands need a look/);
   });
 
+  it("a hook printing Claude Code's output is obeyed: permissionDecision deny and continue: false refuse the call", async () => {
+    const w = await world();
+    await w.hooks(`hooks:
+  - name: claude-deny
+    matcher: write_file
+    command: "echo '{\\"hookSpecificOutput\\": {\\"hookEventName\\": \\"PreToolUse\\", \\"permissionDecision\\": \\"deny\\", \\"permissionDecisionReason\\": \\"no writes on Fridays\\"}}'"
+  - name: claude-stop
+    matcher: run_command
+    command: "echo '{\\"continue\\": false, \\"stopReason\\": \\"the build is red\\"}'"
+`);
+    w.approver.script(true, true);
+    const write = await w.write('src/auth/a.ts');
+    assert.equal(errorOf(write)?.code, 'HOOK_BLOCKED');
+    assert.equal(errorOf(write)?.message, "Blocked by the hook 'claude-deny': no writes on Fridays");
+    await assert.rejects(stat(join(w.root, 'src/auth/a.ts')));
+    const report = await w.governor.decide({ tool: 'run_command', input: { command: 'ls' }, session_id: 's1', agent: { name: 'a' } });
+    assert.equal(report.decision, 'deny');
+    assert.match(report.message ?? '', /the build is red/);
+  });
+
   it('a hook that modifies the input is judged by the guards afterwards', async () => {
     const w = await world();
     await w.hooks(`hooks:
