@@ -102,7 +102,7 @@ export class Governor {
    * Validation, the pre-chain and (when `askHuman`) the human's approval: the part of the pipeline that
    * decides whether a call may run, shared by `call` and `authorize`.
    */
-  private async gate(request: ToolCallRequest, options: { askHuman: boolean; signal?: AbortSignal }): Promise<Gate> {
+  private async gate(request: ToolCallRequest, options: { askHuman: boolean; signal?: AbortSignal; nativeInput?: boolean }): Promise<Gate> {
     const invocationId = request.invocation_id ?? randomUUID();
     const definition = findTool(request.tool);
     if (!definition) {
@@ -118,6 +118,8 @@ export class Governor {
     if (verdict.decision === 'deny') return { kind: 'refused', facts: verdict.facts, error: verdict.error, context: verdict.context };
     const reshaped = modifiedInputError(definition, call, verdict.call);
     if (reshaped) return { kind: 'refused', facts: verdict.facts, error: reshaped, context: verdict.context };
+    // A native tool runs the input its agent sent: allowing it after a hook changed that input would run the original.
+    if (options.nativeInput && verdict.call.input !== call.input) return { kind: 'refused', facts: verdict.facts, error: unCarriedInput(definition), context: verdict.context };
     if (verdict.decision === 'allow') return { kind: 'cleared', definition, verdict };
     if (!options.askHuman) return { kind: 'ask', invocationId, request: verdict.request, context: verdict.context };
     const approval = await this.askHuman(verdict.request, options.signal);
@@ -148,7 +150,7 @@ export class Governor {
    * an allowed call's change is recorded later by `recordNative`, once the native tool has run.
    */
   async authorize(request: ToolCallRequest, options: { askHuman: boolean; signal?: AbortSignal }): Promise<Authorization> {
-    const gate = await this.gate(request, options);
+    const gate = await this.gate(request, { ...options, nativeInput: true });
     switch (gate.kind) {
       case 'unknown':
         return { decision: 'deny', invocation_id: gate.invocationId, context: [], error: gate.error };
@@ -227,6 +229,12 @@ function modifiedInputError(definition: ToolDefinition, original: ToolCall, fina
   if (valid.ok) return undefined;
   return toolError('HOOK_ERROR', `A hook changed this ${definition.name} call into one the tool does not accept (${valid.error.message}), so it was refused (governance fails closed). Tell the user; the hook needs fixing.`, {
     field: valid.error.meta?.field,
+  });
+}
+
+function unCarriedInput(definition: ToolDefinition): ToolError {
+  return toolError('HOOK_BLOCKED', `A hook changed the input of this ${definition.name} call, and this agent's tool would still run the original input, so the call was refused. Make the change the hook asked for yourself and try again.`, {
+    reason: 'changed_input_not_carried',
   });
 }
 
