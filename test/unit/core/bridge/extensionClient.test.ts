@@ -1,40 +1,24 @@
 import { strict as assert } from 'node:assert';
-import { MemoryBeforeStash } from '../../../../src/core/bridge/beforeStash';
 import { askExtension } from '../../../../src/core/bridge/extensionClient';
-import { hookRoute } from '../../../../src/core/bridge/hookRoute';
-import type { BridgeRequest } from '../../../../src/core/bridge/nativeCall';
-import { NativeToolBridge } from '../../../../src/core/bridge/nativeToolBridge';
-import { startHttpMcpServer, type HttpMcpServer } from '../../../../src/core/mcp/httpMcpServer';
-import { createHarness, type Harness } from '../../../support/governorHarness';
-import { LateApprover } from '../../../support/lateApprover';
+import type { HttpMcpServer } from '../../../../src/core/mcp/httpMcpServer';
+import type { Harness } from '../../../support/governorHarness';
+import { destructiveBridgeRequest, startServerWithLateHuman, type LateApprover, type LateHumanServer } from '../../../support/lateApprover';
 
-
-const DESTRUCTIVE: BridgeRequest = {
-  phase: 'pre',
-  session_id: 'claude:abc123',
-  agent: { name: 'claude-code' },
-  key: 'claude:abc123:toolu_02',
-  calls: [{ tool: 'run_command', input: { command: 'rm -rf src/auth' } }],
-};
+const DESTRUCTIVE = destructiveBridgeRequest('toolu_02');
 
 describe('askExtension', function () {
   this.timeout(30_000);
   let h: Harness;
   let server: HttpMcpServer;
   let late: LateApprover;
+  let world: LateHumanServer;
 
   beforeEach(async () => {
-    h = await createHarness({ files: { 'src/auth/login.ts': 'export const login = 1;\n' } });
-    h.governor.services.sessions.setDefaultIntent('auth-refactor');
-    late = new LateApprover();
-    h.governor.services.approver = late;
-    const bridge = new NativeToolBridge(h.governor, new MemoryBeforeStash(), { askHuman: true });
-    server = await startHttpMcpServer({ governor: h.governor, name: 'test', version: '0', logger: h.logger, hookHandler: hookRoute(bridge, h.logger) });
+    world = await startServerWithLateHuman();
+    ({ h, server, late } = world);
   });
   afterEach(async () => {
-    late.approveNow();
-    await server.close();
-    await h.dispose();
+    await world.close();
   });
 
   const discovered = () => ({ port: server.port, token: server.token, pid: process.pid, workspaceFolders: [h.root], url: server.url, file: '' });

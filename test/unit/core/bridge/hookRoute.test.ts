@@ -3,45 +3,28 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MemoryBeforeStash } from '../../../../src/core/bridge/beforeStash';
-import { hookRoute } from '../../../../src/core/bridge/hookRoute';
-import type { BridgeRequest } from '../../../../src/core/bridge/nativeCall';
-import { NativeToolBridge } from '../../../../src/core/bridge/nativeToolBridge';
 import { writeDiscoveryFile } from '../../../../src/core/mcp/discoveryFile';
-import { HOOK_PATH, startHttpMcpServer, type HttpMcpServer } from '../../../../src/core/mcp/httpMcpServer';
+import { HOOK_PATH, type HttpMcpServer } from '../../../../src/core/mcp/httpMcpServer';
 import type { GovernanceEvent } from '../../../../src/core/trace/traceSink';
-import { createHarness, type Harness } from '../../../support/governorHarness';
+import type { Harness } from '../../../support/governorHarness';
 import { hookFixture, runHook } from '../../../support/runHook';
-import { eventually, LateApprover } from '../../../support/lateApprover';
+import { destructiveBridgeRequest, eventually, startServerWithLateHuman, type LateApprover, type LateHumanServer } from '../../../support/lateApprover';
 
-
-
-const DESTRUCTIVE: BridgeRequest = {
-  phase: 'pre',
-  session_id: 'claude:abc123',
-  agent: { name: 'claude-code' },
-  key: 'claude:abc123:toolu_01',
-  calls: [{ tool: 'run_command', input: { command: 'rm -rf src/auth' } }],
-};
+const DESTRUCTIVE = destructiveBridgeRequest('toolu_01');
 
 describe('POST /hook: a hook that stops waiting cancels its call', function () {
   this.timeout(30_000);
   let h: Harness;
   let server: HttpMcpServer;
   let late: LateApprover;
+  let world: LateHumanServer;
 
   beforeEach(async () => {
-    h = await createHarness({ files: { 'src/auth/login.ts': 'export const login = 1;\n' } });
-    h.governor.services.sessions.setDefaultIntent('auth-refactor');
-    late = new LateApprover();
-    h.governor.services.approver = late;
-    const bridge = new NativeToolBridge(h.governor, new MemoryBeforeStash(), { askHuman: true });
-    server = await startHttpMcpServer({ governor: h.governor, name: 'test', version: '0', logger: h.logger, hookHandler: hookRoute(bridge, h.logger) });
+    world = await startServerWithLateHuman();
+    ({ h, server, late } = world);
   });
   afterEach(async () => {
-    late.approveNow();
-    await server.close();
-    await h.dispose();
+    await world.close();
     assert.deepEqual(h.logger.lines.filter((l) => l.startsWith('error')), [], 'a cancellation is no crash');
   });
 
