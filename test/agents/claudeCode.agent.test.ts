@@ -1,0 +1,145 @@
+import { strict as assert } from 'node:assert';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SAMPLE_INTENTS } from '../support/governorHarness';
+import { startScriptedAnthropic, type ScriptStep, type ScriptedAnthropic } from '../support/scriptedAnthropic';
+import { ensureBuilt, provisionedClaude, repoRoot, runClaude, type ClaudeRun } from './claudeCodeDriver';
+
+interface Played {
+  run: ClaudeRun;
+  model: ScriptedAnthropic;
+}
+
+/**
+ * The real Claude Code binary, offline, with a scripted model, governed through the hook config
+ * `governor hooks install --agent claude` writes: what a user of Claude Code gets.
+ */
+describe('agents: the real Claude Code governed through the hook bridge', function () {
+  let claude: string;
+  let temp: string;
+  let ws: string;
+
+  before(function () {
+    this.timeout(600_000);
+    claude = provisionedClaude();
+    ensureBuilt();
+  });
+
+  beforeEach(() => {
+    temp = realpathSync(mkdtempSync(join(tmpdir(), 'ig-agent-claude-')));
+    ws = join(temp, 'ws');
+    const put = (rel: string, content: string) => {
+      mkdirSync(join(ws, rel, '..'), { recursive: true });
+      writeFileSync(join(ws, rel), content);
+    };
+    put('.orchestration/active_intents.yaml', SAMPLE_INTENTS);
+    put('src/auth/login.ts', 'export function login() {}\n');
+    put('src/billing/invoice.ts', 'export const invoice = 1;\n');
+    mkdirSync(join(ws, 'src', 'other'), { recursive: true });
+    spawnSync('git', ['init', '-q'], { cwd: ws });
+    const install = spawnSync(process.execPath, [join(repoRoot, 'dist', 'cli.js'), 'hooks', 'install', '--agent', 'claude', '--workspace', ws], { encoding: 'utf8' });
+    assert.equal(install.status, 0, install.stderr);
+  });
+
+  afterEach(() => rmSync(temp, { recursive: true, force: true }));
+
+  const play = async (script: ScriptStep[], cwd = ws): Promise<Played> => {
+    const model = await startScriptedAnthropic(script);
+    try {
+      const run = await runClaude({
+        binary: claude,
+        cwd,
+        modelUrl: model.url,
+        home: join(temp, 'home'),
+        env: {
+          INTENT_GOVERNOR_INTENT: 'auth-refactor',
+          INTENT_GOVERNOR_HOME: join(temp, 'governor-home'),
+          INTENT_GOVERNOR_ANCHOR_DIR: join(temp, 'anchors'),
+        },
+      });
+      assert.equal(run.signal, null, `claude was killed: ${run.stderr}`);
+      assert.equal(model.remaining(), 0, `claude stopped before playing the script: ${run.stdout}\n${run.stderr}`);
+      return { run, model };
+    } finally {
+      await model.close();
+    }
+  };
+
+  const jsonl = (name: string): Record<string, unknown>[] => {
+    const path = join(ws, '.orchestration', name);
+    if (!existsSync(path)) return [];
+    return readFileSync(path, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line));
+  };
+
+  it('an in-scope Write lands and is traced as claude-code under the intent', async () => {
+    const file = join(ws, 'src/auth/token.ts');
+    const { model } = await play([{ tool: 'Write', input: { file_path: file, content: 'export const token = 1;\n' } }, { text: 'written' }]);
+    assert.equal(readFileSync(file, 'utf8'), 'export const token = 1;\n');
+    assert.equal(model.toolResults()[0]?.is_error, false, JSON.stringify(model.toolResults()));
+    const record = jsonl('agent_trace.jsonl').at(-1) as { files: { path: string }[]; metadata: Record<string, unknown> } | undefined;
+    assert.ok(record, 'no trace record');
+    assert.equal(record.files[0].path, 'src/auth/token.ts');
+    assert.equal(record.metadata.agent, 'claude-code');
+    assert.equal(record.metadata.intent_id, 'auth-refactor');
+  });
+
+  it('an out-of-scope Write is refused: no file, the model reads SCOPE_VIOLATION, the governance log has it', async () => {
+    const file = join(ws, 'src/billing/x.ts');
+    const { model } = await play([{ tool: 'Write', input: { file_path: file, content: 'x\n' } }, { text: 'refused' }]);
+    assert.equal(existsSync(file), false);
+    const [result] = model.toolResults();
+    assert.equal(result?.is_error, true, JSON.stringify(model.toolResults()));
+    assert.match(result.text, /\[SCOPE_VIOLATION\] "src\/billing\/x\.ts" is outside the owned scope of intent auth-refactor/);
+    const refusal = jsonl('governance_log.jsonl').find((entry) => entry.code === 'SCOPE_VIOLATION');
+    assert.ok(refusal, 'no refusal in the governance log');
+    assert.equal(refusal.decision, 'deny');
+    assert.deepEqual(refusal.paths, ['src/billing/x.ts']);
+    assert.deepEqual(refusal.agent, { name: 'claude-code' });
+    assert.deepEqual(jsonl('agent_trace.jsonl'), []);
+  });
+
+  it('a relative path is judged where Claude resolves it (its cwd), not at the workspace root', async () => {
+    const { model } = await play([{ tool: 'Write', input: { file_path: 'src/auth/x.ts', content: 'x\n' } }, { text: 'refused' }], join(ws, 'src', 'other'));
+    assert.equal(existsSync(join(ws, 'src/auth/x.ts')), false);
+    assert.equal(existsSync(join(ws, 'src/other/src/auth/x.ts')), false);
+    const [result] = model.toolResults();
+    assert.equal(result?.is_error, true, JSON.stringify(model.toolResults()));
+    assert.match(result.text, /\[SCOPE_VIOLATION\] "src\/other\/src\/auth\/x\.ts"/);
+    assert.deepEqual(jsonl('governance_log.jsonl').map((entry) => entry.paths), [['src/other/src/auth/x.ts']]);
+  });
+
+  it('a Write to /dev/zero is refused with a reason the model sees, and nothing hangs', async () => {
+    const { model, run } = await play([{ tool: 'Write', input: { file_path: '/dev/zero', content: 'x\n' } }, { text: 'refused' }]);
+    assert.equal(run.code, 0, run.stderr);
+    const [result] = model.toolResults();
+    assert.equal(result?.is_error, true, JSON.stringify(model.toolResults()));
+    assert.match(result.text, /\/dev\/zero/);
+    assert.deepEqual(jsonl('agent_trace.jsonl'), []);
+  });
+
+  it('a Bash redirect out of scope is refused before the shell runs it', async () => {
+    const { model } = await play([{ tool: 'Bash', input: { command: 'echo x > src/billing/y.ts', description: 'write a file' } }, { text: 'refused' }]);
+    assert.equal(existsSync(join(ws, 'src/billing/y.ts')), false);
+    const [result] = model.toolResults();
+    assert.equal(result?.is_error, true, JSON.stringify(model.toolResults()));
+    assert.match(result.text, /\[SCOPE_VIOLATION\] "src\/billing\/y\.ts"/);
+  });
+
+  it('a native tool the bridge does not know (NotebookEdit) is refused, even in scope', async () => {
+    const notebook = join(ws, 'src/auth/n.ipynb');
+    const original = JSON.stringify({ cells: [], metadata: {}, nbformat: 4, nbformat_minor: 5 });
+    writeFileSync(notebook, original);
+    const { model } = await play([
+      { tool: 'Read', input: { file_path: notebook } },
+      { tool: 'NotebookEdit', input: { notebook_path: notebook, new_source: 'print(1)', cell_type: 'code', edit_mode: 'insert' } },
+      { text: 'refused' },
+    ]);
+    assert.equal(readFileSync(notebook, 'utf8'), original);
+    const [read, edit] = model.toolResults();
+    assert.equal(read?.is_error, false, JSON.stringify(model.toolResults()));
+    assert.equal(edit?.is_error, true, JSON.stringify(model.toolResults()));
+    assert.match(edit.text, /does not know Claude Code's tool 'NotebookEdit', so it is refused/);
+  });
+});

@@ -1,0 +1,73 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { finished, type Finished } from '../support/childProcesses';
+
+export const repoRoot = join(__dirname, '..', '..');
+
+/** Installs (once, cached) the pinned Claude Code and returns its binary; throws with the provisioning log's tail. */
+export function provisionedClaude(): string {
+  const result = spawnSync(process.execPath, [join(repoRoot, 'scripts', 'provision-agents.mjs')], { encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`provision-agents failed:\n${result.stdout}\n${result.stderr}`);
+  const stamp = JSON.parse(readFileSync(join(repoRoot, '.vscode-test', 'agents', 'ready.json'), 'utf8')) as { paths: { claude: string } };
+  return stamp.paths.claude;
+}
+
+/** Builds dist/ when it is missing, so the suite also runs on its own on a fresh checkout. */
+export function ensureBuilt(): void {
+  if (existsSync(join(repoRoot, 'dist', 'cli.js')) && existsSync(join(repoRoot, 'dist', 'hook.js'))) return;
+  const result = spawnSync('npm', ['run', 'build'], { cwd: repoRoot, encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`npm run build failed:\n${result.stdout}\n${result.stderr}`);
+}
+
+export interface ClaudeRun extends Finished {
+  /** Claude's --output-format json result, when it printed one. */
+  result?: { is_error?: boolean; result?: string; [key: string]: unknown };
+}
+
+/**
+ * Runs `claude -p` headless against the scripted model: a private HOME so no user config leaks in, every
+ * non-model network call switched off, and the governor's headless intent and homes in the environment the
+ * hook inherits.
+ */
+export async function runClaude(options: {
+  binary: string;
+  cwd: string;
+  modelUrl: string;
+  home: string;
+  env?: NodeJS.ProcessEnv;
+  prompt?: string;
+}): Promise<ClaudeRun> {
+  mkdirSync(options.home, { recursive: true });
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: options.home,
+    XDG_CONFIG_HOME: join(options.home, '.config'),
+    ANTHROPIC_BASE_URL: options.modelUrl,
+    ANTHROPIC_API_KEY: 'sk-ant-scripted',
+    IS_SANDBOX: '1',
+    DISABLE_TELEMETRY: '1',
+    DISABLE_AUTOUPDATER: '1',
+    DISABLE_ERROR_REPORTING: '1',
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    ...options.env,
+  };
+  const child = spawn(
+    options.binary,
+    ['-p', options.prompt ?? 'Do the scripted task.', '--output-format', 'json', '--dangerously-skip-permissions'],
+    { cwd: options.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  // A hung agent must fail the test, not the whole run.
+  const killer = setTimeout(() => child.kill('SIGKILL'), 90_000);
+  try {
+    const run: ClaudeRun = await finished(child);
+    try {
+      run.result = JSON.parse(run.stdout.trim().split('\n').at(-1) ?? '');
+    } catch {
+      run.result = undefined;
+    }
+    return run;
+  } finally {
+    clearTimeout(killer);
+  }
+}
