@@ -111,12 +111,26 @@ describe('agents: the real Claude Code governed through the hook bridge', functi
   });
 
   it('a Write to /dev/zero is refused with a reason the model sees, and nothing hangs', async () => {
+    // Claude Code checks this one itself before any hook runs; the test holds the outcome whoever answers.
     const { model, run } = await play([{ tool: 'Write', input: { file_path: '/dev/zero', content: 'x\n' } }, { text: 'refused' }]);
     assert.equal(run.code, 0, run.stderr);
     const [result] = model.toolResults();
     assert.equal(result?.is_error, true, JSON.stringify(model.toolResults()));
     assert.match(result.text, /\/dev\/zero/);
     assert.deepEqual(jsonl('agent_trace.jsonl'), []);
+  });
+
+  it('a Read of a FIFO in the workspace is refused by the governor with a reason the model sees, and nothing hangs', async () => {
+    // Claude's Write/Edit/Read turn away /dev/zero and a Write to a FIFO themselves; a Read of a FIFO reaches the hook.
+    const fifo = join(ws, 'src/auth/pipe.ts');
+    const made = spawnSync('mkfifo', [fifo]);
+    assert.equal(made.status, 0, String(made.stderr));
+    const { model, run } = await play([{ tool: 'Read', input: { file_path: fifo } }, { text: 'refused' }]);
+    assert.equal(run.code, 0, run.stderr);
+    const [result] = model.toolResults();
+    assert.equal(result?.is_error, true, JSON.stringify(model.toolResults()));
+    assert.match(result.text, /\[INVALID_INPUT\] The path ".*src\/auth\/pipe\.ts" is not a regular file or directory/);
+    assert.equal(jsonl('governance_log.jsonl').at(-1)?.code, 'INVALID_INPUT');
   });
 
   it('a Bash redirect out of scope is refused before the shell runs it', async () => {
