@@ -85,6 +85,22 @@ describe('agents: the real Claude Code governed through the hook bridge', functi
     assert.equal(record.metadata.intent_id, 'auth-refactor');
   });
 
+  it('an in-scope Edit (after Claude reads the file) lands and is traced as a change to that file', async () => {
+    const file = join(ws, 'src/auth/login.ts');
+    const { model } = await play([
+      { tool: 'Read', input: { file_path: file } },
+      { tool: 'Edit', input: { file_path: file, old_string: 'login() {}', new_string: 'login() { return true; }' } },
+      { text: 'edited' },
+    ]);
+    assert.deepEqual(model.toolResults().map((result) => result.is_error), [false, false], JSON.stringify(model.toolResults()));
+    assert.equal(readFileSync(file, 'utf8'), 'export function login() { return true; }\n');
+    const record = jsonl('agent_trace.jsonl').at(-1) as { files: { path: string }[]; metadata: Record<string, unknown> } | undefined;
+    assert.ok(record, 'no trace record');
+    assert.equal(record.files[0].path, 'src/auth/login.ts');
+    assert.equal(record.metadata.agent, 'claude-code');
+    assert.equal(record.metadata.intent_id, 'auth-refactor');
+  });
+
   it('an out-of-scope Write is refused: no file, the model reads SCOPE_VIOLATION, the governance log has it', async () => {
     const file = join(ws, 'src/billing/x.ts');
     const { model } = await play([{ tool: 'Write', input: { file_path: file, content: 'x\n' } }, { text: 'refused' }]);
