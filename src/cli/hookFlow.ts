@@ -136,9 +136,11 @@ async function answerHook(dialect: HookDialect, options: HookOptions, io: CliIO,
     // Paths and commands are resolved where the agent stands: its cwd (from the payload) and the workspace folder.
     const mapping = dialect.mapTool(event.toolName, event.toolInput, { cwd, workspace: root });
     if (mapping.kind === 'passthrough') return dialect.render(event, { decision: 'allow' });
-    if (mapping.kind === 'refused') return dialect.render(event, event.phase === 'pre' ? { decision: 'deny', reason: mapping.reason } : { decision: 'allow' });
+    if (mapping.kind === 'refused' && event.phase === 'post') return dialect.render(event, { decision: 'allow' });
     request.phase = event.phase;
-    request.calls = mapping.calls;
+    // A tool we cannot map is refused by the governor, not here, so the refusal lands in the governance log.
+    if (mapping.kind === 'refused') request.unmapped = { tool: event.toolName, reason: mapping.reason };
+    else request.calls = mapping.calls;
     request.key = `${request.session_id}:${event.toolUseId ?? inputHash(event.toolName, event.toolInput)}`;
   }
   return dialect.render(event, await decide(request, root, options, io, event, headless));

@@ -176,6 +176,13 @@ export class Governor {
     await this.engine.runPost({ call, facts, outcome: { status: 'success', output: { text: '', data: output.data, changes: output.changes }, approval } });
   }
 
+  /** An agent's native tool that no door knows how to judge: refused (fail closed) and audited like an unknown tool. */
+  async refuseUnmapped(request: ToolCallRequest, reason: string): Promise<ToolError> {
+    const error = toolError('INVALID_INPUT', reason, { field: 'tool', tool: request.tool });
+    await this.recordUnknown(request, request.invocation_id ?? randomUUID(), error);
+    return error;
+  }
+
   /** A call for a tool that does not exist is refused like any other, so it is audited like any other. */
   private async recordUnknown(request: ToolCallRequest, invocationId: string, error: ToolError): Promise<void> {
     try {

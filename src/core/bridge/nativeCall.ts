@@ -42,6 +42,8 @@ export interface BridgeRequest {
   calls: NativeCall[];
   /** Headless only: the intent this session works under (`--intent`); the extension uses the human's pick. */
   intent_id?: string;
+  /** A native tool the dialect cannot map (phase `pre`, no calls): refused, and audited like any refusal. */
+  unmapped?: { tool: string; reason: string };
 }
 
 /** The bridge's answer, which each dialect renders in the agent's own words. */
@@ -76,6 +78,10 @@ export function parseBridgeRequest(value: unknown): { ok: true; value: BridgeReq
     if (c.tool === 'run_command' && (typeof input.command !== 'string' || (input.cwd !== undefined && typeof input.cwd !== 'string'))) return { ok: false, message: 'run_command calls need input.command and an optional string input.cwd' };
   }
   if (v.intent_id !== undefined && typeof v.intent_id !== 'string') return { ok: false, message: 'intent_id must be a string' };
+  const unmapped = v.unmapped as Record<string, unknown> | undefined;
+  if (unmapped !== undefined && (typeof unmapped !== 'object' || unmapped === null || typeof unmapped.tool !== 'string' || typeof unmapped.reason !== 'string')) {
+    return { ok: false, message: 'unmapped must be {tool, reason}' };
+  }
   return { ok: true, value: v as unknown as BridgeRequest };
 }
 

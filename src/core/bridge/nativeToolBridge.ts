@@ -70,6 +70,10 @@ export class NativeToolBridge {
   }
 
   private async pre(request: BridgeRequest, signal?: AbortSignal): Promise<BridgeAnswer> {
+    if (request.unmapped) {
+      const refused = { session_id: request.session_id, agent: request.agent, invocation_id: `${request.key}#0`, tool: request.unmapped.tool, input: {} };
+      return { decision: 'deny', reason: explain(await this.governor.refuseUnmapped(refused, request.unmapped.reason)) };
+    }
     const before: Record<string, string | null> = {};
     const asks: string[] = [];
     let approval;

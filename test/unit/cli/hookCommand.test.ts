@@ -104,11 +104,17 @@ describe('governor hook (headless, as the agent runs it)', () => {
         assert.match(answer.permissionDecisionReason, /^\[NO_ACTIVE_INTENT\].*--intent ID/s);
       });
 
-      it('denies a tool it does not know (fail closed)', async () => {
+      it('denies a tool it does not know (fail closed), and audits the refusal in the governance log', async () => {
         const run = await hook(agent, 'pre-unknown-tool');
         const answer = preAnswer(run.stdout);
         assert.equal(answer.permissionDecision, 'deny');
-        assert.match(answer.permissionDecisionReason, /does not know .* so it is refused/);
+        assert.match(answer.permissionDecisionReason, /^\[INVALID_INPUT\] .*does not know .* so it is refused/);
+        const log = (await readFile(join(h.root, '.orchestration/governance_log.jsonl'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line));
+        assert.deepEqual(
+          log.map((r) => [r.decision, r.code]),
+          [['deny', 'INVALID_INPUT']],
+        );
+        assert.match(log[0].message, /does not know/);
       });
 
       it('blocks garbage, empty and foreign stdin with exit 2 and a reason on stderr', async () => {
