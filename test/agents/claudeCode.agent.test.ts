@@ -170,6 +170,8 @@ describe('agents: the real Claude Code governed through the hook bridge', functi
     const [read, edit] = model.toolResults();
     assert.equal(read?.is_error, false, JSON.stringify(model.toolResults()));
     assert.equal(edit?.is_error, true, JSON.stringify(model.toolResults()));
-    assert.match(edit.text, /does not know Claude Code's tool 'NotebookEdit', so it is refused/);
+    assert.match(edit.text, /\[INVALID_INPUT\] .*does not know Claude Code's tool 'NotebookEdit', so it is refused/);
+    const refusal = jsonl('governance_log.jsonl').find((entry) => entry.tool_name === 'NotebookEdit');
+    assert.equal(refusal?.code, 'INVALID_INPUT', 'the refusal is audited');
   });
 });
