@@ -143,7 +143,10 @@ async function answerHook(dialect: HookDialect, options: HookOptions, io: CliIO,
     else request.calls = mapping.calls;
     request.key = `${request.session_id}:${event.toolUseId ?? inputHash(event.toolName, event.toolInput)}`;
   }
-  return dialect.render(event, await decide(request, root, options, io, event, headless));
+  const answer = await decide(request, root, options, io, event, headless);
+  // An older extension may not know `unmapped` and judge an empty call list: an unmapped tool is never allowed.
+  if (request.unmapped && answer.decision !== 'deny') return dialect.render(event, { decision: 'deny', reason: request.unmapped.reason });
+  return dialect.render(event, answer);
 }
 
 async function decide(request: BridgeRequest, root: string, options: HookOptions, io: CliIO, event: HookEvent, headless: HeadlessDecider): Promise<BridgeAnswer> {

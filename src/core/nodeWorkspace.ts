@@ -6,6 +6,7 @@ import { problemError, readRegularFile } from './io/regularFile';
 import { errnoOf, ioToolError } from './ioError';
 import { toolError, type ToolError } from './toolError';
 import type { EntryInfo, ReplaceOptions, Workspace } from './workspace';
+import { checkAncestors } from './paths/ancestorCheck';
 
 /** Directories a recursive listing never descends into: huge, generated, and not the agent's business. */
 const SKIPPED_DIRECTORIES = new Set(['.git', 'node_modules']);
@@ -58,6 +59,9 @@ async function replaceFile(root: string, absPath: string, data: Uint8Array, opti
   try {
     const dirError = await ensureDirectory(root, dir);
     if (dirError) return dirError;
+    // Before a single byte of the new content is written: no folder on the way may have become a link.
+    const moved = checkAncestors(root, absPath, rel);
+    if (moved) return moved;
     const existing = await lstatOrUndefined(absPath);
     if (existing?.isDirectory()) throw errnoError('EISDIR', absPath);
     // Renaming over a read-only file would succeed; refuse it as a plain write would.

@@ -97,12 +97,20 @@ async function replaceInEditor(
     const edits = [vscode.TextEdit.replace(whole, text)];
     if (eol !== undefined && eol !== 'mixed' && eol !== document.eol) edits.push(vscode.TextEdit.setEndOfLine(eol));
     edit.set(document.uri, edits);
+    const original = document.getText();
     if (!(await vscode.workspace.applyEdit(edit))) return editorFailed(rel, 'the editor refused the edit; nothing changed');
-    if (!(await document.save())) return editorFailed(rel, 'the editor could not save it; the change is in the editor, unsaved');
+    if (!(await document.save())) {
+      // Not on disk, so its record is voided: the buffer must not keep a change a later save would land untraced.
+      const undo = new vscode.WorkspaceEdit();
+      undo.replace(document.uri, new vscode.Range(new vscode.Position(0, 0), document.lineAt(document.lineCount - 1).range.end), original);
+      await vscode.workspace.applyEdit(undo);
+      return editorFailed(rel, 'the editor could not save it; the change was taken back out of the editor');
+    }
     // Save participants (format on save, trim whitespace, final newline) may have changed the bytes. What was
-    // checked, approved and traced is `data`, so the disk must hold exactly that; the editor reloads it.
-    const saved = await readFile(document.uri.fsPath);
-    if (!Buffer.from(saved).equals(Buffer.from(data))) return writeToDisk();
+    // checked, approved and traced is `data`, so the disk must hold exactly that; the editor reloads it. The
+    // change is on disk from here on, so a failure to put back the exact bytes is no reason to call it undone.
+    const saved = await readFile(document.uri.fsPath).catch(() => undefined);
+    if (saved === undefined || !Buffer.from(saved).equals(Buffer.from(data))) await writeToDisk();
     return undefined;
   } catch (error) {
     return ioToolError(error, 'write', rel);

@@ -74,6 +74,8 @@ export class NativeToolBridge {
       const refused = { session_id: request.session_id, agent: request.agent, invocation_id: `${request.key}#0`, tool: request.unmapped.tool, input: {} };
       return { decision: 'deny', reason: explain(await this.governor.refuseUnmapped(refused, request.unmapped.reason)) };
     }
+    // A pre phase with nothing to judge is a malformed request (or a newer hook's field this build does not know).
+    if (request.calls.length === 0) return { decision: 'deny', reason: 'Intent Governor received nothing it can check for this call, so it is refused (fail closed).' };
     const before: Record<string, string | null> = {};
     const asks: string[] = [];
     let approval;

@@ -59,7 +59,7 @@ export interface GuardedWrite {
 /**
  * Writes (or deletes, when `next` is null) only if the file is still what the change was computed from and
  * what the agent read. Under the cross-process write lock: check, write the temp file, check again (content,
- * unsaved editor, every folder on the path, cancellation), append the trace record, rename. Other governor
+ * unsaved editor, every folder on the path, cancellation), append the trace record, check a last time, rename. Other governor
  * processes take the same lock, so exactly one of several racing writers wins; a process that is not a
  * governor (an editor, git) can still land a write in the few syscalls between the last check and the rename.
  */
@@ -151,9 +151,11 @@ async function guardedReplace(ws: Workspace, write: GuardedWrite): Promise<Resul
     ...(next !== null && { afterHash: contentHash(next) }),
   };
   let pending: WriteAhead | undefined;
+  // The record first, the last check after it: appending can wait for the log's lock, and whatever happened in
+  // that wait (a save, a cancellation) must still stop the rename. A late refusal voids the record (below).
   const beforeReplace = async (): Promise<ToolError | undefined> => {
-    const late = await refusalFor(ws, write, await ws.readFile(target.abs));
-    if (late) return late;
+    const early = await refusalFor(ws, write, await ws.readFile(target.abs));
+    if (early) return early;
     try {
       pending = await write.record(outcome);
     } catch (error) {
@@ -163,7 +165,7 @@ async function guardedReplace(ws: Workspace, write: GuardedWrite): Promise<Resul
         reason: 'trace_unavailable',
       });
     }
-    return undefined;
+    return refusalFor(ws, write, await ws.readFile(target.abs));
   };
   const error = next === null ? await ws.deleteFile(target.abs, { beforeReplace }) : await ws.replaceFile(target.abs, next, { beforeReplace });
   if (error) {

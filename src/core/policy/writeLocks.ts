@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { errnoOf } from '../ioError';
 import { acquireLock, type LockHandle } from '../trace/crossProcessLock';
 import { PathLocks } from './pathLock';
 
@@ -33,7 +34,9 @@ export class WriteLocks {
   ) {}
 
   async run<T>(abs: string, fn: () => Promise<T>, options: WriteLockOptions = {}): Promise<T> {
-    const key = this.caseInsensitive ? abs.toLowerCase() : abs;
+    // One file, one lock, however its name was spelled (NFC/NFD on macOS, case where the disk folds it).
+    const nfc = abs.normalize('NFC');
+    const key = this.caseInsensitive ? nfc.toLowerCase() : nfc;
     return this.local.run(key, async () => {
       const handle = await this.acquire(key, options);
       try {
@@ -51,13 +54,23 @@ export class WriteLocks {
 
   private async acquire(key: string, options: WriteLockOptions): Promise<LockHandle> {
     const dir = writeLockDir(this.root);
-    if (!this.dirReady) {
-      mkdirSync(dir, { recursive: true });
-      // Lock entries are transient machine state: keep them out of every commit without touching the user's .gitignore.
-      writeFileSync(join(dir, '.gitignore'), '*\n', { flag: 'w' });
-      this.dirReady = true;
-    }
     const name = createHash('sha256').update(key, 'utf8').digest('hex').slice(0, 40);
-    return acquireLock(join(dir, `${name}.lock`), { timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS, signal: options.signal });
+    const take = () => acquireLock(join(dir, `${name}.lock`), { timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS, signal: options.signal });
+    if (!this.dirReady) this.prepare(dir);
+    try {
+      return await take();
+    } catch (error) {
+      // The folder went away under us (git clean, a deleted .orchestration): make it again, once.
+      if (errnoOf(error) !== 'ENOENT') throw error;
+      this.prepare(dir);
+      return take();
+    }
+  }
+
+  private prepare(dir: string): void {
+    mkdirSync(dir, { recursive: true });
+    // Lock entries are transient machine state: keep them out of every commit without touching the user's .gitignore.
+    writeFileSync(join(dir, '.gitignore'), '*\n', { flag: 'w' });
+    this.dirReady = true;
   }
 }

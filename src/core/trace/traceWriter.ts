@@ -95,7 +95,14 @@ export class JsonlTraceSink implements TraceSink {
     try {
       await this.trace.append(record as unknown as Record<string, unknown>);
     } catch (error) {
-      this.journal.end(file);
+      // The line may be in the log already (the append failed after its write, at fsync or the anchor): void it.
+      // If even that fails, the journal entry stays and the next governor to write reconciles it.
+      try {
+        await this.voidRecord(entry, `Trace record ${record.id} could not be confirmed (${error instanceof Error ? error.message : String(error)}), so its change was not made.`);
+        this.journal.end(file);
+      } catch {
+        // left for recovery
+      }
       throw error;
     }
     let settled = false;
@@ -103,7 +110,11 @@ export class JsonlTraceSink implements TraceSink {
       landed: async () => {
         if (settled) return;
         settled = true;
-        this.journal.end(file);
+        try {
+          this.journal.end(file);
+        } catch {
+          // The change is on disk and its record stands; a leftover entry reconciles as landed later.
+        }
         this.notify({ log: TRACE_FILE, id: record.id, invocation_id: event.invocation_id, session_id: event.session_id, tool: event.tool });
       },
       abandoned: async (reason) => {
@@ -154,18 +165,24 @@ export class JsonlTraceSink implements TraceSink {
    * or unknowable (the file changed since; a `void` record says that too, so no reader trusts it blindly).
    */
   private recoverOnce(): Promise<void> {
-    this.recovered ??= (async () => {
-      for (const { file, entry } of this.journal.orphans()) {
-        const outcome = this.journal.reconcile(entry);
-        if (outcome === 'not_landed') {
-          await this.voidRecord(entry, `The change recorded in trace record ${entry.record_id} did not land: its writer (pid ${entry.pid}) stopped before the write.`);
-        } else if (outcome === 'unknown') {
-          await this.voidRecord(entry, `Trace record ${entry.record_id}: its writer (pid ${entry.pid}) stopped around the write and the file has changed since, so whether the change landed is unknown.`);
-        }
-        this.journal.end(file);
-      }
-    })();
+    // A recovery that failed (a lock timeout) is tried again by the next write, not remembered as a failure.
+    this.recovered ??= this.recover().catch((error: unknown) => {
+      this.recovered = undefined;
+      throw error;
+    });
     return this.recovered;
+  }
+
+  private async recover(): Promise<void> {
+    for (const { file, entry } of this.journal.orphans()) {
+      const outcome = this.journal.reconcile(entry);
+      if (outcome === 'not_landed') {
+        await this.voidRecord(entry, `The change recorded in trace record ${entry.record_id} did not land: its writer (pid ${entry.pid}) stopped before the write.`);
+      } else if (outcome === 'unknown') {
+        await this.voidRecord(entry, `Trace record ${entry.record_id}: its writer (pid ${entry.pid}) stopped around the write and the file has changed since, so whether the change landed is unknown.`);
+      }
+      this.journal.end(file);
+    }
   }
 
   private async voidRecord(entry: Omit<JournalEntry, 'pid' | 'pid_start' | 'host' | 'started'>, message: string, code: GovernanceEvent['code'] = 'HOOK_ERROR'): Promise<void> {

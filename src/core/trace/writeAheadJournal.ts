@@ -47,17 +47,26 @@ export class WriteAheadJournal {
   /** Writes the entry; returns its file. Synchronous: it runs inside the write lock. */
   begin(entry: Omit<JournalEntry, 'pid' | 'pid_start' | 'host' | 'started'>): string {
     const dir = pendingDir(this.root);
-    if (!this.dirReady) {
-      mkdirSync(dir, { recursive: true });
-      // Machine state, never part of a commit.
-      writeFileSync(join(dir, '.gitignore'), '*\n');
-      this.dirReady = true;
-    }
+    if (!this.dirReady) this.prepare(dir);
     const file = join(dir, `${entry.record_id.replace(/[^A-Za-z0-9_-]/g, '_')}.${randomBytes(4).toString('hex')}.json`);
     const me = currentProcess();
-    const full: JournalEntry = { ...entry, pid: me.pid, pid_start: me.start, host: me.host, started: new Date().toISOString() };
-    writeFileSync(file, JSON.stringify(full), { flag: 'wx', mode: 0o600 });
+    const text = JSON.stringify({ ...entry, pid: me.pid, pid_start: me.start, host: me.host, started: new Date().toISOString() } satisfies JournalEntry);
+    try {
+      writeFileSync(file, text, { flag: 'wx', mode: 0o600 });
+    } catch (error) {
+      // The folder went away (git clean): make it again, once.
+      if (errnoOf(error) !== 'ENOENT') throw error;
+      this.prepare(dir);
+      writeFileSync(file, text, { flag: 'wx', mode: 0o600 });
+    }
     return file;
+  }
+
+  private prepare(dir: string): void {
+    mkdirSync(dir, { recursive: true });
+    // Machine state, never part of a commit.
+    writeFileSync(join(dir, '.gitignore'), '*\n');
+    this.dirReady = true;
   }
 
   end(file: string): void {

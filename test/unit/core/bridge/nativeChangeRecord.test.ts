@@ -20,4 +20,11 @@ describe('native changes without an intent', () => {
     assert.equal(event.intent_id, undefined);
     assert.deepEqual(event.files.map((f) => [f.path, f.after]), [['notes.md', 'written by the agent\n']]);
   });
+
+  it('refuses a pre phase with nothing to judge (an unknown field from a newer hook, a malformed request)', async () => {
+    h = await createHarness();
+    const bridge = new NativeToolBridge(h.governor, new MemoryBeforeStash(), { askHuman: false });
+    const answer = await bridge.handle({ phase: 'pre', session_id: 'claude:x', agent: { name: 'claude-code' }, key: 'k2', calls: [] });
+    assert.equal(answer.decision, 'deny');
+  });
 });

@@ -265,6 +265,19 @@ describe('optimisticLock', () => {
     assert.deepEqual(events, ['recorded while disk held v1', 'landed']);
   });
 
+  it('checks once more after appending the record: a save made while the record was written stops the rename, and the record is voided', async () => {
+    await put('a.ts', 'v1\n');
+    const events: string[] = [];
+    const record = async () => {
+      await put('a.ts', 'human saved while the trace lock was busy\n');
+      return { landed: async () => void events.push('landed'), abandoned: async () => void events.push('abandoned') };
+    };
+    const error = errorOf(await replace(ws, target('a.ts'), readBasis('v1\n'), bytes('agent\n'), { record }));
+    assert.equal(error?.code, 'STALE_FILE');
+    assert.deepEqual(events, ['abandoned']);
+    assert.equal(await onDisk('a.ts'), 'human saved while the trace lock was busy\n');
+  });
+
   it('never writes for a call whose agent stopped waiting', async () => {
     await put('a.ts', 'v1\n');
     const controller = new AbortController();
