@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { problemError, readRegularFile } from './io/regularFile';
 import { errnoOf, ioToolError } from './ioError';
 import { toolError, type ToolError } from './toolError';
-import type { EntryInfo, ReplaceOptions, Workspace } from './workspace';
+import type { EntryInfo, ReplaceOptions, StagedReplace, Workspace } from './workspace';
 import { checkAncestors } from './paths/ancestorCheck';
 
 /** Directories a recursive listing never descends into: huge, generated, and not the agent's business. */
@@ -77,7 +77,7 @@ async function replaceFile(root: string, absPath: string, data: Uint8Array, opti
     } finally {
       await handle.close();
     }
-    const veto = await runBeforeReplace(options, rel);
+    const veto = await runBeforeReplace(options, rel, { tempPath });
     if (veto) return veto;
     await fs.rename(tempPath, absPath);
     tempPath = undefined;
@@ -145,10 +145,10 @@ async function listFiles(
 }
 
 /** A ToolError from the check, or one standing in for a check that threw: fail closed either way. */
-async function runBeforeReplace(options: ReplaceOptions, rel: string): Promise<ToolError | undefined> {
+async function runBeforeReplace(options: ReplaceOptions, rel: string, staged?: StagedReplace): Promise<ToolError | undefined> {
   if (!options.beforeReplace) return undefined;
   try {
-    return await options.beforeReplace();
+    return await options.beforeReplace(staged);
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error);
     return toolError('HOOK_ERROR', `The final check before changing ${rel} failed (${detail}); nothing was changed. Retry the call.`, {

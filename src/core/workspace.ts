@@ -7,12 +7,17 @@ export interface EntryInfo {
   mtimeMs: number;
 }
 
+/** Where a replace staged the new bytes: while this file exists, the rename has not happened. */
+export interface StagedReplace {
+  tempPath: string;
+}
+
 export interface ReplaceOptions {
   /**
    * Runs after the new bytes are durable in a temp file and right before the rename that publishes them.
    * Returning an error aborts the replace (the temp file is removed) and that error is the result.
    */
-  beforeReplace?: () => Promise<ToolError | undefined>;
+  beforeReplace?: (staged?: StagedReplace) => Promise<ToolError | undefined>;
 }
 
 /**

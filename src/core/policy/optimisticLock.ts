@@ -4,7 +4,7 @@ import { ioToolError } from '../ioError';
 import { fail, ok, toolError, type Result, type ToolError } from '../toolError';
 import { checkAncestors } from '../paths/ancestorCheck';
 import type { WriteAhead } from '../trace/traceSink';
-import type { Workspace } from '../workspace';
+import type { StagedReplace, Workspace } from '../workspace';
 import type { WriteLocks } from './writeLocks';
 
 /** What the agent based its change on; `text` when the session ledger kept the content, for the diff. */
@@ -53,7 +53,7 @@ export interface GuardedWrite {
    * Runs under the lock after the last check, right before the rename: appends the write-ahead trace record.
    * If it rejects, nothing is written (no change without a record).
    */
-  record(outcome: ReplaceOutcome): Promise<WriteAhead>;
+  record(outcome: ReplaceOutcome, staged?: StagedReplace): Promise<WriteAhead>;
 }
 
 /**
@@ -153,11 +153,11 @@ async function guardedReplace(ws: Workspace, write: GuardedWrite): Promise<Resul
   let pending: WriteAhead | undefined;
   // The record first, the last check after it: appending can wait for the log's lock, and whatever happened in
   // that wait (a save, a cancellation) must still stop the rename. A late refusal voids the record (below).
-  const beforeReplace = async (): Promise<ToolError | undefined> => {
+  const beforeReplace = async (staged?: StagedReplace): Promise<ToolError | undefined> => {
     const early = await refusalFor(ws, write, await ws.readFile(target.abs));
     if (early) return early;
     try {
-      pending = await write.record(outcome);
+      pending = await write.record(outcome, staged);
     } catch (error) {
       const why = error instanceof Error ? error.message : String(error);
       return toolError('HOOK_ERROR', `The trace record of this change could not be written (${why}), so ${target.rel} was not changed (no change without a record). Tell the user; retry once the trace is writable.`, {

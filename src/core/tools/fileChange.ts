@@ -1,3 +1,4 @@
+import { relative, sep } from 'node:path';
 import { decodeText } from '../hooks/callFacts';
 import type { ToolOutput } from '../hooks/hookTypes';
 import { mutationEventFor } from '../hooks/mutationEvent';
@@ -27,11 +28,13 @@ export async function applyProposedChange(execution: ToolExecution): Promise<Res
     computedFrom,
     next,
     signal: execution.signal,
-    async record(outcome) {
+    async record(outcome, staged) {
       const change = { path: rel, before: decodeText(outcome.before), after: proposed.value ?? undefined };
       const event = await mutationEventFor(facts, [change], approval);
       if (!event) throw new Error(`${call.tool} is not a file mutation`);
-      return services.trace.recordAhead(event, [{ path: rel, before_hash: outcome.beforeHash, after_hash: outcome.afterHash }]);
+      // The temp file's name tells recovery whether the rename happened, whatever the file holds later.
+      const stagedRel = staged && relative(services.workspace.root, staged.tempPath).split(sep).join('/');
+      return services.trace.recordAhead(event, [{ path: rel, before_hash: outcome.beforeHash, after_hash: outcome.afterHash, ...(stagedRel ? { staged: stagedRel } : {}) }]);
     },
   });
   if (!result.ok) return fail(result.error);

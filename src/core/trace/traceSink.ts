@@ -55,6 +55,8 @@ export interface LandingFile {
   path: string;
   before_hash?: string;
   after_hash?: string;
+  /** Workspace-relative temp file holding the new bytes until the rename: present means not landed. */
+  staged?: string;
 }
 
 /** A mutation record written before its change lands; the writer reports how the change ended. */

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, unlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
 import { readRegularFileSync } from '../io/regularFile';
 import { errnoOf } from '../ioError';
 import { contentHash } from '../policy/optimisticLock';
@@ -105,8 +105,20 @@ export class WriteAheadJournal {
     return found;
   }
 
-  /** Did the dead writer's change land? Every file must be wholly before or wholly after. */
+  /**
+   * Did the dead writer's change land? Where the writer staged a temp file, that file still being there means
+   * the rename never happened (it is removed now); gone, the change landed unless the file no longer holds it.
+   * Otherwise every file must be wholly before or wholly after.
+   */
   reconcile(entry: JournalEntry): Reconciled {
+    const staged = entry.files.filter((f) => isStagedName(f.staged));
+    if (staged.length === entry.files.length && staged.length > 0) {
+      const pending = staged.filter((f) => existsSync(join(this.root, f.staged as string)));
+      for (const f of pending) rmSync(join(this.root, f.staged as string), { force: true });
+      if (pending.length === staged.length) return 'not_landed';
+      if (pending.length > 0) return 'unknown';
+      return staged.every((f) => hashOnDisk(join(this.root, f.path)) === f.after_hash) ? 'landed' : 'unknown';
+    }
     let before = true;
     let after = true;
     for (const file of entry.files) {
@@ -118,6 +130,11 @@ export class WriteAheadJournal {
     if (after) return 'landed';
     return before ? 'not_landed' : 'unknown';
   }
+}
+
+/** Only our own temp files (nodeWorkspace's `.<name>.<12 hex>.ig-tmp`) inside the workspace are ever removed. */
+function isStagedName(path: unknown): path is string {
+  return typeof path === 'string' && !isAbsolute(path) && !path.split('/').includes('..') && /(^|\/)\.[^/]*\.[0-9a-f]{12}\.ig-tmp$/.test(path);
 }
 
 /** `sha256:` of a regular file's bytes, undefined when there is none, 'unreadable' for anything else. */

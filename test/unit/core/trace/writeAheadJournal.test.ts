@@ -22,7 +22,7 @@ describe('write-ahead journal', () => {
   afterEach(() => rm(root, { recursive: true, force: true }));
 
   /** A journal entry as a writer that died right after its record leaves it. */
-  async function orphan(recordId: string, path: string, before: string | undefined, after: string, writer = { pid: deadPid(), pid_start: 0 }): Promise<void> {
+  async function orphan(recordId: string, path: string, before: string | undefined, after: string, writer = { pid: deadPid(), pid_start: 0 }, staged?: string): Promise<void> {
     await mkdir(pendingDir(root), { recursive: true });
     const entry = {
       record_id: recordId,
@@ -31,7 +31,7 @@ describe('write-ahead journal', () => {
       agent: { name: 'agent' },
       intent_id: 'auth-refactor',
       tool: 'write_file',
-      files: [{ path, before_hash: before === undefined ? undefined : contentHash(before), after_hash: contentHash(after) }],
+      files: [{ path, before_hash: before === undefined ? undefined : contentHash(before), after_hash: contentHash(after), staged }],
       ...writer,
       host: (await import('node:os')).hostname(),
       started: new Date().toISOString(),
@@ -52,6 +52,29 @@ describe('write-ahead journal', () => {
     if (process.platform !== 'linux') this.skip();
     await orphan('r-reused', 'a.ts', undefined, 'x', { pid: process.pid, pid_start: 1 });
     assert.deepEqual(new WriteAheadJournal(root).orphans().map((o) => o.entry.record_id), ['r-reused']);
+  });
+
+  it('tells from the staged temp file whether the rename happened, whatever the file holds now', async () => {
+    const journal = new WriteAheadJournal(root);
+    // Died before the rename: the temp file is still there (and is cleaned up), the file still holds the old bytes.
+    await writeFile(join(root, 'a.ts'), 'before\n');
+    await writeFile(join(root, '.a.ts.0123456789ab.ig-tmp'), 'after\n');
+    await orphan('r-staged', 'a.ts', 'before\n', 'after\n', undefined, '.a.ts.0123456789ab.ig-tmp');
+    // Died just after the rename, and a human reverted the file since: it landed, so it is not "did not land".
+    await writeFile(join(root, 'b.ts'), 'before\n');
+    await orphan('r-renamed', 'b.ts', 'before\n', 'after\n', undefined, '.b.ts.ba9876543210.ig-tmp');
+    const outcomes = Object.fromEntries(journal.orphans().map((o) => [o.entry.record_id, journal.reconcile(o.entry)]));
+    assert.deepEqual(outcomes, { 'r-renamed': 'unknown', 'r-staged': 'not_landed' });
+    assert.deepEqual((await readdir(root)).filter((n) => n.endsWith('.ig-tmp')), []);
+  });
+
+  it('never removes anything but its own temp files, whatever a journal entry names', async () => {
+    await writeFile(join(root, 'precious.txt'), 'keep\n');
+    await orphan('r-evil', 'a.ts', 'before\n', 'after\n', undefined, '../precious.txt');
+    await orphan('r-evil2', 'a.ts', 'before\n', 'after\n', undefined, 'precious.txt');
+    const journal = new WriteAheadJournal(root);
+    for (const o of journal.orphans()) journal.reconcile(o.entry);
+    assert.equal(await readFile(join(root, 'precious.txt'), 'utf8'), 'keep\n');
   });
 
   it('reconciles on the next open: landed changes stand, changes that never landed and unknowable ones are voided', async () => {
