@@ -5,6 +5,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { acquireProvisionLock } from './provisionLock.mjs';
 
 const CLAUDE_CODE_VERSION = '2.1.330';
 /** The native binary ships in a per-platform optional dependency; its `claude` is what bin/claude.exe becomes. */
@@ -63,40 +64,6 @@ function stampIsCurrent(stamp) {
   return stamp?.claudeCode === CLAUDE_CODE_VERSION && existsSync(stamp.paths?.claude ?? '');
 }
 
-function sleepSync(ms) {
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
-}
-
-function lockHolderAlive() {
-  try {
-    process.kill(Number(readFileSync(lockPath, 'utf8')), 0);
-    return true;
-  } catch (error) {
-    return error?.code === 'EPERM';
-  }
-}
-
-function acquireLock() {
-  const deadline = Date.now() + LOCK_WAIT_MS;
-  let announced = false;
-  for (;;) {
-    try {
-      writeFileSync(lockPath, String(process.pid), { flag: 'wx' });
-      return () => rmSync(lockPath, { force: true });
-    } catch (error) {
-      if (error?.code !== 'EEXIST') throw error;
-    }
-    if (!lockHolderAlive()) {
-      rmSync(lockPath, { force: true });
-      continue;
-    }
-    if (Date.now() > deadline) throw new Error(`${lockPath} still held after ${LOCK_WAIT_MS / 60_000} min`);
-    if (!announced) step('another provisioning run is in progress; waiting for it');
-    announced = true;
-    sleepSync(1_000);
-  }
-}
-
 function installClaudeCode() {
   const staging = `${claudeDir}.partial`;
   rmSync(staging, { recursive: true, force: true });
@@ -126,7 +93,7 @@ function main() {
     step(`ready (claude-code ${current.claudeCode}) from .vscode-test/agents/ready.json`);
     return;
   }
-  const release = acquireLock();
+  const release = acquireProvisionLock(lockPath, LOCK_WAIT_MS, () => step('another provisioning run is in progress; waiting for it'));
   try {
     const stamp = readStamp();
     if (stampIsCurrent(stamp)) {

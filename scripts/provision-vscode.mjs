@@ -7,6 +7,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { acquireProvisionLock } from './provisionLock.mjs';
 
 const CODE_SERVER_VERSION = '4.139.1';
 const VSCODE_VERSION = '1.139.1';
@@ -197,42 +198,6 @@ function stampIsCurrent(stamp) {
   );
 }
 
-function sleepSync(ms) {
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
-}
-
-function lockHolderAlive() {
-  try {
-    process.kill(Number(readFileSync(lockPath, 'utf8')), 0);
-    return true;
-  } catch (error) {
-    // EPERM: alive but not ours. A missing or unreadable lock file, or ESRCH, means nobody holds it.
-    return error?.code === 'EPERM';
-  }
-}
-
-/** Takes the lock, waiting for a live holder and taking over from a dead one. Returns the release function. */
-function acquireLock() {
-  const deadline = Date.now() + LOCK_WAIT_MS;
-  let announced = false;
-  for (;;) {
-    try {
-      writeFileSync(lockPath, String(process.pid), { flag: 'wx' });
-      return () => rmSync(lockPath, { force: true });
-    } catch (error) {
-      if (error?.code !== 'EEXIST') throw error;
-    }
-    if (!lockHolderAlive()) {
-      rmSync(lockPath, { force: true });
-      continue;
-    }
-    if (Date.now() > deadline) throw new Error(`${lockPath} still held after ${LOCK_WAIT_MS / 60_000} min`);
-    if (!announced) step('another provisioning run is in progress; waiting for it');
-    announced = true;
-    sleepSync(1_000);
-  }
-}
-
 function main() {
   mkdirSync(cacheDir, { recursive: true });
   // The fast path reads only: Debian packages (checked every run, they live outside the cache and a
@@ -244,7 +209,7 @@ function main() {
     return;
   }
   // apt and the cache both take the lock: two cold runs at once would fight over dpkg and the folders.
-  const release = acquireLock();
+  const release = acquireProvisionLock(lockPath, LOCK_WAIT_MS, () => step('another provisioning run is in progress; waiting for it'));
   try {
     ensureAptPackages();
     const stamp = readStamp();
