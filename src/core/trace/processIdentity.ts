@@ -40,13 +40,15 @@ export function pidAlive(pid: number): boolean {
  */
 export function localProcessGone(pid: number, start: number): boolean {
   if (!pidAlive(pid)) return true;
+  const now = procStat(pid);
+  // A killed process stays a zombie until its parent reaps it: it answers signal 0 but will never act again.
+  if (now?.state === 'Z' || now?.state === 'X') return true;
   if (!start) return false;
-  const now = processStartTime(pid);
-  return now !== undefined && now !== start;
+  return now?.start !== undefined && now.start !== start;
 }
 
-/** Linux: field 22 of /proc/<pid>/stat. Undefined elsewhere, or when the process vanished while we looked. */
-function processStartTime(pid: number): number | undefined {
+/** Linux: state (field 3) and start time (field 22) of /proc/<pid>/stat. Undefined elsewhere, or when the process vanished while we looked. */
+function procStat(pid: number): { state: string; start?: number } | undefined {
   if (process.platform !== 'linux') return undefined;
   let stat: string;
   try {
@@ -57,5 +59,10 @@ function processStartTime(pid: number): number | undefined {
   // Field 2 (the command name) is in parentheses and may hold spaces or ')': count from the last ')'.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   const start = Number(fields[22 - 3]);
-  return Number.isSafeInteger(start) && start > 0 ? start : undefined;
+  return { state: fields[0], start: Number.isSafeInteger(start) && start > 0 ? start : undefined };
+}
+
+/** Linux: field 22 of /proc/<pid>/stat (clock ticks since boot). */
+function processStartTime(pid: number): number | undefined {
+  return procStat(pid)?.start;
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { readRegularFileSync } from '../io/regularFile';
 import { errnoOf } from '../ioError';
@@ -34,6 +34,8 @@ export function pendingDir(root: string): string {
   return join(root, '.orchestration', 'pending');
 }
 
+/** A `.tmp` entry this old belongs to a writer that died between writing it and renaming it (microseconds). */
+const TORN_ENTRY_AGE_MS = 60_000;
 /** An entry names a few files and ids; anything larger is not one of ours. */
 const MAX_ENTRY_BYTES = 64 * 1024;
 /** Files larger than this are not hashed during recovery: reported as unknown instead. */
@@ -51,13 +53,20 @@ export class WriteAheadJournal {
     const file = join(dir, `${entry.record_id.replace(/[^A-Za-z0-9_-]/g, '_')}.${randomBytes(4).toString('hex')}.json`);
     const me = currentProcess();
     const text = JSON.stringify({ ...entry, pid: me.pid, pid_start: me.start, host: me.host, started: new Date().toISOString() } satisfies JournalEntry);
+    // Written aside and renamed into place: a `.json` entry is always whole, so a writer killed mid-write
+    // leaves only a `.tmp` (its record was never appended), which a later recovery sweeps.
+    const publish = () => {
+      const temp = `${file}.tmp`;
+      writeFileSync(temp, text, { flag: 'wx', mode: 0o600 });
+      renameSync(temp, file);
+    };
     try {
-      writeFileSync(file, text, { flag: 'wx', mode: 0o600 });
+      publish();
     } catch (error) {
       // The folder went away (git clean): make it again, once.
       if (errnoOf(error) !== 'ENOENT') throw error;
       this.prepare(dir);
-      writeFileSync(file, text, { flag: 'wx', mode: 0o600 });
+      publish();
     }
     return file;
   }
@@ -87,6 +96,7 @@ export class WriteAheadJournal {
     }
     const found: { file: string; entry: JournalEntry }[] = [];
     for (const name of names) {
+      if (name.endsWith('.json.tmp')) this.sweepTorn(join(pendingDir(this.root), name));
       if (!name.endsWith('.json')) continue;
       const file = join(pendingDir(this.root), name);
       let entry: JournalEntry;
@@ -103,6 +113,12 @@ export class WriteAheadJournal {
       found.push({ file, entry });
     }
     return found;
+  }
+
+  /** A half-written entry: its writer died before its record was appended. Old enough that no live writer is still on it. */
+  private sweepTorn(temp: string): void {
+    const stats = statSync(temp, { throwIfNoEntry: false });
+    if (stats && Date.now() - stats.mtimeMs > TORN_ENTRY_AGE_MS) rmSync(temp, { force: true });
   }
 
   /**
