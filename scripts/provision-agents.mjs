@@ -1,10 +1,11 @@
 // Provisions the real agent binaries the agent suite drives (test/agents), from the npm registry only,
 // cached under .vscode-test/agents/. Idempotent: a matching .vscode-test/agents/ready.json stamp makes a rerun
 // a no-op; a lock keeps two cold runs from installing into the same folder.
-import { execFileSync, spawnSync } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runLogged } from './loggedRun.mjs';
 import { acquireProvisionLock } from './provisionLock.mjs';
 
 const CLAUDE_CODE_VERSION = '2.1.330';
@@ -27,21 +28,9 @@ function step(message) {
   console.log(`provision-agents: ${message}`);
 }
 
-/** Runs a command with its output appended to the log; on failure prints the log's tail and throws. */
+/** Runs a command with its output appended to this script's log. */
 function run(command, args, options = {}) {
-  writeFileSync(logPath, `\n$ ${command} ${args.join(' ')}\n`, { flag: 'a' });
-  const fd = openSync(logPath, 'a');
-  let result;
-  try {
-    result = spawnSync(command, args, { stdio: ['ignore', fd, fd], ...options });
-  } finally {
-    closeSync(fd);
-  }
-  if (result.status !== 0) {
-    console.error(readFileSync(logPath, 'utf8').split('\n').slice(-40).join('\n'));
-    const why = result.error ? result.error.message : `exit ${result.status ?? result.signal}`;
-    throw new Error(`${command} ${args.join(' ')} failed (${why}); full log: ${logPath}`);
-  }
+  runLogged(logPath, command, args, options);
 }
 
 function versionOf(binary) {

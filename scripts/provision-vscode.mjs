@@ -7,6 +7,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runLogged } from './loggedRun.mjs';
 import { acquireProvisionLock } from './provisionLock.mjs';
 
 const CODE_SERVER_VERSION = '4.139.1';
@@ -50,22 +51,9 @@ function step(message) {
   console.log(`provision: ${message}`);
 }
 
-/** Runs a command with its output appended to the log; on failure prints the log's tail and throws. */
+/** Runs a command with its output appended to this script's log. */
 function run(command, args, options = {}) {
-  writeFileSync(logPath, `\n$ ${command} ${args.join(' ')}\n`, { flag: 'a' });
-  const fd = openSync(logPath, 'a');
-  let result;
-  try {
-    result = spawnSync(command, args, { stdio: ['ignore', fd, fd], ...options });
-  } finally {
-    closeSync(fd);
-  }
-  if (result.status !== 0) {
-    const tail = readFileSync(logPath, 'utf8').split('\n').slice(-40).join('\n');
-    console.error(tail);
-    const why = result.error ? result.error.message : `exit ${result.status ?? result.signal}`;
-    throw new Error(`${command} ${args.join(' ')} failed (${why}); full log: ${logPath}`);
-  }
+  runLogged(logPath, command, args, options);
 }
 
 function missingAptPackages() {
