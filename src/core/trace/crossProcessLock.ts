@@ -5,7 +5,6 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { errnoOf } from '../ioError';
 import { currentProcess, localProcessGone, pidAlive } from './processIdentity';
 
-export { pidAlive };
 
 /**
  * A lock shared by every process that writes one thing (a log, a workspace file): VS Code windows, the CLI,
