@@ -1,5 +1,4 @@
 import type * as Crypto from 'node:crypto';
-import { homedir } from 'node:os';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { claudeDialect } from '../core/bridge/claudeDialect';
@@ -8,6 +7,7 @@ import { askExtension, findGoverningServer } from '../core/bridge/extensionClien
 import type { HookDialect, HookEvent, HookReply } from '../core/bridge/hookDialect';
 import type { BridgeAnswer, BridgeRequest } from '../core/bridge/nativeCall';
 import { vscodeDialect } from '../core/bridge/vscodeDialect';
+import { governorHome } from '../core/paths/governorHome';
 import { parseCliArgs, usageError } from './cliArgs';
 import type { CliIO } from './cliCommand';
 
@@ -59,9 +59,7 @@ function inputHash(toolName: string, toolInput: unknown): string {
   return createHash('sha256').update(`${toolName}\0${JSON.stringify(toolInput)}`).digest('hex');
 }
 
-export function governorHome(env: NodeJS.ProcessEnv): string {
-  return env.INTENT_GOVERNOR_HOME || join(homedir(), '.intent-governor');
-}
+export { governorHome };
 
 function print(io: CliIO, reply: HookReply): number {
   if (reply.stdout) io.stdout(reply.stdout);

@@ -1,5 +1,7 @@
 import type { Approver } from './hooks/approver';
 import type { HookApprovals } from './hooks/user/hookApprovals';
+import type { HookStatus, PromptHookExecutor } from './hooks/user/hookExecution';
+import type { HookRunLog } from './hooks/user/hookRunLog';
 import type { IntentSource } from './intents/intent';
 import type { Logger } from './logger';
 import type { WriteLocks } from './policy/writeLocks';
@@ -46,4 +48,10 @@ export interface GovernorServices {
   policy: GovernancePolicy;
   /** Which user hook commands a human approved; default: files beside the trace anchors (outside the repo). */
   hookApprovals?: HookApprovals;
+  /** Runs `type: "prompt"` hooks through a language model; only the VS Code host has one. */
+  promptHooks?: PromptHookExecutor;
+  /** Shows a running hook's `statusMessage`; absent headless. */
+  hookStatus?: HookStatus;
+  /** Where each hook's last result and duration are kept; default: files under the governor's home. */
+  hookRunLog?: HookRunLog;
 }

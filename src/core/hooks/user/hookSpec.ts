@@ -1,0 +1,58 @@
+import type { HookEventName } from './hookEvents';
+
+/**
+ * Where a hook was declared. `user`: ~/.intent-governor/hooks.json (the person's own, trusted as is);
+ * `project`: .orchestration/hooks.json; `claude`: .claude/settings.json / settings.local.json (run for every door
+ * but Claude Code, which runs them itself); `legacy`: .orchestration/hooks.yaml. All but `user` come with the
+ * repository and run only in a trusted workspace, once a human approved their hash.
+ */
+export type HookLayer = 'user' | 'project' | 'claude' | 'legacy';
+
+export interface HookSource {
+  layer: HookLayer;
+  /** The file as a person would name it: workspace-relative for project files, `~/…` for the user's. */
+  file: string;
+}
+
+/** What a hook runs. */
+export type HookAction =
+  /** A shell string (`/bin/sh -c`). */
+  | { type: 'command'; command: string }
+  /** Exec form: no shell, `args[0]` is the program. */
+  | { type: 'command'; args: string[] }
+  /** POST the input JSON; the body is read like a command's stdout. `$VAR`/`${VAR}` in headers only from `allowedEnvVars`. */
+  | { type: 'http'; url: string; headers: Record<string, string>; allowedEnvVars: string[] }
+  /** One language-model completion; `$ARGUMENTS` in the prompt is the input JSON. */
+  | { type: 'prompt'; prompt: string; model?: string };
+
+export type OnFailure = 'block' | 'continue';
+
+/** One hook as loaded and validated from any layer. */
+export interface HookSpec {
+  /** Stable within its file: `<file>#<Event>[<group>].hooks[<index>]`; keys `once`, the run log and listings. */
+  id: string;
+  /** For messages: the hook's `name`, else its command, URL or prompt, shortened. */
+  name: string;
+  event: HookEventName;
+  /** Claude's matcher: '' or '*' = every tool; names (letters, digits, `_ - , |`, spaces) = exact; else a regex. */
+  matcher: string;
+  /** Permission-rule condition, e.g. `Bash(git push:*)`, `Write(src/**)`; absent = always. */
+  if?: string;
+  action: HookAction;
+  timeoutMs: number;
+  /** Runs in the background; only on observation events; never delays the agent. */
+  async: boolean;
+  /** Background too; an exit 2 reaches the same session on its next call as additional context. */
+  asyncRewake: boolean;
+  /** At most once per session. */
+  once: boolean;
+  /** Shown (in VS Code's status bar) while the hook runs. */
+  statusMessage?: string;
+  onFailure: OnFailure;
+  source: HookSource;
+  /** `sha256:<hex>` a human approves: of the command string for a shell command (as before), else of the action. */
+  approvalHash: string;
+}
+
+export const DEFAULT_HOOK_TIMEOUT_MS = 60_000;
+export const MAX_HOOK_TIMEOUT_MS = 10 * 60_000;
