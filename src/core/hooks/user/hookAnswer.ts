@@ -1,8 +1,9 @@
+import { readHookJson } from './hookOutput';
+
 /**
- * A hook's JSON answer, in our short form (`decision`, `reason`, `modify`, `additionalContext`) or in Claude
- * Code's hook protocol (`continue`/`stopReason`, `decision: "block"|"approve"`, `hookSpecificOutput` with
- * `permissionDecision`, `permissionDecisionReason`, `updatedInput`, `additionalContext`). Every refusal either
- * form can express is a refusal: the most severe signal in the answer wins, so no spelling reads as allow.
+ * A hook's JSON answer in the shape the `.orchestration/hooks.yaml` pre-hooks use: read by `readHookJson`
+ * (Claude Code's whole output protocol and our short form), with "said nothing" as allow and the user-facing
+ * systemMessage folded into the context. Kept until those hooks run through the hook runner.
  */
 export interface HookAnswer {
   decision: 'allow' | 'deny' | 'ask';
@@ -12,52 +13,15 @@ export interface HookAnswer {
   updatedInput?: Record<string, unknown>;
 }
 
-const SEVERITY = { allow: 0, ask: 1, deny: 2 } as const;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function text(value: unknown): string | undefined {
-  return typeof value === 'string' && value.trim() !== '' ? value : undefined;
-}
-
 /** The answer, or why it is not one (a malformed answer is a failure, never an allow). */
 export function readHookAnswer(answer: Record<string, unknown>): HookAnswer | string {
-  const specific = answer.hookSpecificOutput;
-  if (specific !== undefined && !isRecord(specific)) return "returned a 'hookSpecificOutput' that is not an object";
-  const signals: { decision: HookAnswer['decision']; reason?: string }[] = [];
-  if (answer.continue === false) signals.push({ decision: 'deny', reason: text(answer.stopReason) ?? 'the hook stopped the agent (continue: false)' });
-  const reason = text(answer.reason);
-  switch (answer.decision) {
-    case undefined:
-    case 'allow':
-    case 'approve':
-      break;
-    case 'deny':
-    case 'block':
-      signals.push({ decision: 'deny', reason });
-      break;
-    case 'ask':
-      signals.push({ decision: 'ask', reason });
-      break;
-    default:
-      return `returned an unknown decision '${String(answer.decision)}'`;
-  }
-  const permission = specific?.permissionDecision;
-  if (permission !== undefined) {
-    if (permission !== 'allow' && permission !== 'deny' && permission !== 'ask') return `returned an unknown permissionDecision '${String(permission)}'`;
-    signals.push({ decision: permission, reason: text(specific?.permissionDecisionReason) ?? reason });
-  }
-  const modify = answer.modify ?? specific?.updatedInput;
-  if (modify !== undefined && !isRecord(modify)) return "returned a changed input ('modify' or 'updatedInput') that is not an object";
-  const contexts = [answer.additionalContext, specific?.additionalContext, answer.systemMessage].filter((c): c is string => typeof c === 'string' && c !== '');
-  const worst = signals.reduce<{ decision: HookAnswer['decision']; reason?: string }>((a, b) => (SEVERITY[b.decision] > SEVERITY[a.decision] ? b : a), { decision: 'allow' });
-  const why = worst.reason ?? reason;
+  const read = readHookJson('PreToolUse', answer);
+  if (typeof read === 'string') return read;
+  const contexts = [read.context, read.systemMessage].filter((c): c is string => c !== undefined);
   return {
-    decision: worst.decision,
-    ...(why !== undefined ? { reason: why } : {}),
+    decision: read.decision === 'none' ? 'allow' : read.decision,
+    ...(read.reason !== undefined ? { reason: read.reason } : {}),
     ...(contexts.length ? { context: contexts.join('\n') } : {}),
-    ...(modify !== undefined ? { updatedInput: modify as Record<string, unknown> } : {}),
+    ...(read.updatedInput !== undefined ? { updatedInput: read.updatedInput } : {}),
   };
 }
