@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type * as vscode from 'vscode';
+import * as vscode from 'vscode';
 import { DEFAULT_POLICY, type GovernorServices } from '../core/governorServices';
 import { FileIntentSource } from '../core/intents/fileIntentSource';
 import { detectCaseInsensitive } from '../core/paths/canonicalPath';
@@ -9,9 +9,12 @@ import type { FileAnchorStore } from '../core/trace/anchorStore';
 import { createTraceStack } from '../core/trace/traceStack';
 import type { JsonlTraceSink } from '../core/trace/traceWriter';
 import { createApprovalDialogs } from './approvalDialogs';
+import { HookStatusBar } from './hookStatusBar';
 import { loggerFor } from './hostLogger';
+import { LanguageModelHookExecutor } from './languageModelHookExecutor';
 import { ModalApprover } from './modalApprover';
 import type { VirtualDocuments } from './virtualDocuments';
+import { vscodeLanguageModels } from './vscodeLanguageModels';
 import { createVscodeWorkspace } from './vscodeWorkspace';
 
 export interface HostServicesOptions {
@@ -32,6 +35,8 @@ export interface HostServices {
   anchors: FileAnchorStore;
   /** Closed on deactivation so the last records are flushed and the log handles released. */
   trace: JsonlTraceSink;
+  /** The status bar item of running hooks' `statusMessage`s; disposed with the extension. */
+  hookStatus: HookStatusBar;
 }
 
 /** The governor's ports for one folder: VS Code workspace, intents file, modal approvals, JSONL trace, the log channel. */
@@ -42,6 +47,9 @@ export async function createHostServices(options: HostServicesOptions): Promise<
   // The anchor directory every door shares (CLI, hooks, governor mcp), so `governor check` sees what we write.
   const { sink: trace, anchors } = createTraceStack({ workspaceRoot: root, toolVersion: options.toolVersion, legacyAnchorDir: join(options.globalStoragePath, 'anchors') });
   const caseInsensitive = await detectCaseInsensitive(root);
+  const hookStatusItem = vscode.window.createStatusBarItem('intentGovernor.hooks', vscode.StatusBarAlignment.Left, 99);
+  hookStatusItem.name = 'Intent Governor: running hooks';
+  const hookStatus = new HookStatusBar(hookStatusItem);
   const services: GovernorServices = {
     workspace,
     intents,
@@ -53,6 +61,8 @@ export async function createHostServices(options: HostServicesOptions): Promise<
     clock: () => new Date(),
     caseInsensitive,
     policy: { ...DEFAULT_POLICY },
+    promptHooks: new LanguageModelHookExecutor(vscodeLanguageModels()),
+    hookStatus,
   };
-  return { services, intents, anchors, trace };
+  return { services, intents, anchors, trace, hookStatus };
 }
