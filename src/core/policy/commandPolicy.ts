@@ -2,6 +2,7 @@ import { posix } from 'node:path';
 import { VERDICT_RANK, type Appended, type CommandVerdict, type PathContext, type RuleSink } from './commandRule';
 import { lookupRule } from './commandRules';
 import { judgeValue, variableEffect } from './environmentRules';
+import { hookTrustStores, ONLY_A_PERSON, runsHooksTrust, trustStoreAt, type TrustStore } from './hookTrustRules';
 import { deviceKind } from './pathRisk';
 import { parseShell, type ShellWord, type SimpleCommand } from './shellSyntax';
 import { compose, enterEach, resolveIn, STARTING, type Directories } from './workingDirectory';
@@ -60,8 +61,11 @@ class Analysis {
   private readonly gitDirectories = new Set<string>();
   // Literal values this command line gave shell variables, for a later `export NAME`.
   private readonly variables = new Map<string, ShellWord>();
+  private readonly trustStores: readonly TrustStore[];
 
-  constructor(private readonly paths: PathContext) {}
+  constructor(private readonly paths: PathContext) {
+    this.trustStores = paths.trustStores ?? hookTrustStores();
+  }
 
   result(): CommandAnalysis {
     return {
@@ -110,6 +114,7 @@ class Analysis {
     if (!name) return;
     const shown = display(argv);
     const slot = this.commands.push(argv.map((w) => w.text)) - 1;
+    if (runsHooksTrust(argv)) this.flag('denied', `${shown}: ${ONLY_A_PERSON}`);
     if (wrappers > MAX_WRAPPERS) return this.flag('ask', `${shown}: wraps commands more than ${MAX_WRAPPERS} deep`);
     if (name.dynamic) return this.flag('ask', `${shown}: runs a program whose name is only known at run time`);
     const found = lookupRule(name.text);
@@ -174,6 +179,7 @@ class Analysis {
   }
 
   private write(target: ShellWord, shown: string, dirs: Directories): void {
+    this.trustStore(target.text, shown);
     if (target.dynamic) {
       this.dynamicWrites = true;
       return this.flag('ask', `${shown}: writes to ${target.text}, a path only known at run time`);
@@ -185,6 +191,7 @@ class Analysis {
     }
     for (const place of landed) {
       const path = this.home(place);
+      if (place !== target.text) this.trustStore(place, shown);
       const device = deviceKind(path);
       if (device === 'discard') continue;
       if (device === 'block') this.flag('denied', `${shown}: writes to the block device ${path}`);
@@ -195,6 +202,12 @@ class Analysis {
       if (device === 'other') this.flag('ask', `${shown}: writes to the device ${path}`);
       this.writeTargets.add(path);
     }
+  }
+
+  /** A write into where hook trust is kept is never an agent's; relative paths start at the workspace root. */
+  private trustStore(path: string, shown: string): void {
+    const store = trustStoreAt(path, this.trustStores, { homeDir: this.paths.homeDir, base: this.paths.workspaceRoot });
+    if (store) this.flag('denied', `${shown}: writes ${path}, in ${store.what}: ${ONLY_A_PERSON}`);
   }
 
   private executed(path: ShellWord, upward: boolean, shown: string, dirs: Directories): void {

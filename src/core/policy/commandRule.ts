@@ -1,3 +1,4 @@
+import type { TrustStore } from './hookTrustRules';
 import type { ShellWord, SimpleCommand } from './shellSyntax';
 
 /** safe: runs without asking. destructive: a human approves. ask: unknowable, a human decides. denied: never. */
@@ -8,6 +9,7 @@ export const VERDICT_RANK: Record<CommandVerdict, number> = { safe: 0, destructi
 export interface PathContext {
   workspaceRoot?: string; // absolute; `rm -rf <root>` and its ancestors are denied
   homeDir?: string; // expands `~` in write targets; without it `~` targets count as unknowable
+  trustStores?: readonly TrustStore[]; // where hook trust is kept, never written by a command; default: hookTrustStores()
 }
 
 /** Arguments a program receives at run time that are not in the text (xargs input, find's `{}`). */
