@@ -34,7 +34,13 @@ describe('readHookAnswer: our short form and Claude Code hook output alike', () 
     assert.deepEqual((readHookAnswer({ modify: { x: 1 } }) as { updatedInput: unknown }).updatedInput, { x: 1 });
   });
 
+  it("reads a PermissionRequest's decision.behavior deny as a refusal", () => {
+    assert.deepEqual(readHookAnswer({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'deny', message: 'no network' } } }), { decision: 'deny', reason: 'no network' });
+  });
+
   it('treats a malformed answer as a failure, not an allow', () => {
+    assert.match(decision({ continue: 'false' }), /^invalid/);
+    assert.match(decision({ hookSpecificOutput: { decision: { behavior: 'sometimes' } } }), /^invalid/);
     assert.match(decision({ hookSpecificOutput: { permissionDecision: 'maybe' } }), /^invalid: .*permissionDecision 'maybe'/);
     assert.match(decision({ decision: 'sure' }), /^invalid/);
     assert.match(decision({ hookSpecificOutput: 'deny' }), /^invalid/);
