@@ -25,7 +25,7 @@ export const commandHookExecutor: HookExecutor<CommandAction> = {
 /** A run that did not end on its own with an exit code is a failure saying why, so nobody reads half an answer. */
 function toExecution(result: RunResult, program: string, cwd: string, timeoutMs: number): HookExecution {
   const durationMs = result.durationMs;
-  if (result.cancelled) return { kind: 'failed', message: 'was cancelled with its call; its process group was stopped', durationMs };
+  if (result.cancelled) return { kind: 'failed', message: 'was cancelled with its call; nothing of it is left running', durationMs };
   if (result.timedOut) return { kind: 'failed', message: `did not finish within ${timeoutMs} ms; its process group was killed`, durationMs };
   if (result.truncated) return { kind: 'failed', message: `wrote more than ${MAX_HOOK_OUTPUT_BYTES / 1024} KiB of output; it was stopped and its answer discarded`, durationMs };
   if (result.exitCode === null && result.signal !== null) return { kind: 'failed', message: `was killed by ${result.signal}`, durationMs };
