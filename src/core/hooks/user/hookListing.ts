@@ -1,0 +1,218 @@
+import type { HookApprovals } from './hookApprovals';
+import type { HookEventName } from './hookEvents';
+import type { HookRunLog, HookRunRecord } from './hookRunLog';
+import type { HookAction, HookLayer, HookSpec } from './hookSpec';
+
+/**
+ * What `governor hooks list`, `governor hooks trust` and *Show Hooks* show: one row per declared hook, with
+ * whether it may run here and how its last run ended. Built from the loaded layers, so every view agrees.
+ */
+
+/** `users_own`: the person's own file, runs without approval. The rest came with the repository. */
+export type HookTrustState = 'approved' | 'not_approved' | 'users_own' | 'workspace_not_trusted';
+
+export const TRUST_STATE_TEXT: Record<HookTrustState, string> = {
+  approved: 'approved',
+  not_approved: 'not approved: run governor hooks trust',
+  users_own: "user's own",
+  workspace_not_trusted: 'workspace not trusted',
+};
+
+/** The table's cell: short, so a row fits 100 columns; what to do about it is said once below the table. */
+const TRUST_STATE_CELL: Record<HookTrustState, string> = { ...TRUST_STATE_TEXT, not_approved: 'not approved' };
+
+const NOT_APPROVED_ADVICE = 'Hooks that are not approved do not run: run `governor hooks trust` in a terminal to see and approve them.';
+const UNTRUSTED_ADVICE = 'This workspace is not trusted: only your own hooks (~/.intent-governor/hooks.json) run until you trust it.';
+
+/** What Claude Code's own settings files' hooks show: the governor runs them for every other agent. */
+export const NOT_FOR_CLAUDE_CODE = 'not run for Claude Code (it runs them itself)';
+
+export interface HookListingRow {
+  id: string;
+  name: string;
+  event: HookEventName;
+  /** As written; '' means every tool. */
+  matcher: string;
+  if?: string;
+  /** `args` is a command in exec form (no shell). */
+  type: 'command' | 'args' | 'http' | 'prompt';
+  flags: ('async' | 'asyncRewake' | 'once')[];
+  source: string;
+  layer: HookLayer;
+  state: HookTrustState;
+  stateText: string;
+  /** Claude Code's settings files: run for every agent but Claude Code. */
+  notRunForClaudeCode: boolean;
+  /** The exact command, argv, URL or prompt a person approves. */
+  action: string;
+  approvalHash: string;
+  lastRun?: HookRunRecord;
+  lastRunText: string;
+}
+
+export interface HookProblem {
+  file: string;
+  message: string;
+}
+
+/** The loaded layers as the listing needs them (what loadHookLayers returns). */
+export interface DeclaredHooks {
+  hooks: readonly HookSpec[];
+  problems: readonly HookProblem[];
+  notes: readonly string[];
+}
+
+export interface HookListing {
+  hooks: HookListingRow[];
+  problems: HookProblem[];
+  notes: string[];
+}
+
+export interface HookListingPorts {
+  approvals: HookApprovals;
+  runLog: HookRunLog;
+  /** Whether the workspace is trusted (headless: always). Hooks from the repository never run in an untrusted one. */
+  trusted: boolean;
+}
+
+/** The rows for one workspace: each hook's trust state and its last run from the run log. */
+export async function hookListing(root: string, declared: DeclaredHooks, ports: HookListingPorts): Promise<HookListing> {
+  const runs = await ports.runLog.read(root);
+  const hooks: HookListingRow[] = [];
+  for (const spec of declared.hooks) {
+    const state = await trustState(root, spec, ports);
+    const lastRun = Object.hasOwn(runs, spec.id) ? runs[spec.id] : undefined;
+    hooks.push({
+      id: spec.id,
+      name: spec.name,
+      event: spec.event,
+      matcher: spec.matcher,
+      ...(spec.if !== undefined ? { if: spec.if } : {}),
+      type: spec.action.type === 'command' && 'args' in spec.action ? 'args' : spec.action.type,
+      flags: (['async', 'asyncRewake', 'once'] as const).filter((flag) => spec[flag]),
+      source: spec.source.file,
+      layer: spec.source.layer,
+      state,
+      stateText: TRUST_STATE_TEXT[state],
+      notRunForClaudeCode: spec.source.layer === 'claude',
+      action: hookActionText(spec.action),
+      approvalHash: spec.approvalHash,
+      ...(lastRun ? { lastRun } : {}),
+      lastRunText: lastRun ? lastRunText(lastRun) : 'never run',
+    });
+  }
+  return { hooks, problems: [...declared.problems], notes: [...declared.notes] };
+}
+
+async function trustState(root: string, spec: HookSpec, ports: HookListingPorts): Promise<HookTrustState> {
+  if (spec.source.layer === 'user') return 'users_own';
+  if (!ports.trusted) return 'workspace_not_trusted';
+  return (await ports.approvals.isApproved(root, spec.approvalHash)) ? 'approved' : 'not_approved';
+}
+
+/** The text a person approves: the shell command, the argv (JSON), `POST <url>`, or `prompt: <text>`. */
+export function hookActionText(action: HookAction): string {
+  if (action.type === 'command') return 'command' in action ? action.command : JSON.stringify(action.args);
+  if (action.type === 'http') return `POST ${action.url}`;
+  return `prompt: ${action.prompt}`;
+}
+
+function lastRunText(run: HookRunRecord): string {
+  return run.durationMs > 0 ? `${run.result}, ${Math.round(run.durationMs)} ms` : run.result;
+}
+
+/**
+ * Control characters and bidirectional overrides shown as escapes: a hooks file could otherwise hide the
+ * command a person is approving behind terminal escape sequences, carriage returns or reordered text.
+ */
+export function visible(text: string): string {
+  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu, (c) => {
+    const code = c.codePointAt(0) ?? 0;
+    return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  });
+}
+
+/** One line: newlines and tabs escaped too. */
+function cell(text: string): string {
+  return visible(text).replace(/\n/g, '\\n').replace(/\t/g, '\\t');
+}
+
+export function matcherText(row: Pick<HookListingRow, 'matcher' | 'if'>): string {
+  const matcher = row.matcher === '' ? '*' : row.matcher;
+  return row.if === undefined ? matcher : `${matcher} if ${row.if}`;
+}
+
+export function typeText(row: Pick<HookListingRow, 'type' | 'flags'>): string {
+  return [row.type, ...row.flags].join(' ');
+}
+
+const COLUMNS = ['EVENT', 'MATCHER', 'TYPE', 'STATE', 'LAST RUN'] as const;
+const INDENT = '  ';
+const GAP = '  ';
+const MIN_SHRUNK = 8;
+/** Matcher, last run, type: cut with `…` when the table is too wide. */
+const SHRINKABLE = [1, 4, 2];
+
+/**
+ * The listing as a plain text table for a terminal or a read-only document: rows grouped under their source
+ * file, columns sized to fit `width` (the matcher, the last run and the type are cut with `…`, the event and
+ * the state never are), what to do about unapproved hooks, problems and notes below.
+ */
+export function hookListingText(listing: HookListing, width = 100): string {
+  const lines: string[] = [];
+  if (listing.hooks.length === 0) {
+    lines.push('No hooks are declared for this workspace.');
+  } else {
+    const cells = listing.hooks.map((row) => [row.event, cell(matcherText(row)), typeText(row), TRUST_STATE_CELL[row.state], cell(row.lastRunText)]);
+    const widths = fitWidths([[...COLUMNS], ...cells], width - INDENT.length);
+    const format = (values: readonly string[]) => INDENT + values.map((v, i) => pad(clip(v, widths[i]), widths[i])).join(GAP).trimEnd();
+    lines.push(format(COLUMNS));
+    let source: string | undefined;
+    listing.hooks.forEach((row, index) => {
+      if (row.source !== source) {
+        source = row.source;
+        lines.push(`${cell(row.source)}${sourceNote(row)}`);
+      }
+      lines.push(format(cells[index]));
+    });
+    if (listing.hooks.some((row) => row.state === 'not_approved')) lines.push('', NOT_APPROVED_ADVICE);
+    if (listing.hooks.some((row) => row.state === 'workspace_not_trusted')) lines.push('', UNTRUSTED_ADVICE);
+  }
+  if (listing.problems.length) {
+    lines.push('', "Problems (until they are fixed, agents' calls that hooks decide are refused):");
+    for (const p of listing.problems) lines.push(`${INDENT}${cell(p.file)}: ${cell(p.message)}`);
+  }
+  if (listing.notes.length) {
+    lines.push('', 'Notes:');
+    for (const note of listing.notes) lines.push(`${INDENT}${cell(note)}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+function sourceNote(row: HookListingRow): string {
+  if (row.layer === 'user') return ' (yours: runs without approval)';
+  if (row.notRunForClaudeCode) return ` (${NOT_FOR_CLAUDE_CODE})`;
+  return '';
+}
+
+/** Natural widths; while too wide, the widest of matcher, last run and type loses a column (event and state never do). */
+function fitWidths(rows: readonly (readonly string[])[], available: number): number[] {
+  const widths = COLUMNS.map((_, i) => Math.max(...rows.map((r) => [...r[i]].length)));
+  let over = widths.reduce((a, b) => a + b, 0) + GAP.length * (widths.length - 1) - available;
+  while (over > 0) {
+    const column = SHRINKABLE.filter((c) => widths[c] > MIN_SHRUNK).sort((a, b) => widths[b] - widths[a])[0];
+    if (column === undefined) break;
+    widths[column]--;
+    over--;
+  }
+  return widths;
+}
+
+function pad(text: string, width: number): string {
+  return text + ' '.repeat(Math.max(0, width - [...text].length));
+}
+
+function clip(text: string, width: number): string {
+  const chars = [...text];
+  return chars.length <= width ? text : `${chars.slice(0, Math.max(0, width - 1)).join('')}…`;
+}
