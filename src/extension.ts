@@ -60,6 +60,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Intent
 
   context.subscriptions.push(
     statusBar,
+    host.hookStatus,
     display,
     shutdown,
     bindPolicy(services.policy),
@@ -91,7 +92,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Intent
     shutdown.add('MCP server', () => started.close());
   }
   log.info(`governing ${services.workspace.root} (trusted: ${services.policy.trusted}, approveWrites: ${services.policy.approveWrites})`);
-  return createExtensionApi(context.subscriptions, { governor, trace, statusText: () => statusBar.text, mcpUrl: () => mcp?.server.url });
+  return createExtensionApi(context.subscriptions, { governor, trace, statusText: () => statusBar.text, mcpUrl: () => mcp?.server.url, hookStatusText: () => host.hookStatus.text });
 }
 
 /** No folder to govern: commands and tools still exist (they are contributed) and say what is missing. */

@@ -25,6 +25,8 @@ export interface IntentGovernorApi {
   statusText(): string;
   /** The MCP server's URL (`http://127.0.0.1:<port>/mcp`), or undefined when it could not start. */
   mcpUrl(): string | undefined;
+  /** The running hooks' status bar text, e.g. `$(sync~spin) Checking for secrets`; empty while no hook runs. */
+  hookStatusText(): string;
 }
 
 export interface ExtensionApiParts {
@@ -32,6 +34,7 @@ export interface ExtensionApiParts {
   trace: JsonlTraceSink;
   statusText: () => string;
   mcpUrl: () => string | undefined;
+  hookStatusText: () => string;
 }
 
 /** The facade `activate` returns; its event and trace listener are disposed with the extension. */
@@ -48,5 +51,6 @@ export function createExtensionApi(subscriptions: vscode.Disposable[], parts: Ex
     toolNames: () => governor.tools().map((tool) => tool.name),
     statusText: () => parts.statusText(),
     mcpUrl: () => parts.mcpUrl(),
+    hookStatusText: () => parts.hookStatusText(),
   });
 }

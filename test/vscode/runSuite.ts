@@ -46,6 +46,8 @@ async function runIn(temp: string): Promise<number> {
   cpSync(join(repoRoot, 'demo', 'workspace'), workspace, { recursive: true });
   installExtension(extensionsDir, repoRoot);
   installExtension(extensionsDir, join(repoRoot, 'test', 'vscode', 'harness'));
+  // A scripted chat model: prompt hooks need a language model, and no real one is reachable here.
+  installExtension(extensionsDir, join(repoRoot, 'test', 'vscode', 'scripted-model'));
 
   const running: Running = {};
   const stopAll = async () => {
