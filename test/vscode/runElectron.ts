@@ -26,7 +26,8 @@ async function main(): Promise<number> {
     // runTests resolves with VS Code's exit code; the suite's run() rejects (exit 1) when a test fails.
     return await runTests({
       version: VSCODE_VERSION,
-      extensionDevelopmentPath: repoRoot,
+      // The scripted chat model rides along: prompt hooks need a language model and the suite scripts its answers.
+      extensionDevelopmentPath: [repoRoot, join(repoRoot, 'test', 'vscode', 'scripted-model')],
       extensionTestsPath,
       extensionTestsEnv: { INTENT_GOVERNOR_TEST_WORKSPACE: workspace },
       launchArgs: [
