@@ -3,6 +3,7 @@ import { chmod, mkdir, open, rename } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { readRegularFileSync } from '../../io/regularFile';
 import { defaultAnchorDir } from '../../trace/anchorStore';
+import { canonicalJson } from '../../trace/traceChain';
 
 /** Approved hook commands of one workspace: a few kilobytes; anything near this is not ours. */
 const MAX_APPROVALS_FILE_BYTES = 1024 * 1024;
@@ -10,6 +11,14 @@ const MAX_APPROVALS_FILE_BYTES = 1024 * 1024;
 /** `sha256:<hex>` of a hook's command: what a human approves, so any change to the command asks again. */
 export function commandHash(command: string): string {
   return `sha256:${createHash('sha256').update(command, 'utf8').digest('hex')}`;
+}
+
+/**
+ * `sha256:<hex>` of what a hook does, for every hook that is not a shell string (exec form, http, prompt): the
+ * canonical JSON of its action, so a changed URL, header, argument or prompt asks again, and key order does not.
+ */
+export function specHash(action: object): string {
+  return `sha256:${createHash('sha256').update(canonicalJson(action), 'utf8').digest('hex')}`;
 }
 
 /** Which hook commands a human approved for a workspace; kept outside the repository, out of agents' reach. */
