@@ -1,4 +1,5 @@
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { FileHookApprovals } from '../core/hooks/user/hookApprovals';
 import { FileBeforeStash } from '../core/bridge/beforeStash';
 import { NativeToolBridge } from '../core/bridge/nativeToolBridge';
 import { Governor } from '../core/governor';
@@ -16,9 +17,16 @@ import { TOOL_VERSION } from './toolVersion';
 export const decideHeadless: HeadlessDecider = async (request, root, intent, io) => {
   const { sink: trace } = createTraceStack({ workspaceRoot: root, toolVersion: TOOL_VERSION, anchorDir: defaultAnchorDir(io.env) });
   try {
-    const services = await createNodeServices({ root, approver: denyingApprover, trace });
-    const bridge = new NativeToolBridge(new Governor(services), new FileBeforeStash(join(governorHome(io.env), 'bridge')), { askHuman: false });
-    return await bridge.handle(intent ? { ...request, intent_id: intent } : request);
+    const home = governorHome(io.env);
+    const services = { ...(await createNodeServices({ root, approver: denyingApprover, trace })), governorHome: home, hookApprovals: new FileHookApprovals(join(dirname(defaultAnchorDir(io.env)), 'hook-approvals')) };
+    const governor = new Governor(services);
+    const bridge = new NativeToolBridge(governor, new FileBeforeStash(join(home, 'bridge')), { askHuman: false });
+    try {
+      return await bridge.handle(intent ? { ...request, intent_id: intent } : request);
+    } finally {
+      // This process ends with its answer: background hooks (async, asyncRewake) must finish first or they die with it.
+      await governor.userHooks.drain();
+    }
   } finally {
     await trace.close();
   }

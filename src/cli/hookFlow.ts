@@ -2,11 +2,11 @@ import type * as Crypto from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { claudeDialect } from '../core/bridge/claudeDialect';
-import { cursorDialect } from '../core/bridge/cursorDialect';
+import { DIALECTS } from '../core/bridge/dialects';
 import { askExtension, findGoverningServer } from '../core/bridge/extensionClient';
 import type { HookDialect, HookEvent, HookReply } from '../core/bridge/hookDialect';
-import type { BridgeAnswer, BridgeRequest } from '../core/bridge/nativeCall';
-import { vscodeDialect } from '../core/bridge/vscodeDialect';
+import type { BridgeAnswer, BridgeRequest, NativeEventFacts } from '../core/bridge/nativeCall';
+import { userHookFilesPresent } from '../core/hooks/user/hookFilesPresent';
 import { governorHome } from '../core/paths/governorHome';
 import { parseCliArgs, usageError } from './cliArgs';
 import type { CliIO } from './cliCommand';
@@ -18,7 +18,7 @@ import type { CliIO } from './cliCommand';
  */
 export type HeadlessDecider = (request: BridgeRequest, root: string, intent: string | undefined, io: CliIO) => Promise<BridgeAnswer>;
 
-export const DIALECTS: Record<string, HookDialect> = { vscode: vscodeDialect, claude: claudeDialect, cursor: cursorDialect };
+export { DIALECTS };
 
 /** Below VS Code's default hook timeout (30 s): an agent that times a hook out may run the tool anyway. */
 const DEFAULT_TIMEOUT_MS = 25_000;
@@ -129,22 +129,34 @@ async function answerHook(dialect: HookDialect, options: HookOptions, io: CliIO,
   if (event.kind === 'other') return dialect.render(event, { decision: 'allow' });
   const cwd = resolve(io.cwd, event.cwd ?? '.');
   const root = options.workspace !== undefined ? resolve(io.cwd, options.workspace) : governedRoot(cwd);
-  const request: BridgeRequest = { phase: event.kind === 'end' ? 'end' : 'context', session_id: `${dialect.id}:${event.sessionId}`, agent: { name: dialect.agentName }, key: '', calls: [] };
+  const native: NativeEventFacts = { dialect: dialect.id, event: hookEventOf(event), session_id: event.sessionId, cwd, fields: event.fields ?? {} };
+  const request: BridgeRequest = { phase: event.kind === 'end' ? 'end' : 'context', session_id: `${dialect.id}:${event.sessionId}`, agent: { name: dialect.agentName }, key: '', calls: [], native };
   if (event.kind === 'tool') {
+    native.tool_name = event.toolName;
+    native.tool_input = event.toolInput;
     // Paths and commands are resolved where the agent stands: its cwd (from the payload) and the workspace folder.
     const mapping = dialect.mapTool(event.toolName, event.toolInput, { cwd, workspace: root });
-    if (mapping.kind === 'passthrough') return dialect.render(event, { decision: 'allow' });
+    // A read-only tool needs no governed check; only the user's hooks may have something to say about it.
+    if (mapping.kind === 'passthrough' && !userHookFilesPresent(root, governorHome(io.env), dialect.agentName)) return dialect.render(event, { decision: 'allow' });
+    if (mapping.kind === 'passthrough') native.passthrough = true;
     if (mapping.kind === 'refused' && event.phase === 'post') return dialect.render(event, { decision: 'allow' });
     request.phase = event.phase;
     // A tool we cannot map is refused by the governor, not here, so the refusal lands in the governance log.
     if (mapping.kind === 'refused') request.unmapped = { tool: event.toolName, reason: mapping.reason };
-    else request.calls = mapping.calls;
+    else if (mapping.kind === 'governed') request.calls = mapping.calls;
     request.key = `${request.session_id}:${event.toolUseId ?? inputHash(event.toolName, event.toolInput)}`;
   }
   const answer = await decide(request, root, options, io, event, headless);
   // An older extension may not know `unmapped` and judge an empty call list: an unmapped tool is never allowed.
   if (request.unmapped && answer.decision !== 'deny') return dialect.render(event, { decision: 'deny', reason: request.unmapped.reason });
   return dialect.render(event, answer);
+}
+
+/** The agent's event in Claude Code's terms, the names user hooks are declared for. */
+function hookEventOf(event: Exclude<HookEvent, { kind: 'other' }>): string {
+  if (event.kind === 'tool') return event.phase === 'pre' ? 'PreToolUse' : event.eventName === 'PostToolUseFailure' ? 'PostToolUseFailure' : 'PostToolUse';
+  if (event.kind === 'end') return 'SessionEnd';
+  return event.hookEvent ?? event.eventName;
 }
 
 async function decide(request: BridgeRequest, root: string, options: HookOptions, io: CliIO, event: HookEvent, headless: HeadlessDecider): Promise<BridgeAnswer> {

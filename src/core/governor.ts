@@ -8,11 +8,11 @@ import { pathScopeGuard } from './hooks/builtin/pathScopeGuard';
 import { readLedger } from './hooks/builtin/readLedger';
 import { staleGuard } from './hooks/builtin/staleGuard';
 import { traceRecorder } from './hooks/builtin/traceRecorder';
-import { FileHookApprovals } from './hooks/user/hookApprovals';
-import { userCommandHooks } from './hooks/user/userCommandHooks';
+import { toolFiring, userHookChain } from './hooks/user/userHookChain';
+import { UserHookRunner } from './hooks/user/userHookRunner';
 import { CallFacts } from './hooks/callFacts';
 import { HookEngine, type ChainVerdict } from './hooks/hookEngine';
-import type { AppliedChange, CallOutcome, ToolCall, ToolOutput } from './hooks/hookTypes';
+import type { AppliedChange, CallOutcome, NativeToolUse, ToolCall, ToolOutput } from './hooks/hookTypes';
 import { toolError, type ErrorCode, type ToolError } from './toolError';
 import { validateInput } from './tools/inputValidation';
 import type { ToolDefinition } from './tools/toolDefinition';
@@ -26,6 +26,8 @@ export interface ToolCallRequest {
   session_id: string;
   agent: AgentInfo;
   invocation_id?: string;
+  /** The agent's own tool this call stands for (the hook bridge): user hooks see and match its name and input. */
+  native?: NativeToolUse;
 }
 
 export type GovernedResult =
@@ -64,13 +66,16 @@ type Gate =
  */
 export class Governor {
   readonly engine: HookEngine;
+  /** The user's hooks (every layer, every event); doors fire their own events (sessions, prompts, stops) here. */
+  readonly userHooks: UserHookRunner;
 
   constructor(readonly services: GovernorServices) {
     this.engine = new HookEngine(services.logger);
     for (const hook of [intentGate, pathScopeGuard, staleGuard, commandPolicyHook, approvalGate]) this.engine.registerPre(hook);
     for (const hook of [readLedger, traceRecorder]) this.engine.registerPost(hook);
-    // The human's command hooks (.orchestration/hooks.yaml) run before the guards, so the guards judge what they modify.
-    const user = userCommandHooks(services.hookApprovals ?? new FileHookApprovals());
+    // The user's hooks run before the guards, so the guards judge any input they rewrite; after the trace, so TraceRecorded follows it.
+    this.userHooks = new UserHookRunner(services);
+    const user = userHookChain(this.userHooks);
     this.engine.registerPre(user.pre);
     this.engine.registerPost(user.post);
   }
@@ -110,7 +115,7 @@ export class Governor {
       await this.recordUnknown(request, invocationId, error);
       return { kind: 'unknown', invocationId, error };
     }
-    const call: ToolCall = { tool: definition.name, input: isObject(request.input) ? request.input : {}, session_id: request.session_id, agent: request.agent, invocation_id: invocationId };
+    const call: ToolCall = { tool: definition.name, input: isObject(request.input) ? request.input : {}, session_id: request.session_id, agent: request.agent, invocation_id: invocationId, ...(request.native ? { native: request.native } : {}) };
     const factsFor = (c: ToolCall) => new CallFacts(c, definition, this.services);
     const valid = validateInput(definition, request.input);
     if (!valid.ok) return { kind: 'refused', facts: factsFor(call), error: valid.error, context: [] };
@@ -121,12 +126,25 @@ export class Governor {
     // A native tool runs the input its agent sent: allowing it after a hook changed that input would run the original.
     if (options.nativeInput && verdict.call.input !== call.input) return { kind: 'refused', facts: verdict.facts, error: unCarriedInput(definition), context: verdict.context };
     if (verdict.decision === 'allow') return { kind: 'cleared', definition, verdict };
-    if (!options.askHuman) return { kind: 'ask', invocationId, request: verdict.request, context: verdict.context };
+    // Before anyone is asked, the user's PermissionRequest hooks may decide for the human.
+    const permission = await this.userHooks.fire(await toolFiring('PermissionRequest', verdict.call, verdict.facts, { permission_request: verdict.request }, options.signal));
+    const context = permission.context ? [...verdict.context, permission.context] : verdict.context;
+    const decidedBy = `hook:${permission.decidedBy ?? 'PermissionRequest'}`;
+    if (permission.decision === 'deny' || permission.stop !== undefined || (permission.updatedInput && permission.decision !== 'none')) {
+      const why = permission.updatedInput && permission.decision === 'allow' ? 'a PermissionRequest hook cannot change the input of a call the guards already judged' : (permission.reason ?? permission.stop ?? '(no reason given)');
+      return { kind: 'refused', facts: verdict.facts, error: toolError('HOOK_BLOCKED', `The permission for this ${definition.name} call was refused by ${decidedBy}: ${why}`, { hook: decidedBy }), context };
+    }
+    if (permission.decision === 'allow') return { kind: 'cleared', definition, verdict, approval: { approved: true, approver: decidedBy } };
+    if (!options.askHuman) return { kind: 'ask', invocationId, request: verdict.request, context };
     const approval = await this.askHuman(verdict.request, options.signal);
     if (approval.approved) return { kind: 'cleared', definition, verdict, approval };
     const why = approval.reason ? ` (${approval.reason})` : '';
     const error = approval.refusal ?? toolError('HITL_REJECT', `A human rejected this ${definition.name} call${why}. Do not retry it unchanged; ask the user how to proceed.`, { approver: approval.approver });
-    return { kind: 'refused', facts: verdict.facts, error, context: verdict.context, approval };
+    if (error.code === 'HITL_REJECT') {
+      const denied = await this.userHooks.fire(await toolFiring('PermissionDenied', verdict.call, verdict.facts, { reason: approval.reason ?? 'rejected by a human' }));
+      if (denied.context) context.push(denied.context);
+    }
+    return { kind: 'refused', facts: verdict.facts, error, context, approval };
   }
 
   /** Runs validation and the pre-chain only: no human is asked, nothing is written, nothing is traced. */
@@ -171,7 +189,7 @@ export class Governor {
   async recordNative(request: ToolCallRequest, output: { data: Record<string, unknown>; changes: AppliedChange[] }, approval?: ApprovalDecision): Promise<void> {
     const definition = findTool(request.tool);
     if (!definition) return;
-    const call: ToolCall = { tool: definition.name, input: isObject(request.input) ? request.input : {}, session_id: request.session_id, agent: request.agent, invocation_id: request.invocation_id ?? randomUUID() };
+    const call: ToolCall = { tool: definition.name, input: isObject(request.input) ? request.input : {}, session_id: request.session_id, agent: request.agent, invocation_id: request.invocation_id ?? randomUUID(), ...(request.native ? { native: request.native } : {}) };
     const facts = new CallFacts(call, definition, this.services);
     await this.engine.runPost({ call, facts, outcome: { status: 'success', output: { text: '', data: output.data, changes: output.changes }, approval } });
   }
@@ -181,6 +199,11 @@ export class Governor {
     const error = toolError('INVALID_INPUT', reason, { field: 'tool', tool: request.tool });
     await this.recordUnknown(request, request.invocation_id ?? randomUUID(), error);
     return error;
+  }
+
+  /** A refusal decided outside the pipeline (a user hook at an agent's native door) goes to the governance log too. */
+  async auditRefusal(request: ToolCallRequest, error: ToolError): Promise<void> {
+    await this.recordUnknown(request, request.invocation_id ?? randomUUID(), error);
   }
 
   /** A call for a tool that does not exist is refused like any other, so it is audited like any other. */
@@ -213,8 +236,8 @@ export class Governor {
     }
   }
 
-  private async finish(facts: CallFacts, outcome: CallOutcome, context: string[]): Promise<GovernedResult> {
-    await this.engine.runPost({ call: facts.call, facts, outcome });
+  private async finish(facts: CallFacts, outcome: CallOutcome, before: string[]): Promise<GovernedResult> {
+    const context = [...before, ...(await this.engine.runPost({ call: facts.call, facts, outcome }))];
     const invocationId = facts.call.invocation_id;
     return outcome.status === 'success'
       ? { ok: true, invocation_id: invocationId, output: outcome.output, context }

@@ -48,6 +48,8 @@ export interface GovernorServices {
   policy: GovernancePolicy;
   /** Which user hook commands a human approved; default: files beside the trace anchors (outside the repo). */
   hookApprovals?: HookApprovals;
+  /** The governor's per-user directory (user hooks, hook run log, session state); default governorHome(). */
+  governorHome?: string;
   /** Runs `type: "prompt"` hooks through a language model; only the VS Code host has one. */
   promptHooks?: PromptHookExecutor;
   /** Shows a running hook's `statusMessage`; absent headless. */

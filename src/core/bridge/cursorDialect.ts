@@ -30,7 +30,9 @@ function parse(payload: unknown): ReturnType<HookDialect['parse']> {
     case 'afterFileEdit':
       return tool('post', eventName);
     case 'beforeSubmitPrompt':
-      return { ok: true, event: { kind: 'context', eventName, sessionId: sessionId ?? 'unknown', cwd } };
+      return { ok: true, event: { kind: 'context', eventName, hookEvent: 'UserPromptSubmit', sessionId: sessionId ?? 'unknown', cwd, fields: typeof payload.prompt === 'string' ? { prompt: payload.prompt } : {} } };
+    case 'stop':
+      return { ok: true, event: { kind: 'context', eventName, hookEvent: 'Stop', sessionId: sessionId ?? 'unknown', cwd, fields: {} } };
     default:
       return { ok: true, event: { kind: 'other', eventName } };
   }
@@ -70,15 +72,25 @@ const json = (value: unknown) => `${JSON.stringify(value)}\n`;
 
 function render(event: HookEvent, answer: BridgeAnswer): HookReply {
   if (event.kind === 'tool' && event.phase === 'pre') {
-    const permission = event.eventName === 'beforeReadFile' && answer.decision === 'ask' ? 'deny' : answer.decision;
-    const body: Record<string, string> = { permission };
-    if (answer.reason) {
-      body.userMessage = answer.reason;
-      body.agentMessage = answer.reason;
+    // Only a shell command's rewrite travels back (`updated_input`); Cursor would read the original file otherwise.
+    if (answer.updatedInput && event.eventName !== 'beforeShellExecution') {
+      const reason = `A hook rewrote this ${event.eventName} call and Cursor cannot run the rewritten input, so it is refused. Make the change the hook asked for yourself.`;
+      return { exitCode: 0, stdout: json({ permission: 'deny', userMessage: reason, agentMessage: reason }), stderr: '' };
     }
+    const permission = event.eventName === 'beforeReadFile' && answer.decision === 'ask' ? 'deny' : answer.decision;
+    const body: Record<string, unknown> = { permission };
+    const message = answer.reason ?? answer.context ?? answer.systemMessage;
+    if (message) {
+      body.userMessage = answer.reason ?? answer.systemMessage ?? message;
+      body.agentMessage = message;
+    }
+    if (answer.updatedInput && typeof answer.updatedInput.command === 'string') body.updated_input = { command: answer.updatedInput.command };
     return { exitCode: 0, stdout: json(body), stderr: '' };
   }
-  if (event.kind === 'context') return { exitCode: 0, stdout: json({ continue: true }), stderr: '' };
+  if (event.kind === 'context') {
+    if (answer.decision === 'deny' || answer.stop !== undefined) return { exitCode: 0, stdout: json({ continue: false, userMessage: answer.reason ?? answer.stop }), stderr: '' };
+    return { exitCode: 0, stdout: json({ continue: true }), stderr: '' };
+  }
   return { exitCode: 0, stdout: '', stderr: '' };
 }
 

@@ -28,7 +28,11 @@ export function isOurCommand(command: unknown): boolean {
 type Json = Record<string, unknown>;
 export type ConfigEdit = { ok: true; text: string | null } | { ok: false; message: string };
 
-const CLAUDE_MATCHERS = { PreToolUse: 'Write|Edit|MultiEdit|NotebookEdit|Bash|Read', PostToolUse: 'Write|Edit|MultiEdit|Read' };
+const CLAUDE_MATCHERS = { PreToolUse: 'Write|Edit|MultiEdit|NotebookEdit|Bash|Read', PostToolUse: 'Write|Edit|MultiEdit|Read|Bash' };
+
+/** Events that only the user's hooks (.orchestration/hooks.json, ~/.intent-governor/hooks.json) answer: forwarded so they hold for this agent too. */
+const CLAUDE_LIFECYCLE = ['PostToolUseFailure', 'PermissionRequest', 'PermissionDenied', 'Stop', 'SubagentStart', 'SubagentStop', 'PreCompact', 'Notification'];
+const VSCODE_LIFECYCLE = ['Stop', 'SubagentStart', 'SubagentStop', 'PreCompact'];
 
 /** Our entries per event, in each agent's shape. */
 function ourEntries(agent: HookAgent, command: string): Record<string, unknown[]> {
@@ -41,14 +45,15 @@ function ourEntries(agent: HookAgent, command: string): Record<string, unknown[]
       UserPromptSubmit: [{ hooks }],
       // Frees what the running extension keeps for the conversation (its read ledger).
       SessionEnd: [{ hooks }],
+      ...Object.fromEntries(CLAUDE_LIFECYCLE.map((event) => [event, [{ hooks }]])),
     };
   }
   if (agent === 'vscode') {
     const entry = { type: 'command', command, timeout: AGENT_TIMEOUT_S };
-    return { PreToolUse: [entry], PostToolUse: [entry], SessionStart: [entry], UserPromptSubmit: [entry] };
+    return { PreToolUse: [entry], PostToolUse: [entry], SessionStart: [entry], UserPromptSubmit: [entry], ...Object.fromEntries(VSCODE_LIFECYCLE.map((event) => [event, [entry]])) };
   }
   const entry = { command };
-  return { beforeShellExecution: [entry], beforeReadFile: [entry], afterFileEdit: [entry], beforeSubmitPrompt: [entry] };
+  return { beforeShellExecution: [entry], beforeReadFile: [entry], afterFileEdit: [entry], beforeSubmitPrompt: [entry], stop: [entry] };
 }
 
 /** Whether a hook list entry is ours: a command entry, or (Claude) a matcher group whose hooks are all ours. */

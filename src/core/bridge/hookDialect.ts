@@ -4,10 +4,15 @@ import type { BridgeAnswer, ToolMapping } from './nativeCall';
 
 /** One hook invocation as an agent described it, in the bridge's terms. */
 export type HookEvent =
-  | { kind: 'tool'; phase: 'pre' | 'post'; eventName: string; sessionId: string; cwd?: string; toolName: string; toolInput: Record<string, unknown>; toolUseId?: string }
-  | { kind: 'context'; eventName: string; sessionId: string; cwd?: string }
+  | { kind: 'tool'; phase: 'pre' | 'post'; eventName: string; sessionId: string; cwd?: string; toolName: string; toolInput: Record<string, unknown>; toolUseId?: string; fields?: Record<string, unknown> }
+  /**
+   * Anything else a user hook may be declared for (SessionStart, UserPromptSubmit, Stop, SubagentStop, PreCompact,
+   * Notification, PermissionRequest, …): the user hooks run, and SessionStart/UserPromptSubmit also carry the
+   * intent handshake. `hookEvent` is the event's name in Claude Code's terms.
+   */
+  | { kind: 'context'; eventName: string; hookEvent?: string; sessionId: string; cwd?: string; fields?: Record<string, unknown> }
   /** The agent's session is over: the governor forgets what it kept for it. */
-  | { kind: 'end'; eventName: string; sessionId: string; cwd?: string }
+  | { kind: 'end'; eventName: string; sessionId: string; cwd?: string; fields?: Record<string, unknown> }
   /** An event we are not installed for; answered with "no opinion". */
   | { kind: 'other'; eventName: string };
 

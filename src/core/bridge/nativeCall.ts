@@ -44,6 +44,26 @@ export interface BridgeRequest {
   intent_id?: string;
   /** A native tool the dialect cannot map (phase `pre`, no calls): refused, and audited like any refusal. */
   unmapped?: { tool: string; reason: string };
+  /** The agent's event as it sent it, for the user hooks (they read and match the agent's own names). */
+  native?: NativeEventFacts;
+}
+
+/** An agent's hook event in its own words: what user hooks get as input and match against. */
+export interface NativeEventFacts {
+  /** The dialect (`claude`, `vscode`, `cursor`): the bridge maps a rewritten tool input through it again. */
+  dialect: string;
+  /** The agent's event name translated to the hook event (`PreToolUse`, `Stop`, …). */
+  event: string;
+  /** The agent's own session id (hooks written for the agent know this one). */
+  session_id: string;
+  /** Absolute: where the agent stands. */
+  cwd: string;
+  tool_name?: string;
+  tool_input?: Record<string, unknown>;
+  /** A read-only tool that needs no governed check (Grep, Glob): only the user hooks see it. */
+  passthrough?: boolean;
+  /** Every other field of the agent's payload (transcript_path, permission_mode, prompt, tool_response, …). */
+  fields: Record<string, unknown>;
 }
 
 /** The bridge's answer, which each dialect renders in the agent's own words. */
@@ -53,6 +73,12 @@ export interface BridgeAnswer {
   reason?: string;
   /** Text for the model: the intent handshake on session start, notes after a change. */
   context?: string;
+  /** The tool input the user hooks rewrote it to (judged by the guards); the agent must run this one. */
+  updatedInput?: Record<string, unknown>;
+  /** Text for the user (a hook's systemMessage). */
+  systemMessage?: string;
+  /** A hook said `continue: false`: the agent stops, with this reason. */
+  stop?: string;
 }
 
 const PHASES: readonly string[] = ['pre', 'post', 'context', 'end'];
@@ -78,6 +104,10 @@ export function parseBridgeRequest(value: unknown): { ok: true; value: BridgeReq
     if (c.tool === 'run_command' && (typeof input.command !== 'string' || (input.cwd !== undefined && typeof input.cwd !== 'string'))) return { ok: false, message: 'run_command calls need input.command and an optional string input.cwd' };
   }
   if (v.intent_id !== undefined && typeof v.intent_id !== 'string') return { ok: false, message: 'intent_id must be a string' };
+  const native = v.native as Record<string, unknown> | undefined;
+  if (native !== undefined && (typeof native !== 'object' || native === null || typeof native.dialect !== 'string' || typeof native.event !== 'string' || typeof native.session_id !== 'string' || typeof native.cwd !== 'string' || typeof native.fields !== 'object' || native.fields === null || (native.tool_name !== undefined && typeof native.tool_name !== 'string') || (native.tool_input !== undefined && (typeof native.tool_input !== 'object' || native.tool_input === null)))) {
+    return { ok: false, message: 'native must be {dialect, event, session_id, cwd, fields, tool_name?, tool_input?}' };
+  }
   const unmapped = v.unmapped as Record<string, unknown> | undefined;
   if (unmapped !== undefined && (typeof unmapped !== 'object' || unmapped === null || typeof unmapped.tool !== 'string' || typeof unmapped.reason !== 'string')) {
     return { ok: false, message: 'unmapped must be {tool, reason}' };

@@ -8,9 +8,13 @@ import { resolveIntentForWrites } from '../intents/intentResolution';
 import { canonicalizePath, type PathPurpose } from '../paths/canonicalPath';
 import { protectedPatternFor } from '../paths/protectedPaths';
 import { contentHash } from '../policy/optimisticLock';
-import type { ToolError } from '../toolError';
+import { toolError, type ToolError } from '../toolError';
 import type { BeforeStash } from './beforeStash';
-import type { BridgeAnswer, BridgeRequest, NativeCall, NativeEdit } from './nativeCall';
+import { DIALECTS } from './dialects';
+import type { BridgeAnswer, BridgeRequest, NativeCall, NativeEdit, NativeEventFacts } from './nativeCall';
+import type { HookEventName } from '../hooks/user/hookEvents';
+import type { HookVerdict } from '../hooks/user/hookVerdict';
+import type { HookFiring } from '../hooks/user/userHookRunner';
 
 /** Larger files are governed, but their before-content is not kept for the trace (ranges then cover the whole file). */
 const MAX_STASHED_BYTES = 2 * 1024 * 1024;
@@ -52,13 +56,66 @@ export class NativeToolBridge {
   /** `signal` aborts when the hook stops waiting: a pending approval is then dropped and the call refused. */
   async handle(request: BridgeRequest, signal?: AbortSignal): Promise<BridgeAnswer> {
     if (request.phase === 'end') {
+      const verdict = request.native ? await this.fireNative(request, 'SessionEnd', signal) : undefined;
       this.governor.services.sessions.end(request.session_id);
-      return { decision: 'allow' };
+      this.governor.userHooks.endSession(request.session_id);
+      return { decision: 'allow', ...(verdict?.systemMessage ? { systemMessage: verdict.systemMessage } : {}) };
     }
     if (request.intent_id !== undefined) this.governor.services.sessions.bindIntent(request.session_id, request.intent_id);
-    if (request.phase === 'context') return { decision: 'allow', context: await this.handshake(request.session_id) };
-    if (request.phase === 'post') return this.post(request);
+    if (request.phase === 'context') return this.lifecycle(request, signal);
+    if (request.phase === 'post') return this.post(request, signal);
     return this.pre(request, signal);
+  }
+
+  /**
+   * An event that is not a tool call (SessionStart, UserPromptSubmit, Stop, SubagentStop, PreCompact, Notification,
+   * the agent's own PermissionRequest…): the user hooks run; SessionStart and UserPromptSubmit also get the intent
+   * handshake. Without native facts (an older hook process) only the handshake is given.
+   */
+  private async lifecycle(request: BridgeRequest, signal?: AbortSignal): Promise<BridgeAnswer> {
+    const event = request.native?.event;
+    const handshake = event === undefined || event === 'SessionStart' || event === 'UserPromptSubmit' ? await this.handshake(request.session_id) : undefined;
+    const verdict = request.native ? await this.fireNative(request, event as HookEventName, signal) : undefined;
+    const context = [handshake, verdict?.context].filter((c): c is string => typeof c === 'string' && c !== '').join('\n\n') || undefined;
+    if (event === 'PermissionRequest') {
+      // The agent is about to ask its person: only a hook's explicit answer decides for them.
+      const decision = verdict?.decision === 'allow' || verdict?.decision === 'deny' ? verdict.decision : 'ask';
+      return answerOf(verdict, { decision, reason: verdict?.reason, context });
+    }
+    if (verdict && (verdict.decision === 'deny' || verdict.stop !== undefined)) return answerOf(verdict, { decision: 'deny', reason: verdict.reason ?? verdict.stop, context });
+    return answerOf(verdict, { decision: 'allow', context });
+  }
+
+  /** Fires the agent's event at the user hooks, under the agent's own tool name (and the governed ones) for tool events. */
+  private async fireNative(request: BridgeRequest, event: HookEventName, signal?: AbortSignal, extra: Partial<HookFiring> = {}): Promise<HookVerdict> {
+    const native = request.native as NativeEventFacts;
+    const governed = request.calls.map((c) => c.tool);
+    const toolNames = native.tool_name !== undefined ? [native.tool_name, ...governed] : undefined;
+    const first = request.calls[0];
+    const path = first && first.tool !== 'run_command' ? await this.canonical(first.input.path, 'read') : undefined;
+    const subject =
+      toolNames === undefined
+        ? undefined
+        : first?.tool === 'run_command'
+          ? { toolNames, command: first.input.command, kind: 'command' as const }
+          : { toolNames, ...(path ? { path: path.rel } : {}), kind: first === undefined ? ('other' as const) : first.tool === 'read_file' ? ('read' as const) : ('write' as const) };
+    const toolFields = native.tool_name !== undefined ? { tool_name: native.tool_name, tool_input: native.tool_input ?? {} } : {};
+    return this.governor.userHooks.fire({
+      event,
+      sessionKey: request.session_id,
+      sessionId: native.session_id,
+      agent: request.agent,
+      cwd: native.cwd,
+      fields: { ...native.fields, ...toolFields },
+      ...(first ? { governedTool: first.tool } : {}),
+      invocationId: request.key || undefined,
+      ...(path ? { filePath: path.rel } : {}),
+      toolNames,
+      matchValue: matchValueOf(event, native.fields),
+      subject,
+      signal,
+      ...extra,
+    });
   }
 
   /** The intent handshake for a session that starts or gets a prompt: the plan it works under, or how to get one. */
@@ -69,7 +126,53 @@ export class NativeToolBridge {
     return `Intent Governor: ${intent.error.message}\n${NO_INTENT_HINT}`;
   }
 
-  private async pre(request: BridgeRequest, signal?: AbortSignal): Promise<BridgeAnswer> {
+  private async pre(original: BridgeRequest, signal?: AbortSignal): Promise<BridgeAnswer> {
+    let request = original;
+    let hooks: HookVerdict | undefined;
+    if (request.native && !request.unmapped) {
+      hooks = await this.fireNative(request, 'PreToolUse', signal);
+      if (hooks.decision === 'deny' || hooks.stop !== undefined) {
+        const error = toolError(hooks.failures.some((f) => f.hook === hooks?.decidedBy) ? 'HOOK_ERROR' : 'HOOK_BLOCKED', `Blocked by the hook '${hooks.decidedBy ?? 'a hook'}': ${hooks.reason ?? hooks.stop ?? '(no reason given)'}`, { hook: hooks.decidedBy });
+        await this.governor.auditRefusal(this.nativeRequest(request), error);
+        return answerOf(hooks, { decision: 'deny', reason: explain(error) });
+      }
+      if (hooks.updatedInput) {
+        // The agent will run the rewritten input: map it again and let the guards judge that, never the original.
+        const remapped = this.remap(request, hooks.updatedInput);
+        if (!remapped.ok) return answerOf(hooks, { decision: 'deny', reason: remapped.reason });
+        request = remapped.request;
+      }
+      if (request.native?.passthrough && request.calls.length === 0) {
+        if (hooks.decision === 'ask') return answerOf(hooks, { decision: 'ask', reason: `Intent Governor asks a human: ${hooks.reason ?? ''}` });
+        return answerOf(hooks, { decision: 'allow', context: hooks.context });
+      }
+    }
+    const answer = await this.judge(request, signal);
+    if (!hooks) return answer;
+    const context = [hooks.context, answer.context].filter((c): c is string => typeof c === 'string' && c !== '').join('\n\n') || undefined;
+    if (answer.decision === 'deny') return answerOf(hooks, { ...answer, context, updatedInput: undefined });
+    const ask = hooks.decision === 'ask' ? `Intent Governor asks a human: ${hooks.reason ?? ''}` : undefined;
+    const decision = answer.decision === 'ask' || ask ? 'ask' : 'allow';
+    return answerOf(hooks, { decision, reason: answer.decision === 'ask' ? answer.reason : ask, context, updatedInput: hooks.updatedInput });
+  }
+
+  /** The request with the governed calls a rewritten native input amounts to, mapped by the agent's own dialect. */
+  private remap(request: BridgeRequest, input: Record<string, unknown>): { ok: true; request: BridgeRequest } | { ok: false; reason: string } {
+    const native = request.native as NativeEventFacts;
+    const dialect = DIALECTS[native.dialect];
+    if (!dialect || native.tool_name === undefined) return { ok: false, reason: 'A hook rewrote this call, and Intent Governor cannot map the rewritten input for this agent, so the call is refused (fail closed).' };
+    const mapping = dialect.mapTool(native.tool_name, input, { cwd: native.cwd, workspace: this.root });
+    if (mapping.kind === 'refused') return { ok: false, reason: `A hook rewrote this call into one Intent Governor refuses: ${mapping.reason}` };
+    return { ok: true, request: { ...request, calls: mapping.kind === 'governed' ? mapping.calls : [], native: { ...native, tool_input: input } } };
+  }
+
+  /** The governed request a native call stands for, for the governance log. */
+  private nativeRequest(request: BridgeRequest): ToolCallRequest {
+    const native = request.native;
+    return { session_id: request.session_id, agent: request.agent, invocation_id: `${request.key}#0`, tool: native?.tool_name ?? request.calls[0]?.tool ?? 'unknown', input: native?.tool_input ?? {} };
+  }
+
+  private async judge(request: BridgeRequest, signal?: AbortSignal): Promise<BridgeAnswer> {
     if (request.unmapped) {
       const refused = { session_id: request.session_id, agent: request.agent, invocation_id: `${request.key}#0`, tool: request.unmapped.tool, input: {} };
       return { decision: 'deny', reason: explain(await this.governor.refuseUnmapped(refused, request.unmapped.reason)) };
@@ -97,7 +200,8 @@ export class NativeToolBridge {
 
   /** The governed call a native call amounts to, with the file's current content as its basis. */
   private async prepare(request: BridgeRequest, call: NativeCall, index: number): Promise<Prepared> {
-    const base = { session_id: request.session_id, agent: request.agent, invocation_id: `${request.key}#${index}` };
+    const native = request.native?.tool_name !== undefined ? { native: { tool: request.native.tool_name, input: request.native.tool_input ?? {} } } : {};
+    const base = { session_id: request.session_id, agent: request.agent, invocation_id: `${request.key}#${index}`, ...native };
     if (call.tool === 'run_command') return { ok: true, request: { ...base, tool: 'run_command', input: { command: call.input.command, ...this.commandCwd(call.input.cwd) } } };
     if (call.tool === 'read_file') return { ok: true, request: { ...base, tool: 'read_file', input: call.input } };
     const target = await this.canonical(call.input.path, 'write');
@@ -143,7 +247,17 @@ export class NativeToolBridge {
     return { cwd: rel.split(sep).join('/') };
   }
 
-  private async post(request: BridgeRequest): Promise<BridgeAnswer> {
+  private async post(request: BridgeRequest, signal?: AbortSignal): Promise<BridgeAnswer> {
+    await this.recordPost(request);
+    if (!request.native) return { decision: 'allow' };
+    // After the trace: a PostToolUse hook sees a change that is already on record, with the tool's real response.
+    const event = request.native.event === 'PostToolUseFailure' ? 'PostToolUseFailure' : 'PostToolUse';
+    const verdict = await this.fireNative(request, event, signal);
+    const context = [verdict.context, verdict.decision === 'deny' ? verdict.reason : undefined].filter((c): c is string => typeof c === 'string' && c !== '').join('\n') || undefined;
+    return answerOf(verdict, { decision: verdict.decision === 'deny' ? 'deny' : 'allow', reason: verdict.reason, context });
+  }
+
+  private async recordPost(request: BridgeRequest): Promise<void> {
     const stashed = await this.stash.take(request.key);
     for (const [index, call] of request.calls.entries()) {
       if (call.tool === 'run_command') continue; // what a command wrote is not known; its pre-check is the governance
@@ -151,7 +265,8 @@ export class NativeToolBridge {
       const target = await this.canonical(call.input.path, 'read');
       if (!target) continue;
       const { abs, rel } = target;
-      const governed: ToolCallRequest = { session_id: request.session_id, agent: request.agent, invocation_id: `${request.key}#${index}`, tool: call.tool, input: { ...call.input, path: rel } };
+      const native = request.native?.tool_name !== undefined ? { native: { tool: request.native.tool_name, input: request.native.tool_input ?? {} } } : {};
+      const governed: ToolCallRequest = { session_id: request.session_id, agent: request.agent, invocation_id: `${request.key}#${index}`, tool: call.tool, input: { ...call.input, path: rel }, ...native };
       const bytes = await this.governor.services.workspace.readFile(abs).catch(() => undefined);
       const after = decodeText(bytes);
       if (call.tool === 'read_file') {
@@ -166,8 +281,22 @@ export class NativeToolBridge {
       const data = bytes === undefined ? {} : { path: rel, content_hash: contentHash(bytes) };
       await this.governor.recordNative(governed, { data, changes: [change] }, stashed?.approval);
     }
-    return { decision: 'allow' };
   }
+}
+
+/** A bridge answer with what the hooks said for the user and whether they stopped the agent. */
+function answerOf(verdict: HookVerdict | undefined, answer: BridgeAnswer): BridgeAnswer {
+  const out: BridgeAnswer = Object.fromEntries(Object.entries(answer).filter(([, v]) => v !== undefined)) as unknown as BridgeAnswer;
+  if (verdict?.systemMessage) out.systemMessage = verdict.systemMessage;
+  if (verdict?.stop !== undefined) out.stop = verdict.stop;
+  return out;
+}
+
+/** What a non-tool event's matcher is compared with, as in Claude Code (SessionStart's source, PreCompact's trigger, …). */
+function matchValueOf(event: HookEventName, fields: Record<string, unknown>): string | undefined {
+  const key = ({ SessionStart: 'source', SessionEnd: 'reason', PreCompact: 'trigger', Notification: 'notification_type', SubagentStart: 'agent_type', SubagentStop: 'agent_type' } as Record<string, string>)[event];
+  const value = key === undefined ? undefined : fields[key];
+  return typeof value === 'string' ? value : undefined;
 }
 
 const NO_INTENT_HINT =

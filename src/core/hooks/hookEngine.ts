@@ -179,15 +179,18 @@ export class HookEngine {
     return { decision: 'deny', call, context, error: cancelledCallError(call.tool), hook, facts };
   }
 
-  /** Runs every post-hook; their failures are logged and never reach the agent. */
-  async runPost(context: PostHookContext): Promise<void> {
+  /** Runs every post-hook; their failures are logged and never reach the agent. Returns the text they add for the model. */
+  async runPost(context: PostHookContext): Promise<string[]> {
+    const added: string[] = [];
     for (const hook of [...this.post]) {
       try {
         const result = await withTimeout(() => hook.run(context), hook.timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS);
         if (result === TIMED_OUT) this.logger.error(`post-hook ${hook.name} timed out`);
+        else if (typeof result === 'object' && result !== null && typeof result.context === 'string' && result.context !== '') added.push(result.context);
       } catch (error) {
         this.logger.error(`post-hook ${hook.name} failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
       }
     }
+    return added;
   }
 }

@@ -10,6 +10,14 @@ export interface ToolCall {
   session_id: string;
   agent: AgentInfo;
   invocation_id: string;
+  /** An agent's native tool call (its own name and input): the bridge fires PreToolUse/PostToolUse for it itself. */
+  native?: NativeToolUse;
+}
+
+/** The agent's own tool behind a governed call: `Bash` with `{command}`, `Write` with `{file_path, content}`. */
+export interface NativeToolUse {
+  tool: string;
+  input: Record<string, unknown>;
 }
 
 /** Part of an approval request a hook contributes; the engine merges every ask into one request. */
@@ -58,10 +66,13 @@ export interface PostHookContext {
   outcome: CallOutcome;
 }
 
+/** A post-hook may add text for the model (a user hook's additionalContext after the call). */
+export type PostHookResult = { context?: string } | undefined | void;
+
 export interface PostHook {
   name: string;
   timeoutMs?: number;
-  run(context: PostHookContext): Promise<void> | void;
+  run(context: PostHookContext): Promise<PostHookResult> | PostHookResult;
 }
 
 /** A file a governed tool changed, for the trace: contents before and after (undefined = absent). */

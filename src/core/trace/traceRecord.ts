@@ -171,6 +171,7 @@ export function buildGovernanceRecord(event: GovernanceEvent, context: RecordCon
     paths: event.paths.map((p) => tracePath(context.workspaceRoot, p)),
     approver: event.approver,
     record_id: event.record_id,
+    hook_event: event.hook_event,
   });
 }
 

@@ -40,13 +40,15 @@ export interface GovernanceEvent {
   agent: AgentInfo;
   intent_id?: string;
   tool: string;
-  /** `void`: the trace record `record_id` describes a change that did not land after all. */
-  decision: 'deny' | 'reject' | 'error' | 'void';
+  /** `void`: the trace record `record_id` describes a change that did not land after all; `ask`: a user hook asked a human. */
+  decision: 'deny' | 'reject' | 'error' | 'void' | 'ask';
   code: ErrorCode;
   message: string;
   paths: string[];
   approver?: string;
   record_id?: string;
+  /** The user-hook event (PreToolUse, Stop, …) whose hook asked, blocked or failed. */
+  hook_event?: string;
 }
 
 /** What a file holds before and after a change that is about to land: `sha256:` of the raw bytes, absent = no file. */
