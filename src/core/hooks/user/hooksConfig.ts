@@ -27,6 +27,11 @@ const MAX_NAME_CHARS = 60;
 
 /** `Bash(git:*)` as a matcher: users write it; as a regex it would silently never match. */
 const RULE_MATCHER = /^([A-Za-z0-9_-]+)\((.*)\)$/s;
+/**
+ * Tools whose permission rules take a pattern: only these read as a rule, so a regex with a group such as
+ * `mcp__(github|gitlab)` stays a regex.
+ */
+const RULE_TOOLS = new Set(['Bash', 'Read', 'Edit', 'Write', 'MultiEdit', 'NotebookEdit', 'Glob', 'Grep', 'WebFetch', 'WebSearch', 'run_command', 'read_file', 'write_file', 'edit_file', 'delete_file', 'list_files']);
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 const SHAPE_EXAMPLE = `{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./check.sh"}]}]}}`;
@@ -96,7 +101,9 @@ class ConfigReader {
     let matcher: string = written;
     let condition: string | undefined;
     const rule = RULE_MATCHER.exec(matcher);
-    if (rule && conditionProblem(matcher) === undefined) {
+    if (rule && RULE_TOOLS.has(rule[1])) {
+      const problem = conditionProblem(matcher);
+      if (problem) this.fail(`${where}.matcher:`, problem);
       const list = Array.isArray(group.hooks) ? group.hooks : [];
       if (list.some((hook) => isObject(hook) && hook.if !== undefined)) {
         this.fail(`${where}.matcher`, `'${matcher}' is a permission rule and its hooks have their own "if"; write "matcher": "${rule[1]}" and put both conditions in one "if" per hook`);

@@ -111,6 +111,16 @@ describe("parseHooksConfig: one file's hooks in Claude Code's shape", () => {
     ]);
   });
 
+  it('a regex with a group stays a regex; a rule that cannot be a condition is refused, not left to never match', () => {
+    const [spec] = hooksOf(parseHooksConfig(config('PreToolUse', { type: 'command', command: 'x' }, 'mcp__(github|gitlab)'), PROJECT, { strict: true }));
+    assert.equal(spec.matcher, 'mcp__(github|gitlab)');
+    assert.equal(spec.if, undefined);
+    assert.equal(
+      errorOf(config('PreToolUse', { type: 'command', command: 'x' }, 'Edit(~/.bashrc)')),
+      `.orchestration/hooks.json: hooks.PreToolUse[0].matcher: "if" 'Edit(~/.bashrc)': paths in "if" are relative to the workspace root; write a workspace pattern such as "Edit(src/**)"`,
+    );
+  });
+
   it('a file without hooks, or with other keys only, has no hooks', () => {
     assert.deepEqual(parseHooksConfig({}, PROJECT, { strict: true }), { ok: true, hooks: [], notes: [] });
     assert.deepEqual(parseHooksConfig({ permissions: { allow: ['Bash(ls)'] }, env: {} }, CLAUDE, { strict: false }), { ok: true, hooks: [], notes: [] });
