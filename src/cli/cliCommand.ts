@@ -3,6 +3,10 @@ export interface CliIO {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
   readStdin: () => Promise<string>;
+  /** Whether stdin is a terminal, i.e. a person can answer a question (absent: no). */
+  stdinIsTTY?: boolean;
+  /** One line typed on stdin, without its newline; undefined at end of input. */
+  readLine?: () => Promise<string | undefined>;
   cwd: string;
   env: NodeJS.ProcessEnv;
 }

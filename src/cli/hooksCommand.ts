@@ -1,13 +1,35 @@
 import { existsSync } from 'node:fs';
+import { realpath } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { HOOK_AGENTS, type HookAgent } from '../core/bridge/hookConfig';
 import { applyHookConfig } from '../core/bridge/hookInstaller';
+import { FileHookRunLog } from '../core/hooks/user/fileHookRunLog';
+import { FileHookApprovals } from '../core/hooks/user/hookApprovals';
+import { loadHookLayers } from '../core/hooks/user/hookLayers';
+import { hookListing, hookListingText, LISTING_DOOR, type HookListingPorts } from '../core/hooks/user/hookListing';
+import { governorHome } from '../core/paths/governorHome';
+import { defaultAnchorDir } from '../core/trace/anchorStore';
 import { parseCliArgs, usageError, workspaceFrom } from './cliArgs';
-import type { CliCommand } from './cliCommand';
+import type { CliCommand, CliIO } from './cliCommand';
+import { trustHooks } from './hooksTrust';
 
-const USAGE = `governor hooks: install or remove the hook bridge in agents' hook configs
+const USAGE = `governor hooks: see and trust user hooks; install or remove the hook bridge in agents' hook configs
 
-Usage: governor hooks <install|uninstall> [--agent vscode|claude|cursor] [--workspace DIR]
+Usage: governor hooks list [--workspace DIR] [--json]
+       governor hooks trust [--workspace DIR] [--yes]
+       governor hooks <install|uninstall> [--agent vscode|claude|cursor] [--workspace DIR]
+
+list shows every user hook the governor runs for this workspace: ~/.intent-governor/hooks.json (yours, runs
+without approval), .orchestration/hooks.json, .orchestration/hooks.yaml and Claude Code's .claude/settings*.json
+(run for every other agent; Claude Code runs them itself). One row per hook: event, matcher and \`if\`, type
+(command, args, http, prompt; async, asyncRewake, once), source file, state (approved, not approved, user's own)
+and how its last run ended. Files that cannot be read are listed below it. --json prints
+{"hooks": [...], "problems": [...], "notes": [...]}. Exit 0; 1 when a hooks file has a problem.
+
+trust shows each project hook that is not approved yet, exactly as it would run, and asks "Approve these N
+hooks? [y/N]"; on y each is approved by the hash of what it runs (a changed hook asks again). Only a person may
+approve: without a terminal on stdin it refuses (exit 2) unless --yes is given, for a script you run yourself.
+Agents are refused this command. Exit 0 approved or nothing to approve; 1 not approved or a file has a problem.
 
 install writes (or merges into) .github/hooks/intent-governor.json (VS Code), .claude/settings.local.json
 (Claude Code) and .cursor/hooks.json (Cursor), each running \`node <dist/hook.js beside this CLI> hook <agent>\`; the user's
@@ -15,32 +37,60 @@ other hooks and settings are kept. uninstall removes only our entries (and a fil
 agent. These files are protected from agents; run this yourself. Exit 0 done; 1 a file could not be changed.
 `;
 
+const MODES = ['list', 'trust', 'install', 'uninstall'] as const;
+type Mode = (typeof MODES)[number];
+/** Which options each mode takes; any other is a usage error rather than silently ignored. */
+const MODE_OPTIONS: Record<Mode, string[]> = { list: ['workspace', 'json'], trust: ['workspace', 'yes'], install: ['workspace', 'agent'], uninstall: ['workspace', 'agent'] };
+
 export const hooksCommand: CliCommand = {
   name: 'hooks',
-  summary: 'Install or remove the hook bridge in VS Code, Claude Code and Cursor hook configs',
+  summary: 'List and trust user hooks; install or remove the hook bridge in agent hook configs',
   usage: USAGE,
   async run(args, io) {
-    const parsed = parseCliArgs(args, { agent: { type: 'string', multiple: true } as never, workspace: { type: 'string' } }, true);
+    const parsed = parseCliArgs(
+      args,
+      { agent: { type: 'string', multiple: true } as never, workspace: { type: 'string' }, json: { type: 'boolean' }, yes: { type: 'boolean' } },
+      true,
+    );
     if (!parsed.ok) return usageError(io, 'hooks', parsed.message);
-    const mode = parsed.positionals[0];
-    if ((mode !== 'install' && mode !== 'uninstall') || parsed.positionals.length !== 1) return usageError(io, 'hooks', "expected 'install' or 'uninstall'");
-    const requested = (parsed.values.agent as unknown as string[] | undefined) ?? [...HOOK_AGENTS];
-    const unknown = requested.filter((a) => !HOOK_AGENTS.includes(a as HookAgent));
-    if (unknown.length) return usageError(io, 'hooks', `unknown agent '${unknown[0]}' (expected ${HOOK_AGENTS.join(', ')})`);
+    const mode = parsed.positionals[0] as Mode;
+    if (!MODES.includes(mode) || parsed.positionals.length !== 1) return usageError(io, 'hooks', `expected one of ${MODES.join(', ')}`);
+    const stray = Object.keys(parsed.values).find((option) => parsed.values[option] !== undefined && !MODE_OPTIONS[mode].includes(option));
+    if (stray) return usageError(io, 'hooks', `'${mode}' takes no --${stray}`);
     const root = await workspaceFrom(parsed.values.workspace, io, 'hooks');
     if (root === undefined) return 2;
-    // Point agents at the small hook bundle beside this CLI when it is there (dist/hook.js), else at this CLI.
-    const self = resolve(process.argv[1] ?? 'dist/cli.js');
-    const hookBundle = join(dirname(self), 'hook.js');
-    const cliPath = existsSync(hookBundle) ? hookBundle : self;
-    let failed = false;
-    for (const agent of requested as HookAgent[]) {
-      const change = await applyHookConfig(root, agent, mode, cliPath);
-      if (change.action === 'failed') {
-        failed = true;
-        io.stderr(`governor hooks: ${agent}: ${change.message}\n`);
-      } else io.stdout(`${agent}: ${change.file} ${change.action}\n`);
-    }
-    return failed ? 1 : 0;
+    if (mode === 'list' || mode === 'trust') return userHooks(mode, await realpath(root), parsed.values.json === true, parsed.values.yes === true, io);
+    return installBridge(mode, root, (parsed.values.agent as unknown as string[] | undefined) ?? [...HOOK_AGENTS], io);
   },
 };
+
+async function userHooks(mode: 'list' | 'trust', root: string, json: boolean, yes: boolean, io: CliIO): Promise<number> {
+  // The same places the governor reads them from: the approvals beside the anchors, the run log in its home.
+  const home = governorHome(io.env);
+  const approvals = new FileHookApprovals(join(dirname(defaultAnchorDir(io.env)), 'hook-approvals'));
+  // Headless, the workspace counts as trusted: a person chose to run the governor on it.
+  const ports: HookListingPorts = { approvals, runLog: new FileHookRunLog(join(home, 'hook-runs')), trusted: true };
+  const declared = loadHookLayers(root, { home, door: LISTING_DOOR });
+  const listing = await hookListing(root, declared, ports);
+  if (mode === 'trust') return trustHooks(root, listing, declared.hooks, approvals, yes, io);
+  io.stdout(json ? `${JSON.stringify(listing, null, 2)}\n` : hookListingText(listing));
+  return listing.problems.length ? 1 : 0;
+}
+
+async function installBridge(mode: 'install' | 'uninstall', root: string, requested: string[], io: CliIO): Promise<number> {
+  const unknown = requested.filter((a) => !HOOK_AGENTS.includes(a as HookAgent));
+  if (unknown.length) return usageError(io, 'hooks', `unknown agent '${unknown[0]}' (expected ${HOOK_AGENTS.join(', ')})`);
+  // Point agents at the small hook bundle beside this CLI when it is there (dist/hook.js), else at this CLI.
+  const self = resolve(process.argv[1] ?? 'dist/cli.js');
+  const hookBundle = join(dirname(self), 'hook.js');
+  const cliPath = existsSync(hookBundle) ? hookBundle : self;
+  let failed = false;
+  for (const agent of requested as HookAgent[]) {
+    const change = await applyHookConfig(root, agent, mode, cliPath);
+    if (change.action === 'failed') {
+      failed = true;
+      io.stderr(`governor hooks: ${agent}: ${change.message}\n`);
+    } else io.stdout(`${agent}: ${change.file} ${change.action}\n`);
+  }
+  return failed ? 1 : 0;
+}

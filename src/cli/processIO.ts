@@ -1,3 +1,4 @@
+import { createInterface } from 'node:readline';
 import type { CliIO } from './cliCommand';
 
 function readStdin(): Promise<string> {
@@ -9,9 +10,33 @@ function readStdin(): Promise<string> {
   });
 }
 
+/** One line from stdin; the reader lets go of stdin afterwards, so nothing more is consumed or waited on. */
+function readLine(): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    const lines = createInterface({ input: process.stdin, terminal: false });
+    let answer: string | undefined;
+    lines.once('line', (line) => {
+      answer = line;
+      lines.close();
+    });
+    lines.once('close', () => {
+      process.stdin.pause();
+      resolve(answer);
+    });
+  });
+}
+
 /** The real process's streams, directory and environment, as every entry point hands them to a command. */
 export function processIO(): CliIO {
-  return { stdout: (text) => process.stdout.write(text), stderr: (text) => process.stderr.write(text), readStdin, cwd: process.cwd(), env: process.env };
+  return {
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text),
+    readStdin,
+    stdinIsTTY: process.stdin.isTTY === true,
+    readLine,
+    cwd: process.cwd(),
+    env: process.env,
+  };
 }
 
 /**

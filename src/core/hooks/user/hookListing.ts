@@ -1,5 +1,6 @@
 import type { HookApprovals } from './hookApprovals';
 import type { HookEventName } from './hookEvents';
+import { loadHookLayers } from './hookLayers';
 import type { HookRunLog, HookRunRecord } from './hookRunLog';
 import type { HookAction, HookLayer, HookSpec } from './hookSpec';
 
@@ -21,8 +22,8 @@ export const TRUST_STATE_TEXT: Record<HookTrustState, string> = {
 /** The table's cell: short, so a row fits 100 columns; what to do about it is said once below the table. */
 const TRUST_STATE_CELL: Record<HookTrustState, string> = { ...TRUST_STATE_TEXT, not_approved: 'not approved' };
 
-const NOT_APPROVED_ADVICE = 'Hooks that are not approved do not run: run `governor hooks trust` in a terminal to see and approve them.';
-const UNTRUSTED_ADVICE = 'This workspace is not trusted: only your own hooks (~/.intent-governor/hooks.json) run until you trust it.';
+const NOT_APPROVED_ADVICE = 'Hooks not approved do not run: run `governor hooks trust` in a terminal to read and approve them.';
+const UNTRUSTED_ADVICE = 'The workspace is not trusted: only your own hooks run until you trust it.';
 
 /** What Claude Code's own settings files' hooks show: the governor runs them for every other agent. */
 export const NOT_FOR_CLAUDE_CODE = 'not run for Claude Code (it runs them itself)';
@@ -102,6 +103,17 @@ export async function hookListing(root: string, declared: DeclaredHooks, ports: 
     });
   }
   return { hooks, problems: [...declared.problems], notes: [...declared.notes] };
+}
+
+/**
+ * Listings are not a door: every layer is shown, Claude Code's settings files included (marked as not run for
+ * Claude Code, which runs them itself).
+ */
+export const LISTING_DOOR = 'listing';
+
+/** Loads every layer for `root` (the user's file from `home`) and lists it. */
+export function listHooks(root: string, options: HookListingPorts & { home: string }): Promise<HookListing> {
+  return hookListing(root, loadHookLayers(root, { home: options.home, door: LISTING_DOOR }), options);
 }
 
 async function trustState(root: string, spec: HookSpec, ports: HookListingPorts): Promise<HookTrustState> {
@@ -190,8 +202,8 @@ export function hookListingText(listing: HookListing, width = 100): string {
 }
 
 function sourceNote(row: HookListingRow): string {
-  if (row.layer === 'user') return ' (yours: runs without approval)';
-  if (row.notRunForClaudeCode) return ` (${NOT_FOR_CLAUDE_CODE})`;
+  if (row.layer === 'user') return ': yours, runs without approval';
+  if (row.notRunForClaudeCode) return `: ${NOT_FOR_CLAUDE_CODE}`;
   return '';
 }
 

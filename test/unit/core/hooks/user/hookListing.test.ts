@@ -77,21 +77,21 @@ describe('the hooks listing (governor hooks list, Show Hooks)', () => {
     await p.approvals.approve(root, DECLARED.hooks[1].approvalHash, './scripts/check-push.sh');
     await p.runLog.record(root, 'push', { result: 'deny', durationMs: 41.6, at: '2025-01-01T00:00:00.000Z' });
     const text = hookListingText(await hookListing(root, DECLARED, p));
-    for (const line of text.split('\n').filter((l) => l.startsWith('  '))) assert.ok([...line].length <= 100, `over 100 columns: ${line}`);
+    for (const line of text.split('\n').filter(Boolean)) assert.ok([...line].length <= 100, `over 100 columns: ${line}`);
     assert.equal(
       text,
       [
         '  EVENT             MATCHER                   TYPE           STATE         LAST RUN',
-        '~/.intent-governor/hooks.json (yours: runs without approval)',
+        '~/.intent-governor/hooks.json: yours, runs without approval',
         "  PostToolUse       *                         command async  user's own    never run",
         '.orchestration/hooks.json',
         '  PreToolUse        Bash if Bash(git push:*)  command        approved      deny, 42 ms',
         '  PostToolUse       Write|Edit                args once      not approved  never run',
-        '.claude/settings.json (not run for Claude Code (it runs them itself))',
+        '.claude/settings.json: not run for Claude Code (it runs them itself)',
         '  PreToolUse        Write                     http           not approved  never run',
         '  UserPromptSubmit  *                         prompt         not approved  never run',
         '',
-        'Hooks that are not approved do not run: run `governor hooks trust` in a terminal to see and approve them.',
+        'Hooks not approved do not run: run `governor hooks trust` in a terminal to read and approve them.',
         '',
         "Problems (until they are fixed, agents' calls that hooks decide are refused):",
         '  .claude/settings.local.json: is not valid JSON (Unexpected token } at line 3)',
@@ -107,7 +107,7 @@ describe('the hooks listing (governor hooks list, Show Hooks)', () => {
     const long = spec('long', 'project', '.orchestration/hooks.json\u001b[2K', { type: 'command', command: 'x' }, { event: 'ScopeExpansionRequested', matcher: `mcp__${'very_long_server_name'.repeat(4)}__tool\r` });
     await ports().runLog.record(root, 'long', { result: `failed: ${'the hook printed something very long '.repeat(3)}`, durationMs: 5, at: '2025-01-01T00:00:00.000Z' });
     const text = hookListingText(await hookListing(root, { hooks: [long], problems: [], notes: [] }, ports()));
-    for (const line of text.split('\n').filter((l) => l.startsWith('  '))) assert.ok([...line].length <= 100, `over 100 columns: ${line}`);
+    for (const line of text.split('\n').filter(Boolean)) assert.ok([...line].length <= 100, `over 100 columns: ${line}`);
     assert.match(text, /ScopeExpansionRequested {2}mcp__very_long_\S*… {2}command {2}not approved {2}failed: the hook print\S*…\n/);
     assert.match(text, /^\.orchestration\/hooks\.json\\x1b\[2K$/m);
     assert.doesNotMatch(text, /[\u001b\r]/);

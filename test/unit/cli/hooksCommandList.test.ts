@@ -1,0 +1,102 @@
+import { strict as assert } from 'node:assert';
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { FileHookRunLog } from '../../../src/core/hooks/user/fileHookRunLog';
+import { FileHookApprovals } from '../../../src/core/hooks/user/hookApprovals';
+import { loadHookLayers } from '../../../src/core/hooks/user/hookLayers';
+import { hooksWorkspace, type HooksWorkspace } from '../../support/hooksWorkspace';
+
+const PROJECT_HOOKS = JSON.stringify({
+  hooks: {
+    PreToolUse: [
+      { matcher: 'Bash', hooks: [{ type: 'command', command: './scripts/check-push.sh', if: 'Bash(git push:*)' }] },
+      { matcher: 'Write|Edit', hooks: [{ type: 'command', args: ['node', 'scripts/lint.js'] }] },
+    ],
+    PostToolUse: [{ matcher: 'Write', hooks: [{ type: 'http', url: 'http://127.0.0.1:9/audit', async: true }] }],
+  },
+});
+const USER_HOOKS = JSON.stringify({ hooks: { SessionStart: [{ hooks: [{ type: 'command', command: 'echo hello', once: true }] }] } });
+const CLAUDE_SETTINGS = JSON.stringify({ permissions: { allow: [] }, hooks: { PreToolUse: [{ matcher: 'Edit', hooks: [{ type: 'command', command: 'npx prettier --check .' }] }] } });
+const LEGACY_YAML = 'hooks:\n  - name: old-guard\n    event: pre\n    matcher: write_file\n    command: ./old-guard.sh\n';
+
+describe('governor hooks list', function () {
+  this.timeout(60_000);
+  let ws: HooksWorkspace;
+  beforeEach(async () => {
+    ws = await hooksWorkspace();
+  });
+  afterEach(() => ws.dispose());
+
+  it('shows every layer’s hooks with their state and last run, readable at 100 columns', async () => {
+    await ws.file('.orchestration/hooks.json', PROJECT_HOOKS);
+    await ws.file('~/hooks.json', USER_HOOKS);
+    await ws.file('.claude/settings.json', CLAUDE_SETTINGS);
+    const declared = loadHookLayers(ws.root, { home: ws.home, door: 'listing' });
+    const push = declared.hooks.find((h) => h.if === 'Bash(git push:*)');
+    assert.ok(push);
+    await new FileHookApprovals(ws.approvalsDir).approve(ws.root, push.approvalHash, './scripts/check-push.sh');
+    await new FileHookRunLog(join(ws.home, 'hook-runs')).record(ws.root, push.id, { result: 'deny', durationMs: 40, at: new Date().toISOString() });
+
+    const run = await ws.governor(['hooks', 'list']);
+    assert.equal(run.code, 0, run.stderr);
+    const lines = run.stdout.split('\n');
+    for (const line of lines) assert.ok([...line].length <= 100, `over 100 columns: ${line}`);
+    const row = (text: RegExp) => assert.ok(lines.some((l) => text.test(l)), `no row ${text} in:\n${run.stdout}`);
+    row(/^ {2}EVENT +MATCHER +TYPE +STATE +LAST RUN$/);
+    row(/^\/.*\/governor-home\/hooks\.json: yours, runs without approval$/);
+    row(/^ {2}SessionStart +\* +command once +user's own +never run$/);
+    row(/^\.orchestration\/hooks\.json$/);
+    row(/^ {2}PreToolUse +Bash if Bash\(git push:\*\) +command +approved +deny, 40 ms$/);
+    row(/^ {2}PreToolUse +Write\|Edit +args +not approved +never run$/);
+    row(/^ {2}PostToolUse +Write +http async +not approved +never run$/);
+    row(/^\.claude\/settings\.json: not run for Claude Code \(it runs them itself\)$/);
+    row(/^ {2}PreToolUse +Edit +command +not approved +never run$/);
+    assert.match(run.stdout, /run `governor hooks trust` in a terminal to read and approve them/);
+  });
+
+  it('--json gives {hooks, problems, notes}, with the old hooks.yaml’s migration note', async () => {
+    await ws.file('.orchestration/hooks.yaml', LEGACY_YAML);
+    await ws.file('.orchestration/hooks.json', PROJECT_HOOKS);
+    const run = await ws.governor(['hooks', 'list', '--workspace', ws.root, '--json']);
+    assert.equal(run.code, 0, run.stderr);
+    const listing = JSON.parse(run.stdout) as { hooks: Record<string, unknown>[]; problems: unknown[]; notes: string[] };
+    assert.deepEqual(Object.keys(listing), ['hooks', 'problems', 'notes']);
+    assert.equal(listing.hooks.length, 4);
+    const legacy = listing.hooks.find((h) => h.layer === 'legacy');
+    assert.ok(legacy);
+    assert.equal(legacy.source, '.orchestration/hooks.yaml');
+    assert.equal(legacy.stateText, 'not approved: run governor hooks trust');
+    assert.equal(legacy.lastRunText, 'never run');
+    assert.equal(legacy.action, './old-guard.sh');
+    assert.deepEqual(listing.problems, []);
+    assert.equal(listing.notes.length, 1);
+    assert.match(listing.notes[0], /hooks\.yaml/);
+  });
+
+  it('a broken hooks file (a FIFO, invalid JSON) is listed as a problem below the table and exits 1, without hanging', async () => {
+    await ws.file('~/hooks.json', USER_HOOKS);
+    await ws.file('.claude/settings.json', '{"hooks": {"PreToolUse": [');
+    await ws.file('.orchestration/.keep', '');
+    execFileSync('mkfifo', [join(ws.root, '.orchestration', 'hooks.json')]);
+    const run = await ws.governor(['hooks', 'list']);
+    assert.equal(run.code, 1, run.stdout + run.stderr);
+    assert.match(run.stdout, /SessionStart/, 'the readable files are still listed');
+    const [, below] = run.stdout.split(/^Problems.*$/m);
+    assert.ok(below, run.stdout);
+    assert.match(below, /^ {2}\.orchestration\/hooks\.json: .*FIFO/m);
+    assert.match(below, /^ {2}\.claude\/settings\.json: /m);
+  });
+
+  it('no hooks anywhere says so; --help documents list and trust; a wrong option is a usage error', async () => {
+    const empty = await ws.governor(['hooks', 'list']);
+    assert.equal(empty.code, 0);
+    assert.equal(empty.stdout, 'No hooks are declared for this workspace.\n');
+    const help = await ws.governor(['hooks', '--help']);
+    assert.equal(help.code, 0);
+    assert.match(help.stdout, /governor hooks list \[--workspace DIR\] \[--json\]/);
+    assert.match(help.stdout, /governor hooks trust \[--workspace DIR\] \[--yes\]/);
+    const wrong = await ws.governor(['hooks', 'list', '--yes']);
+    assert.equal(wrong.code, 2);
+    assert.match(wrong.stderr, /'list' takes no --yes/);
+  });
+});
