@@ -14,7 +14,7 @@ import { DIALECTS } from './dialects';
 import type { BridgeAnswer, BridgeRequest, NativeCall, NativeEdit, NativeEventFacts } from './nativeCall';
 import type { HookEventName } from '../hooks/user/hookEvents';
 import type { HookVerdict } from '../hooks/user/hookVerdict';
-import type { HookFiring } from '../hooks/user/userHookRunner';
+import { GOVERNOR_VOICE, type HookFiring } from '../hooks/user/userHookRunner';
 
 /** Larger files are governed, but their before-content is not kept for the trace (ranges then cover the whole file). */
 const MAX_STASHED_BYTES = 2 * 1024 * 1024;
@@ -143,7 +143,7 @@ export class NativeToolBridge {
         request = remapped.request;
       }
       if (request.native?.passthrough && request.calls.length === 0) {
-        if (hooks.decision === 'ask') return answerOf(hooks, { decision: 'ask', reason: `Intent Governor asks a human: ${hooks.reason ?? ''}` });
+        if (hooks.decision === 'ask') return answerOf(hooks, { decision: 'ask', reason: askReason(hooks) });
         return answerOf(hooks, { decision: 'allow', context: hooks.context });
       }
     }
@@ -151,7 +151,7 @@ export class NativeToolBridge {
     if (!hooks) return answer;
     const context = [hooks.context, answer.context].filter((c): c is string => typeof c === 'string' && c !== '').join('\n\n') || undefined;
     if (answer.decision === 'deny') return answerOf(hooks, { ...answer, context, updatedInput: undefined });
-    const ask = hooks.decision === 'ask' ? `Intent Governor asks a human: ${hooks.reason ?? ''}` : undefined;
+    const ask = hooks.decision === 'ask' ? askReason(hooks) : undefined;
     const decision = answer.decision === 'ask' || ask ? 'ask' : 'allow';
     return answerOf(hooks, { decision, reason: answer.decision === 'ask' ? answer.reason : ask, context, updatedInput: hooks.updatedInput });
   }
@@ -282,6 +282,11 @@ export class NativeToolBridge {
       await this.governor.recordNative(governed, { data, changes: [change] }, stashed?.approval);
     }
   }
+}
+
+function askReason(verdict: HookVerdict): string {
+  const who = verdict.decidedBy === GOVERNOR_VOICE ? '' : `the hook '${verdict.decidedBy ?? 'a hook'}' asks: `;
+  return `Intent Governor asks a human: ${who}${verdict.reason ?? '(no reason given)'}`;
 }
 
 /** A bridge answer with what the hooks said for the user and whether they stopped the agent. */

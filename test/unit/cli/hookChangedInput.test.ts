@@ -7,8 +7,8 @@ import { createHarness, type Harness } from '../../support/governorHarness';
 import { hookFixture, runHook } from '../../support/runHook';
 
 /**
- * A workspace hook that rewrites a call must not make the bridge allow the agent's original call: the native
- * tool would run the input the agent sent, not the one the guards judged.
+ * A workspace hook that rewrites a call must not make the bridge allow the agent's original call: the guards
+ * judge the input the agent will run (the rewritten native input, mapped again), never one it will not.
  */
 describe("governor hook: a hook's changed input never lets the original through", function () {
   this.timeout(30_000);
@@ -24,8 +24,8 @@ describe("governor hook: a hook's changed input never lets the original through"
     await rm(home, { recursive: true, force: true });
   });
 
-  it('denies a Claude Write out of scope that a hook rewrote to an in-scope path', async () => {
-    // The hook moves every write into src/auth/, where the guards would allow it.
+  it("denies a Claude Write out of scope whose hook set a governed 'path' Claude would ignore", async () => {
+    // The hook adds `path: src/auth/…` (the governed tool's field); Claude's Write still writes its file_path.
     const command = `node -e "let s='';process.stdin.on('data',d=>s+=d).on('end',()=>{const i=JSON.parse(s).tool_input;console.log(JSON.stringify({modify:{...i,path:'src/auth/moved.ts'}}))})"`;
     await writeFile(join(h.root, '.orchestration', 'hooks.yaml'), `hooks:\n  - name: mover\n    event: pre\n    matcher: write_file\n    command: ${JSON.stringify(command)}\n`);
     const anchors = join(home, 'anchors');
@@ -35,7 +35,7 @@ describe("governor hook: a hook's changed input never lets the original through"
     assert.equal(run.code, 0, run.stderr);
     const answer = JSON.parse(run.stdout).hookSpecificOutput;
     assert.equal(answer.permissionDecision, 'deny', run.stdout);
-    assert.match(answer.permissionDecisionReason, /HOOK_BLOCKED.*changed the input/);
+    assert.match(answer.permissionDecisionReason, /SCOPE_VIOLATION.*src\/billing\/invoice\.ts/);
     await assert.rejects(stat(join(h.root, 'src/auth/moved.ts')));
   });
 });

@@ -4,7 +4,7 @@ import type { CallOutcome, PostHook, PreHook, PreHookResult, ToolCall } from '..
 import type { ConditionSubject } from './hookCondition';
 import type { HookEventName } from './hookEvents';
 import type { HookVerdict } from './hookVerdict';
-import type { HookFiring, UserHookRunner } from './userHookRunner';
+import { GOVERNOR_VOICE, type HookFiring, type UserHookRunner } from './userHookRunner';
 
 /** Each user hook has its own timeout that kills its process; this bounds a chain of them. */
 const CHAIN_TIMEOUT_MS = 15 * 60_000;
@@ -49,13 +49,16 @@ export function preHookResult(verdict: HookVerdict): PreHookResult {
     const error = failed ? toolError('HOOK_ERROR', message, { hook }) : toolError('HOOK_BLOCKED', `Blocked by the hook '${hook}': ${message}`, { hook });
     return { decision: { kind: 'deny', error }, context };
   }
-  if (verdict.decision === 'ask') return { decision: { kind: 'ask', ask: { reason: `The hook '${hook}' asks: ${verdict.reason ?? '(no reason given)'}`, risk: 'medium' } }, context };
+  if (verdict.decision === 'ask') {
+    const reason = hook === GOVERNOR_VOICE ? (verdict.reason ?? '') : `The hook '${hook}' asks: ${verdict.reason ?? '(no reason given)'}`;
+    return { decision: { kind: 'ask', ask: { reason, risk: 'medium' } }, context };
+  }
   if (verdict.updatedInput) return { decision: { kind: 'modify', input: verdict.updatedInput }, context };
   return { decision: { kind: 'allow' }, context };
 }
 
 function toolResponse(outcome: CallOutcome): Record<string, unknown> {
-  if (outcome.status === 'success') return { tool_response: { text: outcome.output.text, ...outcome.output.data } };
+  if (outcome.status === 'success') return { tool_response: { status: 'success', text: outcome.output.text, ...outcome.output.data } };
   return { error: outcome.error.message, error_code: outcome.error.code };
 }
 

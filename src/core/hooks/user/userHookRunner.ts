@@ -35,6 +35,9 @@ export interface HookFiring extends HookEventFacts {
 
 const MAX_REASON_CHARS = 2000;
 
+/** The name a verdict carries when the governor itself speaks about a hook (one that is not approved), not the hook. */
+export const GOVERNOR_VOICE = 'Intent Governor';
+
 /** Events whose answer can carry text to the model, so waiting asyncRewake messages are delivered there. */
 const DELIVERS_CONTEXT = new Set(['PreToolUse', 'PostToolUse', 'UserPromptSubmit', 'SessionStart']);
 
@@ -97,7 +100,8 @@ export class UserHookRunner {
       const gate = await this.mayRun(spec, firing, decides);
       if (gate !== 'run') {
         await this.logRun(spec, `skipped: ${gate.why}`, 0);
-        if (gate.verdict) answers.push({ hook: spec.name, verdict: gate.verdict });
+        if (gate.why === 'not approved' && !gate.verdict) this.services.logger.warn(`hook '${spec.name}' (${spec.event}, ${spec.source.file}) is not approved; skipped`);
+        if (gate.verdict) answers.push({ hook: GOVERNOR_VOICE, verdict: gate.verdict });
         continue;
       }
       if (spec.async || spec.asyncRewake) {
@@ -144,8 +148,8 @@ export class UserHookRunner {
     if (trusted) return spec.once && !this.sessionState.claimOnce(this.root, firing.sessionKey, spec.id) ? { why: 'once per session, already ran' } : 'run';
     if (!this.services.policy.trusted) return { why: 'workspace not trusted' };
     if (!decides) return { why: 'not approved' };
-    const reason = `The hook '${spec.name}' from ${spec.source.file} is not approved, so it did not check this; a human must (run \`governor hooks trust\` in a terminal to approve the project's hooks).`;
-    return { why: 'not approved', verdict: { decision: 'ask', reason, failures: [], decidedBy: spec.name } };
+    const reason = `The hook '${spec.name}' from ${spec.source.file} is not approved (only a person approves it: in VS Code's approval dialog, or with \`governor hooks trust\` in a terminal), so it did not check this call; a human must.`;
+    return { why: 'not approved', verdict: { decision: 'ask', reason, failures: [], decidedBy: GOVERNOR_VOICE } };
   }
 
   /** Only an interactive approver (VS Code's modal) may approve a hook: a policy such as `--approve always` must not. */

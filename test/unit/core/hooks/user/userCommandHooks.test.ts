@@ -24,12 +24,12 @@ const worlds: string[] = [];
 async function world(policy: Partial<GovernancePolicy> = {}, approverFor?: Approver): Promise<World & { approvalsDir: string }> {
   const root = await realpath(await mkdtemp(join(tmpdir(), 'ig-userhooks-')));
   const approvalsDir = await mkdtemp(join(tmpdir(), 'ig-approvals-'));
-  worlds.push(root, approvalsDir);
+  worlds.push(root, approvalsDir, `${approvalsDir}.home`);
   await mkdir(join(root, '.orchestration'), { recursive: true });
   await writeFile(join(root, '.orchestration', 'active_intents.yaml'), SAMPLE_INTENTS);
   const approver = new ScriptedApprover();
   const logger = new RecordingLogger();
-  const services = { ...(await createNodeServices({ root, approver: approverFor ?? approver, trace: new RecordingTrace(), logger, policy })), hookApprovals: new FileHookApprovals(approvalsDir) };
+  const services = { ...(await createNodeServices({ root, approver: approverFor ?? approver, trace: new RecordingTrace(), logger, policy })), hookApprovals: new FileHookApprovals(approvalsDir), governorHome: `${approvalsDir}.home` };
   services.sessions.bindIntent('s1', 'auth-refactor');
   const governor = new Governor(services);
   return {
@@ -62,10 +62,10 @@ describe('user command hooks (.orchestration/hooks.yaml)', () => {
     w.approver.script(true); // approves running the hook, once
     const result = await w.write('src/auth/a.ts');
     assert.equal(errorOf(result)?.code, 'HOOK_ERROR');
-    assert.match(errorOf(result)!.message, /The hook 'gate' failed \(exit 1: broken\)/);
+    assert.match(errorOf(result)!.message, /The hook 'gate' exited with code 1: broken/);
     await assert.rejects(stat(join(w.root, 'src/auth/a.ts')));
     assert.equal(w.approver.requests.length, 1);
-    assert.match(w.approver.requests[0].title, /Run the workspace hook 'gate'/);
+    assert.match(w.approver.requests[0].title, /Run the hook 'gate' from .orchestration\/hooks.yaml/);
   });
 
   it('exit 2 blocks with stderr as the reason the model sees; JSON deny and ask work like Claude Code hooks', async () => {
@@ -139,7 +139,7 @@ describe('user command hooks (.orchestration/hooks.yaml)', () => {
     const result = await w.write('src/auth/a.ts');
     assert.ok(Date.now() - started < 10_000);
     assert.equal(errorOf(result)?.code, 'HOOK_ERROR');
-    assert.match(errorOf(result)!.message, /wrote more than 65536 bytes/);
+    assert.match(errorOf(result)!.message, /wrote more than 64 KiB/);
   });
 
   it('runs no hook in an untrusted workspace', async () => {
@@ -171,7 +171,7 @@ describe('user command hooks (.orchestration/hooks.yaml)', () => {
     w.approver.script(false); // the human says no to running the hook
     const report = await w.governor.decide({ tool: 'write_file', input: { path: 'src/auth/a.ts', content: 'x' }, session_id: 's1', agent: { name: 'a' } });
     assert.equal(report.decision, 'ask');
-    assert.match(report.message ?? '', /'marker' is not approved/);
+    assert.match(report.message ?? '', /'marker' from \.orchestration\/hooks\.yaml is not approved/);
     await assert.rejects(stat(join(w.root, 'ran.txt')));
   });
 
@@ -187,7 +187,7 @@ describe('user command hooks (.orchestration/hooks.yaml)', () => {
     await w.hooks('hooks:\n  - name: marker\n    matcher: write_file\n    command: "touch ran.txt"\n');
     const report = await w.governor.decide({ tool: 'write_file', input: { path: 'src/auth/a.ts', content: 'x' }, session_id: 's1', agent: { name: 'a' } });
     assert.equal(report.decision, 'ask');
-    assert.match(report.message ?? '', /'marker' is not approved \(only a person in VS Code's approval dialog can approve it\)/);
+    assert.match(report.message ?? '', /'marker' from \.orchestration\/hooks\.yaml is not approved \(only a person approves it: in VS Code's approval dialog/);
     assert.deepEqual(asked, []);
     await assert.rejects(stat(join(w.root, 'ran.txt')));
     assert.deepEqual(await readdir(w.approvalsDir), []);
@@ -213,6 +213,6 @@ describe('user command hooks (.orchestration/hooks.yaml)', () => {
     assert.equal(input.tool_name, 'write_file');
     assert.equal(input.tool_response.status, 'success');
     await assert.rejects(stat(join(w.root, 'other.txt')));
-    assert.ok(w.logger.lines.some((l) => l.includes("post-hook 'other' is not approved")));
+    assert.ok(w.logger.lines.some((l) => l.includes("hook 'other' (PostToolUse, .orchestration/hooks.yaml) is not approved")));
   });
 });

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Governor } from '../../../../../src/core/governor';
 import { commandHash, FileHookApprovals } from '../../../../../src/core/hooks/user/hookApprovals';
-import { loadUserHooks } from '../../../../../src/core/hooks/user/userHooksFile';
+import { loadHookLayers } from '../../../../../src/core/hooks/user/hookLayers';
 import { createNodeServices } from '../../../../../src/core/nodeServices';
 import { RecordingLogger, RecordingTrace, SAMPLE_INTENTS, ScriptedApprover } from '../../../../support/governorHarness';
 
@@ -24,7 +24,7 @@ describe('.orchestration/hooks.yaml and the hook approvals, whatever is put at t
   });
 
   async function governor(approver = new ScriptedApprover()): Promise<Governor> {
-    const services = { ...(await createNodeServices({ root, approver, trace: new RecordingTrace(), logger: new RecordingLogger() })), hookApprovals: new FileHookApprovals(approvalsDir) };
+    const services = { ...(await createNodeServices({ root, approver, trace: new RecordingTrace(), logger: new RecordingLogger() })), hookApprovals: new FileHookApprovals(approvalsDir), governorHome: join(approvalsDir, 'home') };
     services.sessions.bindIntent('s1', 'auth-refactor');
     return new Governor(services);
   }
@@ -34,14 +34,14 @@ describe('.orchestration/hooks.yaml and the hook approvals, whatever is put at t
     const result = await (await governor()).call({ tool: 'write_file', input: { path: 'src/auth/a.ts', content: 'x' }, session_id: 's1', agent: { name: 'a' } });
     assert.ok(!result.ok);
     assert.equal(result.error.code, 'HOOK_ERROR');
-    assert.match(result.error.message, /^\.orchestration\/hooks\.yaml is a FIFO \(named pipe\), not a regular file: refused; replace it with a YAML file of hooks, so every call is refused/);
+    assert.match(result.error.message, /\.orchestration\/hooks\.yaml: the file is a FIFO \(named pipe\), not a regular file: refused.*the call is refused until a human fixes it/);
   });
 
   it('a hooks file over the cap is refused, not parsed', async () => {
     await writeFile(join(root, '.orchestration', 'hooks.yaml'), `# ${'x'.repeat(300 * 1024)}\nhooks: []\n`);
-    const loaded = await loadUserHooks(root);
-    assert.ok(!loaded.ok);
-    assert.match(loaded.message, /over the 262144-byte limit: refused/);
+    const loaded = loadHookLayers(root, { home: join(approvalsDir, 'home'), door: 'vscode' });
+    assert.equal(loaded.hooks.length, 0);
+    assert.match(loaded.problems[0]?.message ?? '', /over the 262144-byte limit: refused/);
   });
 
   it('a FIFO in place of the approvals file approves nothing and does not hang: the human is asked', async () => {
@@ -55,7 +55,7 @@ describe('.orchestration/hooks.yaml and the hook approvals, whatever is put at t
     const approver = new ScriptedApprover([false, false]);
     const result = await (await governor(approver)).call({ tool: 'write_file', input: { path: 'src/auth/a.ts', content: 'x' }, session_id: 's1', agent: { name: 'a' } });
     assert.ok(approver.requests.length >= 1);
-    assert.match(approver.requests[0].title, /Run the workspace hook 'gate'/);
+    assert.match(approver.requests[0].title, /Run the hook 'gate' from .orchestration\/hooks.yaml/);
     assert.ok(!result.ok);
   });
 });
