@@ -16,6 +16,7 @@ import { registerInspector } from './host/inspectorCommands';
 import { watchIntentsFile } from './host/intentsWatcher';
 import { IntentStatusBar } from './host/intentStatusBar';
 import { registerLanguageModelTools } from './host/languageModelTools';
+import { registerShowHooksCommand } from './host/showHooksCommand';
 import { ShutdownSequence } from './host/shutdownSequence';
 import { bindPolicy } from './host/policySettings';
 import { registerTraceCommands } from './host/traceCommands';
@@ -70,6 +71,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Intent
     ...registerInspector(governed, context.extensionUri),
     registerConnectAgentCommand(() => mcp, context.globalStorageUri),
     registerInstallHooksCommand(services.workspace.root, context.asAbsolutePath('dist/hook.js')),
+    registerShowHooksCommand(governed),
     ...registerLanguageModelTools(governor),
   );
   await reloadIntents();
@@ -103,6 +105,7 @@ function activateIdle(context: vscode.ExtensionContext, log: vscode.LogOutputCha
     ...registerInspector(undefined, context.extensionUri),
     registerConnectAgentCommand(),
     registerInstallHooksCommand(undefined, context.asAbsolutePath('dist/hook.js')),
+    registerShowHooksCommand(undefined),
     ...registerLanguageModelTools(undefined),
   );
   log.info(`idle: ${why}`);
