@@ -10,6 +10,7 @@ import { protectedPatternFor } from '../paths/protectedPaths';
 import { contentHash } from '../policy/optimisticLock';
 import { toolError, type ToolError } from '../toolError';
 import type { BeforeStash } from './beforeStash';
+import { matchNames } from '../hooks/user/claudeToolNames';
 import { DIALECTS } from './dialects';
 import type { BridgeAnswer, BridgeRequest, NativeCall, NativeEdit, NativeEventFacts } from './nativeCall';
 import type { HookEventName } from '../hooks/user/hookEvents';
@@ -90,7 +91,7 @@ export class NativeToolBridge {
   private async fireNative(request: BridgeRequest, event: HookEventName, signal?: AbortSignal, extra: Partial<HookFiring> = {}): Promise<HookVerdict> {
     const native = request.native as NativeEventFacts;
     const governed = request.calls.map((c) => c.tool);
-    const toolNames = native.tool_name !== undefined ? [native.tool_name, ...governed] : undefined;
+    const toolNames = native.tool_name !== undefined ? matchNames(native.tool_name, governed) : undefined;
     const first = request.calls[0];
     const path = first && first.tool !== 'run_command' ? await this.canonical(first.input.path, 'read') : undefined;
     const subject =

@@ -1,6 +1,7 @@
 import { toolError } from '../../toolError';
 import type { CallFacts } from '../callFacts';
 import type { CallOutcome, PostHook, PreHook, PreHookResult, ToolCall } from '../hookTypes';
+import { matchNames } from './claudeToolNames';
 import type { ConditionSubject } from './hookCondition';
 import type { HookEventName } from './hookEvents';
 import type { HookVerdict } from './hookVerdict';
@@ -11,7 +12,7 @@ const CHAIN_TIMEOUT_MS = 15 * 60_000;
 
 /** What an `if` condition is checked against for a governed call. */
 export async function governedSubject(call: ToolCall, facts: CallFacts): Promise<ConditionSubject> {
-  const names = [call.tool];
+  const names = matchNames(call.native?.tool, [call.tool]);
   if (typeof call.input.command === 'string') return { toolNames: names, command: call.input.command, kind: 'command' };
   const paths = await facts.paths();
   const path = paths.ok ? paths.value.find((p) => p.field === 'path')?.rel : undefined;
@@ -33,8 +34,8 @@ export async function toolFiring(event: HookEventName, call: ToolCall, facts: Ca
     governedTool: call.tool,
     invocationId: call.invocation_id,
     filePath: subject.path,
-    toolNames: call.native ? [call.native.tool, call.tool] : [call.tool],
-    subject: call.native ? { ...subject, toolNames: [call.native.tool, call.tool] } : subject,
+    toolNames: subject.toolNames,
+    subject,
     signal,
   };
 }

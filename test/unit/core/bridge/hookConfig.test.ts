@@ -25,7 +25,10 @@ describe('hook configs (install / uninstall)', () => {
       { matcher: 'Bash', hooks: [{ type: 'command', command: './lint.sh' }] },
       { matcher: 'Write|Edit|MultiEdit|NotebookEdit|Bash|Read', hooks: [ours] },
     ]);
-    assert.deepEqual(config.hooks.PostToolUse, [{ matcher: 'Write|Edit|MultiEdit|Read', hooks: [ours] }]);
+    assert.deepEqual(config.hooks.PostToolUse, [{ matcher: 'Write|Edit|MultiEdit|Read|Bash', hooks: [ours] }], 'post-hooks run for Bash too, with its real response');
+    for (const event of ['PostToolUseFailure', 'PermissionRequest', 'PermissionDenied', 'Stop', 'SubagentStart', 'SubagentStop', 'PreCompact', 'Notification']) {
+      assert.deepEqual(config.hooks[event], [{ hooks: [ours] }], `${event} reaches the project's hooks`);
+    }
     assert.deepEqual(config.hooks.SessionStart, [{ hooks: [ours] }]);
     assert.deepEqual(config.hooks.SessionEnd, [{ hooks: [ours] }], 'so the extension frees what it kept for the conversation');
     const removed = JSON.parse(text(uninstallHookConfig('claude', once)));
@@ -37,7 +40,8 @@ describe('hook configs (install / uninstall)', () => {
     assert.deepEqual(vscode.hooks.PreToolUse, [{ type: 'command', command: hookCommandLine(CLI, 'vscode'), timeout: 120 }]);
     const cursor = JSON.parse(text(installHookConfig('cursor', undefined, CLI)));
     assert.equal(cursor.version, 1);
-    assert.deepEqual(Object.keys(cursor.hooks), ['beforeShellExecution', 'beforeReadFile', 'afterFileEdit', 'beforeSubmitPrompt']);
+    assert.deepEqual(Object.keys(cursor.hooks), ['beforeShellExecution', 'beforeReadFile', 'afterFileEdit', 'beforeSubmitPrompt', 'stop']);
+    assert.deepEqual(Object.keys(vscode.hooks), ['PreToolUse', 'PostToolUse', 'SessionStart', 'UserPromptSubmit', 'Stop', 'SubagentStart', 'SubagentStop', 'PreCompact']);
     assert.deepEqual(uninstallHookConfig('cursor', JSON.stringify(cursor)), { ok: true, text: null });
     assert.deepEqual(uninstallHookConfig('vscode', JSON.stringify(vscode)), { ok: true, text: null });
   });
@@ -58,7 +62,8 @@ describe('hook configs (install / uninstall)', () => {
       const claude = JSON.parse(await readFile(join(h.root, '.claude', 'settings.local.json'), 'utf8'));
       assert.match(claude.hooks.PreToolUse[0].hooks[0].command, /^node ".*\.js" hook claude --timeout-ms 110000$/);
       const cursor = JSON.parse(await readFile(join(h.root, '.cursor', 'hooks.json'), 'utf8'));
-      assert.deepEqual(cursor.hooks.stop, [{ command: './notify.sh' }]);
+      assert.deepEqual(cursor.hooks.stop[0], { command: './notify.sh' }, "the user's own stop hook is kept, ours follows it");
+      assert.equal(cursor.hooks.stop.length, 2);
       const removed = await runGovernor(['hooks', 'uninstall', '--workspace', h.root], { anchorDir: h.root });
       assert.equal(removed.code, 0, removed.stderr);
       await assert.rejects(stat(join(h.root, '.claude', 'settings.local.json')));
