@@ -2,7 +2,9 @@ import * as assert from 'node:assert/strict';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import * as vscode from 'vscode';
-import { FileHookApprovals, specHash } from '../../../src/core/hooks/user/hookApprovals';
+import { FileHookApprovals } from '../../../src/core/hooks/user/hookApprovals';
+import { loadHookLayers } from '../../../src/core/hooks/user/hookLayers';
+import { governorHome } from '../../../src/core/paths/governorHome';
 import { LanguageModelHookExecutor } from '../../../src/host/languageModelHookExecutor';
 import { vscodeLanguageModels } from '../../../src/host/vscodeLanguageModels';
 import type { HookSpec } from '../../../src/core/hooks/user/hookSpec';
@@ -38,11 +40,15 @@ async function writeHooks(hook: Record<string, unknown>): Promise<void> {
   await writeFile(path, `${JSON.stringify(config, null, 2)}\n`);
 }
 
-/** What `governor hooks trust` records once a human approved the hook: its action's hash, beside the anchors. */
-async function approve(action: { type: 'prompt'; prompt: string; model?: string }): Promise<void> {
+/** What `governor hooks trust --yes` records: each project hook's approval hash, as the governor loads it. */
+async function approveProjectHooks(): Promise<void> {
   const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
   assert.ok(root);
-  await new FileHookApprovals().approve(root, specHash(action), action.prompt);
+  const loaded = loadHookLayers(root, { home: governorHome(), door: 'vscode-agent' });
+  assert.deepEqual(loaded.problems, []);
+  const project = loaded.hooks.filter((spec) => spec.source.layer === 'project');
+  assert.equal(project.length, 1, 'the project hooks file holds one hook');
+  for (const spec of project) await new FileHookApprovals().approve(root, spec.approvalHash, spec.name);
 }
 
 /** The executor on its own, as the host builds it, against the real vscode.lm. */
@@ -99,12 +105,13 @@ describe('prompt hooks through a VS Code language model', () => {
 
   it('a model answering {"ok": false} refuses the write with its reason, and the file is not written', async () => {
     await writeHooks({});
-    await approve({ type: 'prompt', prompt: PROMPT });
+    await approveProjectHooks();
     model.answer('{"ok": false, "reason": "no secrets"}');
     const path = 'src/auth/promptHookRefused.ts';
     const content = 'export const apiKey = "sk-live-1234";\n';
 
     const refusal = parseToolError(await invokeGovernedTool('write_file', { path, content }));
+    assert.equal(refusal.code, 'HOOK_BLOCKED');
     assert.match(refusal.message, /no secrets/);
     assert.equal(await exists(path), false, 'the refused file was written');
 
@@ -122,7 +129,7 @@ describe('prompt hooks through a VS Code language model', () => {
   it('a model answering {"ok": true} lets the write land, and the statusMessage shows while it thinks', async () => {
     const api = await activateGovernor();
     await writeHooks({});
-    await approve({ type: 'prompt', prompt: PROMPT });
+    await approveProjectHooks();
     model.hold();
     model.answer('{"ok": true}');
     const path = 'src/auth/promptHookAllowed.ts';
@@ -141,11 +148,12 @@ describe('prompt hooks through a VS Code language model', () => {
 
   it('a model that does not answer within the timeout is cancelled and the write refused (fail closed)', async () => {
     await writeHooks({ timeout: 1 });
-    await approve({ type: 'prompt', prompt: PROMPT });
+    await approveProjectHooks();
     model.hold();
     const path = 'src/auth/promptHookTimedOut.ts';
 
     const refusal = parseToolError(await invokeGovernedTool('write_file', { path, content: 'x\n' }));
+    assert.equal(refusal.code, 'HOOK_ERROR');
     assert.match(refusal.message, /did not answer within 1000 ms/);
     assert.equal(await exists(path), false);
     // The cancellation reached the provider: VS Code cancelled the request, it did not just stop waiting.
@@ -154,10 +162,11 @@ describe('prompt hooks through a VS Code language model', () => {
 
   it('a hook naming a model VS Code does not have refuses the write and says which models there are', async () => {
     await writeHooks({ model: 'no-such-model' });
-    await approve({ type: 'prompt', prompt: PROMPT, model: 'no-such-model' });
+    await approveProjectHooks();
     const path = 'src/auth/promptHookNoModel.ts';
 
     const refusal = parseToolError(await invokeGovernedTool('write_file', { path, content: 'x\n' }));
+    assert.equal(refusal.code, 'HOOK_ERROR');
     assert.match(refusal.message, /'no-such-model' named by the hook is not available in VS Code \(available: .*scripted-judge/);
     assert.equal(await exists(path), false);
     assert.equal(model.requests().length, 0);
