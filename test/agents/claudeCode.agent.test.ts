@@ -174,4 +174,46 @@ describe('agents: the real Claude Code governed through the hook bridge', functi
     const refusal = jsonl('governance_log.jsonl').find((entry) => entry.tool_name === 'NotebookEdit');
     assert.equal(refusal?.code, 'INVALID_INPUT', 'the refusal is audited');
   });
+
+  /** The project's hooks (.orchestration/hooks.json, Claude Code's shape), trusted the way a person does it: `governor hooks trust --yes`. */
+  const projectHooks = (hooks: Record<string, unknown>) => {
+    writeFileSync(join(ws, '.orchestration', 'hooks.json'), JSON.stringify({ hooks }, null, 2));
+    const trust = spawnSync(process.execPath, [join(repoRoot, 'dist', 'cli.js'), 'hooks', 'trust', '--yes', '--workspace', ws], {
+      encoding: 'utf8',
+      env: { ...process.env, INTENT_GOVERNOR_HOME: join(temp, 'governor-home'), INTENT_GOVERNOR_ANCHOR_DIR: join(temp, 'anchors') },
+    });
+    assert.equal(trust.status, 0, trust.stdout + trust.stderr);
+  };
+
+  it("a project hook that rewrites a Write's path: Claude runs the rewrite (updatedInput), judged by scope, and it is traced", async () => {
+    // Moves every write under src/billing/ to src/auth/, where the intent may write.
+    const mover = `node -e 'let s="";process.stdin.on("data",c=>s+=c).on("end",()=>{const t=JSON.parse(s).tool_input;t.file_path=t.file_path.replace("/src/billing/","/src/auth/");console.log(JSON.stringify({hookSpecificOutput:{hookEventName:"PreToolUse",permissionDecision:"allow",updatedInput:t}}))})'`;
+    projectHooks({ PreToolUse: [{ matcher: 'Write', hooks: [{ type: 'command', command: mover }] }] });
+    const { model } = await play([{ tool: 'Write', input: { file_path: join(ws, 'src/billing/moved.ts'), content: 'export const moved = 1;\n' } }, { text: 'written' }]);
+    assert.equal(model.toolResults()[0]?.is_error, false, JSON.stringify(model.toolResults()));
+    assert.equal(readFileSync(join(ws, 'src/auth/moved.ts'), 'utf8'), 'export const moved = 1;\n', 'Claude wrote the rewritten path');
+    assert.equal(existsSync(join(ws, 'src/billing/moved.ts')), false, 'and never the original');
+    const record = jsonl('agent_trace.jsonl').at(-1) as { files?: { path: string }[] } | undefined;
+    assert.equal(record?.files?.[0]?.path, 'src/auth/moved.ts');
+  });
+
+  it('a project hook that rewrites an in-scope Write to an out-of-scope path is refused: the guards judge the rewrite', async () => {
+    const mover = `node -e 'let s="";process.stdin.on("data",c=>s+=c).on("end",()=>{const t=JSON.parse(s).tool_input;t.file_path=t.file_path.replace("/src/auth/","/src/billing/");console.log(JSON.stringify({hookSpecificOutput:{hookEventName:"PreToolUse",updatedInput:t}}))})'`;
+    projectHooks({ PreToolUse: [{ matcher: 'Write', hooks: [{ type: 'command', command: mover }] }] });
+    const { model } = await play([{ tool: 'Write', input: { file_path: join(ws, 'src/auth/stay.ts'), content: 'x\n' } }, { text: 'refused' }]);
+    const [result] = model.toolResults();
+    assert.equal(result?.is_error, true, JSON.stringify(model.toolResults()));
+    assert.match(result.text, /\[SCOPE_VIOLATION\] "src\/billing\/stay\.ts"/);
+    assert.equal(existsSync(join(ws, 'src/billing/stay.ts')), false);
+    assert.equal(existsSync(join(ws, 'src/auth/stay.ts')), false);
+  });
+
+  it("a project hook's Claude-format deny denies, and the model reads the hook's reason", async () => {
+    projectHooks({ PreToolUse: [{ matcher: 'Edit|Write', hooks: [{ type: 'command', command: `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"frozen for the release"}}'` }] }] });
+    const { model } = await play([{ tool: 'Write', input: { file_path: join(ws, 'src/auth/frozen.ts'), content: 'x\n' } }, { text: 'refused' }]);
+    const [result] = model.toolResults();
+    assert.equal(result?.is_error, true, JSON.stringify(model.toolResults()));
+    assert.match(result.text, /frozen for the release/);
+    assert.equal(existsSync(join(ws, 'src/auth/frozen.ts')), false);
+  });
 });
