@@ -4,6 +4,9 @@ import type { HookAction, HookSpec } from '../core/hooks/user/hookSpec';
 /** A model's answer beyond this is cut and the request cancelled: a verdict is a line of JSON, not a novel. */
 export const MAX_PROMPT_ANSWER_CHARS = 64 * 1024;
 
+/** Models named in a "not available" message; a provider may offer dozens. */
+const MAX_LISTED_MODELS = 8;
+
 export const NO_LANGUAGE_MODEL = 'no language model is available in VS Code (install/sign in to a chat model provider)';
 
 /** One chat model as the executor sees it (a vscode.LanguageModelChat behind `vscodeLanguageModels.ts`). */
@@ -103,8 +106,9 @@ export class LanguageModelHookExecutor implements PromptHookExecutor {
     // Not another model in its place: the author chose this one to judge, and a different judge is a different policy.
     const available = (await this.models.select({})).map((each) => `${each.id} (${each.family})`);
     if (available.length === 0) return { failure: NO_LANGUAGE_MODEL };
+    const listed = available.length > MAX_LISTED_MODELS ? `${available.slice(0, MAX_LISTED_MODELS).join(', ')}, … ${available.length - MAX_LISTED_MODELS} more` : available.join(', ');
     return {
-      failure: `the language model '${wanted}' named by the hook is not available in VS Code (available: ${available.join(', ')}); set "model" to one of them, or remove it to use the first`,
+      failure: `the language model '${wanted}' named by the hook is not available in VS Code (available: ${listed}); set "model" to one of them, or remove it to use the first`,
     };
   }
 }
