@@ -3,6 +3,7 @@ import type { Intent } from '../intents/intent';
 import { canonicalizePath, type CanonicalPath } from '../paths/canonicalPath';
 import { protectedPathError, protectedPatternFor } from '../paths/protectedPaths';
 import { fail, ok, toolError, type Result } from '../toolError';
+import { hookTrustStores, ONLY_A_PERSON, trustStoreAt } from './hookTrustRules';
 import { matchScope, scopeViolationError } from './scope';
 
 export interface CommandTarget extends CanonicalPath {
@@ -30,7 +31,10 @@ export async function canonicalizeCommandTarget(root: string, cwdRel: string, ta
 export async function checkCommandTarget(root: string, cwdRel: string, target: string, intent: Intent, caseInsensitive: boolean): Promise<Result<CommandTarget>> {
   const resolved = await canonicalizeCommandTarget(root, cwdRel, target, caseInsensitive);
   if (!resolved.ok) return resolved;
-  const { rel, directory } = resolved.value;
+  const { rel, abs, directory } = resolved.value;
+  // A workspace can hold the stores (a home folder opened as the workspace); the real path decides, whatever the cwd.
+  const store = trustStoreAt(abs, hookTrustStores());
+  if (store) return fail(toolError('COMMAND_DENIED', `The command writes '${rel}', which is in ${store.what}: ${ONLY_A_PERSON}. Do not retry this command; ask the user.`, { path: rel }));
   const pattern = protectedPatternFor(rel);
   if (pattern) return fail(protectedPathError(rel, pattern));
   const probe = directory ? `${rel}/any-file` : rel;

@@ -154,4 +154,15 @@ describe('run_command through the governor refuses hook trust to an agent', () =
     assert.equal(h.approver.requests.length, 0);
     assert.equal(await new FileHookApprovals(store).isApproved(h.root, 'sha256:x'), false);
   });
+
+  it('a write the text cannot place (cwd inside a workspace that holds the store) is refused once the path is resolved', async () => {
+    // The anchors (and so the approvals) inside the workspace, inside the intent's scope: only the real path tells.
+    process.env.INTENT_GOVERNOR_ANCHOR_DIR = join(h.root, 'src', 'auth', 'cfg', 'anchors');
+    await h.file('src/auth/cfg/hook-approvals/.keep', '');
+    const result = await h.call('run_command', { command: 'touch hook-approvals/abc.json', cwd: 'src/auth/cfg' });
+    assert.equal(codeOf(result), 'COMMAND_DENIED');
+    assert.ok(!result.ok);
+    assert.match(result.error.message, /'src\/auth\/cfg\/hook-approvals\/abc\.json', which is in the hook approvals store: only a person at a terminal may trust hooks/);
+    assert.equal(h.approver.requests.length, 0);
+  });
 });
