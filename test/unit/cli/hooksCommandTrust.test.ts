@@ -75,8 +75,7 @@ describe('governor hooks trust', function () {
     assert.match(run.stdout, /Approved 3 hook\(s\)\./);
     assert.equal(await approvedCount(), 3);
 
-    const edited = structuredClone(PROJECT_HOOKS);
-    edited.hooks.PreToolUse[1].hooks[0].args = ['node', 'scripts/lint.js', '--fix'];
+    const edited = { hooks: { PreToolUse: [PROJECT_HOOKS.hooks.PreToolUse[0], { matcher: 'Write|Edit', hooks: [{ type: 'command', args: ['node', 'scripts/lint.js', '--fix'] }] }] } };
     await ws.file('.orchestration/hooks.json', JSON.stringify(edited));
     const list = await ws.governor(['hooks', 'list']);
     assert.match(list.stdout, /^ {2}PreToolUse +Write\|Edit +args +not approved +never run$/m);
