@@ -64,9 +64,14 @@ export const mcpCommand: CliCommand = {
     const { createGovernedMcpServer } = await import('../core/mcp/governedMcpServer');
     const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
     const calls = new InflightCalls();
-    const server = createGovernedMcpServer(new Governor(services), { name: 'intent-governor', version: TOOL_VERSION, sessionId: `mcp-stdio:${randomUUID()}`, track: (call) => calls.track(call) });
+    const governor = new Governor(services);
+    const server = createGovernedMcpServer(governor, { name: 'intent-governor', version: TOOL_VERSION, sessionId: `mcp-stdio:${randomUUID()}`, track: (call) => calls.track(call) });
     const closed = new Promise<void>((resolve) => {
-      server.onclose = () => resolve();
+      const endSession = server.onclose;
+      server.onclose = () => {
+        endSession?.();
+        resolve();
+      };
     });
     await server.connect(new StdioServerTransport());
     // The client closing our stdin ends the session; flush the trace before exiting.
@@ -74,6 +79,7 @@ export const mcpCommand: CliCommand = {
     services.logger.info(`serving ${root} (approve: ${approve})`);
     await closed;
     await calls.settled(); // closing cancelled the calls still running: their outcomes go to the trace first
+    await governor.userHooks.drain(); // background hooks (async, asyncRewake) finish before the process does
     await trace.close();
     return 0;
   },

@@ -5,12 +5,12 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { bundledScript } from './bundledScript';
 
 /** A real MCP client talking to `governor mcp` (the bundled CLI) as a child process over stdio. */
-export async function connectGovernorMcp(workspace: string, anchorDir: string, extra: string[] = [], name = 'mcp-test-agent'): Promise<Client> {
+export async function connectGovernorMcp(workspace: string, anchorDir: string, extra: string[] = [], name = 'mcp-test-agent', env: Record<string, string> = {}): Promise<Client> {
   const cli = bundledScript(join(__dirname, '..', '..', 'src', 'cli', 'main.ts'));
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [cli, 'mcp', '--workspace', workspace, ...extra],
-    env: { ...(process.env as Record<string, string>), INTENT_GOVERNOR_ANCHOR_DIR: anchorDir },
+    env: { ...(process.env as Record<string, string>), INTENT_GOVERNOR_ANCHOR_DIR: anchorDir, ...env },
     stderr: 'pipe',
   });
   const client = new Client({ name, version: '1.0.0' });

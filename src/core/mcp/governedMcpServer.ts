@@ -54,6 +54,17 @@ export function createGovernedMcpServer(governor: Governor, options: GovernedMcp
         'Every change goes through Intent Governor. Call list_intents, then select_active_intent before changing anything; read_file before editing and pass its content_hash as expected_content_hash.',
     },
   );
+  // The session's start and end reach the user hooks (SessionStart/SessionEnd), tracked like calls so a door waits for them.
+  const lifecycle = (event: 'SessionStart' | 'SessionEnd') => {
+    const fields = event === 'SessionStart' ? { source: 'startup' } : { reason: 'other' };
+    const fired = governor.userHooks
+      .fire({ event, sessionKey: options.sessionId, sessionId: options.sessionId, agent: { name: server.getClientVersion()?.name ?? 'mcp-client' }, cwd: governor.services.workspace.root, fields, matchValue: Object.values(fields)[0] })
+      .catch((error: unknown) => governor.services.logger.error(`${event} hooks: ${error instanceof Error ? error.message : String(error)}`))
+      .finally(() => event === 'SessionEnd' && governor.userHooks.endSession(options.sessionId));
+    options.track?.(fired);
+  };
+  server.oninitialized = () => lifecycle('SessionStart');
+  server.onclose = () => lifecycle('SessionEnd');
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: governor.tools().map(toMcpTool) }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const client = server.getClientVersion();

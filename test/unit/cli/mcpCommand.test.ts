@@ -29,6 +29,20 @@ describe('governor mcp (stdio)', function () {
     await rm(anchorDir, { recursive: true, force: true });
   });
 
+  it("fires the user's SessionStart and SessionEnd hooks for the MCP session, and PreToolUse for its calls", async () => {
+    const home = join(anchorDir, 'home');
+    const seen = join(anchorDir, 'events.txt');
+    await mkdir(home, { recursive: true });
+    const note = { type: 'command', command: `node -e 'let s="";process.stdin.on("data",c=>s+=c).on("end",()=>require("fs").appendFileSync(${JSON.stringify(seen)},JSON.parse(s).hook_event_name+"\\n"))'` };
+    await writeFile(join(home, 'hooks.json'), JSON.stringify({ hooks: { SessionStart: [{ hooks: [note] }], PreToolUse: [{ matcher: 'list_intents', hooks: [note] }], SessionEnd: [{ hooks: [note] }] } }));
+    client = await connectGovernorMcp(h.root, anchorDir, [], 'mcp-test-agent', { INTENT_GOVERNOR_HOME: home });
+    await client.callTool({ name: 'list_intents', arguments: {} });
+    await client.close();
+    client = undefined;
+    for (let i = 0; i < 100 && !(await readFile(seen, 'utf8').catch(() => '')).includes('SessionEnd'); i++) await new Promise((r) => setTimeout(r, 50));
+    assert.deepEqual((await readFile(seen, 'utf8')).trim().split('\n'), ['SessionStart', 'PreToolUse', 'SessionEnd']);
+  });
+
   it('lists every governed tool with its JSON schema and hints', async () => {
     client = await connectGovernorMcp(h.root, anchorDir);
     const { tools } = await client.listTools();
