@@ -6,6 +6,13 @@ import { Governor } from '../core/governor';
 import { createNodeServices, denyingApprover } from '../core/nodeServices';
 import { defaultAnchorDir } from '../core/trace/anchorStore';
 import { createTraceStack } from '../core/trace/traceStack';
+import { existsSync, rmSync } from 'node:fs';
+import type { GovernorServices } from '../core/governorServices';
+import { UserHookRunner, type DetachedHookJob } from '../core/hooks/user/userHookRunner';
+import { readRegularFileSync } from '../core/io/regularFile';
+import type { TraceSink } from '../core/trace/traceSink';
+import type { CliIO } from './cliCommand';
+import { detachedHookJobs } from './detachedHookJobs';
 import { governorHome, type HeadlessDecider } from './hookFlow';
 import { TOOL_VERSION } from './toolVersion';
 
@@ -18,16 +25,41 @@ export const decideHeadless: HeadlessDecider = async (request, root, intent, io)
   const { sink: trace } = createTraceStack({ workspaceRoot: root, toolVersion: TOOL_VERSION, anchorDir: defaultAnchorDir(io.env) });
   try {
     const home = governorHome(io.env);
-    const services = { ...(await createNodeServices({ root, approver: denyingApprover, trace })), governorHome: home, hookApprovals: new FileHookApprovals(join(dirname(defaultAnchorDir(io.env)), 'hook-approvals')) };
-    const governor = new Governor(services);
+    const services = await headlessServices(root, trace, io);
+    // This process ends with its answer: background hooks (async, asyncRewake) run on in a detached worker.
+    const worker = join(__dirname, 'hook.js'); // the small hook bundle beside this one runs `hook-job`
+    const entry = existsSync(worker) ? worker : undefined;
+    const governor = new Governor(entry ? { ...services, hookJobs: detachedHookJobs(home, entry) } : services);
     const bridge = new NativeToolBridge(governor, new FileBeforeStash(join(home, 'bridge')), { askHuman: false });
     try {
       return await bridge.handle(intent ? { ...request, intent_id: intent } : request);
     } finally {
-      // This process ends with its answer: background hooks (async, asyncRewake) must finish first or they die with it.
-      await governor.userHooks.drain();
+      await governor.userHooks.drain(); // only hooks that could not be detached
     }
   } finally {
     await trace.close();
   }
 };
+
+async function headlessServices(root: string, trace: TraceSink, io: CliIO): Promise<GovernorServices> {
+  const services = await createNodeServices({ root, approver: denyingApprover, trace });
+  return { ...services, governorHome: governorHome(io.env), hookApprovals: new FileHookApprovals(join(dirname(defaultAnchorDir(io.env)), 'hook-approvals')) };
+}
+
+/** The worker side of a detached background hook: `node hook.js hook-job <file>`. */
+export async function runHookJob(file: string, io: CliIO): Promise<number> {
+  const read = readRegularFileSync(file, { maxBytes: MAX_JOB_BYTES });
+  rmSync(file, { force: true });
+  if (!read.ok) return 1;
+  const job = JSON.parse(read.bytes.toString('utf8')) as DetachedHookJob;
+  const { sink: trace } = createTraceStack({ workspaceRoot: job.root, toolVersion: TOOL_VERSION, anchorDir: defaultAnchorDir(io.env) });
+  try {
+    await new UserHookRunner(await headlessServices(job.root, trace, io)).runDetached(job);
+    return 0;
+  } finally {
+    await trace.close();
+  }
+}
+
+/** A job is a hook input and a few ids: far below this. */
+const MAX_JOB_BYTES = 1024 * 1024;

@@ -20,10 +20,19 @@ const loadHeadless: HeadlessDecider = async (request, root, intent, io) => {
   }
 };
 
+/** A background hook a hook process handed off (see detachedHookJobs): run it here, detached from the agent. */
+function runJob(file: string | undefined, io: ReturnType<typeof processIO>): Promise<number> {
+  const { requireWithCodeCache } = require('./codeCache') as typeof CodeCache;
+  const headless = requireWithCodeCache<{ runHookJob(file: string, io: ReturnType<typeof processIO>): Promise<number> }>(join(__dirname, 'hook-headless.js'), join(governorHome(io.env), 'code-cache'));
+  return file === undefined ? Promise.resolve(2) : headless.exports.runHookJob(file, io);
+}
+
 if (require.main === module) {
   const io = processIO();
   const [command, ...rest] = process.argv.slice(2);
-  if (command !== 'hook') {
+  if (command === 'hook-job') {
+    runJob(rest[0], io).then(exitAfterOutput, () => exitAfterOutput(1));
+  } else if (command !== 'hook') {
     process.stderr.write("Intent Governor blocked this call: usage is 'node hook.js hook <vscode|claude|cursor> [options]'.\n");
     exitAfterOutput(2);
   } else {

@@ -2,6 +2,7 @@ import type { Approver } from './hooks/approver';
 import type { HookApprovals } from './hooks/user/hookApprovals';
 import type { HookStatus, PromptHookExecutor } from './hooks/user/hookExecution';
 import type { HookRunLog } from './hooks/user/hookRunLog';
+import type { HookJobLauncher } from './hooks/user/userHookRunner';
 import type { IntentSource } from './intents/intent';
 import type { Logger } from './logger';
 import type { WriteLocks } from './policy/writeLocks';
@@ -54,6 +55,8 @@ export interface GovernorServices {
   promptHooks?: PromptHookExecutor;
   /** Shows a running hook's `statusMessage`; absent headless. */
   hookStatus?: HookStatus;
+  /** Runs `async`/`asyncRewake` hooks in a detached process; absent = in this process (a resident one). */
+  hookJobs?: HookJobLauncher;
   /** Where each hook's last result and duration are kept; default: files under the governor's home. */
   hookRunLog?: HookRunLog;
 }

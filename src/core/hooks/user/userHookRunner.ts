@@ -35,6 +35,23 @@ export interface HookFiring extends HookEventFacts {
 
 const MAX_REASON_CHARS = 2000;
 
+/** A background hook handed to another process: enough to find the same hook again and run it as it would have run here. */
+export interface DetachedHookJob {
+  root: string;
+  door: string;
+  hookId: string;
+  /** The hook must still be exactly the one approved when the job was made. */
+  approvalHash: string;
+  sessionKey: string;
+  facts: HookEventFacts;
+  intentId?: string;
+}
+
+/** Starts background hooks in a process of their own (a one-shot hook process must not wait for them, nor kill them). */
+export interface HookJobLauncher {
+  launch(job: DetachedHookJob): void;
+}
+
 /** The name a verdict carries when the governor itself speaks about a hook (one that is not approved), not the hook. */
 export const GOVERNOR_VOICE = 'Intent Governor';
 
@@ -200,9 +217,35 @@ export class UserHookRunner {
     }
   }
 
-  /** async: fire and forget (logged); asyncRewake: an exit 2 leaves its stderr for the session's next call. */
+  /**
+   * async: fire and forget (logged); asyncRewake: an exit 2 leaves its stderr for the session's next call. A process
+   * that ends with its answer (a hook process per agent call) hands the run to a detached worker instead.
+   */
   private inBackground(spec: HookSpec, facts: HookEventFacts, intent: Intent | undefined, sessionKey: string): void {
-    const job = (async () => {
+    const detached = this.services.hookJobs;
+    if (detached) {
+      try {
+        detached.launch({ root: this.root, door: facts.agent.name, hookId: spec.id, approvalHash: spec.approvalHash, sessionKey, facts, intentId: intent?.id });
+        return;
+      } catch (error) {
+        this.services.logger.warn(`background hook '${spec.name}' could not be detached (${error instanceof Error ? error.message : String(error)}); it runs here`);
+      }
+    }
+    const job = this.backgroundRun(spec, facts, intent, sessionKey);
+    this.background.add(job);
+    void job.finally(() => this.background.delete(job));
+  }
+
+  /** Runs a detached background hook (the worker's side of `hookJobs`), if the hook is still declared as it was. */
+  async runDetached(job: DetachedHookJob): Promise<void> {
+    const spec = this.load(job.door).hooks.find((h) => h.id === job.hookId && h.approvalHash === job.approvalHash);
+    if (!spec) return this.services.logger.warn(`background hook ${job.hookId} changed or is gone; not run`);
+    const intent = job.intentId === undefined ? undefined : await this.intentOf(job.sessionKey, job.intentId);
+    await this.backgroundRun(spec, job.facts, intent, job.sessionKey);
+  }
+
+  private backgroundRun(spec: HookSpec, facts: HookEventFacts, intent: Intent | undefined, sessionKey: string): Promise<void> {
+    return (async () => {
       const execution = await this.execute(spec, facts, intent);
       const verdict = readHookExecution(spec, execution);
       await this.logRun(spec, execution.kind === 'failed' ? `failed: ${execution.message}` : resultWord(verdict), execution.durationMs);
@@ -212,8 +255,6 @@ export class UserHookRunner {
         this.sessionState.leaveMessage(this.root, sessionKey, `The background hook '${spec.name}' reported: ${why}`);
       }
     })().catch((error: unknown) => this.services.logger.error(`background hook '${spec.name}': ${error instanceof Error ? error.message : String(error)}`));
-    this.background.add(job);
-    void job.finally(() => this.background.delete(job));
   }
 
   private async logRun(spec: HookSpec, result: string, durationMs: number): Promise<void> {
@@ -252,8 +293,8 @@ export class UserHookRunner {
     }
   }
 
-  private async intentOf(sessionKey: string): Promise<Intent | undefined> {
-    const id = this.services.sessions.boundIntentId(sessionKey);
+  private async intentOf(sessionKey: string, known?: string): Promise<Intent | undefined> {
+    const id = known ?? this.services.sessions.boundIntentId(sessionKey);
     if (id === undefined) return undefined;
     const resolved = resolveIntentForWrites(await this.services.intents.load(), id);
     return resolved.ok ? resolved.value : undefined;

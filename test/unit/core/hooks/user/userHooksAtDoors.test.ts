@@ -190,4 +190,26 @@ describe("user hooks at agents' native doors (real hook processes)", function ()
     assert.equal(specific(answer.out).permissionDecision, 'deny');
     assert.match(String(specific(answer.out).permissionDecisionReason), /hooks\.json/);
   });
+
+  it('a one-shot hook process answers at once and leaves background hooks to a detached worker; asyncRewake reaches the next call', async () => {
+    const d = await door();
+    const marker = join(d.root, 'async-done');
+    await d.projectHooks({
+      PostToolUse: [
+        { matcher: 'Bash', hooks: [{ type: 'command', async: true, command: `sleep 1; touch ${JSON.stringify(marker)}` }] },
+        { matcher: 'Bash', hooks: [{ type: 'command', asyncRewake: true, command: 'echo "tests failed after your command" >&2; exit 2' }] },
+      ],
+    });
+    await d.hook('claude', { hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_use_id: 'b1', tool_input: { command: 'true' }, tool_response: { stdout: '' } });
+    assert.equal(existsSync(marker), false, 'the hook process did not wait for the async hook');
+    for (let i = 0; i < 100 && !existsSync(marker); i++) await new Promise((r) => setTimeout(r, 50));
+    assert.ok(existsSync(marker), 'the detached worker ran it');
+    let context = '';
+    for (let i = 0; i < 40 && !context.includes('tests failed'); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      const next = await d.hook('claude', write(d.root, 'src/auth/a.ts'));
+      context = String(specific(next.out).additionalContext ?? '');
+    }
+    assert.match(context, /tests failed after your command/);
+  });
 });
