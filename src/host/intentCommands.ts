@@ -55,6 +55,10 @@ async function selectIntent(governed: GovernedFolder, requested: string | undefi
   sessions.setDefaultIntent(id);
   governed.display.refresh();
   governed.log.info(`active intent: ${id}`);
+  // The person's pick is an IntentSelected event for the user hooks too, as a model's select_active_intent is.
+  void governed.governor.userHooks
+    .fire({ event: 'IntentSelected', sessionKey: 'vscode-human', sessionId: 'vscode-human', agent: { name: 'vscode-human' }, cwd: governed.services.workspace.root, fields: { intent_id: id, selected_by: 'human' } })
+    .catch((error: unknown) => governed.log.error(`IntentSelected hooks: ${error instanceof Error ? error.message : String(error)}`));
   return id;
 }
 

@@ -9,6 +9,7 @@ import { DECISION_EVENTS, TOOL_EVENTS } from './hookEvents';
 import type { HookExecution, HookExecutors, HookRunContext } from './hookExecution';
 import { hookEnv, hookInputJson, type HookEventFacts } from './hookInput';
 import { loadHookLayers, type LoadedHooks } from './hookLayers';
+import { hookActionText } from './hookListing';
 import { matcherMatches } from './hookMatcher';
 import { readHookExecution } from './hookOutput';
 import { FileHookApprovals, type HookApprovals } from './hookApprovals';
@@ -181,11 +182,11 @@ export class UserHookRunner {
         risk: 'high',
         mutation_class: 'command',
         reasons: [`${spec.source.file} declares a ${spec.event} hook (${spec.action.type}) that runs on agent activity; it was never approved or it changed (${spec.approvalHash.slice(0, 19)}…). Approving lets it run from now on.`],
-        command: describeAction(spec),
+        command: hookActionText(spec.action),
       })
       .catch(() => ({ approved: false }));
     if (!decision.approved) return false;
-    await this.approvals.approve(this.root, spec.approvalHash, describeAction(spec));
+    await this.approvals.approve(this.root, spec.approvalHash, hookActionText(spec.action));
     return true;
   }
 
@@ -304,12 +305,4 @@ export class UserHookRunner {
 function resultWord(verdict: HookVerdict): string {
   if (verdict.failures.length) return `failed: ${verdict.failures[0].message}`;
   return verdict.updatedInput && verdict.decision !== 'deny' ? `${verdict.decision === 'none' ? 'allow' : verdict.decision} (changed the input)` : verdict.decision;
-}
-
-/** What a person approves: the exact thing the hook runs. */
-export function describeAction(spec: HookSpec): string {
-  const action = spec.action;
-  if (action.type === 'command') return 'command' in action ? action.command : JSON.stringify(action.args);
-  if (action.type === 'http') return `POST ${action.url}`;
-  return `prompt: ${action.prompt}`;
 }
