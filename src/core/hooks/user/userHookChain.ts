@@ -66,8 +66,8 @@ function toolResponse(outcome: CallOutcome): Record<string, unknown> {
 /**
  * The user hooks as links of the governed pipeline: PreToolUse (and ScopeExpansionRequested) before the built-in
  * guards, so the guards judge any input a hook rewrote; PostToolUse / PostToolUseFailure, IntentSelected and
- * TraceRecorded after the call. An agent's native calls are skipped here: the bridge fires these events itself,
- * with the agent's own tool names and input.
+ * TraceRecorded after the call. An agent's native calls get only TraceRecorded here: the bridge fires the tool
+ * events itself, with the agent's own tool names and input.
  */
 export function userHookChain(runner: UserHookRunner): { pre: PreHook; post: PostHook } {
   const pre: PreHook = {
@@ -87,11 +87,13 @@ export function userHookChain(runner: UserHookRunner): { pre: PreHook; post: Pos
     name: 'user-hooks',
     timeoutMs: CHAIN_TIMEOUT_MS,
     async run({ call, facts, outcome }) {
-      if (call.native || outcome.status === 'blocked') return;
-      const event = outcome.status === 'success' ? 'PostToolUse' : 'PostToolUseFailure';
+      if (outcome.status === 'blocked') return;
       const contexts: string[] = [];
-      const verdict = await runner.fire(await toolFiring(event, call, facts, toolResponse(outcome)));
-      for (const text of [verdict.context, verdict.decision === 'deny' ? verdict.reason : undefined, verdict.systemMessage]) if (text) contexts.push(text);
+      if (!call.native) {
+        const event = outcome.status === 'success' ? 'PostToolUse' : 'PostToolUseFailure';
+        const verdict = await runner.fire(await toolFiring(event, call, facts, toolResponse(outcome)));
+        for (const text of [verdict.context, verdict.decision === 'deny' ? verdict.reason : undefined, verdict.systemMessage]) if (text) contexts.push(text);
+      }
       if (outcome.status === 'success' && call.tool === 'select_active_intent') {
         const selected = await runner.fire({ ...(await toolFiring('IntentSelected', call, facts, { intent_id: call.input.intent_id })), toolNames: undefined });
         if (selected.context) contexts.push(selected.context);

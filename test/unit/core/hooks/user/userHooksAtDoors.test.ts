@@ -126,6 +126,20 @@ describe("user hooks at agents' native doors (real hook processes)", function ()
     assert.equal((await readFile(seen + '.env', 'utf8')).trim(), 'Bash');
   });
 
+  it("TraceRecorded fires once a native change is on record", async () => {
+    const d = await door();
+    const seen = join(d.root, 'recorded.json');
+    await d.projectHooks({ TraceRecorded: [{ hooks: [{ type: 'command', command: `cat > ${JSON.stringify(seen)}` }] }] });
+    const pre = write(d.root, 'src/auth/t.ts');
+    await d.hook('claude', pre);
+    await writeFile(join(d.root, 'src/auth/t.ts'), 'export {};\n');
+    await d.hook('claude', { ...pre, hook_event_name: 'PostToolUse', tool_response: { type: 'create' } });
+    const input = JSON.parse(await readFile(seen, 'utf8')) as Record<string, unknown>;
+    assert.equal(input.hook_event_name, 'TraceRecorded');
+    assert.deepEqual(input.files, ['src/auth/t.ts']);
+    assert.equal(input.tool_name, 'Write');
+  });
+
   it('UserPromptSubmit hooks run and can block the prompt (exit 2 with a reason)', async () => {
     const d = await door();
     await d.projectHooks({ UserPromptSubmit: [{ hooks: [{ type: 'command', command: `grep -q password && { echo "no secrets in prompts" >&2; exit 2; } || exit 0` }] }] });
