@@ -27,7 +27,8 @@ const USAGE = `governor hook: govern an agent's native tools (its hook command)
 
 Usage: governor hook <${Object.keys(DIALECTS).join('|')}> [--workspace DIR] [--intent ID] [--timeout-ms N] [--headless]
 
-Reads the agent's hook JSON on stdin (PreToolUse, PostToolUse, SessionStart, UserPromptSubmit, SessionEnd), maps
+Reads the agent's hook JSON on stdin (PreToolUse, PostToolUse, SessionStart, UserPromptSubmit, SessionEnd, and
+Stop, SubagentStart/Stop, PreCompact, Notification, PermissionRequest/Denied for the user's hooks), maps
 the native tool to the governed call it amounts to (Write/create_file → write_file, Edit/replace_string_in_file →
 edit_file, Bash/run_in_terminal → run_command, Read/read_file → read_file) and answers in the agent's dialect.
 With VS Code running on the workspace (found through ~/.intent-governor/servers/), the extension decides, shows
