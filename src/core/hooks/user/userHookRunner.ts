@@ -72,6 +72,8 @@ export class UserHookRunner {
   private readonly sessionState: HookSessionState;
   private readonly executors: HookExecutors;
   private readonly background = new Set<Promise<void>>();
+  /** Notes (the hooks.yaml migration hint) are logged once per process, not on every call. */
+  private readonly notesLogged = new Set<string>();
 
   constructor(private readonly services: GovernorServices) {
     this.home = services.governorHome ?? governorHome();
@@ -99,7 +101,10 @@ export class UserHookRunner {
   async fire(firing: HookFiring): Promise<HookVerdict> {
     const decides = DECISION_EVENTS.has(firing.event);
     const loaded = this.load(firing.agent.name);
-    for (const note of loaded.notes) this.services.logger.info(note);
+    for (const note of loaded.notes.filter((n) => !this.notesLogged.has(n))) {
+      this.notesLogged.add(note);
+      this.services.logger.info(note);
+    }
     if (loaded.problems.length) {
       const what = loaded.problems.map((p) => `${p.file}: ${p.message}`).join('; ');
       this.services.logger.error(`user hooks: ${what}`);
