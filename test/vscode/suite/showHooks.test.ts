@@ -8,7 +8,7 @@ import { activateGovernor, workspaceUri } from './extensionUnderTest';
 const PROJECT_HOOKS = {
   hooks: {
     PostToolUse: [{ matcher: 'Write|Edit', hooks: [{ type: 'command', command: './scripts/after-write.sh', once: true }] }],
-    Stop: [{ hooks: [{ type: 'http', url: 'http://127.0.0.1:9/stopped', async: true }] }],
+    Notification: [{ hooks: [{ type: 'http', url: 'http://127.0.0.1:9/notified', async: true }] }],
   },
 };
 const CLAUDE_SETTINGS = { hooks: { PostToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', args: ['node', 'scripts/log-bash.js'] }] }] } };
@@ -35,7 +35,7 @@ describe('Show Hooks in VS Code', () => {
       row(/^ {2}EVENT +MATCHER +TYPE +STATE +LAST RUN$/);
       row(/^\.orchestration\/hooks\.json$/);
       row(new RegExp(`^ {2}PostToolUse +Write\\|Edit +command once +${state} +never run$`));
-      row(new RegExp(`^ {2}Stop +\\* +http async +${state} +never run$`));
+      row(new RegExp(`^ {2}Notification +\\* +http async +${state} +never run$`));
       row(/^\.claude\/settings\.json: not run for Claude Code \(it runs them itself\)$/);
       row(new RegExp(`^ {2}PostToolUse +Bash +args +${state} +never run$`));
     } finally {
