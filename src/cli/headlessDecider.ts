@@ -41,7 +41,7 @@ export const decideHeadless: HeadlessDecider = async (request, root, intent, io)
   }
 };
 
-async function headlessServices(root: string, trace: TraceSink, io: CliIO): Promise<GovernorServices> {
+async function headlessServices(root: string, trace: TraceSink, io: Pick<CliIO, 'env'>): Promise<GovernorServices> {
   const services = await createNodeServices({ root, approver: denyingApprover, trace });
   return { ...services, governorHome: governorHome(io.env), hookApprovals: new FileHookApprovals(join(dirname(defaultAnchorDir(io.env)), 'hook-approvals')) };
 }

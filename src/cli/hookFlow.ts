@@ -16,7 +16,7 @@ import type { CliIO } from './cliCommand';
  * free of the governor itself, so dist/hook.js (one process per agent tool call) starts small and loads the
  * headless governor from dist/cli.js only when no extension runs.
  */
-export type HeadlessDecider = (request: BridgeRequest, root: string, intent: string | undefined, io: CliIO) => Promise<BridgeAnswer>;
+export type HeadlessDecider = (request: BridgeRequest, root: string, intent: string | undefined, io: Pick<CliIO, 'cwd' | 'env'>) => Promise<BridgeAnswer>;
 
 export { DIALECTS };
 
@@ -68,7 +68,7 @@ function print(io: CliIO, reply: HookReply): number {
   return reply.exitCode;
 }
 
-interface HookOptions {
+export interface HookOptions {
   workspace?: string;
   intent?: string;
   headless: boolean;
@@ -124,6 +124,11 @@ async function answerHook(dialect: HookDialect, options: HookOptions, io: CliIO,
   } catch (error) {
     return dialect.renderFailure(`the hook input is not valid JSON (${error instanceof Error ? error.message : String(error)}).`);
   }
+  return answerHookPayload(dialect, payload, options, io, headless);
+}
+
+/** One hook event, already read: map it, let the extension or `headless` decide, answer in the agent's dialect. */
+export async function answerHookPayload(dialect: HookDialect, payload: unknown, options: HookOptions, io: Pick<CliIO, 'cwd' | 'env'>, headless: HeadlessDecider): Promise<HookReply> {
   const parsed = dialect.parse(payload);
   if (!parsed.ok) return dialect.renderFailure(`${parsed.message}.`);
   const event = parsed.event;
@@ -160,7 +165,7 @@ function hookEventOf(event: Exclude<HookEvent, { kind: 'other' }>): string {
   return event.hookEvent ?? event.eventName;
 }
 
-async function decide(request: BridgeRequest, root: string, options: HookOptions, io: CliIO, event: HookEvent, headless: HeadlessDecider): Promise<BridgeAnswer> {
+async function decide(request: BridgeRequest, root: string, options: HookOptions, io: Pick<CliIO, 'cwd' | 'env'>, event: HookEvent, headless: HeadlessDecider): Promise<BridgeAnswer> {
   const server = options.headless ? undefined : await findGoverningServer(root, join(governorHome(io.env), 'servers'));
   if (server) {
     // The extension may be showing its approval dialog: give it all the time we have left but a margin.
@@ -169,7 +174,5 @@ async function decide(request: BridgeRequest, root: string, options: HookOptions
     const reason = `Intent Governor in VS Code governs this workspace but ${answer.message}; the call is refused (fail closed).`;
     return event.kind === 'tool' && event.phase === 'pre' ? { decision: 'deny', reason } : { decision: 'allow', context: reason };
   }
-  // A headless process keeps nothing between calls, so a session's end has nothing to free here.
-  if (request.phase === 'end') return { decision: 'allow' };
   return headless(request, root, options.intent ?? io.env.INTENT_GOVERNOR_INTENT, io);
 }
