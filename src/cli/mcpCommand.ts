@@ -2,7 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { Governor } from '../core/governor';
 import type { Approver } from '../core/hooks/approver';
 import type { Logger } from '../core/logger';
+import { join } from 'node:path';
+import { FileBeforeStash } from '../core/bridge/beforeStash';
+import { NativeToolBridge } from '../core/bridge/nativeToolBridge';
+import type { ExtraTool } from '../core/mcp/governedMcpServer';
 import { InflightCalls } from '../core/mcp/inflightCalls';
+import { governorHome } from '../core/paths/governorHome';
+import { residentHookTool } from './residentHookTool';
 import { createNodeServices } from '../core/nodeServices';
 import { defaultAnchorDir } from '../core/trace/anchorStore';
 import { createTraceStack } from '../core/trace/traceStack';
@@ -12,12 +18,18 @@ import { TOOL_VERSION } from './toolVersion';
 
 const USAGE = `governor mcp: the governed tools as an MCP server over stdio
 
-Usage: governor mcp [--workspace DIR] [--approve never|always]
+Usage: governor mcp [--workspace DIR] [--approve never|always] [--agent claude [--intent ID]]
 
 For terminal agents and CI runs with no VS Code. Every tool call goes through the same hook chain as in
 the extension and is traced to .orchestration/agent_trace.jsonl (refusals to governance_log.jsonl).
 Calls that need a human (deletes, destructive commands, scope expansion) are refused with HITL_REJECT,
 unless --approve always is given, which approves them as "cli:--approve always".
+
+--agent claude makes it the resident governor of one Claude Code session: beside the governed tools it offers
+the hook tool that the mcp_tool hooks \`governor hooks install --agent claude\` writes call, so Claude's native
+tools are judged in this process, with this session's intent (the model's select_active_intent, else --intent
+or INTENT_GOVERNOR_INTENT) and read ledger, and no process is started per tool call. With VS Code running on
+the workspace, the extension decides (its dialog, status bar and trace), as for the hook command.
 
 Example client configuration (Claude Code, Cursor, Cline, Roo Code):
   {"mcpServers": {"intent-governor": {"command": "npx", "args": ["governor", "mcp", "--workspace", "."]}}}
@@ -46,10 +58,13 @@ export const mcpCommand: CliCommand = {
   summary: 'Serve the governed tools over MCP on stdio (terminal agents, CI)',
   usage: USAGE,
   async run(args, io) {
-    const parsed = parseCliArgs(args, { workspace: { type: 'string' }, approve: { type: 'string' } });
+    const parsed = parseCliArgs(args, { workspace: { type: 'string' }, approve: { type: 'string' }, agent: { type: 'string' }, intent: { type: 'string' } });
     if (!parsed.ok) return usageError(io, 'mcp', parsed.message);
     const approve = parsed.values.approve ?? 'never';
     if (approve !== 'never' && approve !== 'always') return usageError(io, 'mcp', `--approve must be 'never' or 'always', not '${String(approve)}'`);
+    const agent = parsed.values.agent;
+    if (agent !== undefined && agent !== 'claude') return usageError(io, 'mcp', `--agent must be 'claude', not '${String(agent)}'`);
+    if (parsed.values.intent !== undefined && agent === undefined) return usageError(io, 'mcp', '--intent needs --agent claude (a governed MCP client selects its intent itself)');
     const root = await workspaceFrom(parsed.values.workspace, io, 'mcp');
     if (root === undefined) return 2;
     const { sink: trace } = createTraceStack({ workspaceRoot: root, toolVersion: TOOL_VERSION, anchorDir: defaultAnchorDir(io.env) });
@@ -65,7 +80,15 @@ export const mcpCommand: CliCommand = {
     const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
     const calls = new InflightCalls();
     const governor = new Governor(services);
-    const server = createGovernedMcpServer(governor, { name: 'intent-governor', version: TOOL_VERSION, sessionId: `mcp-stdio:${randomUUID()}`, track: (call) => calls.track(call) });
+    const sessionId = `${agent === undefined ? 'mcp-stdio' : `${agent}-resident`}:${randomUUID()}`;
+    const resident = agent === undefined ? undefined : residentGovernor(governor, sessionId, root, (parsed.values.intent as string | undefined) ?? io.env.INTENT_GOVERNOR_INTENT, io);
+    const server = createGovernedMcpServer(governor, {
+      name: 'intent-governor',
+      version: TOOL_VERSION,
+      sessionId,
+      track: (call) => calls.track(call),
+      ...(resident ? { extraTools: [resident], lifecycleHooks: false } : {}),
+    });
     const closed = new Promise<void>((resolve) => {
       const endSession = server.onclose;
       server.onclose = () => {
@@ -84,3 +107,23 @@ export const mcpCommand: CliCommand = {
     return 0;
   },
 };
+
+/**
+ * The resident governor's hook tool: every hook event of the Claude session is judged here, under one session
+ * (this server's) that the model's own MCP calls share, so its select_active_intent binds what its native
+ * Write/Edit/Bash are judged under, and its Reads are the basis of its later edits.
+ */
+function residentGovernor(governor: Governor, sessionId: string, root: string, intent: string | undefined, io: CliIO): ExtraTool {
+  const bridge = new NativeToolBridge(governor, new FileBeforeStash(join(governorHome(io.env), 'bridge')), { askHuman: false });
+  const sessions = governor.services.sessions;
+  if (intent !== undefined) sessions.bindIntent(sessionId, intent);
+  return residentHookTool({
+    io,
+    // The model's pick (or --intent) also goes to a running extension, where it wins over the human's status-bar pick.
+    options: (signal) => ({ workspace: root, intent: sessions.boundIntentId(sessionId), headless: false, timeoutMs: RESIDENT_TIMEOUT_MS, deadline: AbortSignal.any([signal, AbortSignal.timeout(RESIDENT_TIMEOUT_MS)]) }),
+    decide: (request) => bridge.handle({ ...request, session_id: sessionId, intent_id: undefined }),
+  });
+}
+
+/** Below the hook timeout the installer gives Claude Code (120 s), like the hook command's. */
+const RESIDENT_TIMEOUT_MS = 110_000;

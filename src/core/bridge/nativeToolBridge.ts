@@ -38,10 +38,11 @@ type FileCall = Exclude<NativeCall, { tool: 'run_command' }>;
  * paths: a refused target goes to the guards unread (they refuse it and log it), and an accepted one is read
  * through the workspace's regular-file reader, so a FIFO, a device or a huge file is refused, never waited on.
  *
- * Stale basis: the bridge never sees the agent's own reads, so the basis of a native change is the file as it
- * is at PreToolUse time (its hash becomes expected_content_hash). Native tools apply their change to that same
- * content moments later; the stale guard still refuses a change over unsaved editor edits and an edit whose
- * search text does not apply, and scope, protected paths and intents are checked exactly as for our own tools.
+ * Stale basis: where the session's reads reach the governor (PostToolUse of Read in a resident governor or the
+ * extension), the basis of a later change is what the agent read, so a change made in between is a STALE_FILE.
+ * Otherwise (a one-shot hook process remembers nothing) it is the file as it is at PreToolUse time. The stale
+ * guard also refuses a change over unsaved editor edits and an edit whose search text does not apply, and scope,
+ * protected paths and intents are checked exactly as for our own tools.
  */
 export class NativeToolBridge {
   constructor(
@@ -216,7 +217,10 @@ export class NativeToolBridge {
       return { ok: false, reason: `Intent Governor could not read ${rel} as the basis of the change (${error instanceof Error ? error.message : String(error)}), so the change is refused.` };
     }
     const current = decodeText(bytes);
-    const basis = bytes === undefined ? {} : { expected_content_hash: contentHash(bytes) };
+    // What the agent read is the basis when the governor saw the read (a resident or extension session's ledger):
+    // a change made since (a person's save, another agent) is then a STALE_FILE. Otherwise, the file as it is now.
+    const readByAgent = this.governor.services.sessions.lastRead(request.session_id, rel) !== undefined;
+    const basis = bytes === undefined || readByAgent ? {} : { expected_content_hash: contentHash(bytes) };
     const keep = bytes !== undefined && bytes.byteLength <= MAX_STASHED_BYTES ? current : undefined;
     if (call.tool === 'write_file') return { ok: true, abs, before: keep, request: { ...base, tool: 'write_file', input: { path: rel, content: call.input.content, ...basis } } };
     if (!call.edits.some((e) => e.all)) {

@@ -15,6 +15,16 @@ export interface GovernedMcpServerOptions {
   clientGone?: (requestId: RequestId) => AbortSignal | undefined;
   /** Hears of each tool call until it settles, so the door can wait for refusals to be logged before it stops. */
   track?: (call: Promise<unknown>) => void;
+  /** Tools beside the governed ones (the resident governor's hook tool), answered by their own handler. */
+  extraTools?: ExtraTool[];
+  /** Fire SessionStart/SessionEnd at the user hooks (default); off where the agent's own hooks send them. */
+  lifecycleHooks?: boolean;
+}
+
+/** A tool the server offers that is not a governed tool: it answers agents' hook runners, not models. */
+export interface ExtraTool {
+  tool: Tool;
+  call(args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult>;
 }
 
 /** How an MCP client sees one governed tool: the same JSON schema every door uses, with behaviour hints. */
@@ -63,15 +73,24 @@ export function createGovernedMcpServer(governor: Governor, options: GovernedMcp
       .finally(() => event === 'SessionEnd' && governor.userHooks.endSession(options.sessionId));
     options.track?.(fired);
   };
-  server.oninitialized = () => lifecycle('SessionStart');
-  server.onclose = () => lifecycle('SessionEnd');
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: governor.tools().map(toMcpTool) }));
+  if (options.lifecycleHooks !== false) {
+    server.oninitialized = () => lifecycle('SessionStart');
+    server.onclose = () => lifecycle('SessionEnd');
+  }
+  const extras = new Map((options.extraTools ?? []).map((extra) => [extra.tool.name, extra]));
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [...governor.tools().map(toMcpTool), ...[...extras.values()].map((e) => e.tool)] }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const client = server.getClientVersion();
     // The SDK aborts extra.signal on notifications/cancelled (a client timeout or AbortSignal) and when the
     // transport closes; a call its client gave up on must not go on to change anything.
     const gone = options.clientGone?.(extra.requestId);
     const signal = gone ? AbortSignal.any([extra.signal, gone]) : extra.signal;
+    const own = extras.get(request.params.name);
+    if (own) {
+      const answered = own.call(request.params.arguments ?? {}, signal);
+      options.track?.(answered);
+      return answered;
+    }
     const call = governor.call(
       {
         tool: request.params.name,
