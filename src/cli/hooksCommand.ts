@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { HOOK_AGENTS, type HookAgent } from '../core/bridge/hookConfig';
+import { detectClaudeHookKind } from '../core/bridge/claudeVersion';
+import { HOOK_AGENTS, type ClaudeHookKind, type HookAgent } from '../core/bridge/hookConfig';
 import { applyHookConfig } from '../core/bridge/hookInstaller';
 import { FileHookRunLog } from '../core/hooks/user/fileHookRunLog';
 import { FileHookApprovals } from '../core/hooks/user/hookApprovals';
@@ -17,7 +18,7 @@ const USAGE = `governor hooks: see and trust user hooks; install or remove the h
 
 Usage: governor hooks list [--workspace DIR] [--json]
        governor hooks trust [--workspace DIR] [--yes]
-       governor hooks <install|uninstall> [--agent vscode|claude|cursor] [--workspace DIR]
+       governor hooks <install|uninstall> [--agent vscode|claude|cursor] [--workspace DIR] [--claude-hooks mcp_tool|command]
 
 list shows every user hook the governor runs for this workspace: ~/.intent-governor/hooks.json (yours, runs
 without approval), .orchestration/hooks.json, .orchestration/hooks.yaml and Claude Code's .claude/settings*.json
@@ -33,14 +34,18 @@ Agents are refused this command. Exit 0 approved or nothing to approve; 1 not ap
 
 install writes (or merges into) .github/hooks/intent-governor.json (VS Code), .claude/settings.local.json
 (Claude Code) and .cursor/hooks.json (Cursor), each running \`node <dist/hook.js beside this CLI> hook <agent>\`; the user's
-other hooks and settings are kept. uninstall removes only our entries (and a file left empty). Default: every
-agent. These files are protected from agents; run this yourself. Exit 0 done; 1 a file could not be changed.
+other hooks and settings are kept. For Claude Code 2.1.118+ (detected with \`claude --version\`, or
+--claude-hooks mcp_tool) every tool and event goes instead to mcp_tool hooks answered by the resident governor,
+\`governor mcp --agent claude\`, registered as this project's local-scope MCP server in ~/.claude.json (this
+machine's path stays out of the repository); the model is denied the hook tool itself. uninstall removes only
+our entries (and a file left empty). Default: every agent. These files are protected from agents; run this
+yourself. Exit 0 done; 1 a file could not be changed.
 `;
 
 const MODES = ['list', 'trust', 'install', 'uninstall'] as const;
 type Mode = (typeof MODES)[number];
 /** Which options each mode takes; any other is a usage error rather than silently ignored. */
-const MODE_OPTIONS: Record<Mode, string[]> = { list: ['workspace', 'json'], trust: ['workspace', 'yes'], install: ['workspace', 'agent'], uninstall: ['workspace', 'agent'] };
+const MODE_OPTIONS: Record<Mode, string[]> = { list: ['workspace', 'json'], trust: ['workspace', 'yes'], install: ['workspace', 'agent', 'claude-hooks'], uninstall: ['workspace', 'agent'] };
 
 export const hooksCommand: CliCommand = {
   name: 'hooks',
@@ -49,7 +54,7 @@ export const hooksCommand: CliCommand = {
   async run(args, io) {
     const parsed = parseCliArgs(
       args,
-      { agent: { type: 'string', multiple: true } as never, workspace: { type: 'string' }, json: { type: 'boolean' }, yes: { type: 'boolean' } },
+      { agent: { type: 'string', multiple: true } as never, workspace: { type: 'string' }, json: { type: 'boolean' }, yes: { type: 'boolean' }, 'claude-hooks': { type: 'string' } },
       true,
     );
     if (!parsed.ok) return usageError(io, 'hooks', parsed.message);
@@ -60,7 +65,9 @@ export const hooksCommand: CliCommand = {
     const root = await workspaceFrom(parsed.values.workspace, io, 'hooks');
     if (root === undefined) return 2;
     if (mode === 'list' || mode === 'trust') return userHooks(mode, await realpath(root), parsed.values.json === true, parsed.values.yes === true, io);
-    return installBridge(mode, root, (parsed.values.agent as unknown as string[] | undefined) ?? [...HOOK_AGENTS], io);
+    const kind = parsed.values['claude-hooks'] as string | undefined;
+    if (kind !== undefined && kind !== 'mcp_tool' && kind !== 'command') return usageError(io, 'hooks', `--claude-hooks must be 'mcp_tool' or 'command', not '${kind}'`);
+    return installBridge(mode, root, (parsed.values.agent as unknown as string[] | undefined) ?? [...HOOK_AGENTS], kind, io);
   },
 };
 
@@ -77,7 +84,7 @@ async function userHooks(mode: 'list' | 'trust', root: string, json: boolean, ye
   return listing.problems.length ? 1 : 0;
 }
 
-async function installBridge(mode: 'install' | 'uninstall', root: string, requested: string[], io: CliIO): Promise<number> {
+async function installBridge(mode: 'install' | 'uninstall', root: string, requested: string[], requestedKind: ClaudeHookKind | undefined, io: CliIO): Promise<number> {
   const unknown = requested.filter((a) => !HOOK_AGENTS.includes(a as HookAgent));
   if (unknown.length) return usageError(io, 'hooks', `unknown agent '${unknown[0]}' (expected ${HOOK_AGENTS.join(', ')})`);
   // Point agents at the small hook bundle beside this CLI when it is there (dist/hook.js), else at this CLI.
@@ -85,12 +92,24 @@ async function installBridge(mode: 'install' | 'uninstall', root: string, reques
   const hookBundle = join(dirname(self), 'hook.js');
   const cliPath = existsSync(hookBundle) ? hookBundle : self;
   let failed = false;
+  const claudeHooks = claudeHookKind(requested, mode, requestedKind, io);
   for (const agent of requested as HookAgent[]) {
-    const change = await applyHookConfig(root, agent, mode, cliPath);
-    if (change.action === 'failed') {
-      failed = true;
-      io.stderr(`governor hooks: ${agent}: ${change.message}\n`);
-    } else io.stdout(`${agent}: ${change.file} ${change.action}\n`);
+    for (const change of await applyHookConfig(root, agent, mode, cliPath, { claudeHooks, env: io.env })) {
+      if (change.action === 'failed') {
+        failed = true;
+        io.stderr(`governor hooks: ${agent}: ${change.message}\n`);
+      } else io.stdout(`${agent}: ${change.file} ${change.action}\n`);
+    }
   }
   return failed ? 1 : 0;
+}
+
+/** --claude-hooks, else what the installed Claude Code can run (said on stdout, so the person knows which). */
+function claudeHookKind(requested: string[], mode: 'install' | 'uninstall', flag: ClaudeHookKind | undefined, io: CliIO): ClaudeHookKind | undefined {
+  if (mode !== 'install' || !requested.includes('claude')) return flag;
+  if (flag) return flag;
+  const detected = detectClaudeHookKind(io.env);
+  const found = detected.version ? `Claude Code ${detected.version}` : 'no claude on PATH';
+  io.stdout(`claude: ${detected.kind === 'mcp_tool' ? 'mcp_tool hooks answered by the resident governor' : 'command hooks (mcp_tool hooks need Claude Code 2.1.118+)'} (${found}; --claude-hooks chooses)\n`);
+  return detected.kind;
 }

@@ -1,20 +1,9 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { claudeDialect } from '../core/bridge/claudeDialect';
+import { RESIDENT_HOOK_FIELDS, RESIDENT_HOOK_TOOL } from '../core/bridge/residentHook';
 import type { ExtraTool } from '../core/mcp/governedMcpServer';
 import type { CliIO } from './cliCommand';
 import { answerHookPayload, type HeadlessDecider, type HookOptions } from './hookFlow';
-
-/** The resident governor's hook tool: Claude Code's `mcp_tool` hooks call it; the model is denied it by permission rule. */
-export const RESIDENT_HOOK_TOOL = 'agent_hook';
-
-/**
- * The hook input fields the installed `mcp_tool` hooks pass (Claude Code interpolates `${field}` from its hook input;
- * an object arrives as its JSON text, a missing field as ''). Kept in one list for the tool and the installer.
- */
-export const RESIDENT_HOOK_FIELDS = [
-  'hook_event_name', 'session_id', 'transcript_path', 'cwd', 'permission_mode', 'tool_name', 'tool_input', 'tool_use_id', 'tool_response',
-  'prompt', 'source', 'reason', 'agent_id', 'agent_type', 'stop_hook_active', 'trigger', 'message', 'notification_type', 'error',
-] as const;
 
 /** Fields that carry JSON (objects) rather than text. */
 const JSON_FIELDS = new Set(['tool_input', 'tool_response']);

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { HOOK_AGENTS, HOOK_CONFIG_FILES, type HookAgent } from '../core/bridge/hookConfig';
+import { detectClaudeHookKind } from '../core/bridge/claudeVersion';
 import { applyHookConfig } from '../core/bridge/hookInstaller';
 
 const LABELS: Record<HookAgent, string> = { vscode: 'VS Code agent', claude: 'Claude Code', cursor: 'Cursor' };
@@ -23,10 +24,12 @@ export async function installAgentHooks(root: string | undefined, cliPath: strin
     )?.map((item) => item.agent);
   if (!picked?.length) return undefined;
   const written: string[] = [];
+  const claudeHooks = picked.includes('claude') && mode === 'install' ? detectClaudeHookKind().kind : undefined;
   for (const agent of picked) {
-    const change = await applyHookConfig(root, agent, mode, cliPath);
-    if (change.action === 'failed') void vscode.window.showErrorMessage(`Intent Governor: ${LABELS[agent]}: ${change.message}`);
-    else written.push(change.file);
+    for (const change of await applyHookConfig(root, agent, mode, cliPath, { claudeHooks })) {
+      if (change.action === 'failed') void vscode.window.showErrorMessage(`Intent Governor: ${LABELS[agent]}: ${change.message}`);
+      else written.push(change.file);
+    }
   }
   if (written.length) void vscode.window.showInformationMessage(`Intent Governor hooks ${mode === 'install' ? 'installed' : 'removed'}: ${written.join(', ')}`);
   return written;

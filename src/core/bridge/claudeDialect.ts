@@ -3,9 +3,19 @@ import { join } from 'node:path';
 import { parseClaudeStyle, renderClaudeStyle, renderClaudeStyleFailure } from './claudeProtocol';
 import { isRecord, mapByTable, resolveAgainst, stringField, type HookDialect, type NativeToolTable } from './hookDialect';
 import type { NativeEdit, ToolMapping } from './nativeCall';
+import { RESIDENT_SERVER_NAME } from './residentHook';
 
-/** Claude Code's tools that read nothing we govern and change nothing (https://docs.claude.com/en/docs/claude-code/settings#tools-available-to-claude). */
-const PASSTHROUGH = new Set(['Glob', 'Grep', 'LS', 'WebFetch', 'WebSearch', 'TodoWrite', 'Task', 'ExitPlanMode', 'BashOutput', 'KillShell', 'SlashCommand']);
+/**
+ * Claude Code's tools that read nothing we govern and change nothing (https://docs.claude.com/en/docs/claude-code/settings#tools-available-to-claude).
+ * `Agent`/`Task` start a subagent, whose own tool calls come through the hooks like any other.
+ */
+const PASSTHROUGH = new Set([
+  'Glob', 'Grep', 'LS', 'WebFetch', 'WebSearch', 'TodoWrite', 'Task', 'Agent', 'ExitPlanMode', 'EnterPlanMode', 'BashOutput', 'KillShell',
+  'SlashCommand', 'Skill', 'AskUserQuestion', 'ToolSearch', 'TaskCreate', 'TaskGet', 'TaskList', 'TaskUpdate', 'TaskOutput', 'TaskStop',
+]);
+
+/** The governor's own MCP tools are governed by the server that answers them; no second judgement here. */
+const OWN_MCP_PREFIX = `mcp__${RESIDENT_SERVER_NAME}__`;
 
 function invalid(tool: string, what: string): ToolMapping {
   return { kind: 'refused', reason: `Claude Code's ${tool} call has no ${what}, so Intent Governor cannot check it and refuses it.` };
@@ -57,11 +67,19 @@ const TABLE: NativeToolTable = {
   },
 };
 
+const mapTable = mapByTable('Claude Code', PASSTHROUGH, TABLE);
+
 export const claudeDialect: HookDialect = {
   id: 'claude',
   agentName: 'claude-code',
   parse: parseClaudeStyle,
-  mapTool: mapByTable('Claude Code', PASSTHROUGH, TABLE),
+  mapTool(toolName, toolInput, place) {
+    if (toolName.startsWith(OWN_MCP_PREFIX)) return { kind: 'passthrough' };
+    if (toolName.startsWith('mcp__')) {
+      return { kind: 'refused', reason: `'${toolName}' is a tool of another MCP server: Intent Governor cannot see what it reads or changes, so it is refused (governance fails closed). Use Claude Code's file and terminal tools or the intent-governor tools.` };
+    }
+    return mapTable(toolName, toolInput, place);
+  },
   render: renderClaudeStyle,
   renderFailure: renderClaudeStyleFailure,
 };

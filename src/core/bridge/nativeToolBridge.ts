@@ -11,6 +11,7 @@ import { contentHash } from '../policy/optimisticLock';
 import { toolError, type ToolError } from '../toolError';
 import type { BeforeStash } from './beforeStash';
 import { matchNames } from '../hooks/user/claudeToolNames';
+import { RESIDENT_SERVER_NAME } from './residentHook';
 import { DIALECTS } from './dialects';
 import type { BridgeAnswer, BridgeRequest, NativeCall, NativeEdit, NativeEventFacts } from './nativeCall';
 import type { HookEventName } from '../hooks/user/hookEvents';
@@ -289,6 +290,8 @@ export class NativeToolBridge {
   }
 }
 
+const RESIDENT_SERVER_TOOL_PREFIX = `mcp__${RESIDENT_SERVER_NAME}__`;
+
 function askReason(verdict: HookVerdict): string {
   const who = verdict.decidedBy === GOVERNOR_VOICE ? '' : `the hook '${verdict.decidedBy ?? 'a hook'}' asks: `;
   return `Intent Governor asks a human: ${who}${verdict.reason ?? '(no reason given)'}`;
@@ -310,7 +313,7 @@ function matchValueOf(event: HookEventName, fields: Record<string, unknown>): st
 }
 
 const NO_INTENT_HINT =
-  'With native tools, the intent comes from the human: pick one in VS Code (Intent Governor status bar item), or run the hook headless with --intent ID.';
+  `Select one: call select_active_intent of the intent-governor MCP server (in Claude Code: ${RESIDENT_SERVER_TOOL_PREFIX}select_active_intent) where it is connected; otherwise the human picks one in VS Code (the Intent Governor status bar item), or the hook runs headless with --intent ID. An intent the agent selects itself wins over --intent and over the human's pick.`;
 
 /** The reason the model sees: the code, what happened and what to do next. */
 function explain(error: ToolError): string {
