@@ -16,7 +16,7 @@ interface Played {
  * The real Claude Code binary, offline, with a scripted model, governed through the hook config
  * `governor hooks install --agent claude` writes: what a user of Claude Code gets.
  */
-describe('agents: the real Claude Code governed through the hook bridge', function () {
+describe('agents: the real Claude Code governed through command hooks (the hook bridge)', function () {
   let claude: string;
   let temp: string;
   let ws: string;
@@ -39,7 +39,11 @@ describe('agents: the real Claude Code governed through the hook bridge', functi
     put('src/billing/invoice.ts', 'export const invoice = 1;\n');
     mkdirSync(join(ws, 'src', 'other'), { recursive: true });
     spawnSync('git', ['init', '-q'], { cwd: ws });
-    const install = spawnSync(process.execPath, [join(repoRoot, 'dist', 'cli.js'), 'hooks', 'install', '--agent', 'claude', '--workspace', ws], { encoding: 'utf8' });
+    // The command-hook path (Claude Code before 2.1.118, or --claude-hooks command); the resident path has its own suite.
+    const install = spawnSync(process.execPath, [join(repoRoot, 'dist', 'cli.js'), 'hooks', 'install', '--agent', 'claude', '--claude-hooks', 'command', '--workspace', ws], {
+      encoding: 'utf8',
+      env: { ...process.env, HOME: join(temp, 'home') },
+    });
     assert.equal(install.status, 0, install.stderr);
   });
 

@@ -2,7 +2,10 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 
 /** One model turn: call a tool with this input, or answer text (which ends the agent's loop). */
-export type ScriptStep = { tool: string; input: Record<string, unknown> } | { text: string };
+export type ScriptStep = ({ tool: string; input: Record<string, unknown> } | { text: string }) & {
+  /** Runs just before the model gives this answer (a person saving a file between two tool calls). */
+  before?: () => void | Promise<void>;
+};
 
 /** A content block as the agent sends it back in a later request (tool_result carries what the model saw). */
 export interface SentBlock {
@@ -101,6 +104,7 @@ export async function startScriptedAnthropic(script: ScriptStep[]): Promise<Scri
     const model = typeof body.model === 'string' ? body.model : 'scripted-model';
     const agentTurn = Array.isArray(body.tools) && body.tools.length > 0;
     const step = agentTurn ? steps.shift() : undefined;
+    await step?.before?.();
     answer(res, model, step ?? { text: 'done' });
   };
 

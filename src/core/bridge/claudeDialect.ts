@@ -12,6 +12,7 @@ import { RESIDENT_SERVER_NAME } from './residentHook';
 const PASSTHROUGH = new Set([
   'Glob', 'Grep', 'LS', 'WebFetch', 'WebSearch', 'TodoWrite', 'Task', 'Agent', 'ExitPlanMode', 'EnterPlanMode', 'BashOutput', 'KillShell',
   'SlashCommand', 'Skill', 'AskUserQuestion', 'ToolSearch', 'TaskCreate', 'TaskGet', 'TaskList', 'TaskUpdate', 'TaskOutput', 'TaskStop',
+  'ListAgents', 'ReportFindings', 'ScheduleWakeup',
 ]);
 
 /** The governor's own MCP tools are governed by the server that answers them; no second judgement here. */

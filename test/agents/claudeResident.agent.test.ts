@@ -1,0 +1,183 @@
+import { strict as assert } from 'node:assert';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SAMPLE_INTENTS } from '../support/governorHarness';
+import { startScriptedAnthropic, type ScriptStep, type ScriptedAnthropic } from '../support/scriptedAnthropic';
+import { ensureBuilt, provisionedClaude, repoRoot, runClaude, type ClaudeRun } from './claudeCodeDriver';
+
+interface Played {
+  run: ClaudeRun;
+  model: ScriptedAnthropic;
+}
+
+/**
+ * The real Claude Code with the resident governor: `governor hooks install --agent claude` (mcp_tool hooks,
+ * matcher *, the governor as the project's local-scope MCP server), no intent from the environment: the model
+ * does the handshake itself through mcp__intent-governor__select_active_intent.
+ */
+describe('agents: the real Claude Code governed by the resident governor (mcp_tool hooks)', function () {
+  let claude: string;
+  let temp: string;
+  let ws: string;
+  let home: string;
+
+  before(function () {
+    this.timeout(600_000);
+    claude = provisionedClaude();
+    ensureBuilt();
+  });
+
+  beforeEach(() => {
+    temp = realpathSync(mkdtempSync(join(tmpdir(), 'ig-agent-resident-')));
+    ws = join(temp, 'ws');
+    home = join(temp, 'home');
+    const put = (rel: string, content: string) => {
+      mkdirSync(join(ws, rel, '..'), { recursive: true });
+      writeFileSync(join(ws, rel), content);
+    };
+    put('.orchestration/active_intents.yaml', SAMPLE_INTENTS);
+    put('src/auth/login.ts', 'export function login() {}\n');
+    put('src/billing/invoice.ts', 'export const invoice = 1;\n');
+    spawnSync('git', ['init', '-q'], { cwd: ws });
+    const install = spawnSync(process.execPath, [join(repoRoot, 'dist', 'cli.js'), 'hooks', 'install', '--agent', 'claude', '--claude-hooks', 'mcp_tool', '--workspace', ws], {
+      encoding: 'utf8',
+      env: { ...process.env, HOME: home },
+    });
+    assert.equal(install.status, 0, install.stderr);
+  });
+
+  afterEach(() => rmSync(temp, { recursive: true, force: true }));
+
+  const play = async (script: ScriptStep[]): Promise<Played> => {
+    const model = await startScriptedAnthropic(script);
+    try {
+      const run = await runClaude({
+        binary: claude,
+        cwd: ws,
+        modelUrl: model.url,
+        home,
+        env: { INTENT_GOVERNOR_HOME: join(temp, 'governor-home'), INTENT_GOVERNOR_ANCHOR_DIR: join(temp, 'anchors') },
+      });
+      assert.equal(run.signal, null, `claude was killed: ${run.stderr}`);
+      assert.equal(model.remaining(), 0, `claude stopped before playing the script: ${run.stdout}\n${run.stderr}`);
+      return { run, model };
+    } finally {
+      await model.close();
+    }
+  };
+
+  const jsonl = (name: string): Record<string, unknown>[] => {
+    const path = join(ws, '.orchestration', name);
+    if (!existsSync(path)) return [];
+    return readFileSync(path, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line));
+  };
+
+  const select: ScriptStep = { tool: 'mcp__intent-governor__select_active_intent', input: { intent_id: 'auth-refactor' } };
+
+  it("the model's own handshake binds the intent: its in-scope Write lands and is traced as claude-code under it", async () => {
+    const file = join(ws, 'src/auth/token.ts');
+    const { model } = await play([select, { tool: 'Write', input: { file_path: file, content: 'export const token = 1;\n' } }, { text: 'written' }]);
+    const [selected, written] = model.toolResults();
+    assert.equal(selected?.is_error, false, JSON.stringify(model.toolResults()));
+    assert.match(selected.text, /Active intent: `auth-refactor`/);
+    assert.equal(written?.is_error, false, JSON.stringify(model.toolResults()));
+    assert.equal(readFileSync(file, 'utf8'), 'export const token = 1;\n');
+    const record = jsonl('agent_trace.jsonl').find((r) => (r.files as { path: string }[] | undefined)?.[0]?.path === 'src/auth/token.ts') as { metadata: Record<string, unknown> } | undefined;
+    assert.equal(record?.metadata.agent, 'claude-code');
+    assert.equal(record?.metadata.intent_id, 'auth-refactor');
+  });
+
+  it('before the handshake a native write is refused, and the model is told to call mcp__intent-governor__select_active_intent', async () => {
+    const { model } = await play([{ tool: 'Write', input: { file_path: join(ws, 'src/auth/early.ts'), content: 'x\n' } }, { text: 'refused' }]);
+    const [result] = model.toolResults();
+    assert.equal(result?.is_error, true, JSON.stringify(model.toolResults()));
+    assert.match(result.text, /NO_ACTIVE_INTENT/);
+    assert.match(result.text, /mcp__intent-governor__select_active_intent/);
+    assert.equal(existsSync(join(ws, 'src/auth/early.ts')), false);
+  });
+
+  it('out-of-scope Write, a Bash redirect, a traversal and a protected path are refused with the code the model reads', async () => {
+    const { model } = await play([
+      select,
+      { tool: 'Write', input: { file_path: join(ws, 'src/billing/x.ts'), content: 'x\n' } },
+      { tool: 'Bash', input: { command: 'echo x > src/billing/y.ts', description: 'write' } },
+      { tool: 'Write', input: { file_path: `${ws}/src/auth/../../../outside.ts`, content: 'x\n' } },
+      { tool: 'Write', input: { file_path: join(ws, '.orchestration/active_intents.yaml'), content: 'intents: []\n' } },
+      { text: 'refused' },
+    ]);
+    const [, scope, bash, traversal, guarded] = model.toolResults();
+    for (const r of [scope, bash, traversal, guarded]) assert.equal(r?.is_error, true, JSON.stringify(model.toolResults()));
+    assert.match(scope.text, /\[SCOPE_VIOLATION\] "src\/billing\/x\.ts"/);
+    assert.match(bash.text, /\[SCOPE_VIOLATION\] "src\/billing\/y\.ts"/);
+    assert.match(traversal.text, /\[PATH_OUTSIDE_WORKSPACE\]/);
+    assert.match(guarded.text, /\[PROTECTED_PATH\]/);
+    assert.equal(existsSync(join(ws, 'src/billing/x.ts')), false);
+    assert.equal(existsSync(join(ws, 'src/billing/y.ts')), false);
+    assert.equal(existsSync(join(temp, 'outside.ts')), false);
+    assert.match(readFileSync(join(ws, '.orchestration/active_intents.yaml'), 'utf8'), /auth-refactor/);
+  });
+
+  it("another MCP server's tool is refused: every tool reaches the governor (matcher *)", async () => {
+    // A second server for this project (a plain governed server, under another name): its write_file is not ours.
+    const config = JSON.parse(readFileSync(join(home, '.claude.json'), 'utf8')) as { projects: Record<string, { mcpServers: Record<string, unknown> }> };
+    config.projects[ws].mcpServers.other = { type: 'stdio', command: 'node', args: [join(repoRoot, 'dist', 'cli.js'), 'mcp', '--workspace', ws], env: {} };
+    writeFileSync(join(home, '.claude.json'), JSON.stringify(config));
+    const { model } = await play([select, { tool: 'mcp__other__list_intents', input: {} }, { text: 'refused' }]);
+    const [, other] = model.toolResults();
+    assert.equal(other?.is_error, true, JSON.stringify(model.toolResults()));
+    assert.match(other.text, /another MCP server/);
+    assert.ok(jsonl('governance_log.jsonl').some((g) => g.tool_name === 'mcp__other__list_intents'), 'the refusal is audited');
+  });
+
+  it("a subagent works under the session's intent: its in-scope write lands, its out-of-scope write is refused", async () => {
+    const { model } = await play([
+      select,
+      { tool: 'Agent', input: { description: 'write files', prompt: 'Write the two files.', subagent_type: 'general-purpose' } },
+      { tool: 'Write', input: { file_path: join(ws, 'src/auth/from-subagent.ts'), content: 'x\n' } },
+      { tool: 'Write', input: { file_path: join(ws, 'src/billing/from-subagent.ts'), content: 'x\n' } },
+      { text: 'subagent done' },
+      { text: 'done' },
+    ]);
+    assert.equal(existsSync(join(ws, 'src/auth/from-subagent.ts')), true, JSON.stringify(model.toolResults()));
+    assert.equal(existsSync(join(ws, 'src/billing/from-subagent.ts')), false);
+    const refused = model.toolResults().find((r) => r.text.includes('src/billing/from-subagent.ts'));
+    assert.match(refused?.text ?? '', /\[SCOPE_VIOLATION\]/);
+  });
+
+  it("a person's save between Claude's Read and its Edit is a STALE_FILE: the edit is judged against what the model read", async () => {
+    const file = join(ws, 'src/auth/login.ts');
+    const { model } = await play([
+      select,
+      { tool: 'Read', input: { file_path: file } },
+      {
+        tool: 'Edit',
+        input: { file_path: file, old_string: 'login()', new_string: 'login(user: string)' },
+        before: () => writeFileSync(file, 'export function login() {}\n// saved by a person\n'),
+      },
+      { text: 'stale' },
+    ]);
+    const [, read, edit] = model.toolResults();
+    assert.equal(read?.is_error, false, JSON.stringify(model.toolResults()));
+    assert.equal(edit?.is_error, true, JSON.stringify(model.toolResults()));
+    assert.match(edit.text, /\[STALE_FILE\]/);
+    assert.equal(readFileSync(file, 'utf8'), 'export function login() {}\n// saved by a person\n', "the person's save stands");
+  });
+
+  it('the resident governor killed mid-session blocks every later tool call', async () => {
+    const kill = () => {
+      execFileSync('pkill', ['-f', `mcp --workspace ${ws} --agent claude`]);
+    };
+    const { model } = await play([
+      select,
+      { tool: 'Write', input: { file_path: join(ws, 'src/auth/before.ts'), content: 'x\n' } },
+      { tool: 'Write', input: { file_path: join(ws, 'src/auth/after.ts'), content: 'x\n' }, before: kill },
+      { text: 'blocked' },
+    ]);
+    const [, before, after] = model.toolResults();
+    assert.equal(before?.is_error, false, JSON.stringify(model.toolResults()));
+    assert.equal(after?.is_error, true, JSON.stringify(model.toolResults()));
+    assert.equal(existsSync(join(ws, 'src/auth/after.ts')), false);
+  });
+});
