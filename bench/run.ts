@@ -1,3 +1,4 @@
+import { agentsBench } from './agentsBench';
 import { bridgeBench } from './bridgeBench';
 import { chainBench } from './chainBench';
 import { mcpBench } from './mcpBench';
@@ -10,7 +11,7 @@ import { writeLockBench } from './writeLockBench';
  * Every benchmark suite; `npm run bench -- <name>` runs only the named ones. The inspector runs last: it
  * starts VS Code and a browser, whose shutdown would still load the machine while the next suite measures.
  */
-const SUITES: BenchSuite[] = [chainBench, writeLockBench, traceBench, mcpBench, bridgeBench, inspectorBench];
+const SUITES: BenchSuite[] = [chainBench, writeLockBench, traceBench, mcpBench, bridgeBench, agentsBench, inspectorBench];
 
 async function main(): Promise<void> {
   const only = process.argv.slice(2);

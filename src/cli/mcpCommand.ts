@@ -2,12 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { Governor } from '../core/governor';
 import type { Approver } from '../core/hooks/approver';
 import type { Logger } from '../core/logger';
-import { join } from 'node:path';
-import { FileBeforeStash } from '../core/bridge/beforeStash';
+import { MemoryBeforeStash } from '../core/bridge/beforeStash';
 import { NativeToolBridge } from '../core/bridge/nativeToolBridge';
 import type { ExtraTool } from '../core/mcp/governedMcpServer';
 import { InflightCalls } from '../core/mcp/inflightCalls';
-import { governorHome } from '../core/paths/governorHome';
 import { residentHookTool } from './residentHookTool';
 import { createNodeServices } from '../core/nodeServices';
 import { defaultAnchorDir } from '../core/trace/anchorStore';
@@ -114,7 +112,8 @@ export const mcpCommand: CliCommand = {
  * Write/Edit/Bash are judged under, and its Reads are the basis of its later edits.
  */
 function residentGovernor(governor: Governor, sessionId: string, root: string, intent: string | undefined, io: CliIO): ExtraTool {
-  const bridge = new NativeToolBridge(governor, new FileBeforeStash(join(governorHome(io.env), 'bridge')), { askHuman: false });
+  // One process serves the session's pre and post phases: what a change replaces waits in memory, not in a file.
+  const bridge = new NativeToolBridge(governor, new MemoryBeforeStash(), { askHuman: false });
   const sessions = governor.services.sessions;
   if (intent !== undefined) sessions.bindIntent(sessionId, intent);
   return residentHookTool({

@@ -24,6 +24,8 @@ interface SentMessage {
 export interface RecordedRequest {
   path: string;
   body: { tools?: unknown[]; messages?: SentMessage[]; [key: string]: unknown };
+  /** performance.now() when the request arrived (benchmarks time the agent's tool calls between two turns). */
+  at: number;
 }
 
 export interface ScriptedAnthropic {
@@ -100,7 +102,7 @@ export async function startScriptedAnthropic(script: ScriptStep[]): Promise<Scri
       res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ type: 'error', error: { type: 'not_found_error', message: path } }));
       return;
     }
-    requests.push({ path, body });
+    requests.push({ path, body, at: performance.now() });
     const model = typeof body.model === 'string' ? body.model : 'scripted-model';
     const agentTurn = Array.isArray(body.tools) && body.tools.length > 0;
     const step = agentTurn ? steps.shift() : undefined;
