@@ -125,7 +125,7 @@ export class NativeToolBridge {
   async handshake(sessionId: string): Promise<string> {
     const intentId = this.governor.services.sessions.boundIntentId(sessionId);
     const intent = resolveIntentForWrites(await this.governor.services.intents.load(), intentId);
-    if (intent.ok) return `${renderIntentContext(intent.value)}\n\nYour file and terminal tools are governed by Intent Governor under this intent.`;
+    if (intent.ok) return `${renderIntentContext(intent.value)}\n\nYour file and terminal tools are governed by Intent Governor under this intent. ${SWITCH_HINT}`;
     return `Intent Governor: ${intent.error.message}\n${NO_INTENT_HINT}`;
   }
 
@@ -311,6 +311,8 @@ function matchValueOf(event: HookEventName, fields: Record<string, unknown>): st
   const value = key === undefined ? undefined : fields[key];
   return typeof value === 'string' ? value : undefined;
 }
+
+const SWITCH_HINT = `To work under another intent, call select_active_intent of the intent-governor MCP server (in Claude Code: mcp__${RESIDENT_SERVER_NAME}__select_active_intent) where it is connected: an intent you select wins over --intent and over the human's pick in VS Code.`;
 
 const NO_INTENT_HINT =
   `Select one: call select_active_intent of the intent-governor MCP server (in Claude Code: ${RESIDENT_SERVER_TOOL_PREFIX}select_active_intent) where it is connected; otherwise the human picks one in VS Code (the Intent Governor status bar item), or the hook runs headless with --intent ID. An intent the agent selects itself wins over --intent and over the human's pick.`;

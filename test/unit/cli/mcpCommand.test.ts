@@ -43,6 +43,26 @@ describe('governor mcp (stdio)', function () {
     assert.deepEqual((await readFile(seen, 'utf8')).trim().split('\n'), ['SessionStart', 'PreToolUse', 'SessionEnd']);
   });
 
+  it('--agent claude is the resident governor: its hook tool judges native calls under the intent the model selected over MCP', async () => {
+    client = await connectGovernorMcp(h.root, anchorDir, ['--agent', 'claude'], 'claude-code', { INTENT_GOVERNOR_HOME: join(anchorDir, 'home') });
+    const { tools } = await client.listTools();
+    assert.ok(tools.some((t) => t.name === 'agent_hook'));
+    const hook = async (path: string) => {
+      const args = { hook_event_name: 'PreToolUse', session_id: 'claude-1', cwd: h.root, tool_name: 'Write', tool_use_id: `t-${path}`, tool_input: JSON.stringify({ file_path: join(h.root, path), content: 'x\n' }) };
+      return resultText(await client!.callTool({ name: 'agent_hook', arguments: args }));
+    };
+    assert.match(await hook('src/auth/a.ts'), /NO_ACTIVE_INTENT/, 'no intent yet: refused');
+    await client.callTool({ name: 'select_active_intent', arguments: { intent_id: 'auth-refactor' } });
+    assert.equal(await hook('src/auth/a.ts'), '{}', 'in scope: no objection');
+    assert.match(await hook('src/billing/a.ts'), /"permissionDecision":"deny".*SCOPE_VIOLATION/);
+  });
+
+  it('--intent without --agent claude is a usage error', async () => {
+    const run = await runGovernor(['mcp', '--workspace', h.root, '--intent', 'auth-refactor'], { anchorDir });
+    assert.equal(run.code, 2);
+    assert.match(run.stderr, /--intent needs --agent claude/);
+  });
+
   it('lists every governed tool with its JSON schema and hints', async () => {
     client = await connectGovernorMcp(h.root, anchorDir);
     const { tools } = await client.listTools();
