@@ -10,6 +10,7 @@ import { writeDiscoveryFile } from '../../../../src/core/mcp/discoveryFile';
 import { HOOK_PATH, startHttpMcpServer, type HttpMcpServer } from '../../../../src/core/mcp/httpMcpServer';
 import { createHarness, type Harness } from '../../../support/governorHarness';
 import { hookFixture, runHook } from '../../../support/runHook';
+import { connectGovernorMcp, resultText } from '../../../support/stdioMcpClient';
 
 const LOGIN = 'export function login() {\n  return false;\n}\n';
 
@@ -37,6 +38,21 @@ describe('governor hook with a running extension', () => {
   });
 
   const hook = (agent: string, fixture: string) => runHook(agent, hookFixture(agent, fixture, h.root), [], env);
+
+  it("the resident governor (governor mcp --agent claude) asks the running extension too: its human approves in VS Code's dialog", async () => {
+    const client = await connectGovernorMcp(h.root, join(home, 'anchors'), ['--agent', 'claude'], 'claude-code', { INTENT_GOVERNOR_HOME: home, INTENT_GOVERNOR_INTENT: '' });
+    try {
+      const payload = JSON.parse(hookFixture('claude', 'pre-bash-destructive', h.root)) as Record<string, unknown>;
+      const args = Object.fromEntries(Object.entries(payload).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]));
+      h.approver.script(true);
+      assert.equal(resultText(await client.callTool({ name: 'agent_hook', arguments: args })), '{}', 'approved by the human in VS Code');
+      assert.equal(h.approver.requests.length, 1, "the extension's dialog was asked");
+      h.approver.script(false);
+      assert.match(resultText(await client.callTool({ name: 'agent_hook', arguments: { ...args, tool_use_id: 'again' } })), /"permissionDecision":"deny".*HITL_REJECT/);
+    } finally {
+      await client.close();
+    }
+  });
 
   it('lets the extension decide: the human’s intent applies and an in-scope write is allowed', async () => {
     const run = await hook('claude', 'pre-write-in-scope');
