@@ -1,16 +1,23 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { finished, type Finished } from '../support/childProcesses';
 
 export const repoRoot = join(__dirname, '..', '..');
 
-/** Installs (once, cached) the pinned Claude Code and returns its binary; throws with the provisioning log's tail. */
+/** Installs (once, cached) the pinned agent named by its recipe in scripts/agents/ and returns its binary. */
+export function provisionedAgent(name: string): string {
+  const result = spawnSync(process.execPath, [join(repoRoot, 'scripts', 'provision-agents.mjs'), name], { encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`provision-agents ${name} failed:\n${result.stdout}\n${result.stderr}`);
+  const binaries = JSON.parse(result.stdout.trim().split('\n').at(-1) ?? '{}') as Record<string, string>;
+  const binary = binaries[name];
+  if (!binary) throw new Error(`provision-agents printed no binary for ${name}: ${result.stdout}`);
+  return binary;
+}
+
+/** The pinned Claude Code binary. */
 export function provisionedClaude(): string {
-  const result = spawnSync(process.execPath, [join(repoRoot, 'scripts', 'provision-agents.mjs')], { encoding: 'utf8' });
-  if (result.status !== 0) throw new Error(`provision-agents failed:\n${result.stdout}\n${result.stderr}`);
-  const stamp = JSON.parse(readFileSync(join(repoRoot, '.vscode-test', 'agents', 'ready.json'), 'utf8')) as { paths: { claude: string } };
-  return stamp.paths.claude;
+  return provisionedAgent('claude-code');
 }
 
 /** Builds dist/ when it is missing, so the suite also runs on its own on a fresh checkout. */
