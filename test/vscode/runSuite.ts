@@ -73,6 +73,8 @@ async function runIn(temp: string): Promise<number> {
         // Anchors, hook approvals and discovery files of the extension under test stay in the temp dir, not the user's home.
         INTENT_GOVERNOR_ANCHOR_DIR: join(temp, 'anchors'),
         INTENT_GOVERNOR_HOME: join(temp, 'governor-home'),
+        // Install Agent Hooks registers Claude Code's resident governor in Claude's own config: here, not ~/.claude.json.
+        CLAUDE_CONFIG_DIR: join(temp, 'claude-config'),
         // codeServer.ts drops the caller's VSCODE_* vars, so a grep must be passed on explicitly.
         ...(process.env.VSCODE_TEST_GREP ? { VSCODE_TEST_GREP: process.env.VSCODE_TEST_GREP } : {}),
       },

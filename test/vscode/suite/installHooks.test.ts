@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { activateGovernor, workspaceUri } from './extensionUnderTest';
 
@@ -8,14 +9,19 @@ describe('Install Agent Hooks in VS Code', () => {
 
   it('writes each agent’s hook config pointing at the installed dist/hook.js, and uninstall removes it again', async () => {
     const written = await vscode.commands.executeCommand<string[]>('intentGovernor.installHooks', ['vscode', 'claude', 'cursor']);
-    assert.equal(written?.length, 3);
+    assert.equal(written?.length, 4, "three hook configs and Claude's own config");
     const vscodeHooks = JSON.parse(readFileSync(workspaceUri('.github/hooks/intent-governor.json').fsPath, 'utf8'));
     const command: string = vscodeHooks.hooks.PreToolUse[0].command;
     assert.match(command, /^node ".*dist\/hook\.js" hook vscode --timeout-ms 110000$/);
     const hookJs = /^node "([^"]+)"/.exec(command)?.[1];
     assert.ok(hookJs && existsSync(hookJs), `${hookJs} is not there`);
+    // No claude on this machine's PATH: the current kind, the resident governor through mcp_tool hooks.
     const claude = JSON.parse(readFileSync(workspaceUri('.claude/settings.local.json').fsPath, 'utf8'));
-    assert.equal(claude.hooks.PreToolUse[0].matcher, 'Write|Edit|MultiEdit|NotebookEdit|Bash|Read');
+    assert.equal(claude.hooks.PreToolUse[0].matcher, '*');
+    assert.equal(claude.hooks.PreToolUse[0].hooks[0].type, 'mcp_tool');
+    const claudeConfig = join(process.env.CLAUDE_CONFIG_DIR ?? '', '.claude.json');
+    const server = JSON.parse(readFileSync(claudeConfig, 'utf8')).projects[workspaceUri('.').fsPath.replace(/\/$/, '')]?.mcpServers?.['intent-governor'];
+    assert.deepEqual(server?.args?.slice(1), ['mcp', '--workspace', workspaceUri('.').fsPath.replace(/\/$/, ''), '--agent', 'claude']);
     const cursor = JSON.parse(readFileSync(workspaceUri('.cursor/hooks.json').fsPath, 'utf8'));
     assert.equal(cursor.version, 1);
 
@@ -23,5 +29,6 @@ describe('Install Agent Hooks in VS Code', () => {
     for (const file of ['.github/hooks/intent-governor.json', '.claude/settings.local.json', '.cursor/hooks.json']) {
       assert.equal(existsSync(workspaceUri(file).fsPath), false, `${file} is still there`);
     }
+    assert.deepEqual(Object.values(JSON.parse(readFileSync(claudeConfig, 'utf8')).projects).map((p) => (p as { mcpServers: object }).mcpServers), [{}]);
   });
 });

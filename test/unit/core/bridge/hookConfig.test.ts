@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
-import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hookCommandLine, installHookConfig, uninstallHookConfig } from '../../../../src/core/bridge/hookConfig';
 import { createHarness } from '../../../support/governorHarness';
@@ -15,8 +16,8 @@ function text(edit: ReturnType<typeof installHookConfig>): string {
 describe('hook configs (install / uninstall)', () => {
   it('writes the exact Claude Code settings, keeping the user’s other hooks and keys, once however often it runs', () => {
     const mine = JSON.stringify({ permissions: { allow: ['Bash(npm test)'] }, hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: './lint.sh' }] }] } });
-    const once = text(installHookConfig('claude', mine, CLI));
-    const twice = text(installHookConfig('claude', once, CLI));
+    const once = text(installHookConfig('claude', mine, CLI, { claudeHooks: 'command' }));
+    const twice = text(installHookConfig('claude', once, CLI, { claudeHooks: 'command' }));
     assert.equal(twice, once);
     const config = JSON.parse(once);
     assert.deepEqual(config.permissions, { allow: ['Bash(npm test)'] });
@@ -46,6 +47,22 @@ describe('hook configs (install / uninstall)', () => {
     assert.deepEqual(uninstallHookConfig('vscode', JSON.stringify(vscode)), { ok: true, text: null });
   });
 
+  it("`governor hooks install` with no claude on PATH picks the resident governor, says so, and writes Claude's config under the HOME it runs with", async () => {
+    const h = await createHarness();
+    const home = await mkdtemp(join(tmpdir(), 'ig-home-'));
+    try {
+      const installed = await runGovernor(['hooks', 'install', '--agent', 'claude', '--workspace', h.root], { anchorDir: h.root, home, env: { PATH: '/nonexistent' } });
+      assert.equal(installed.code, 0, installed.stderr);
+      assert.match(installed.stdout, /claude: mcp_tool hooks answered by the resident governor \(no claude on PATH; --claude-hooks chooses\)/);
+      assert.match(installed.stdout, new RegExp(`claude: ${home}/\\.claude\\.json written`));
+      const claude = JSON.parse(await readFile(join(home, '.claude.json'), 'utf8'));
+      assert.ok(claude.projects[h.root].mcpServers['intent-governor']);
+    } finally {
+      await h.dispose();
+      await rm(home, { recursive: true, force: true });
+    }
+  });
+
   it('refuses to touch a config that is not valid JSON', () => {
     const edit = installHookConfig('cursor', '{ "version": 1, ', CLI);
     assert.equal(edit.ok, false);
@@ -56,7 +73,7 @@ describe('hook configs (install / uninstall)', () => {
     try {
       await mkdir(join(h.root, '.cursor'), { recursive: true });
       await writeFile(join(h.root, '.cursor', 'hooks.json'), JSON.stringify({ version: 1, hooks: { stop: [{ command: './notify.sh' }] } }));
-      const installed = await runGovernor(['hooks', 'install', '--workspace', h.root], { anchorDir: h.root });
+      const installed = await runGovernor(['hooks', 'install', '--claude-hooks', 'command', '--workspace', h.root], { anchorDir: h.root });
       assert.equal(installed.code, 0, installed.stderr);
       assert.match(installed.stdout, /claude: .*settings\.local\.json written/);
       const claude = JSON.parse(await readFile(join(h.root, '.claude', 'settings.local.json'), 'utf8'));
