@@ -4,11 +4,6 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DetachedHookJob, HookJobLauncher } from '../core/hooks/user/userHookRunner';
 
-/** Where jobs wait for their worker: under the governor's home, private to the user. */
-export function hookJobsDir(home: string): string {
-  return join(home, 'hook-jobs');
-}
-
 /**
  * Background hooks of a one-shot hook process: each goes to `node <hook.js> hook-job <file>`, started detached in
  * its own session with no pipes to us, so the agent gets its answer at once and the hook still runs to the end.
@@ -16,7 +11,8 @@ export function hookJobsDir(home: string): string {
 export function detachedHookJobs(home: string, entry: string): HookJobLauncher {
   return {
     launch(job: DetachedHookJob) {
-      const dir = hookJobsDir(home);
+      // Jobs wait for their worker under the governor's home, private to the user.
+      const dir = join(home, 'hook-jobs');
       mkdirSync(dir, { recursive: true, mode: 0o700 });
       const file = join(dir, `${randomUUID()}.json`);
       writeFileSync(file, JSON.stringify(job), { mode: 0o600, flag: 'wx' });

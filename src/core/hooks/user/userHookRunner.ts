@@ -92,12 +92,6 @@ export class UserHookRunner {
     return loadHookLayers(this.root, { home: this.home, door });
   }
 
-  /** Whether any layer declares a hook for this event: a door can skip building an event's facts when none does. */
-  declares(event: HookFiring['event'], door: string): boolean {
-    const loaded = this.load(door);
-    return loaded.problems.length > 0 || loaded.hooks.some((h) => h.event === event);
-  }
-
   async fire(firing: HookFiring): Promise<HookVerdict> {
     const decides = DECISION_EVENTS.has(firing.event);
     const loaded = this.load(firing.agent.name);
