@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { splitLines } from './ranges';
 import { queryTrace } from './traceReader';
+import type { AgentTraceRecord } from './traceRecord';
 
 /** Who produced one line of a file's current content; only `line` when no trace record explains it. */
 export interface BlameLine {
@@ -15,9 +16,11 @@ export interface BlameLine {
   traceLine?: number;
 }
 
-interface Candidate {
+/** One recorded range that may claim lines of the current content: its hash, length and where it was written. */
+export interface BlameCandidate {
   hash: string;
   length: number;
+  /** 0-based line where the record wrote it. */
   start: number;
   timestamp: string;
   traceLine: number;
@@ -32,40 +35,52 @@ interface Candidate {
  * Newer records claim first; lines nobody claims are unattributed. Renames across files are not followed.
  */
 export async function blameFile(tracePath: string, relPath: string, content: string): Promise<BlameLine[]> {
-  const lines = splitLines(content);
-  const candidates: Candidate[] = [];
-  for await (const { line, record } of queryTrace(tracePath, { file: relPath })) {
-    const meta = record.metadata ?? {};
-    for (const file of record.files ?? []) {
-      if (file.path !== relPath) continue;
-      for (const conversation of file.conversations ?? []) {
-        for (const range of conversation.ranges ?? []) {
-          const length = range.end_line - range.start_line + 1;
-          if (!range.content_hash || length < 1 || length > lines.length) continue;
-          candidates.push({
-            hash: range.content_hash,
-            length,
-            start: range.start_line - 1,
+  const candidates: BlameCandidate[] = [];
+  for await (const { line, record } of queryTrace(tracePath, { file: relPath })) candidates.push(...blameCandidates(line, record, relPath));
+  return attributeLines(content, candidates);
+}
+
+/** The ranges one trace record wrote to `relPath`, as candidates for `attributeLines`. */
+export function blameCandidates(traceLine: number, record: AgentTraceRecord, relPath: string): BlameCandidate[] {
+  const meta = record.metadata ?? {};
+  const candidates: BlameCandidate[] = [];
+  for (const file of record.files ?? []) {
+    if (file.path !== relPath) continue;
+    for (const conversation of file.conversations ?? []) {
+      for (const range of conversation.ranges ?? []) {
+        const length = range.end_line - range.start_line + 1;
+        if (!range.content_hash || !(length >= 1)) continue;
+        candidates.push({
+          hash: range.content_hash,
+          length,
+          start: range.start_line - 1,
+          timestamp: record.timestamp,
+          traceLine,
+          attribution: {
+            recordId: record.id,
+            intentId: typeof meta.intent_id === 'string' ? meta.intent_id : undefined,
+            agent: typeof meta.agent === 'string' ? meta.agent : undefined,
+            model: conversation.contributor?.model_id,
             timestamp: record.timestamp,
-            traceLine: line,
-            attribution: {
-              recordId: record.id,
-              intentId: typeof meta.intent_id === 'string' ? meta.intent_id : undefined,
-              agent: typeof meta.agent === 'string' ? meta.agent : undefined,
-              model: conversation.contributor?.model_id,
-              timestamp: record.timestamp,
-              traceLine: line,
-            },
-          });
-        }
+            traceLine,
+          },
+        });
       }
     }
   }
+  return candidates;
+}
+
+/** The attribution step of `blameFile`, for callers that keep the candidates themselves (the intent map). */
+export function attributeLines(content: string, all: readonly BlameCandidate[]): BlameLine[] {
+  const lines = splitLines(content);
   // Newest first: by timestamp, then by position in the file (a merge can interleave clocks).
-  candidates.sort((a, b) => (a.timestamp < b.timestamp ? 1 : a.timestamp > b.timestamp ? -1 : b.traceLine - a.traceLine));
+  const candidates = all
+    .filter((c) => c.length <= lines.length)
+    .sort((a, b) => (a.timestamp < b.timestamp ? 1 : a.timestamp > b.timestamp ? -1 : b.traceLine - a.traceLine));
 
   const windows = new WindowIndex(lines);
-  const owner: (Candidate | undefined)[] = new Array(lines.length);
+  const owner: (BlameCandidate | undefined)[] = new Array(lines.length);
   for (const candidate of candidates) {
     const starts = windows.find(candidate.length, candidate.hash);
     if (!starts) continue;
