@@ -49,6 +49,8 @@ export interface ChainedLogOptions {
   branch: () => Promise<string>;
   /** Builds the writer's own records (quarantine, vanished anchor) in this log's shape. */
   note: (kind: NoteKind, details: Record<string, unknown>) => Promise<Record<string, unknown>>;
+  /** The `signature` of each record, given its canonical line with `hash` (see src/core/signing/). */
+  sign?: (text: string) => unknown;
   lock?: LockOptions;
 }
 
@@ -163,7 +165,7 @@ export class ChainedJsonlLog {
       if (tail.merge) (fields(all[0]) ?? {}).merge = tail.merge;
       let prev = tail.hash;
       const lines = all.map((record) => {
-        const line = sealRecord(record, prev, fields);
+        const line = sealRecord(record, prev, fields, this.options.sign);
         prev = fields(record)?.hash as string;
         return line;
       });

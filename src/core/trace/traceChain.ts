@@ -2,8 +2,9 @@ import { createHash } from 'node:crypto';
 
 /**
  * The hash chain both logs use. Each record carries `prev_hash` (the hash of the record it follows on its
- * branch) and `hash` = sha256 over the canonical JSON of the record without `hash`. Lines are written in
- * canonical form, so a verifier can usually hash the line's own bytes (see `lineHashMatches`).
+ * branch) and `hash` = sha256 over the canonical JSON of the record without `hash` and `signature`. The
+ * signature sits beside `hash` and covers the canonical form with `hash` (see src/core/signing/). Lines are
+ * written in canonical form, so a verifier can usually hash the line's own bytes (see `lineHashMatches`).
  */
 
 /** `prev_hash` of the first record of a log. */
@@ -53,37 +54,75 @@ export function canonicalJson(value: unknown): string {
   return `{${parts.join(',')}}`;
 }
 
-/** The hash a record must carry: over its canonical form with `hash` left out. */
+/** Where a record's signature goes: beside `hash`, in the object that holds the chain fields. */
+export const SIGNATURE_KEY = 'signature';
+
+/** The hash a record must carry: over its canonical form with `hash` and `signature` left out. */
 export function computeRecordHash(record: Record<string, unknown>, fields: ChainFields): string {
   const holder = fields(record);
   if (!holder) return `sha256:${sha256Hex(canonicalJson(record))}`;
-  const { hash: _omit, ...rest } = holder;
-  const copy = holder === record ? rest : { ...record, metadata: rest };
-  return `sha256:${sha256Hex(canonicalJson(copy))}`;
-}
-
-/** Sets `prev_hash` and `hash` on the record (mutating it) and returns its line, without the newline. */
-export function sealRecord(record: Record<string, unknown>, prevHash: string, fields: ChainFields): string {
-  const holder = fields(record);
-  if (!holder) throw new Error('sealRecord: record has no place for chain fields');
-  delete holder.hash;
-  holder.prev_hash = prevHash;
-  holder.hash = computeRecordHash(record, fields);
-  return canonicalJson(record);
+  const { hash: _hash, [SIGNATURE_KEY]: _signature, ...rest } = holder;
+  return `sha256:${sha256Hex(canonicalJson(replaceHolder(record, holder, rest)))}`;
 }
 
 /**
- * Fast check for a line the writer produced: its bytes minus the `"hash":"…"` pair hash to the stated value.
+ * What a record's signature covers: its canonical form with `hash` but without `signature`. Taken from the
+ * line's own bytes when the line is canonical (the signature pair cut out), else recomputed; a line with
+ * no signature is returned as it is (nothing to check it against).
+ */
+export function signedText(line: string, record: Record<string, unknown>, fields: ChainFields): string {
+  const holder = fields(record);
+  if (!holder || holder[SIGNATURE_KEY] === undefined) return line;
+  const cut = cutPair(line, `${JSON.stringify(SIGNATURE_KEY)}:${canonicalJson(holder[SIGNATURE_KEY])}`);
+  if (cut !== undefined) return cut;
+  const { [SIGNATURE_KEY]: _signature, ...rest } = holder;
+  return canonicalJson(replaceHolder(record, holder, rest));
+}
+
+/**
+ * Sets `prev_hash` and `hash` on the record (mutating it) and returns its line, without the newline. With
+ * `sign`, the record also gets `signature` = sign(its canonical line with `hash`); any old one is dropped.
+ */
+export function sealRecord(record: Record<string, unknown>, prevHash: string, fields: ChainFields, sign?: (text: string) => unknown): string {
+  const holder = fields(record);
+  if (!holder) throw new Error('sealRecord: record has no place for chain fields');
+  delete holder.hash;
+  delete holder[SIGNATURE_KEY];
+  holder.prev_hash = prevHash;
+  holder.hash = computeRecordHash(record, fields);
+  const line = canonicalJson(record);
+  if (!sign) return line;
+  holder[SIGNATURE_KEY] = sign(line);
+  return canonicalJson(record);
+}
+
+function replaceHolder(record: Record<string, unknown>, holder: Record<string, unknown>, rest: Record<string, unknown>): Record<string, unknown> {
+  return holder === record ? rest : { ...record, metadata: rest };
+}
+
+/**
+ * The line without `pair` (and the comma that joined it), when the pair occurs exactly once; undefined when
+ * it does not, so the caller recomputes instead of guessing which occurrence was meant.
+ */
+function cutPair(line: string, pair: string): string | undefined {
+  const at = line.indexOf(pair);
+  return at < 0 || line.indexOf(pair, at + 1) >= 0 ? undefined : withoutPairAt(line, pair, at);
+}
+
+function withoutPairAt(line: string, pair: string, at: number): string {
+  if (line[at + pair.length] === ',') return line.slice(0, at) + line.slice(at + pair.length + 1);
+  if (line[at - 1] === ',') return line.slice(0, at - 1) + line.slice(at + pair.length);
+  return line.slice(0, at) + line.slice(at + pair.length);
+}
+
+/**
+ * Fast check for a line the writer produced, given without its signature (`signedText`): its bytes minus
+ * the `"hash":"…"` pair hash to the stated value.
  * The own hash cannot occur elsewhere in the line, so the pair is unambiguous. A false answer is not a
  * verdict: the caller falls back to `computeRecordHash` for lines that are valid but not canonical.
  */
 export function lineHashMatches(line: string, statedHash: string): boolean {
   const pair = `"hash":${JSON.stringify(statedHash)}`;
   const at = line.indexOf(pair);
-  if (at < 0) return false;
-  let stripped: string;
-  if (line[at + pair.length] === ',') stripped = line.slice(0, at) + line.slice(at + pair.length + 1);
-  else if (line[at - 1] === ',') stripped = line.slice(0, at - 1) + line.slice(at + pair.length);
-  else stripped = line.slice(0, at) + line.slice(at + pair.length);
-  return `sha256:${sha256Hex(stripped)}` === statedHash;
+  return at >= 0 && `sha256:${sha256Hex(withoutPairAt(line, pair, at))}` === statedHash;
 }

@@ -1,3 +1,4 @@
+import type { RecordSigner } from '../signing/recordSignature';
 import { defaultAnchorDir, FileAnchorStore } from './anchorStore';
 import type { FsyncMode } from './chainedLog';
 import { JsonlTraceSink } from './traceWriter';
@@ -12,6 +13,8 @@ export interface TraceStackOptions {
   /** Where an older version kept this workspace's anchors (the extension's global storage), adopted once. */
   legacyAnchorDir?: string;
   fsync?: FsyncMode;
+  /** The signing key of this door (the CLI's key file, the extension's SecretStorage); see JsonlTraceSinkOptions. */
+  signer?: () => RecordSigner | undefined;
 }
 
 export interface TraceStack {
@@ -26,7 +29,7 @@ export interface TraceStack {
  */
 export function createTraceStack(options: TraceStackOptions): TraceStack {
   const anchors = createAnchorStore(options);
-  const sink = new JsonlTraceSink({ workspaceRoot: options.workspaceRoot, toolVersion: options.toolVersion, anchors, fsync: options.fsync });
+  const sink = new JsonlTraceSink({ workspaceRoot: options.workspaceRoot, toolVersion: options.toolVersion, anchors, fsync: options.fsync, signer: options.signer });
   return { sink, anchors };
 }
 

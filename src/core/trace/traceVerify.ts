@@ -1,6 +1,6 @@
 import type { AnchorHead } from './anchorStore';
 import { readLines } from './lineStream';
-import { computeRecordHash, GENESIS_HASH, isChainHash, lineHashMatches, traceChainFields, type ChainFields } from './traceChain';
+import { computeRecordHash, GENESIS_HASH, isChainHash, lineHashMatches, signedText, traceChainFields, type ChainFields } from './traceChain';
 
 /**
  * Verification rule (chain, merges, anchor):
@@ -69,6 +69,19 @@ export interface VerifyOptions {
   anchor?: AnchorHead;
   /** Hashes of discontinuity records a human accepted on this machine. */
   accepted?: ReadonlySet<string>;
+  /** Sees every parsed record in file order (the signature audit); a returned promise is awaited. */
+  onRecord?: (line: RecordLine) => Promise<void> | undefined;
+}
+
+/** One parsed record of the log, as `onRecord` gets it. */
+export interface RecordLine {
+  line: number;
+  record: Record<string, unknown>;
+  /** The object holding the chain fields and `signature`. */
+  holder: Record<string, unknown>;
+  hash: string;
+  /** The canonical form a signature covers (traceChain.signedText). */
+  signedText: string;
 }
 
 /** Said after every finding a human may accept on this machine. */
@@ -120,9 +133,12 @@ export async function verifyLog(path: string, options: VerifyOptions = {}): Prom
       continue;
     }
     const { record, holder, hash, prev } = parsed;
-    if (!lineHashMatches(line.text, hash) && computeRecordHash(record, fields) !== hash) {
+    const text = signedText(line.text, record, fields);
+    if (!lineHashMatches(text, hash) && computeRecordHash(record, fields) !== hash) {
       fail(line.line, `line ${line.line} does not match its hash: the record was edited after it was written`);
     }
+    const audited = options.onRecord?.({ line: line.line, record, holder, hash, signedText: text });
+    if (audited) await audited;
     const earlier = seen.get(hash);
     if (earlier !== undefined) fail(line.line, `line ${line.line} repeats the record on line ${earlier}`);
     if (dangling && dangling.prev === hash) {

@@ -1,3 +1,4 @@
+import { NO_SIGNING_KEY, type RecordSigner } from '../signing/recordSignature';
 import type { AnchorStore } from './anchorStore';
 import { ChainedJsonlLog, type FsyncMode, type NoteKind } from './chainedLog';
 import type { LockOptions } from './crossProcessLock';
@@ -28,6 +29,8 @@ export interface JsonlTraceSinkOptions {
   lock?: LockOptions;
   /** Record ids; tests pass a deterministic one. */
   newId?: () => string;
+  /** The key records are signed with when they are written; none: each record says it is unsigned. */
+  signer?: () => RecordSigner | undefined;
 }
 
 /** A record that now stands in one of the logs, as `onRecorded` listeners hear of it. */
@@ -61,6 +64,7 @@ export class JsonlTraceSink implements TraceSink {
       anchors: options.anchors,
       lock: options.lock,
       branch: async () => (await this.head())?.ref ?? '',
+      sign: (text: string) => options.signer?.()?.sign(text) ?? NO_SIGNING_KEY,
     };
     this.trace = new ChainedJsonlLog({
       ...common,
