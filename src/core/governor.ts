@@ -7,6 +7,7 @@ import { intentGate } from './hooks/builtin/intentGate';
 import { pathScopeGuard } from './hooks/builtin/pathScopeGuard';
 import { readLedger } from './hooks/builtin/readLedger';
 import { staleGuard } from './hooks/builtin/staleGuard';
+import { intentMapRefresher } from './hooks/builtin/intentMapRefresher';
 import { traceRecorder } from './hooks/builtin/traceRecorder';
 import { toolFiring, userHookChain } from './hooks/user/userHookChain';
 import { UserHookRunner } from './hooks/user/userHookRunner';
@@ -72,7 +73,7 @@ export class Governor {
   constructor(readonly services: GovernorServices) {
     this.engine = new HookEngine(services.logger);
     for (const hook of [intentGate, pathScopeGuard, staleGuard, commandPolicyHook, approvalGate]) this.engine.registerPre(hook);
-    for (const hook of [readLedger, traceRecorder]) this.engine.registerPost(hook);
+    for (const hook of [readLedger, traceRecorder, intentMapRefresher]) this.engine.registerPost(hook);
     // The user's hooks run before the guards, so the guards judge any input they rewrite; after the trace, so TraceRecorded follows it.
     this.userHooks = new UserHookRunner(services);
     const user = userHookChain(this.userHooks);
@@ -221,6 +222,7 @@ export class Governor {
         message: error.message,
         paths: [],
       });
+      this.services.intentMap?.changed(); // refusals outside the post-chain count in the map too
     } catch (failure) {
       this.services.logger.error(`governance log: ${failure instanceof Error ? failure.message : String(failure)}`);
     }

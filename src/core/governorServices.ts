@@ -3,6 +3,7 @@ import type { HookApprovals } from './hooks/user/hookApprovals';
 import type { HookStatus, PromptHookExecutor } from './hooks/user/hookExecution';
 import type { HookRunLog } from './hooks/user/hookRunLog';
 import type { HookJobLauncher } from './hooks/user/userHookRunner';
+import type { IntentMapUpdates } from './intentMap/intentMapUpdates';
 import type { IntentSource } from './intents/intent';
 import type { Logger } from './logger';
 import type { WriteLocks } from './policy/writeLocks';
@@ -42,6 +43,8 @@ export interface GovernorServices {
   locks: WriteLocks;
   approver: Approver;
   trace: TraceSink;
+  /** Told after each recorded change or refusal, so `.orchestration/intent_map.md` follows; absent = no map kept here. */
+  intentMap?: IntentMapUpdates;
   logger: Logger;
   clock: () => Date;
   /** Whether the workspace's filesystem folds case (paths and scopes compare accordingly). */

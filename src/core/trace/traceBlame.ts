@@ -44,10 +44,13 @@ export async function blameFile(tracePath: string, relPath: string, content: str
 export function blameCandidates(traceLine: number, record: AgentTraceRecord, relPath: string): BlameCandidate[] {
   const meta = record.metadata ?? {};
   const candidates: BlameCandidate[] = [];
-  for (const file of record.files ?? []) {
-    if (file.path !== relPath) continue;
-    for (const conversation of file.conversations ?? []) {
-      for (const range of conversation.ranges ?? []) {
+  // A log is editable by anyone with the workspace: skip what is not shaped like a record instead of throwing.
+  for (const file of listOf(record.files)) {
+    if (file?.path !== relPath) continue;
+    for (const conversation of listOf(file.conversations)) {
+      if (!conversation) continue;
+      for (const range of listOf(conversation.ranges)) {
+        if (!range) continue;
         const length = range.end_line - range.start_line + 1;
         if (!range.content_hash || !(length >= 1)) continue;
         candidates.push({
@@ -60,7 +63,7 @@ export function blameCandidates(traceLine: number, record: AgentTraceRecord, rel
             recordId: record.id,
             intentId: typeof meta.intent_id === 'string' ? meta.intent_id : undefined,
             agent: typeof meta.agent === 'string' ? meta.agent : undefined,
-            model: conversation.contributor?.model_id,
+            model: typeof conversation.contributor?.model_id === 'string' ? conversation.contributor.model_id : undefined,
             timestamp: record.timestamp,
             traceLine,
           },
@@ -124,6 +127,10 @@ class WindowIndex {
     }
     return index.get(hash);
   }
+}
+
+function listOf<T>(value: T[] | undefined): (T | null | undefined)[] {
+  return Array.isArray(value) ? value : [];
 }
 
 function dropUndefined<T extends object>(value: T): T {

@@ -1,0 +1,164 @@
+import { blameCandidates, type BlameCandidate } from '../trace/traceBlame';
+import type { AgentTraceRecord, GovernanceRecord } from '../trace/traceRecord';
+
+/** One change record of the trace, reduced to what the map shows. */
+export interface MappedChange {
+  id: string;
+  /** Absent: an agent's native change made with no intent bound. */
+  intentId?: string;
+  timestamp: string;
+  /** Line of the trace holding the record: orders records with the same timestamp. */
+  traceLine: number;
+  agent?: string;
+  /** `created | modified | deleted` per path, as the record's metadata says. */
+  files: Map<string, string | undefined>;
+}
+
+/** Refusals of one code under one intent: how many, and the newest. */
+export interface RefusalTally {
+  code: string;
+  count: number;
+  last: { id: string; timestamp: string; tool?: string; paths: string[]; line: number };
+}
+
+/**
+ * What the intent map is made of, folded record by record from both logs so that an appended record costs
+ * its own parse and nothing more: the change records (by intent and file), every range they wrote (the
+ * candidates blame finds again in the current content), the records a `void` governance record withdrew, and
+ * refusals per intent and code. Pure: the keeper feeds it and reads it.
+ */
+export class IntentMapModel {
+  private readonly changes: MappedChange[] = [];
+  private readonly candidatesByPath = new Map<string, BlameCandidate[]>();
+  /** Bumped whenever a path's candidates (or the records behind them) change, so cached attributions expire. */
+  private readonly generations = new Map<string, number>();
+  private readonly pathsById = new Map<string, string[]>();
+  private readonly voided = new Set<string>();
+  private readonly refusals = new Map<string, Map<string, RefusalTally>>();
+  private counts = { trace: 0, governance: 0 };
+
+  /** Records read from each log (every parsed line, notes included). */
+  get recordCounts(): { trace: number; governance: number } {
+    return { ...this.counts };
+  }
+
+  addTrace(traceLine: number, value: unknown): void {
+    this.counts.trace += 1;
+    if (!isObject(value)) return;
+    const record = value as unknown as AgentTraceRecord;
+    const meta: Record<string, unknown> = isObject(record.metadata) ? record.metadata : {};
+    if (meta.kind !== undefined && meta.kind !== 'mutation') return; // the writer's own notes change no file
+    if (typeof record.id !== 'string' || !Array.isArray(record.files)) return;
+    const kinds = new Map<string, string | undefined>();
+    for (const file of Array.isArray(meta.files) ? meta.files : []) {
+      if (isObject(file) && typeof file.path === 'string') kinds.set(file.path, typeof file.change === 'string' ? file.change : undefined);
+    }
+    const files = new Map<string, string | undefined>();
+    for (const file of record.files) {
+      if (!isObject(file) || typeof file.path !== 'string' || files.has(file.path)) continue;
+      files.set(file.path, kinds.get(file.path));
+      const candidates = blameCandidates(traceLine, record, file.path);
+      if (candidates.length) {
+        const list = this.candidatesByPath.get(file.path);
+        if (list) list.push(...candidates);
+        else this.candidatesByPath.set(file.path, candidates);
+      }
+      this.bump(file.path);
+    }
+    this.changes.push({
+      id: record.id,
+      intentId: typeof meta.intent_id === 'string' ? meta.intent_id : undefined,
+      timestamp: typeof record.timestamp === 'string' ? record.timestamp : '',
+      traceLine,
+      agent: typeof meta.agent === 'string' ? meta.agent : undefined,
+      files,
+    });
+    this.pathsById.set(record.id, [...(this.pathsById.get(record.id) ?? []), ...files.keys()]);
+  }
+
+  addGovernance(line: number, value: unknown): void {
+    this.counts.governance += 1;
+    if (!isObject(value)) return;
+    const record = value as unknown as GovernanceRecord;
+    if (record.kind !== 'governance') return;
+    if (record.decision === 'void') {
+      // The change that record describes did not land (or may not have): it no longer claims lines.
+      if (typeof record.record_id !== 'string' || this.voided.has(record.record_id)) return;
+      this.voided.add(record.record_id);
+      for (const path of this.pathsById.get(record.record_id) ?? []) this.bump(path);
+      return;
+    }
+    if (record.decision !== 'deny' && record.decision !== 'reject' && record.decision !== 'error') return;
+    const intent = typeof record.intent_id === 'string' ? record.intent_id : '';
+    const code = typeof record.code === 'string' ? record.code : 'UNKNOWN';
+    let byCode = this.refusals.get(intent);
+    if (!byCode) this.refusals.set(intent, (byCode = new Map()));
+    const last = {
+      id: typeof record.id === 'string' ? record.id : '',
+      timestamp: typeof record.timestamp === 'string' ? record.timestamp : '',
+      tool: typeof record.tool_name === 'string' ? record.tool_name : undefined,
+      paths: Array.isArray(record.paths) ? record.paths.filter((p): p is string => typeof p === 'string') : [],
+      line,
+    };
+    const tally = byCode.get(code);
+    if (!tally) byCode.set(code, { code, count: 1, last });
+    else {
+      tally.count += 1;
+      if (newer(last, tally.last)) tally.last = last;
+    }
+  }
+
+  /** Forget everything: a log was rewritten, so both are read again from the start. */
+  clear(): void {
+    this.changes.length = 0;
+    this.candidatesByPath.clear();
+    for (const path of this.generations.keys()) this.bump(path);
+    this.pathsById.clear();
+    this.voided.clear();
+    this.refusals.clear();
+    this.counts = { trace: 0, governance: 0 };
+  }
+
+  /** Change records that stand (not voided), in trace order. */
+  standingChanges(): MappedChange[] {
+    return this.voided.size ? this.changes.filter((c) => !this.voided.has(c.id)) : this.changes;
+  }
+
+  /** Every path a standing change touched. */
+  touchedPaths(): string[] {
+    const paths = new Set<string>();
+    for (const change of this.standingChanges()) for (const path of change.files.keys()) paths.add(path);
+    return [...paths];
+  }
+
+  /** The ranges standing records wrote to `path`, for blame's attribution. */
+  candidatesFor(path: string): BlameCandidate[] {
+    const all = this.candidatesByPath.get(path) ?? [];
+    return this.voided.size ? all.filter((c) => !this.voided.has(c.attribution.recordId ?? '')) : all;
+  }
+
+  /** Changes whenever what `candidatesFor(path)` returns may have changed. */
+  generation(path: string): number {
+    return this.generations.get(path) ?? 0;
+  }
+
+  /** Refusals by intent (`''`: none bound) and code. */
+  refusalsByIntent(): Map<string, RefusalTally[]> {
+    const out = new Map<string, RefusalTally[]>();
+    for (const [intent, byCode] of this.refusals) out.set(intent, [...byCode.values()]);
+    return out;
+  }
+
+  private bump(path: string): void {
+    this.generations.set(path, (this.generations.get(path) ?? 0) + 1);
+  }
+}
+
+/** Newest by timestamp (ISO strings compare as text), then by position in its log. */
+export function newer(a: { timestamp: string; line: number }, b: { timestamp: string; line: number }): boolean {
+  return a.timestamp > b.timestamp || (a.timestamp === b.timestamp && a.line > b.line);
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
