@@ -1,7 +1,8 @@
 import { claudeDialect } from './claudeDialect';
+import { codexDialect } from './codexDialect';
 import { cursorDialect } from './cursorDialect';
 import type { HookDialect } from './hookDialect';
 import { vscodeDialect } from './vscodeDialect';
 
 /** Every agent the hook bridge speaks to, by the argument of `governor hook <agent>`. */
-export const DIALECTS: Record<string, HookDialect> = { vscode: vscodeDialect, claude: claudeDialect, cursor: cursorDialect };
+export const DIALECTS: Record<string, HookDialect> = { vscode: vscodeDialect, claude: claudeDialect, cursor: cursorDialect, codex: codexDialect };
