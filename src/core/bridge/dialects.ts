@@ -1,8 +1,9 @@
 import { claudeDialect } from './claudeDialect';
 import { codexDialect } from './codexDialect';
 import { cursorDialect } from './cursorDialect';
+import { geminiDialect } from './geminiDialect';
 import type { HookDialect } from './hookDialect';
 import { vscodeDialect } from './vscodeDialect';
 
 /** Every agent the hook bridge speaks to, by the argument of `governor hook <agent>`. */
-export const DIALECTS: Record<string, HookDialect> = { vscode: vscodeDialect, claude: claudeDialect, cursor: cursorDialect, codex: codexDialect };
+export const DIALECTS: Record<string, HookDialect> = { vscode: vscodeDialect, claude: claudeDialect, cursor: cursorDialect, codex: codexDialect, gemini: geminiDialect };

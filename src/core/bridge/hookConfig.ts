@@ -1,3 +1,4 @@
+import { geminiHookEntries } from './geminiHookConfig';
 import { RESIDENT_HOOK_FIELDS, RESIDENT_HOOK_TOOL, RESIDENT_HOOK_TOOL_FOR_MODEL, RESIDENT_SERVER_NAME } from './residentHook';
 
 /**
@@ -5,8 +6,8 @@ import { RESIDENT_HOOK_FIELDS, RESIDENT_HOOK_TOOL, RESIDENT_HOOK_TOOL_FOR_MODEL,
  * kept, ours (recognised by their command: `node "<cli>" hook <agent>`) are replaced or removed. Pure: text in,
  * text out; the host command and `governor hooks` do the file I/O.
  */
-export type HookAgent = 'vscode' | 'claude' | 'cursor';
-export const HOOK_AGENTS: readonly HookAgent[] = ['vscode', 'claude', 'cursor'];
+export type HookAgent = 'vscode' | 'claude' | 'cursor' | 'gemini';
+export const HOOK_AGENTS: readonly HookAgent[] = ['vscode', 'claude', 'cursor', 'gemini'];
 
 /** Seconds the agent waits for our hook; the bridge answers "blocked" before (see --timeout-ms). */
 const AGENT_TIMEOUT_S = 120;
@@ -17,6 +18,7 @@ export const HOOK_CONFIG_FILES: Record<HookAgent, string> = {
   vscode: '.github/hooks/intent-governor.json',
   claude: '.claude/settings.local.json',
   cursor: '.cursor/hooks.json',
+  gemini: '.gemini/settings.json',
 };
 
 export function hookCommandLine(cliPath: string, agent: HookAgent): string {
@@ -24,7 +26,7 @@ export function hookCommandLine(cliPath: string, agent: HookAgent): string {
 }
 
 export function isOurCommand(command: unknown): boolean {
-  return typeof command === 'string' && /^node "[^"]+" hook (vscode|claude|cursor)\b/.test(command);
+  return typeof command === 'string' && /^node "[^"]+" hook (vscode|claude|cursor|gemini)\b/.test(command);
 }
 
 type Json = Record<string, unknown>;
@@ -83,6 +85,7 @@ function claudeResidentEntries(command: string): Record<string, unknown[]> {
 /** Our entries per event, in each agent's shape. */
 function ourEntries(agent: HookAgent, command: string, options: HookInstallOptions): Record<string, unknown[]> {
   if (agent === 'claude' && (options.claudeHooks ?? 'mcp_tool') === 'mcp_tool') return claudeResidentEntries(command);
+  if (agent === 'gemini') return geminiHookEntries(command);
   if (agent === 'claude') {
     const hooks = [{ type: 'command', command, timeout: AGENT_TIMEOUT_S }];
     return {
