@@ -1,0 +1,34 @@
+import { extname } from 'node:path';
+import { evolution, type ChangeClass, type ClassifiedFile } from './changeClass';
+import { dataValueRule, DATA_LANGUAGES } from './dataValueRule';
+import { diffShapeRule } from './diffShapeRule';
+import { syntaxTreeRule, SYNTAX_TREE_EXTENSIONS } from './syntaxTreeRule';
+
+/** Parsing a larger file would hold the write (and the extension host) too long; such a change is evolution. */
+export const MAX_CLASSIFIED_CHARS = 1024 * 1024;
+
+/** The class of one file's change, from the rule its extension selects. */
+export function classifyChange(file: ClassifiedFile): ChangeClass {
+  const { before, after } = file;
+  if (before === undefined && after === undefined) return evolution('unchanged', 'the file exists neither before nor after');
+  if (before === undefined) return evolution('created', 'creates the file');
+  if (after === undefined) return evolution('deleted', 'deletes the file');
+  if (before === after) return { class: 'AST_REFACTOR', rule: 'unchanged', reason: 'the content is the same' };
+  if (before.length > MAX_CLASSIFIED_CHARS || after.length > MAX_CLASSIFIED_CHARS) {
+    return evolution('too-large', `a version is over ${MAX_CLASSIFIED_CHARS / 1024 / 1024} MiB, too large to compare`);
+  }
+  const extension = extname(file.path).toLowerCase();
+  if (SYNTAX_TREE_EXTENSIONS.has(extension)) return syntaxTreeRule(extension, before, after);
+  const data = DATA_LANGUAGES.get(extension);
+  if (data) return dataValueRule(data, before, after);
+  return diffShapeRule(extension, before, after);
+}
+
+/** A change to several files is a refactoring only if every file's is; the first evolving file decides. */
+export function classifyChanges(files: ClassifiedFile[]): ChangeClass {
+  const classes = files.map((file) => ({ path: file.path, verdict: classifyChange(file) }));
+  const evolving = classes.find((c) => c.verdict.class === 'INTENT_EVOLUTION');
+  if (evolving) return classes.length === 1 ? evolving.verdict : { ...evolving.verdict, reason: `${evolving.path}: ${evolving.verdict.reason}` };
+  if (classes.length === 0) return evolution('unchanged', 'no file changed');
+  return classes.length === 1 ? classes[0].verdict : { ...classes[0].verdict, reason: `${classes.length} files: ${classes[0].verdict.reason}` };
+}
