@@ -1,33 +1,35 @@
 import { FileIntentSource } from '../core/intents/fileIntentSource';
+import { allSigned } from '../core/signing/signatureAudit';
 import { formatProblem } from '../core/intents/intentsFile';
 import { detectCaseInsensitive } from '../core/paths/canonicalPath';
-import { defaultAnchorDir } from '../core/trace/anchorStore';
 import { auditTraceScopes } from '../core/trace/scopeAudit';
 import { traceFilePath } from '../core/trace/traceFiles';
-import { createAnchorStore } from '../core/trace/traceStack';
-import { describeVerification, verifyWorkspaceLogs } from '../core/trace/workspaceVerify';
+import { describeVerification } from '../core/trace/workspaceVerify';
 import { parseCliArgs, usageError, workspaceFrom } from './cliArgs';
 import type { CliCommand } from './cliCommand';
+import { describeLogSignatures, describeSigners, verifyLogs } from './signedVerification';
 
 const USAGE = `governor check: one pass/fail gate for CI
 
-Usage: governor check [--workspace DIR]
+Usage: governor check [--workspace DIR] [--require-signatures]
 
 Checks, and reports every failure:
   1. .orchestration/active_intents.yaml is valid (problems listed with line and column);
   2. the trace and the governance log verify (hash chains; anchors too when this machine has them);
   3. every path in every trace record lies inside its intent's owned_scope at the time of the change
      (recorded in the trace as metadata.intent_scope; records without it are checked against the current
-     intents file). Records with neither are listed as warnings and do not fail the check.
+     intents file). Records with neither are listed as warnings and do not fail the check;
+  4. with --require-signatures, every record of both logs is signed by a key published in
+     .orchestration/signers/ (not revoked): unsigned, legacy, unknown-key, revoked-key and bad signatures fail.
 Exit 0 when everything passes, 1 when anything fails, 2 on bad arguments.
 `;
 
 export const checkCommand: CliCommand = {
   name: 'check',
-  summary: 'CI gate: intents file valid, trace verifies, every traced change inside its intent scope',
+  summary: 'CI gate: intents file valid, trace verifies, every traced change inside its intent scope (--require-signatures: all signed)',
   usage: USAGE,
   async run(args, io) {
-    const parsed = parseCliArgs(args, { workspace: { type: 'string' } });
+    const parsed = parseCliArgs(args, { workspace: { type: 'string' }, 'require-signatures': { type: 'boolean' } });
     if (!parsed.ok) return usageError(io, 'check', parsed.message);
     const root = await workspaceFrom(parsed.values.workspace, io, 'check');
     if (!root) return 2;
@@ -44,10 +46,21 @@ export const checkCommand: CliCommand = {
       failures.push('intents file invalid');
     }
 
-    for (const { log, result } of await verifyWorkspaceLogs(root, createAnchorStore({ workspaceRoot: root, anchorDir: defaultAnchorDir(io.env) }))) {
+    const requireSignatures = parsed.values['require-signatures'] === true;
+    const { logs, signers } = await verifyLogs(root, io.env, requireSignatures);
+    for (const { log, result } of logs) {
       const bad = result.status === 'tampered';
       out(`${bad ? 'FAIL ' : 'ok   '} ${log}: ${describeVerification(result)}`);
       if (bad) failures.push(`${log} tampered`);
+    }
+    for (const line of signers ? describeSigners(signers) : []) out(`info  ${line}`);
+    for (const verification of logs) {
+      if (!verification.signatures) continue;
+      const signed = allSigned(verification.signatures);
+      const [counts, ...runs] = describeLogSignatures({ ...verification, signatures: { ...verification.signatures, runs: verification.signatures.runs.filter((r) => r.verdict !== 'signed') } }, '');
+      out(`${signed ? 'ok   ' : 'FAIL '} ${verification.log} ${counts}`);
+      for (const run of runs) out(`      ${run}`);
+      if (!signed) failures.push(`${verification.log} has records not signed by a known signer`);
     }
 
     if (snapshot.valid) {

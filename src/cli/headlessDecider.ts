@@ -5,6 +5,7 @@ import { NativeToolBridge } from '../core/bridge/nativeToolBridge';
 import { Governor } from '../core/governor';
 import { createNodeServices, denyingApprover } from '../core/nodeServices';
 import { defaultAnchorDir } from '../core/trace/anchorStore';
+import { defaultKeysDir, fileSigner } from '../core/signing/fileSigningKeyStore';
 import { createTraceStack } from '../core/trace/traceStack';
 import { existsSync, rmSync } from 'node:fs';
 import type { GovernorServices } from '../core/governorServices';
@@ -22,7 +23,7 @@ import { TOOL_VERSION } from './toolVersion';
  * extension runs: it holds the governor and nothing else of the CLI.
  */
 export const decideHeadless: HeadlessDecider = async (request, root, intent, io) => {
-  const { sink: trace } = createTraceStack({ workspaceRoot: root, toolVersion: TOOL_VERSION, anchorDir: defaultAnchorDir(io.env) });
+  const { sink: trace } = createTraceStack({ workspaceRoot: root, toolVersion: TOOL_VERSION, anchorDir: defaultAnchorDir(io.env), signer: fileSigner(defaultKeysDir(io.env)) });
   try {
     const home = governorHome(io.env);
     const services = await headlessServices(root, trace, io);
@@ -52,7 +53,7 @@ export async function runHookJob(file: string, io: CliIO): Promise<number> {
   rmSync(file, { force: true });
   if (!read.ok) return 1;
   const job = JSON.parse(read.bytes.toString('utf8')) as DetachedHookJob;
-  const { sink: trace } = createTraceStack({ workspaceRoot: job.root, toolVersion: TOOL_VERSION, anchorDir: defaultAnchorDir(io.env) });
+  const { sink: trace } = createTraceStack({ workspaceRoot: job.root, toolVersion: TOOL_VERSION, anchorDir: defaultAnchorDir(io.env), signer: fileSigner(defaultKeysDir(io.env)) });
   try {
     await new UserHookRunner(await headlessServices(job.root, trace, io)).runDetached(job);
     return 0;

@@ -5,11 +5,13 @@ import { checkCommand } from './checkCommand';
 import { decideCommand } from './decideCommand';
 import { hookCommand } from './hookCommand';
 import { hooksCommand } from './hooksCommand';
+import { intentMapCommand } from './intentMapCommand';
+import { keysCommand } from './keysCommand';
 import { mcpCommand } from './mcpCommand';
 import { traceCommand } from './traceCommand';
 
 /** Every subcommand, in the order `governor --help` lists them. */
-const COMMANDS: CliCommand[] = [traceCommand, blameCommand, checkCommand, decideCommand, mcpCommand, hookCommand, hooksCommand];
+const COMMANDS: CliCommand[] = [traceCommand, blameCommand, intentMapCommand, checkCommand, decideCommand, mcpCommand, hookCommand, hooksCommand, keysCommand];
 
 function overview(): string {
   const width = Math.max(0, ...COMMANDS.map((c) => c.name.length));

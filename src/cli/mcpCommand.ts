@@ -9,6 +9,7 @@ import { InflightCalls } from '../core/mcp/inflightCalls';
 import { residentHookTool } from './residentHookTool';
 import { createNodeServices } from '../core/nodeServices';
 import { defaultAnchorDir } from '../core/trace/anchorStore';
+import { defaultKeysDir, fileSigner } from '../core/signing/fileSigningKeyStore';
 import { createTraceStack } from '../core/trace/traceStack';
 import { parseCliArgs, usageError, workspaceFrom } from './cliArgs';
 import type { CliCommand, CliIO } from './cliCommand';
@@ -65,7 +66,7 @@ export const mcpCommand: CliCommand = {
     if (parsed.values.intent !== undefined && agent === undefined) return usageError(io, 'mcp', '--intent needs --agent claude (a governed MCP client selects its intent itself)');
     const root = await workspaceFrom(parsed.values.workspace, io, 'mcp');
     if (root === undefined) return 2;
-    const { sink: trace } = createTraceStack({ workspaceRoot: root, toolVersion: TOOL_VERSION, anchorDir: defaultAnchorDir(io.env) });
+    const { sink: trace } = createTraceStack({ workspaceRoot: root, toolVersion: TOOL_VERSION, anchorDir: defaultAnchorDir(io.env), signer: fileSigner(defaultKeysDir(io.env)) });
     const services = await createNodeServices({
       root,
       approver: approve === 'always' ? approveAlways : refuseWithoutHuman,

@@ -5,9 +5,10 @@ import { TRACE_FILE } from '../core/trace/traceFiles';
 import { queryTrace, type TraceFilter } from '../core/trace/traceReader';
 import { createAnchorStore } from '../core/trace/traceStack';
 import { formatTraceRow, TRACE_TABLE_HEADER, traceRowCells } from '../core/trace/traceTable';
-import { describeVerification, verifyWorkspaceLogs } from '../core/trace/workspaceVerify';
+import { describeVerification } from '../core/trace/workspaceVerify';
 import { parseCliArgs, usageError, workspaceFrom } from './cliArgs';
 import type { CliCommand, CliIO } from './cliCommand';
+import { describeLogSignatures, describeSigners, verifyLogs } from './signedVerification';
 
 const USAGE = `governor trace: show or verify the Agent Trace (.orchestration/agent_trace.jsonl)
 
@@ -20,8 +21,12 @@ Usage:
 governor trace          lists matching records as a table (one JSON record per line with --json).
 governor trace verify   checks the hash chains of the trace and of .orchestration/governance_log.jsonl and
                         the anchors kept outside the workspace ($INTENT_GOVERNOR_ANCHOR_DIR, else
-                        <config dir>/intent-governor/anchors). Exit 0 when verified, merged or empty;
-                        1 when tampered, naming the first bad line and why.
+                        <config dir>/intent-governor/anchors), and says of every record whether it is
+                        signed by a signer in .orchestration/signers/, unsigned, unsigned (legacy: from
+                        before records were signed), signed by an unknown or a revoked key, or carries a
+                        bad signature (see governor keys --help). Exit 0 when verified, merged or empty;
+                        1 when tampered, naming the first bad line and why (signatures do not change the
+                        exit code: governor check --require-signatures is the gate).
 governor trace reanchor for a human who checked what verify reported: a rebase that put another branch's
                         records before this machine's, a reset that removed records, and the writers'
                         discontinuity notes about them cannot be told apart from tampering. If the chains
@@ -81,11 +86,15 @@ async function runVerify(args: string[], io: CliIO): Promise<number> {
   if (!parsed.ok) return usageError(io, 'trace verify', parsed.message);
   const root = await workspaceFrom(parsed.values.workspace, io, 'trace verify');
   if (!root) return 2;
-  const results = await verifyWorkspaceLogs(root, createAnchorStore({ workspaceRoot: root, anchorDir: defaultAnchorDir(io.env) }));
+  const { logs: results, signers } = await verifyLogs(root, io.env, true);
   if (parsed.values.json) {
-    io.stdout(`${JSON.stringify(results.map(({ log, result }) => ({ log, ...result })), null, 2)}\n`);
+    io.stdout(`${JSON.stringify(results.map(({ log, result, signatures }) => ({ log, ...result, signatures })), null, 2)}\n`);
   } else {
-    for (const { log, result } of results) io.stdout(`${log}: ${describeVerification(result)}\n`);
+    for (const line of signers ? describeSigners(signers) : []) io.stdout(`${line}\n`);
+    for (const verification of results) {
+      io.stdout(`${verification.log}: ${describeVerification(verification.result)}\n`);
+      for (const line of describeLogSignatures(verification, '  ')) io.stdout(`${line}\n`);
+    }
   }
   return results.some((r) => r.result.status === 'tampered') ? 1 : 0;
 }

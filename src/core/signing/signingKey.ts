@@ -46,6 +46,8 @@ export function keyIdOf(publicKey: KeyObject): string {
 
 /** An Ed25519 public key from PEM text, or what is wrong with it. */
 export function parsePublicKey(text: string): KeyObject | string {
+  // createPublicKey would take a private key too, and derive its public half; a private key does not belong here.
+  if (/PRIVATE KEY/.test(text)) return 'a PRIVATE key (never publish or copy it; pass its public half, the .pub file)';
   let key: KeyObject;
   try {
     key = createPublicKey(text);
@@ -84,4 +86,11 @@ export function recordSignerFor(key: SigningKey): RecordSigner {
     keyId: key.key_id,
     sign: (text) => ({ key_id: key.key_id, sig: sign(null, Buffer.from(text, 'utf8'), privateKey).toString('base64') }),
   };
+}
+
+/** `<user>@<host>`, reduced to the characters a signer name may hold. */
+export function defaultSignerName(user: string, host: string): string {
+  const clean = (text: string) => text.replace(/[^A-Za-z0-9._+-]+/g, '-').replace(/^[^A-Za-z0-9]+/, '').replace(/[.-]+$/, '');
+  const name = `${clean(user) || 'signer'}@${clean(host) || 'host'}`.slice(0, 64).replace(/[.-]+$/, '');
+  return signerNameProblem(name) ? 'signer' : name;
 }

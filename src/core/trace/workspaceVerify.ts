@@ -1,3 +1,6 @@
+import { SignatureAudit, type SignatureReport } from '../signing/signatureAudit';
+import { VerifiedSignatureCache } from '../signing/verifiedSignatureCache';
+import type { SignerSet } from '../signing/workspaceSigners';
 import type { AnchorStore } from './anchorStore';
 import { currentBranch } from './gitHead';
 import { governanceChainFields, traceChainFields, type ChainFields } from './traceChain';
@@ -9,6 +12,14 @@ export interface LogVerification {
   /** Workspace-relative path of the log. */
   log: string;
   result: VerifyResult;
+  /** Each record's signature verdict, when signatures were asked for. */
+  signatures?: SignatureReport;
+}
+
+export interface SignatureCheckOptions {
+  signers: SignerSet;
+  /** Where signatures found valid before are remembered (VerifiedSignatureCache); none: every one is checked. */
+  cacheDir?: string;
 }
 
 /** The two chained logs of a workspace, by workspace-relative path (the names anchors are keyed by). */
@@ -17,14 +28,21 @@ export const WORKSPACE_LOGS: readonly { log: string; fields: ChainFields }[] = [
   { log: GOVERNANCE_LOG_FILE, fields: governanceChainFields },
 ];
 
-/** Verifies the trace and the governance log of a workspace against the anchors for the current branch. */
-export async function verifyWorkspaceLogs(root: string, anchors: AnchorStore | undefined): Promise<LogVerification[]> {
+/**
+ * Verifies the trace and the governance log of a workspace against the anchors for the current branch and,
+ * with `signatures`, judges every record's signature in the same pass.
+ */
+export async function verifyWorkspaceLogs(root: string, anchors: AnchorStore | undefined, signatures?: SignatureCheckOptions): Promise<LogVerification[]> {
   const branch = await currentBranch(root);
   return Promise.all(
     WORKSPACE_LOGS.map(async ({ log, fields }) => {
       const anchor = anchors ? await anchors.read(log, branch) : undefined;
       const accepted = anchors ? await anchors.accepted(log) : undefined;
-      return { log, result: await verifyLog(join(root, log), { fields, anchor, accepted }) };
+      if (!signatures) return { log, result: await verifyLog(join(root, log), { fields, anchor, accepted }) };
+      const cache = signatures.cacheDir ? await VerifiedSignatureCache.open(signatures.cacheDir, root, log) : undefined;
+      const audit = new SignatureAudit(signatures.signers, cache);
+      const result = await verifyLog(join(root, log), { fields, anchor, accepted, onRecord: (line) => audit.add(line) });
+      return { log, result, signatures: await audit.finish() };
     }),
   );
 }

@@ -1,0 +1,196 @@
+import { canonicalJson, SIGNATURE_KEY } from '../trace/traceChain';
+import { isKeyId, isRecordSignature, isUnsignedNote, signatureMatchesAsync, type RecordSignature } from './recordSignature';
+import type { RecordLine } from '../trace/traceVerify';
+import type { VerifiedSignatureCache } from './verifiedSignatureCache';
+import type { PublishedSigner, SignerSet } from './workspaceSigners';
+
+/**
+ * What `governor trace verify` says about each record's signature:
+ * - `signed`: a valid signature by a key published in `.orchestration/signers/`;
+ * - `unsigned`: no signature, though the writer knew about signing (it had no key, or the record comes
+ *   after signed ones: a record appended by something that is not a governor looks like this);
+ * - `legacy`: no signature, and nothing before it in the log has one: written before records were signed;
+ * - `unknown_key`: signed with a key no `.pub` in the signers folder has (never published, or removed);
+ * - `revoked`: a valid signature by a key in `signers/revoked/`;
+ * - `invalid`: the signature does not match the record (forged, or the record edited after signing).
+ * Only `signed` passes `governor check --require-signatures`.
+ */
+export type SignatureVerdict = 'signed' | 'unsigned' | 'legacy' | 'unknown_key' | 'revoked' | 'invalid';
+
+export const SIGNATURE_VERDICTS: readonly SignatureVerdict[] = ['signed', 'unsigned', 'legacy', 'unknown_key', 'revoked', 'invalid'];
+
+/** Consecutive lines with the same verdict and key: how a report lists every record without 100k lines. */
+export interface SignatureRun {
+  from: number;
+  to: number;
+  verdict: SignatureVerdict;
+  /** The signer's name (`signed`, `revoked`, and `invalid` when the key is published). */
+  signer?: string;
+  key_id?: string;
+  /** For `unsigned`: what the writer said, or why the record is not legacy. */
+  reason?: string;
+}
+
+export interface SignatureReport {
+  records: number;
+  counts: Record<SignatureVerdict, number>;
+  /** Records per signer name, for `signed` ones. */
+  signers: Record<string, number>;
+  runs: SignatureRun[];
+  /** Signatures checked with Ed25519 now (the rest were found valid by an earlier verify on this machine). */
+  checked: number;
+}
+
+/** Checks in flight at once: enough to keep the thread pool busy, few enough to bound memory. */
+const IN_FLIGHT = 16;
+
+interface Entry {
+  verdict: SignatureVerdict;
+  signer?: PublishedSigner;
+  key_id?: string;
+  reason?: string;
+}
+
+/** Collects a verdict per record during verify's single pass; signature checks run on the thread pool. */
+export class SignatureAudit {
+  private readonly entries: Entry[] = [];
+  private sawSignatureField = false;
+  private inFlight = 0;
+  private readonly waiting: (() => void)[] = [];
+  private readonly pending = new Set<Promise<void>>();
+  private checked = 0;
+
+  constructor(
+    private readonly signers: SignerSet,
+    private readonly cache?: VerifiedSignatureCache,
+  ) {}
+
+  /** Judges one line; returns a promise only when too many checks are in flight (verify then waits). */
+  add(line: RecordLine): Promise<void> | undefined {
+    const index = line.line - 1;
+    const field = line.holder[SIGNATURE_KEY];
+    if (field === undefined) {
+      this.entries[index] = this.sawSignatureField
+        ? { verdict: 'unsigned', reason: 'no signature, after records that have one' }
+        : { verdict: 'legacy' };
+      return undefined;
+    }
+    this.sawSignatureField = true;
+    if (isUnsignedNote(field)) {
+      this.entries[index] = { verdict: 'unsigned', reason: `the writer said: ${field.unsigned}` };
+      return undefined;
+    }
+    if (!isRecordSignature(field) || !isKeyId(field.key_id)) {
+      this.entries[index] = { verdict: 'invalid', reason: 'the signature field is malformed' };
+      return undefined;
+    }
+    const signer = this.signers.byKeyId.get(field.key_id);
+    if (!signer) {
+      this.entries[index] = { verdict: 'unknown_key', key_id: field.key_id };
+      return undefined;
+    }
+    const valid: Entry = { verdict: signer.status === 'revoked' ? 'revoked' : 'signed', signer, key_id: field.key_id };
+    if (this.cache?.has(line.hash, field.key_id, field.sig)) {
+      this.entries[index] = valid;
+      return undefined;
+    }
+    // Placeholder until the check answers; fail closed if it never does.
+    this.entries[index] = { verdict: 'invalid', signer, key_id: field.key_id };
+    const job = this.check(line, field, signer).then((ok) => {
+      if (ok) {
+        this.entries[index] = valid;
+        this.cache?.add(line.hash, field.key_id, field.sig);
+      }
+    });
+    this.pending.add(job);
+    void job.finally(() => this.pending.delete(job));
+    return this.inFlight >= IN_FLIGHT ? new Promise((resolve) => this.waiting.push(resolve)) : undefined;
+  }
+
+  private async check(line: RecordLine, signature: RecordSignature, signer: PublishedSigner): Promise<boolean> {
+    this.inFlight += 1;
+    this.checked += 1;
+    try {
+      if (await signatureMatchesAsync(line.signedText, signature, signer.key)) return true;
+      // The line may be valid JSON but not canonical: check the canonical form before calling it forged.
+      const { [SIGNATURE_KEY]: _signature, ...rest } = line.holder;
+      const canonical = canonicalJson(line.holder === line.record ? rest : { ...line.record, metadata: rest });
+      return canonical !== line.signedText && (await signatureMatchesAsync(canonical, signature, signer.key));
+    } finally {
+      this.inFlight -= 1;
+      this.waiting.shift()?.();
+    }
+  }
+
+  /** Every verdict, once the checks in flight have answered; saves what is new to the cache. */
+  async finish(): Promise<SignatureReport> {
+    while (this.pending.size) await Promise.all([...this.pending]);
+    await this.cache?.save().catch(() => undefined);
+    const counts = Object.fromEntries(SIGNATURE_VERDICTS.map((v) => [v, 0])) as Record<SignatureVerdict, number>;
+    const signers: Record<string, number> = {};
+    const runs: SignatureRun[] = [];
+    this.entries.forEach((entry, index) => {
+      if (!entry) return;
+      counts[entry.verdict] += 1;
+      if (entry.verdict === 'signed' && entry.signer) signers[entry.signer.name] = (signers[entry.signer.name] ?? 0) + 1;
+      const last = runs.at(-1);
+      const run: SignatureRun = { from: index + 1, to: index + 1, verdict: entry.verdict };
+      if (entry.signer) run.signer = entry.signer.name;
+      if (entry.key_id) run.key_id = entry.key_id;
+      if (entry.reason) run.reason = entry.reason;
+      if (last && last.to === index && last.verdict === run.verdict && last.key_id === run.key_id && last.reason === run.reason) last.to = index + 1;
+      else runs.push(run);
+    });
+    return { records: this.entries.filter(Boolean).length, counts, signers, runs, checked: this.checked };
+  }
+}
+
+/** True when every record is signed by a published, unrevoked key. */
+export function allSigned(report: SignatureReport): boolean {
+  return report.counts.signed === report.records;
+}
+
+/** The runs as lines a human reads, e.g. `lines 2-40: signed by alice@laptop`; at most `limit` of them. */
+export function describeSignatureRuns(report: SignatureReport, limit = 50): string[] {
+  const lines = report.runs.slice(0, limit).map((run) => `${run.from === run.to ? `line ${run.from}` : `lines ${run.from}-${run.to}`}: ${describeRun(run)}`);
+  if (report.runs.length > limit) lines.push(`… ${report.runs.length - limit} more (--json lists every run)`);
+  return lines;
+}
+
+/** `12 signed (alice@laptop 10, ci 2), 1 unsigned, 3 legacy`. */
+export function describeSignatureCounts(report: SignatureReport): string {
+  if (report.records === 0) return 'no records';
+  const names = Object.entries(report.signers).map(([name, n]) => `${name} ${n}`).join(', ');
+  const parts = SIGNATURE_VERDICTS.filter((v) => report.counts[v] > 0).map((v) =>
+    v === 'signed' ? `${report.counts[v]} signed by a known signer${names ? ` (${names})` : ''}` : `${report.counts[v]} ${VERDICT_WORDS[v]}`,
+  );
+  return parts.join(', ');
+}
+
+const VERDICT_WORDS: Record<SignatureVerdict, string> = {
+  signed: 'signed',
+  unsigned: 'UNSIGNED',
+  legacy: 'unsigned (legacy)',
+  unknown_key: 'signed by an UNKNOWN key',
+  revoked: 'signed by a REVOKED key',
+  invalid: 'with a BAD signature',
+};
+
+function describeRun(run: SignatureRun): string {
+  switch (run.verdict) {
+    case 'signed':
+      return `signed by ${run.signer} (${run.key_id})`;
+    case 'legacy':
+      return 'unsigned (legacy: written before records were signed)';
+    case 'unsigned':
+      return `UNSIGNED (${run.reason})`;
+    case 'unknown_key':
+      return `signed by an UNKNOWN key ${run.key_id}: no .pub in .orchestration/signers/ holds it (never published, or removed)`;
+    case 'revoked':
+      return `signed by ${run.signer} (${run.key_id}), a REVOKED key (.orchestration/signers/revoked/${run.signer}.pub)`;
+    case 'invalid':
+      return run.signer
+        ? `BAD SIGNATURE: claims ${run.signer} (${run.key_id}) but does not match the record (forged, or edited after signing)`
+        : `BAD SIGNATURE (${run.reason ?? 'does not match the record'})`;
+  }
+}
