@@ -110,18 +110,31 @@ export class IntentMapKeeper implements IntentMapUpdates {
       return fail(ioToolError(error, 'lock', INTENT_MAP_FILE));
     }
     try {
-      await this.readLogs();
-      const plan = await this.intents.load();
-      const files = await this.fileStates();
-      const view = buildIntentMapView(this.model, plan, files);
-      const text = renderIntentMap(view);
-      const written = await this.writeIfChanged(text);
-      return ok({ path: this.path, written, text, intents: view.intents.length, files: files.size });
+      const composed = await this.compose();
+      return ok({ ...composed, written: await this.writeIfChanged(composed.text) });
     } catch (error) {
       return fail(ioToolError(error, 'rebuild', INTENT_MAP_FILE));
     } finally {
       await lock.release();
     }
+  }
+
+  /** What a rebuild would write now, without writing it (`governor intent-map --check`). */
+  async preview(): Promise<Result<Omit<IntentMapOutcome, 'written'>>> {
+    await this.schedule.flush();
+    try {
+      return ok(await this.compose());
+    } catch (error) {
+      return fail(ioToolError(error, 'rebuild', INTENT_MAP_FILE));
+    }
+  }
+
+  private async compose(): Promise<Omit<IntentMapOutcome, 'written'>> {
+    await this.readLogs();
+    const plan = await this.intents.load();
+    const files = await this.fileStates();
+    const view = buildIntentMapView(this.model, plan, files);
+    return { path: this.path, text: renderIntentMap(view), intents: view.intents.length, files: files.size };
   }
 
   /** New lines of both logs into the model; a log git rewrote means reading both again from the start. */

@@ -14,6 +14,13 @@ export interface MappedChange {
   files: Map<string, string | undefined>;
 }
 
+/** Standing changes of one intent (or of none), in total and per file: how many, and the newest. */
+export interface IntentActivity {
+  changes: number;
+  last: MappedChange;
+  files: Map<string, { changes: number; last: MappedChange }>;
+}
+
 /** Refusals of one code under one intent: how many, and the newest. */
 export interface RefusalTally {
   code: string;
@@ -35,6 +42,9 @@ export class IntentMapModel {
   private readonly pathsById = new Map<string, string[]>();
   private readonly voided = new Set<string>();
   private readonly refusals = new Map<string, Map<string, RefusalTally>>();
+  /** Kept up to date as records arrive; rebuilt from `changes` only after a void withdrew a record already counted. */
+  private activity = new Map<string | undefined, IntentActivity>();
+  private activityStale = false;
   private counts = { trace: 0, governance: 0 };
 
   /** Records read from each log (every parsed line, notes included). */
@@ -65,15 +75,17 @@ export class IntentMapModel {
       }
       this.bump(file.path);
     }
-    this.changes.push({
+    const change: MappedChange = {
       id: record.id,
       intentId: typeof meta.intent_id === 'string' ? meta.intent_id : undefined,
       timestamp: typeof record.timestamp === 'string' ? record.timestamp : '',
       traceLine,
       agent: typeof meta.agent === 'string' ? meta.agent : undefined,
       files,
-    });
+    };
+    this.changes.push(change);
     this.pathsById.set(record.id, [...(this.pathsById.get(record.id) ?? []), ...files.keys()]);
+    if (!this.voided.has(change.id)) count(this.activity, change);
   }
 
   addGovernance(line: number, value: unknown): void {
@@ -85,7 +97,9 @@ export class IntentMapModel {
       // The change that record describes did not land (or may not have): it no longer claims lines.
       if (typeof record.record_id !== 'string' || this.voided.has(record.record_id)) return;
       this.voided.add(record.record_id);
-      for (const path of this.pathsById.get(record.record_id) ?? []) this.bump(path);
+      const paths = this.pathsById.get(record.record_id);
+      for (const path of paths ?? []) this.bump(path);
+      if (paths) this.activityStale = true;
       return;
     }
     if (record.decision !== 'deny' && record.decision !== 'reject' && record.decision !== 'error') return;
@@ -116,18 +130,25 @@ export class IntentMapModel {
     this.pathsById.clear();
     this.voided.clear();
     this.refusals.clear();
+    this.activity = new Map();
+    this.activityStale = false;
     this.counts = { trace: 0, governance: 0 };
   }
 
-  /** Change records that stand (not voided), in trace order. */
-  standingChanges(): MappedChange[] {
-    return this.voided.size ? this.changes.filter((c) => !this.voided.has(c.id)) : this.changes;
+  /** Standing changes (not voided) by intent (`undefined`: none bound). */
+  intentActivity(): ReadonlyMap<string | undefined, IntentActivity> {
+    if (this.activityStale) {
+      this.activity = new Map();
+      for (const change of this.changes) if (!this.voided.has(change.id)) count(this.activity, change);
+      this.activityStale = false;
+    }
+    return this.activity;
   }
 
   /** Every path a standing change touched. */
   touchedPaths(): string[] {
     const paths = new Set<string>();
-    for (const change of this.standingChanges()) for (const path of change.files.keys()) paths.add(path);
+    for (const activity of this.intentActivity().values()) for (const path of activity.files.keys()) paths.add(path);
     return [...paths];
   }
 
@@ -151,6 +172,22 @@ export class IntentMapModel {
 
   private bump(path: string): void {
     this.generations.set(path, (this.generations.get(path) ?? 0) + 1);
+  }
+}
+
+/** Adds one change to the tallies; changes arrive in trace order, so on equal timestamps the later line wins, as in blame. */
+function count(activity: Map<string | undefined, IntentActivity>, change: MappedChange): void {
+  let entry = activity.get(change.intentId);
+  if (!entry) activity.set(change.intentId, (entry = { changes: 0, last: change, files: new Map() }));
+  entry.changes += 1;
+  if (change.timestamp >= entry.last.timestamp) entry.last = change;
+  for (const path of change.files.keys()) {
+    const file = entry.files.get(path);
+    if (!file) entry.files.set(path, { changes: 1, last: change });
+    else {
+      file.changes += 1;
+      if (change.timestamp >= file.last.timestamp) file.last = change;
+    }
   }
 }
 

@@ -1,5 +1,5 @@
 import type { IntentsSnapshot } from '../intents/intent';
-import { newer, type IntentMapModel, type MappedChange, type RefusalTally } from './intentMapModel';
+import type { IntentMapModel, MappedChange, RefusalTally } from './intentMapModel';
 
 /** A run of consecutive lines of a file's current content that one record's ranges claim (1-based, inclusive). */
 export interface OwnedRun {
@@ -72,26 +72,11 @@ export function buildIntentMapView(model: IntentMapModel, plan: IntentsSnapshot,
     for (const intent of plan.intents) Object.assign(entry(intent.id), { name: intent.name, status: intent.status, scope: [...intent.owned_scope] });
   }
 
-  const perFile = new Map<string | undefined, Map<string, { changes: number; last: MappedChange }>>();
-  for (const change of model.standingChanges()) {
-    const view = entry(change.intentId);
-    view.changes += 1;
-    // In trace order, so on equal timestamps the later line wins, as in blame.
-    if (!view.last || change.timestamp >= view.last.timestamp) view.last = ref(change);
-    let byPath = perFile.get(change.intentId);
-    if (!byPath) perFile.set(change.intentId, (byPath = new Map()));
-    for (const path of change.files.keys()) {
-      const seen = byPath.get(path);
-      if (!seen) byPath.set(path, { changes: 1, last: change });
-      else {
-        seen.changes += 1;
-        if (newer(at(change), at(seen.last))) seen.last = change;
-      }
-    }
-  }
-  for (const [intentId, byPath] of perFile) {
+  for (const [intentId, activity] of model.intentActivity()) {
     const view = entry(intentId);
-    for (const [path, { changes, last }] of byPath) view.files.push(fileView(path, intentId, changes, last, files.get(path)));
+    view.changes = activity.changes;
+    view.last = ref(activity.last);
+    for (const [path, { changes, last }] of activity.files) view.files.push(fileView(path, intentId, changes, last, files.get(path)));
     view.files.sort((a, b) => compare(a.path, b.path));
   }
   for (const [intentId, tallies] of model.refusalsByIntent()) {
@@ -131,10 +116,6 @@ function appendRange(ranges: [number, number][], start: number, end: number): vo
 
 function ref(change: MappedChange): ChangeRef {
   return { id: change.id, timestamp: change.timestamp, agent: change.agent };
-}
-
-function at(change: MappedChange): { timestamp: string; line: number } {
-  return { timestamp: change.timestamp, line: change.traceLine };
 }
 
 function compare(a: string, b: string): number {
