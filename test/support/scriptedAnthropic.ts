@@ -35,6 +35,8 @@ export interface ScriptedAnthropic {
   requests: RecordedRequest[];
   /** Steps not yet played. */
   remaining(): number;
+  /** Replaces the steps not yet played: a long-lived agent (VS Code's chat) plays one script per conversation. */
+  play(script: ScriptStep[]): void;
   /** The tool_result blocks the agent sent back, in order, with their text flattened. */
   toolResults(): { tool_use_id: string; is_error: boolean; text: string }[];
   close(): Promise<void>;
@@ -120,6 +122,7 @@ export async function startScriptedAnthropic(script: ScriptStep[]): Promise<Scri
     url: `http://127.0.0.1:${port}`,
     requests,
     remaining: () => steps.length,
+    play: (script) => void steps.splice(0, steps.length, ...script),
     toolResults() {
       const seen = new Map<string, { tool_use_id: string; is_error: boolean; text: string }>();
       for (const { body } of requests) {
