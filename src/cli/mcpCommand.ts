@@ -7,6 +7,7 @@ import { NativeToolBridge } from '../core/bridge/nativeToolBridge';
 import type { ExtraTool } from '../core/mcp/governedMcpServer';
 import { InflightCalls } from '../core/mcp/inflightCalls';
 import { residentHookTool } from './residentHookTool';
+import { IntentMapKeeper } from '../core/intentMap/intentMapKeeper';
 import { createNodeServices } from '../core/nodeServices';
 import { defaultAnchorDir } from '../core/trace/anchorStore';
 import { defaultKeysDir, fileSigner } from '../core/signing/fileSigningKeyStore';
@@ -67,12 +68,12 @@ export const mcpCommand: CliCommand = {
     const root = await workspaceFrom(parsed.values.workspace, io, 'mcp');
     if (root === undefined) return 2;
     const { sink: trace } = createTraceStack({ workspaceRoot: root, toolVersion: TOOL_VERSION, anchorDir: defaultAnchorDir(io.env), signer: fileSigner(defaultKeysDir(io.env)) });
-    const services = await createNodeServices({
-      root,
-      approver: approve === 'always' ? approveAlways : refuseWithoutHuman,
-      trace,
-      logger: stderrLogger(io),
-    });
+    const logger = stderrLogger(io);
+    const intentMap = new IntentMapKeeper({ workspaceRoot: root, logger });
+    const services = {
+      ...(await createNodeServices({ root, approver: approve === 'always' ? approveAlways : refuseWithoutHuman, trace, logger })),
+      intentMap,
+    };
     // Loaded on demand: the MCP SDK (and its schemas) would otherwise cost every governor command, the hook
     // bridge's headless path included, tens of milliseconds at start-up.
     const { createGovernedMcpServer } = await import('../core/mcp/governedMcpServer');
@@ -102,6 +103,7 @@ export const mcpCommand: CliCommand = {
     await closed;
     await calls.settled(); // closing cancelled the calls still running: their outcomes go to the trace first
     await governor.userHooks.drain(); // background hooks (async, asyncRewake) finish before the process does
+    await intentMap.flush(); // the last changes reach the intent map before the process exits
     await trace.close();
     return 0;
   },
