@@ -33,7 +33,7 @@ if (require.main === module) {
   if (command === 'hook-job') {
     runJob(rest[0], io).then(exitAfterOutput, () => exitAfterOutput(1));
   } else if (command !== 'hook') {
-    process.stderr.write("Intent Governor blocked this call: usage is 'node hook.js hook <vscode|claude|cursor> [options]'.\n");
+    process.stderr.write("Intent Governor blocked this call: usage is 'node hook.js hook <agent> [options]'.\n");
     exitAfterOutput(2);
   } else {
     runHookFlow(rest, io, loadHeadless).then(exitAfterOutput, (error: unknown) => {

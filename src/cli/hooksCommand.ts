@@ -18,7 +18,7 @@ const USAGE = `governor hooks: see and trust user hooks; install or remove the h
 
 Usage: governor hooks list [--workspace DIR] [--json]
        governor hooks trust [--workspace DIR] [--yes]
-       governor hooks <install|uninstall> [--agent vscode|claude|cursor] [--workspace DIR] [--claude-hooks mcp_tool|command]
+       governor hooks <install|uninstall> [--agent ${HOOK_AGENTS.join('|')}] [--workspace DIR] [--claude-hooks mcp_tool|command]
 
 list shows every user hook the governor runs for this workspace: ~/.intent-governor/hooks.json (yours, runs
 without approval), .orchestration/hooks.json, .orchestration/hooks.yaml and Claude Code's .claude/settings*.json
@@ -37,7 +37,10 @@ install writes (or merges into) .github/hooks/intent-governor.json (VS Code), .c
 other hooks and settings are kept. For Claude Code 2.1.118+ (detected with \`claude --version\`, or
 --claude-hooks mcp_tool) every tool and event goes instead to mcp_tool hooks answered by the resident governor,
 \`governor mcp --agent claude\`, registered as this project's local-scope MCP server in ~/.claude.json (this
-machine's path stays out of the repository); the model is denied the hook tool itself. uninstall removes only
+machine's path stays out of the repository); the model is denied the hook tool itself. For Codex CLI it writes
+.codex/hooks.json and has the installed \`codex\` trust those hooks (its app-server records their hashes in
+$CODEX_HOME/config.toml, as its /hooks screen does); Codex reads .codex/ only in a project the person trusts, so
+an untrusted project fails the install with what to do. uninstall removes only
 our entries (and a file left empty). Default: every agent. These files are protected from agents; run this
 yourself. Exit 0 done; 1 a file could not be changed.
 `;
@@ -98,7 +101,7 @@ async function installBridge(mode: 'install' | 'uninstall', root: string, reques
       if (change.action === 'failed') {
         failed = true;
         io.stderr(`governor hooks: ${agent}: ${change.message}\n`);
-      } else io.stdout(`${agent}: ${change.file} ${change.action}\n`);
+      } else io.stdout(`${agent}: ${change.file} ${change.action}${change.note ? ` (${change.note})` : ''}\n`);
     }
   }
   return failed ? 1 : 0;

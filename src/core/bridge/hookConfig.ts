@@ -1,3 +1,4 @@
+import { codexHookEntries } from './codexHookConfig';
 import { geminiHookEntries } from './geminiHookConfig';
 import { RESIDENT_HOOK_FIELDS, RESIDENT_HOOK_TOOL, RESIDENT_HOOK_TOOL_FOR_MODEL, RESIDENT_SERVER_NAME } from './residentHook';
 
@@ -6,8 +7,8 @@ import { RESIDENT_HOOK_FIELDS, RESIDENT_HOOK_TOOL, RESIDENT_HOOK_TOOL_FOR_MODEL,
  * kept, ours (recognised by their command: `node "<cli>" hook <agent>`) are replaced or removed. Pure: text in,
  * text out; the host command and `governor hooks` do the file I/O.
  */
-export type HookAgent = 'vscode' | 'claude' | 'cursor' | 'gemini';
-export const HOOK_AGENTS: readonly HookAgent[] = ['vscode', 'claude', 'cursor', 'gemini'];
+export type HookAgent = 'vscode' | 'claude' | 'cursor' | 'gemini' | 'codex';
+export const HOOK_AGENTS: readonly HookAgent[] = ['vscode', 'claude', 'cursor', 'gemini', 'codex'];
 
 /** Seconds the agent waits for our hook; the bridge answers "blocked" before (see --timeout-ms). */
 const AGENT_TIMEOUT_S = 120;
@@ -19,6 +20,8 @@ export const HOOK_CONFIG_FILES: Record<HookAgent, string> = {
   claude: '.claude/settings.local.json',
   cursor: '.cursor/hooks.json',
   gemini: '.gemini/settings.json',
+  // Codex loads a project's .codex/ only once the person trusts the project, and runs each hook once trusted (see codexHookTrust).
+  codex: '.codex/hooks.json',
 };
 
 export function hookCommandLine(cliPath: string, agent: HookAgent): string {
@@ -26,7 +29,7 @@ export function hookCommandLine(cliPath: string, agent: HookAgent): string {
 }
 
 export function isOurCommand(command: unknown): boolean {
-  return typeof command === 'string' && /^node "[^"]+" hook (vscode|claude|cursor|gemini)\b/.test(command);
+  return typeof command === 'string' && /^node "[^"]+" hook (vscode|claude|cursor|gemini|codex)\b/.test(command);
 }
 
 type Json = Record<string, unknown>;
@@ -86,6 +89,7 @@ function claudeResidentEntries(command: string): Record<string, unknown[]> {
 function ourEntries(agent: HookAgent, command: string, options: HookInstallOptions): Record<string, unknown[]> {
   if (agent === 'claude' && (options.claudeHooks ?? 'mcp_tool') === 'mcp_tool') return claudeResidentEntries(command);
   if (agent === 'gemini') return geminiHookEntries(command);
+  if (agent === 'codex') return codexHookEntries(command);
   if (agent === 'claude') {
     const hooks = [{ type: 'command', command, timeout: AGENT_TIMEOUT_S }];
     return {

@@ -3,9 +3,11 @@ import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { errnoOf } from '../ioError';
 import { claudeConfigFile, installClaudeLocalServer, uninstallClaudeLocalServer } from './claudeLocalServer';
+import { trustCodexHooks } from './codexHookTrust';
 import { HOOK_CONFIG_FILES, installHookConfig, uninstallHookConfig, type ClaudeHookKind, type ConfigEdit, type HookAgent } from './hookConfig';
 
-export type HookFileChange = { agent: HookAgent; file: string; action: 'written' | 'removed' | 'unchanged' } | { agent: HookAgent; file: string; action: 'failed'; message: string };
+/** `note`: what else the person should know (Codex: whether its hooks could be trusted). */
+export type HookFileChange = { agent: HookAgent; file: string; action: 'written' | 'removed' | 'unchanged'; note?: string } | { agent: HookAgent; file: string; action: 'failed'; message: string };
 
 export interface HookInstallContext {
   /** Claude Code: the resident governor's mcp_tool hooks (default) or a command hook per event. */
@@ -45,6 +47,8 @@ async function editFile(agent: HookAgent, file: string, edit: (existing: string 
 export async function applyHookConfig(root: string, agent: HookAgent, mode: 'install' | 'uninstall', cliPath: string, context: HookInstallContext = {}): Promise<HookFileChange[]> {
   const options = { claudeHooks: context.claudeHooks };
   const changes = [await editFile(agent, join(root, HOOK_CONFIG_FILES[agent]), (existing) => (mode === 'install' ? installHookConfig(agent, existing, cliPath, options) : uninstallHookConfig(agent, existing)))];
+  // Codex runs a project's hooks only once trusted: ask the installed Codex to trust ours (its hash, its config).
+  if (agent === 'codex' && mode === 'install' && changes[0].action !== 'failed') changes.push({ agent, ...(await trustCodexHooks(root, join(root, HOOK_CONFIG_FILES.codex), context.env ?? process.env)) });
   if (agent !== 'claude') return changes;
   const env = context.env ?? process.env;
   const claudeConfig = claudeConfigFile(env, env.HOME || homedir());
