@@ -33,6 +33,9 @@ export interface FileChangeMeta {
   change: 'created' | 'modified' | 'deleted';
   before_hash?: string;
   after_hash?: string;
+  /** This file's own AST_REFACTOR / INTENT_EVOLUTION and the rule that decided it. */
+  mutation_class?: string;
+  mutation_class_rule?: string;
 }
 
 /**
@@ -49,7 +52,12 @@ export interface TraceMetadata {
   tool_name?: string;
   decision?: 'allow' | 'approved';
   approver?: string;
+  /** write | edit | delete | command. Records written before change classes held this in `mutation_class`. */
+  operation?: string;
+  /** AST_REFACTOR or INTENT_EVOLUTION (src/core/changeClass), with the rule that decided and why. */
   mutation_class?: string;
+  mutation_class_rule?: string;
+  mutation_class_reason?: string;
   files?: FileChangeMeta[];
   /** Set by the writer when it continues after a union merge (see traceVerify.ts). */
   merge?: MergeNote;
@@ -134,6 +142,8 @@ export function buildMutationRecord(event: MutationEvent, context: RecordContext
       change: change.after === undefined ? 'deleted' : change.before === undefined ? 'created' : 'modified',
       before_hash: change.before === undefined ? undefined : hashContent(change.before),
       after_hash: change.after === undefined ? undefined : hashContent(change.after),
+      mutation_class: change.change_class?.class,
+      mutation_class_rule: change.change_class?.rule,
     });
   }
   return {
@@ -150,7 +160,10 @@ export function buildMutationRecord(event: MutationEvent, context: RecordContext
       tool_name: event.tool,
       decision: event.decision,
       approver: event.approver,
-      mutation_class: event.mutation_class,
+      operation: event.mutation_class,
+      mutation_class: event.change_class?.class,
+      mutation_class_rule: event.change_class?.rule,
+      mutation_class_reason: event.change_class?.reason,
       files: fileMeta.map(dropUndefined),
     }),
   };

@@ -1,3 +1,4 @@
+import type { ChangeClass } from '../changeClass/changeClass';
 import type { ErrorCode } from '../toolError';
 
 export interface AgentInfo {
@@ -5,6 +6,7 @@ export interface AgentInfo {
   model_id?: string;
 }
 
+/** The operation that made a change; what the change means is its ChangeClass (AST_REFACTOR / INTENT_EVOLUTION). */
 export type MutationClass = 'write' | 'edit' | 'delete' | 'command';
 
 /** One file a mutation changed: its content before and after (undefined = did not exist / deleted). */
@@ -12,6 +14,8 @@ export interface FileChange {
   path: string;
   before?: string;
   after?: string;
+  /** This file's change class, when the change was classified. */
+  change_class?: ChangeClass;
 }
 
 /** A successful change to the workspace, handed to the trace after the tool ran. */
@@ -26,6 +30,8 @@ export interface MutationEvent {
   intent_scope?: string[];
   tool: string;
   mutation_class: MutationClass;
+  /** Refactoring or evolution, for all files together (recorded as `metadata.mutation_class`). */
+  change_class?: ChangeClass;
   files: FileChange[];
   /** `allow` when no human was asked, `approved` when one was. */
   decision: 'allow' | 'approved';
