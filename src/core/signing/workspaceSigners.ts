@@ -59,7 +59,7 @@ async function readPubFiles(root: string, dir: string, status: PublishedSigner['
     if (typeof read === 'string') problems.push({ file, problem: read });
     else signers.push({ name: fileName.slice(0, -'.pub'.length), keyId: keyIdOf(read), status, file, key: read });
   }
-  return signers;
+  return signers.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
 /** A regular file (a link could point anywhere outside review) holding one Ed25519 PEM public key. */
