@@ -56,6 +56,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Intent
   // deactivate awaits these: the trace's queued records and the MCP server's in-flight calls must land first.
   const shutdown = new ShutdownSequence(services.logger);
   shutdown.add('trace', () => trace.close());
+  shutdown.add('intent map', () => host.intentMap.flush()); // runs before the trace closes (steps run last added first)
   shutdownOnDeactivate = shutdown;
   const reloadIntents = () => display.reload().catch((error: unknown) => log.error(`reloading the intents file failed: ${String(error)}`));
 

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { DEFAULT_POLICY, type GovernorServices } from '../core/governorServices';
+import { IntentMapKeeper } from '../core/intentMap/intentMapKeeper';
 import { FileIntentSource } from '../core/intents/fileIntentSource';
 import { detectCaseInsensitive } from '../core/paths/canonicalPath';
 import { WriteLocks } from '../core/policy/writeLocks';
@@ -37,6 +38,8 @@ export interface HostServices {
   trace: JsonlTraceSink;
   /** The status bar item of running hooks' `statusMessage`s; disposed with the extension. */
   hookStatus: HookStatusBar;
+  /** Keeps `.orchestration/intent_map.md`; flushed on deactivation so the last changes reach it. */
+  intentMap: IntentMapKeeper;
 }
 
 /** The governor's ports for one folder: VS Code workspace, intents file, modal approvals, JSONL trace, the log channel. */
@@ -50,6 +53,8 @@ export async function createHostServices(options: HostServicesOptions): Promise<
   const hookStatusItem = vscode.window.createStatusBarItem('intentGovernor.hooks', vscode.StatusBarAlignment.Left, 99);
   hookStatusItem.name = 'Intent Governor: running hooks';
   const hookStatus = new HookStatusBar(hookStatusItem);
+  const logger = loggerFor(options.log);
+  const intentMap = new IntentMapKeeper({ workspaceRoot: root, intents, logger });
   const services: GovernorServices = {
     workspace,
     intents,
@@ -57,12 +62,13 @@ export async function createHostServices(options: HostServicesOptions): Promise<
     locks: new WriteLocks(root, caseInsensitive),
     approver: new ModalApprover(createApprovalDialogs(root, options.documents)),
     trace,
-    logger: loggerFor(options.log),
+    intentMap,
+    logger,
     clock: () => new Date(),
     caseInsensitive,
     policy: { ...DEFAULT_POLICY },
     promptHooks: new LanguageModelHookExecutor(vscodeLanguageModels()),
     hookStatus,
   };
-  return { services, intents, anchors, trace, hookStatus };
+  return { services, intents, anchors, trace, hookStatus, intentMap };
 }
