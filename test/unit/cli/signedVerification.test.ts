@@ -9,7 +9,7 @@ import { GENESIS_HASH, governanceChainFields, sealRecord, traceChainFields } fro
 import { assertAgentTraceFile } from '../../support/agentTraceSchema';
 import { createHarness, type Harness } from '../../support/governorHarness';
 import { runGovernor } from '../../support/runGovernor';
-import { connectGovernorMcp, resultErrorCode } from '../../support/stdioMcpClient';
+import { connectGovernorMcp, resultErrorCode, resultText } from '../../support/stdioMcpClient';
 
 const TRACE = '.orchestration/agent_trace.jsonl';
 const GOVERNANCE = '.orchestration/governance_log.jsonl';
@@ -189,6 +189,19 @@ describe('signed trace: governor trace verify and check --require-signatures', f
     const gate = await check();
     assert.equal(gate.code, 1);
     assert.match(gate.stdout, /agent_trace\.jsonl signatures: 1 UNSIGNED, 1 unsigned \(legacy\)/);
+  });
+
+  it('an agent cannot publish a key of its own: the signers folder is protected', async () => {
+    const client = await connectGovernorMcp(h.root, anchorDir, [], 'mcp-test-agent', env as Record<string, string>);
+    try {
+      await client.callTool({ name: 'select_active_intent', arguments: { intent_id: 'auth-refactor' } });
+      const { publicKey } = generateKeyPairSync('ed25519');
+      const result = await client.callTool({ name: 'write_file', arguments: { path: '.orchestration/signers/mallory.pub', content: publicKey.export({ format: 'pem', type: 'spki' }).toString() } });
+      assert.equal(resultErrorCode(result), 'PROTECTED_PATH');
+      assert.match(resultText(result), /\*\*\/\.orchestration\/signers\/\*\*/);
+    } finally {
+      await client.close();
+    }
   });
 
   it('--json lists every record as runs of verdicts', async () => {

@@ -6,6 +6,7 @@ describe('protectedPatternFor', () => {
     ['.orchestration/active_intents.yaml', 'the governor\'s own intents'],
     ['.orchestration', 'the governor folder itself'],
     ['.orchestration/agent_trace.jsonl', 'the trace'],
+    ['.orchestration/signers/mallory.pub', 'the published signing keys'],
     ['.git/config', 'git config'],
     ['.git', 'the .git folder (or a submodule gitfile)'],
     ['.GIT/config', 'upper-case .git'],
@@ -66,5 +67,14 @@ describe('protectedPatternFor', () => {
     assert.match(error.message, /\.git\/config/);
     assert.match(error.message, /whatever the intent's scope says/);
     assert.match(error.message, /a human edits it/);
+  });
+});
+
+describe('protected signers', () => {
+  it('names the signers folder when refusing a key an agent would publish, wherever it is spelled', () => {
+    for (const rel of ['.orchestration/signers/mallory.pub', '.orchestration/signers/revoked/alice.pub', '.Orchestration/Signers/x.pub', 'sub/.orchestration/signers']) {
+      assert.equal(protectedPatternFor(rel), rel.endsWith('signers') ? '**/.orchestration/signers' : '**/.orchestration/signers/**', rel);
+    }
+    assert.equal(protectedPatternFor('.orchestration/agent_trace.jsonl'), '**/.orchestration/**');
   });
 });
