@@ -15,6 +15,8 @@ export function approvalDetail(request: ApprovalRequest): string {
     `Risk: ${request.risk}`,
     `Mutation: ${request.mutation_class}`,
   ];
+  const change = request.change_class;
+  if (change) lines.push(`Class: ${change.class} (${change.rule}: ${change.reason})`);
   if (request.command !== undefined) lines.push(`Command: ${request.command}`);
   lines.push('', 'Why you are asked:', ...request.reasons.map((reason) => `• ${reason}`));
   if (request.diff) lines.push('', ...diffPreview(request.diff));

@@ -18,15 +18,25 @@ export function classifyChange(file: ClassifiedFile): ChangeClass {
     return evolution('too-large', `a version is over ${MAX_CLASSIFIED_CHARS / 1024 / 1024} MiB, too large to compare`);
   }
   const extension = extname(file.path).toLowerCase();
-  if (SYNTAX_TREE_EXTENSIONS.has(extension)) return syntaxTreeRule(extension, before, after);
   const data = DATA_LANGUAGES.get(extension);
-  if (data) return dataValueRule(data, before, after);
-  return diffShapeRule(extension, before, after);
+  const rule = SYNTAX_TREE_EXTENSIONS.has(extension) ? 'syntax-tree' : data ? 'data-value' : 'diff-shape';
+  try {
+    if (rule === 'syntax-tree') return syntaxTreeRule(extension, before, after);
+    if (data) return dataValueRule(data, before, after);
+    return diffShapeRule(extension, before, after);
+  } catch (error) {
+    // A parser that cannot be loaded, or a tree nested past the stack: undecided, so evolution, never a failed write.
+    return evolution(rule, `could not be compared (${error instanceof Error ? error.message : String(error)})`);
+  }
 }
 
 /** A change to several files is a refactoring only if every file's is; the first evolving file decides. */
 export function classifyChanges(files: ClassifiedFile[]): ChangeClass {
-  const classes = files.map((file) => ({ path: file.path, verdict: classifyChange(file) }));
+  return aggregateChangeClass(files.map((file) => ({ path: file.path, verdict: classifyChange(file) })));
+}
+
+/** The class of a whole change from each file's. */
+export function aggregateChangeClass(classes: { path: string; verdict: ChangeClass }[]): ChangeClass {
   const evolving = classes.find((c) => c.verdict.class === 'INTENT_EVOLUTION');
   if (evolving) return classes.length === 1 ? evolving.verdict : { ...evolving.verdict, reason: `${evolving.path}: ${evolving.verdict.reason}` };
   if (classes.length === 0) return evolution('unchanged', 'no file changed');

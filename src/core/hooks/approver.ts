@@ -1,3 +1,4 @@
+import type { ChangeClass } from '../changeClass/changeClass';
 import type { ToolError } from '../toolError';
 import { cancelledDecision } from './cancellation';
 
@@ -12,7 +13,10 @@ export interface ApprovalRequest {
   tool: string;
   files: string[];
   risk: Risk;
+  /** The operation: write, edit, delete, command, scope. */
   mutation_class: string;
+  /** For a file change: AST_REFACTOR or INTENT_EVOLUTION, the rule that decided and why. */
+  change_class?: ChangeClass;
   /** Why the chain asks, one line per hook that asked. */
   reasons: string[];
   /** Unified diff of the proposed change (may be long; UIs show the first lines). */

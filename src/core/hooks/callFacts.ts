@@ -1,4 +1,6 @@
 import { homedir } from 'node:os';
+import type { ChangeClass, ClassifiedFile } from '../changeClass/changeClass';
+import { classifyChange } from '../changeClass/classifyChange';
 import type { GovernorServices } from '../governorServices';
 import type { Intent, IntentsSnapshot } from '../intents/intent';
 import { resolveIntentForWrites } from '../intents/intentResolution';
@@ -30,6 +32,7 @@ export class CallFacts {
   private pathsMemo?: Promise<Result<ResolvedPath[]>>;
   private proposedMemo?: Promise<Result<string | null>>;
   private commandMemo?: CommandAnalysis;
+  private readonly classified: { file: ClassifiedFile; verdict: ChangeClass }[] = [];
   private readonly contents = new Map<string, Promise<Uint8Array | undefined>>();
   private readonly bases = new Map<string, ReadBasis | undefined>();
 
@@ -116,6 +119,27 @@ export class CallFacts {
     const target = await this.target();
     if (!target.ok) return target;
     return this.definition.propose(this.input, decodeText(await this.current(target.value.abs)));
+  }
+
+  /**
+   * AST_REFACTOR or INTENT_EVOLUTION for the file tool's proposed change, known before it lands (the approval
+   * modal shows it; the write path computes it before taking the write lock, so parsing never holds the lock).
+   * Undefined when the call proposes no change that could be read.
+   */
+  async proposedChangeClass(): Promise<ChangeClass | undefined> {
+    const target = await this.target();
+    const proposed = await this.proposed();
+    if (!target.ok || !proposed.ok) return undefined;
+    return this.changeClass({ path: target.value.rel, before: decodeText(await this.current(target.value.abs)), after: proposed.value ?? undefined });
+  }
+
+  /** One file's change class, computed once per call for the same path and contents. */
+  changeClass(file: ClassifiedFile): ChangeClass {
+    const known = this.classified.find((c) => c.file.path === file.path && c.file.before === file.before && c.file.after === file.after);
+    if (known) return known.verdict;
+    const verdict = classifyChange(file);
+    this.classified.push({ file: { path: file.path, before: file.before, after: file.after }, verdict });
+    return verdict;
   }
 
   /** The parsed and classified command of a run_command call. */

@@ -20,6 +20,8 @@ export async function applyProposedChange(execution: ToolExecution): Promise<Res
   const proposed = await facts.proposed();
   if (!proposed.ok) return fail(proposed.error);
   const { abs, rel } = target.value;
+  // Classified now, so parsing the before and after never runs under the write lock; the record reuses it.
+  await facts.proposedChangeClass();
   const next = proposed.value === null ? null : encoder.encode(proposed.value);
   const computedFrom = await facts.current(abs);
   const result = await replaceIfUnchanged(services.workspace, services.locks, {

@@ -33,9 +33,6 @@ export interface FileChangeMeta {
   change: 'created' | 'modified' | 'deleted';
   before_hash?: string;
   after_hash?: string;
-  /** This file's own AST_REFACTOR / INTENT_EVOLUTION and the rule that decided it. */
-  mutation_class?: string;
-  mutation_class_rule?: string;
 }
 
 /**
@@ -142,8 +139,6 @@ export function buildMutationRecord(event: MutationEvent, context: RecordContext
       change: change.after === undefined ? 'deleted' : change.before === undefined ? 'created' : 'modified',
       before_hash: change.before === undefined ? undefined : hashContent(change.before),
       after_hash: change.after === undefined ? undefined : hashContent(change.after),
-      mutation_class: change.change_class?.class,
-      mutation_class_rule: change.change_class?.rule,
     });
   }
   return {

@@ -14,8 +14,6 @@ export interface FileChange {
   path: string;
   before?: string;
   after?: string;
-  /** This file's change class, when the change was classified. */
-  change_class?: ChangeClass;
 }
 
 /** A successful change to the workspace, handed to the trace after the tool ran. */

@@ -41,6 +41,7 @@ export const approvalGate: PreHook = {
     const before = decodeText(await facts.current(target.value.abs)) ?? '';
     const after = proposed.value ?? '';
     const rel = target.value.rel;
+    const changeClass = await facts.proposedChangeClass();
     return {
       decision: {
         kind: 'ask',
@@ -51,6 +52,7 @@ export const approvalGate: PreHook = {
           files: [rel],
           title: isDelete ? `Allow ${call.agent.name} to delete ${rel}?` : `Allow ${call.agent.name} to change ${rel}?`,
           diff: createTwoFilesPatch(`a/${rel}`, isDelete ? '/dev/null' : `b/${rel}`, before, after),
+          change_class: changeClass,
         },
       },
     };
