@@ -111,7 +111,7 @@ onHostMessage((message) => {
       // The index is complete: swap the newest-records preview for the real list.
       if (timeline.partial) timeline.reload();
       renderFilters(summary.facets);
-      intentsPane.replaceChildren(renderIntents(summary.intents, summary.chart, pickIntent));
+      intentsPane.replaceChildren(renderIntents(summary.intents, summary.chart, pickIntent, () => vscode.postMessage({ type: 'openIntentMap' })));
       return;
     case 'chain':
       return renderChain(message.chain);

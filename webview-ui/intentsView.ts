@@ -5,8 +5,13 @@ const WIDTH = 600;
 const HEIGHT = 140;
 const PAD = 24;
 
-/** The intents table (status, scope, counts, last activity) and the changes-per-intent chart; a click filters the timeline. */
-export function renderIntents(intents: IntentSummary[], chart: ActivityChart, pick: (intent: string) => void): HTMLElement {
+/**
+ * The intents table (status, scope, counts, last activity) and the changes-per-intent chart; a click filters the
+ * timeline. Above them, a link to the intent map: the same intents with the files and lines their changes hold.
+ */
+export function renderIntents(intents: IntentSummary[], chart: ActivityChart, pick: (intent: string) => void, openMap: () => void): HTMLElement {
+  const mapLink = h('button', { class: 'link intent-map', type: 'button', title: 'Rebuild .orchestration/intent_map.md and open it' }, 'Open the intent map');
+  mapLink.addEventListener('click', openMap);
   const body = h('tbody');
   for (const intent of intents) {
     const link = h('button', { class: 'link', type: 'button', title: 'Show this intent in the timeline' }, intent.id);
@@ -26,7 +31,8 @@ export function renderIntents(intents: IntentSummary[], chart: ActivityChart, pi
     );
   }
   const head = h('thead', {}, h('tr', {}, ...['Intent', 'Name', 'Status', 'Scope', 'Changes', 'Refusals', 'Last activity'].map((t) => h('th', {}, t))));
-  return h('section', { class: 'intents' }, h('table', {}, head, body), renderChart(chart));
+  const mapNote = h('p', { class: 'hint' }, mapLink, ' every intent with the files its changes touched, the lines they hold now and its refusals.');
+  return h('section', { class: 'intents' }, mapNote, h('table', {}, head, body), renderChart(chart));
 }
 
 /** One polyline per intent, coloured from the theme's chart palette; inline SVG, no library. */

@@ -1,5 +1,6 @@
 import { relative, sep } from 'node:path';
 import * as vscode from 'vscode';
+import { INTENT_MAP_FILE } from '../core/intentMap/intentMapMarkdown';
 import { resolveRecordedPath } from '../core/paths/recordedPath';
 import { recordDetail } from '../core/trace/recordDetail';
 import { readRecordAt } from '../core/trace/traceIndexLoader';
@@ -93,6 +94,8 @@ export class InspectorPanel implements vscode.Disposable {
         return this.openRecord(message.key);
       case 'openAtRange':
         return this.openAtRange(message.path, message.startLine, message.endLine);
+      case 'openIntentMap':
+        return this.openIntentMap();
       case 'verify':
         return this.sendChain();
     }
@@ -124,6 +127,19 @@ export class InspectorPanel implements vscode.Disposable {
       await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.Beside, selection: range, preview: false });
     } catch {
       void vscode.window.showWarningMessage(`${path} cannot be opened: it was deleted or moved since the record was written.`);
+    }
+  }
+
+  /** Brings the intent map up to date (it also follows every change on its own) and opens it beside the inspector. */
+  private async openIntentMap(): Promise<void> {
+    const map = this.governed.services.intentMap;
+    const built = map ? await map.refresh() : undefined;
+    if (built && !built.ok) return void vscode.window.showWarningMessage(`The intent map could not be rebuilt: ${built.error.message}`);
+    const uri = vscode.Uri.joinPath(this.governed.folder.uri, ...INTENT_MAP_FILE.split('/'));
+    try {
+      await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri), { viewColumn: vscode.ViewColumn.Beside, preview: false });
+    } catch {
+      void vscode.window.showWarningMessage(`${INTENT_MAP_FILE} cannot be opened. Run 'governor intent-map' in a terminal to rebuild it and see why.`);
     }
   }
 

@@ -144,4 +144,6 @@ export type WebviewMessage =
   | { type: 'query'; seq: number; filter: InspectorFilter; start: number; count: number }
   | { type: 'openRecord'; key: number }
   | { type: 'openAtRange'; path: string; startLine: number; endLine: number }
+  /** The Intents tab's link: rebuild `.orchestration/intent_map.md` and open it beside the inspector. */
+  | { type: 'openIntentMap' }
   | { type: 'verify' };

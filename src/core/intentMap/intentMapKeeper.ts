@@ -13,7 +13,7 @@ import { attributeLines } from '../trace/traceBlame';
 import { governanceLogPath, traceFilePath } from '../trace/traceFiles';
 import { IntentMapModel } from './intentMapModel';
 import { INTENT_MAP_FILE, renderIntentMap } from './intentMapMarkdown';
-import type { IntentMapUpdates } from './intentMapUpdates';
+import type { IntentMapOutcome, IntentMapUpdates } from './intentMapUpdates';
 import { buildIntentMapView, type FileState, type OwnedRun } from './intentMapView';
 import { LogFollower } from './logFollower';
 import { RefreshSchedule } from './refreshSchedule';
@@ -28,17 +28,6 @@ export interface IntentMapKeeperOptions {
   delayMs?: number;
   /** How long to wait for another process rebuilding the same map (default 10 s). */
   lockTimeoutMs?: number;
-}
-
-/** What one rebuild did. */
-export interface IntentMapOutcome {
-  /** Absolute path of the map. */
-  path: string;
-  /** False when the map already said exactly this. */
-  written: boolean;
-  text: string;
-  intents: number;
-  files: number;
 }
 
 /** Files past this size are listed but not read (blame hashes every window of every range length). */
