@@ -36,6 +36,21 @@ const vendorMvdanSh = {
   },
 };
 
+/**
+ * The change classifier parses TypeScript and JavaScript with the `typescript` package (9 MB), loaded from
+ * dist/vendor/ on the first change to such a file, so no start of the extension, CLI or hook compiles it.
+ */
+const vendorTypescript = {
+  name: 'vendor-typescript',
+  setup(build) {
+    build.onResolve({ filter: /^typescript$/ }, () => ({ path: './vendor/typescript.js', external: true }));
+    build.onEnd(() => {
+      mkdirSync('dist/vendor', { recursive: true });
+      copyFileSync('node_modules/typescript/lib/typescript.js', 'dist/vendor/typescript.js');
+    });
+  },
+};
+
 const common = {
   bundle: true,
   format: 'cjs',
@@ -49,12 +64,12 @@ const common = {
 };
 
 const entries = [
-  { entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
-  { entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' }, plugins: [...common.plugins, vendorMvdanSh] },
+  { entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], plugins: [...common.plugins, vendorTypescript] },
+  { entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' }, plugins: [...common.plugins, vendorMvdanSh, vendorTypescript] },
   // `governor hook` alone, for agents' hook commands (one process per tool call), and the headless governor
   // it loads only when no extension runs: both kept apart from the rest of the CLI so they start fast.
-  { entryPoints: ['src/cli/hookMain.ts'], outfile: 'dist/hook.js' },
-  { entryPoints: ['src/cli/headlessDecider.ts'], outfile: 'dist/hook-headless.js', plugins: [...common.plugins, vendorMvdanSh] },
+  { entryPoints: ['src/cli/hookMain.ts'], outfile: 'dist/hook.js', plugins: [...common.plugins, vendorTypescript] },
+  { entryPoints: ['src/cli/headlessDecider.ts'], outfile: 'dist/hook-headless.js', plugins: [...common.plugins, vendorMvdanSh, vendorTypescript] },
   // The trace inspector runs in a webview (a browser iframe): one IIFE script and its stylesheet.
   { entryPoints: ['webview-ui/inspector.ts', 'webview-ui/inspector.css'], outdir: 'dist/webview', format: 'iife', platform: 'browser', target: 'es2022' },
 ];
