@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { CHANGE_CLASSES, type ChangeClassName } from '../core/changeClass/changeClass';
 import { defaultAnchorDir } from '../core/trace/anchorStore';
 import { reanchorWorkspaceLogs } from '../core/trace/reanchor';
 import { TRACE_FILE } from '../core/trace/traceFiles';
@@ -14,11 +15,13 @@ const USAGE = `governor trace: show or verify the Agent Trace (.orchestration/ag
 
 Usage:
   governor trace [--intent ID] [--file PATH|GLOB] [--agent NAME] [--model ID] [--decision allow|approved]
-                 [--since ISO] [--until ISO] [--json] [--workspace DIR]
+                 [--class AST_REFACTOR|INTENT_EVOLUTION] [--since ISO] [--until ISO] [--json] [--workspace DIR]
   governor trace verify [--json] [--workspace DIR]
   governor trace reanchor [--workspace DIR]
 
 governor trace          lists matching records as a table (one JSON record per line with --json).
+                        --class keeps the changes of that class (metadata.mutation_class): AST_REFACTOR
+                        when the syntax trees say behaviour stays, INTENT_EVOLUTION otherwise.
 governor trace verify   checks the hash chains of the trace and of .orchestration/governance_log.jsonl and
                         the anchors kept outside the workspace ($INTENT_GOVERNOR_ANCHOR_DIR, else
                         <config dir>/intent-governor/anchors), and says of every record whether it is
@@ -42,6 +45,7 @@ const QUERY_OPTIONS = {
   agent: { type: 'string' },
   model: { type: 'string' },
   decision: { type: 'string' },
+  class: { type: 'string' },
   since: { type: 'string' },
   until: { type: 'string' },
   json: { type: 'boolean' },
@@ -61,6 +65,10 @@ export const traceCommand: CliCommand = {
     const filter: TraceFilter = {};
     for (const key of ['intent', 'file', 'agent', 'model', 'decision'] as const) {
       if (typeof values[key] === 'string') filter[key] = values[key] as string;
+    }
+    if (typeof values.class === 'string') {
+      if (!CHANGE_CLASSES.includes(values.class as ChangeClassName)) return usageError(io, 'trace', `--class '${values.class}' is not one of ${CHANGE_CLASSES.join(', ')}`);
+      filter.mutationClass = values.class;
     }
     for (const key of ['since', 'until'] as const) {
       if (typeof values[key] !== 'string') continue;

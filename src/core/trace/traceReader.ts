@@ -24,6 +24,8 @@ export interface TraceFilter {
   since?: Date;
   until?: Date;
   decision?: string;
+  /** AST_REFACTOR or INTENT_EVOLUTION: records written before change classes match neither. */
+  mutationClass?: string;
 }
 
 /** Streams the trace record by record; memory stays flat however long the file is. A torn last line is skipped. */
@@ -57,6 +59,7 @@ export function compileFilter(filter: TraceFilter): (record: AgentTraceRecord) =
     if (filter.intent !== undefined && meta.intent_id !== filter.intent) return false;
     if (filter.agent !== undefined && meta.agent !== filter.agent) return false;
     if (filter.decision !== undefined && meta.decision !== filter.decision) return false;
+    if (filter.mutationClass !== undefined && meta.mutation_class !== filter.mutationClass) return false;
     if (filter.model !== undefined && !modelsOf(record).includes(filter.model)) return false;
     if (glob && !(record.files ?? []).some((f) => f.path === filter.file || glob.match(f.path))) return false;
     if (since !== undefined || until !== undefined) {
