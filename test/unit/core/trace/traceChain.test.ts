@@ -6,6 +6,7 @@ import {
   governanceChainFields,
   lineHashMatches,
   sealRecord,
+  signedText,
   traceChainFields,
 } from '../../../../src/core/trace/traceChain';
 
@@ -36,5 +37,30 @@ describe('traceChain', () => {
     const line = sealRecord({ kind: 'governance', code: 'X' }, GENESIS_HASH, governanceChainFields);
     const hash = (JSON.parse(line) as { hash: string }).hash;
     assert.equal(lineHashMatches(line.replace('"X"', '"Z"'), hash), false);
+  });
+});
+
+describe('traceChain with signatures', () => {
+  it('signs the canonical line including its hash, and leaves the signature out of the hash', () => {
+    const seen: string[] = [];
+    const record: Record<string, unknown> = { id: 'r1', files: [], metadata: { kind: 'mutation' } };
+    const line = sealRecord(record, GENESIS_HASH, traceChainFields, (text) => {
+      seen.push(text);
+      return { key_id: 'ed25519:00', sig: 'x' };
+    });
+    const parsed = JSON.parse(line) as { metadata: { hash: string; signature: unknown } };
+    assert.deepEqual(parsed.metadata.signature, { key_id: 'ed25519:00', sig: 'x' });
+    assert.equal(seen.length, 1);
+    assert.match(seen[0], /"hash":"sha256:/);
+    assert.doesNotMatch(seen[0], /signature/);
+    assert.equal(signedText(line, parsed, traceChainFields), seen[0]);
+    assert.equal(computeRecordHash(parsed, traceChainFields), parsed.metadata.hash, 'adding the signature did not change the hash');
+    assert.equal(lineHashMatches(signedText(line, parsed, traceChainFields), parsed.metadata.hash), true);
+  });
+
+  it('re-sealing drops an old signature instead of carrying it to new content', () => {
+    const record: Record<string, unknown> = { kind: 'governance', code: 'X', signature: { key_id: 'ed25519:00', sig: 'old' } };
+    const parsed = JSON.parse(sealRecord(record, GENESIS_HASH, governanceChainFields)) as Record<string, unknown>;
+    assert.equal(parsed.signature, undefined);
   });
 });
