@@ -1,4 +1,5 @@
 import { codexHookEntries } from './codexHookConfig';
+import { copilotHookEntries } from './copilotHookConfig';
 import { geminiHookEntries } from './geminiHookConfig';
 import { RESIDENT_HOOK_FIELDS, RESIDENT_HOOK_TOOL, RESIDENT_HOOK_TOOL_FOR_MODEL, RESIDENT_SERVER_NAME } from './residentHook';
 
@@ -7,8 +8,8 @@ import { RESIDENT_HOOK_FIELDS, RESIDENT_HOOK_TOOL, RESIDENT_HOOK_TOOL_FOR_MODEL,
  * kept, ours (recognised by their command: `node "<cli>" hook <agent>`) are replaced or removed. Pure: text in,
  * text out; the host command and `governor hooks` do the file I/O.
  */
-export type HookAgent = 'vscode' | 'claude' | 'cursor' | 'gemini' | 'codex';
-export const HOOK_AGENTS: readonly HookAgent[] = ['vscode', 'claude', 'cursor', 'gemini', 'codex'];
+export type HookAgent = 'vscode' | 'claude' | 'cursor' | 'gemini' | 'codex' | 'copilot';
+export const HOOK_AGENTS: readonly HookAgent[] = ['vscode', 'claude', 'cursor', 'gemini', 'codex', 'copilot'];
 
 /** Seconds the agent waits for our hook; the bridge answers "blocked" before (see --timeout-ms). */
 const AGENT_TIMEOUT_S = 120;
@@ -22,6 +23,8 @@ export const HOOK_CONFIG_FILES: Record<HookAgent, string> = {
   gemini: '.gemini/settings.json',
   // Codex loads a project's .codex/ only once the person trusts the project, and runs each hook once trusted (see codexHookTrust).
   codex: '.codex/hooks.json',
+  // GitHub Copilot CLI reads every .github/hooks/*.json (VS Code's agent too): a file of its own, beside VS Code's.
+  copilot: '.github/hooks/intent-governor-copilot.json',
 };
 
 export function hookCommandLine(cliPath: string, agent: HookAgent): string {
@@ -29,7 +32,7 @@ export function hookCommandLine(cliPath: string, agent: HookAgent): string {
 }
 
 export function isOurCommand(command: unknown): boolean {
-  return typeof command === 'string' && /^node "[^"]+" hook (vscode|claude|cursor|gemini|codex)\b/.test(command);
+  return typeof command === 'string' && /^node "[^"]+" hook (vscode|claude|cursor|gemini|codex|copilot)\b/.test(command);
 }
 
 type Json = Record<string, unknown>;
@@ -90,6 +93,7 @@ function ourEntries(agent: HookAgent, command: string, options: HookInstallOptio
   if (agent === 'claude' && (options.claudeHooks ?? 'mcp_tool') === 'mcp_tool') return claudeResidentEntries(command);
   if (agent === 'gemini') return geminiHookEntries(command);
   if (agent === 'codex') return codexHookEntries(command);
+  if (agent === 'copilot') return copilotHookEntries(command);
   if (agent === 'claude') {
     const hooks = [{ type: 'command', command, timeout: AGENT_TIMEOUT_S }];
     return {
@@ -154,7 +158,7 @@ export function installHookConfig(agent: HookAgent, existing: string | undefined
   }
   const resident = agent === 'claude' && (options.claudeHooks ?? 'mcp_tool') === 'mcp_tool';
   const permissions = withHookToolDenied(withoutOurDeny(config.permissions), resident);
-  const next: Json = agent === 'cursor' ? { version: config.version ?? 1, ...config, hooks } : { ...config, hooks, ...(permissions ? { permissions } : {}) };
+  const next: Json = agent === 'cursor' || agent === 'copilot' ? { version: config.version ?? 1, ...config, hooks } : { ...config, hooks, ...(permissions ? { permissions } : {}) };
   if (!permissions) delete next.permissions;
   return { ok: true, text: `${JSON.stringify(next, null, 2)}\n` };
 }
@@ -171,7 +175,7 @@ export function uninstallHookConfig(agent: HookAgent, existing: string | undefin
   const permissions = withoutOurDeny(config.permissions);
   if (permissions === undefined) delete config.permissions;
   else config.permissions = permissions;
-  const meaningful = Object.keys(config).filter((k) => !(agent === 'cursor' && k === 'version'));
+  const meaningful = Object.keys(config).filter((k) => !((agent === 'cursor' || agent === 'copilot') && k === 'version'));
   return { ok: true, text: meaningful.length === 0 ? null : `${JSON.stringify(config, null, 2)}\n` };
 }
 
