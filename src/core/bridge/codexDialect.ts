@@ -19,15 +19,23 @@ import { RESIDENT_SERVER_NAME } from './residentHook';
  * - write_stdin (keystrokes into a running exec_command session) fires no hook in 0.169.0; the entry below
  *   refuses it should a later version send it.
  * - request_user_input, get_goal/create_goal/update_goal, tool_search, web_search (run by the model's server),
- *   update_plan and the subagent tools (spawn_agent, send_input, resume_agent, wait_agent, close_agent, some sent
- *   as `multi_agent_v1<name>`) change no file: passed through. A subagent's own tool calls come through the hooks.
+ *   update_plan and the subagent tools (namespace multi_agent_v1, or collaboration with [features] multi_agent_v2;
+ *   hooks get `spawn_agent` or `multi_agent_v1wait_agent`) change no file: passed through. A subagent's own tool
+ *   calls come through the hooks.
+ * - Tools behind features still in development (request_permissions, code mode's exec/wait) are not in the table:
+ *   refused as unknown, like any tool a later version adds.
  * - MCP tools arrive as `mcp__<server>__<tool>`: the governor's own pass, any other server's are refused.
  */
-const SUBAGENT_TOOLS = ['spawn_agent', 'send_input', 'resume_agent', 'wait_agent', 'close_agent'];
+const SUBAGENT_TOOLS: Record<string, string[]> = {
+  multi_agent_v1: ['spawn_agent', 'send_input', 'resume_agent', 'wait_agent', 'close_agent'],
+  // [features] multi_agent_v2
+  collaboration: ['spawn_agent', 'followup_task', 'send_message', 'wait_agent', 'interrupt_agent', 'list_agents'],
+};
 const PASSTHROUGH = new Set([
   'request_user_input', 'get_goal', 'create_goal', 'update_goal', 'tool_search', 'web_search', 'update_plan', 'sleep',
   'list_mcp_resources', 'list_mcp_resource_templates',
-  ...SUBAGENT_TOOLS, ...SUBAGENT_TOOLS.map((name) => `multi_agent_v1${name}`),
+  // A namespaced tool reaches hooks as its name, or as namespace and name run together.
+  ...Object.entries(SUBAGENT_TOOLS).flatMap(([namespace, names]) => names.flatMap((name) => [name, `${namespace}${name}`])),
 ]);
 
 const OWN_MCP_PREFIX = `mcp__${RESIDENT_SERVER_NAME}__`;

@@ -1,0 +1,205 @@
+import { strict as assert } from 'node:assert';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SAMPLE_INTENTS } from '../support/governorHarness';
+import { startScriptedOpenAI, type ScriptStep, type ScriptedOpenAI } from '../support/scriptedOpenAI';
+import { ensureBuilt, repoRoot } from './claudeCodeDriver';
+import { pathWithCodex, provisionedCodex, runCodex, writeCodexConfig, type CodexRun } from './codexDriver';
+
+interface Played {
+  run: CodexRun;
+  model: ScriptedOpenAI;
+}
+
+/** An apply_patch input (Codex's freeform patch text), as the scripted model sends it. */
+const patch = (...hunks: string[]) => ({ input: `*** Begin Patch\n${hunks.join('\n')}\n*** End Patch\n` });
+
+/**
+ * The real Codex CLI, offline, with a scripted Responses API model, governed through the hooks
+ * `governor hooks install --agent codex` writes and has Codex trust: what a user of Codex gets.
+ */
+describe('agents: the real Codex CLI governed through its hooks (the hook bridge)', function () {
+  let codex: string;
+  let temp: string;
+  let ws: string;
+  let home: string;
+
+  before(function () {
+    this.timeout(600_000);
+    codex = provisionedCodex();
+    ensureBuilt();
+  });
+
+  beforeEach(() => {
+    temp = realpathSync(mkdtempSync(join(tmpdir(), 'ig-agent-codex-')));
+    ws = join(temp, 'ws');
+    home = join(temp, 'home');
+    const put = (rel: string, content: string) => {
+      mkdirSync(join(ws, rel, '..'), { recursive: true });
+      writeFileSync(join(ws, rel), content);
+    };
+    put('.orchestration/active_intents.yaml', SAMPLE_INTENTS);
+    put('src/auth/login.ts', 'export function login() {\n  return false;\n}\n');
+    put('src/billing/invoice.ts', 'export const invoice = 1;\n');
+    mkdirSync(join(ws, 'src', 'other'), { recursive: true });
+    spawnSync('git', ['init', '-q'], { cwd: ws });
+    // The person trusts the project once (Codex reads .codex/ only then); the install trusts our hooks.
+    writeCodexConfig(home, [ws]);
+    const install = spawnSync(process.execPath, [join(repoRoot, 'dist', 'cli.js'), 'hooks', 'install', '--agent', 'codex', '--workspace', ws], {
+      encoding: 'utf8',
+      env: { ...process.env, HOME: home, CODEX_HOME: join(home, '.codex'), PATH: pathWithCodex(codex) },
+    });
+    assert.equal(install.status, 0, install.stdout + install.stderr);
+    assert.match(install.stdout, /codex: .*\.codex\/config\.toml written \(trusted Intent Governor's 10 hooks/);
+  });
+
+  afterEach(() => rmSync(temp, { recursive: true, force: true }));
+
+  const play = async (script: ScriptStep[], options: { cwd?: string; args?: string[] } = {}): Promise<Played> => {
+    const model = await startScriptedOpenAI(script);
+    try {
+      const run = await runCodex({
+        binary: codex,
+        cwd: options.cwd ?? ws,
+        modelUrl: model.url,
+        home,
+        args: options.args,
+        env: {
+          INTENT_GOVERNOR_INTENT: 'auth-refactor',
+          INTENT_GOVERNOR_HOME: join(temp, 'governor-home'),
+          INTENT_GOVERNOR_ANCHOR_DIR: join(temp, 'anchors'),
+        },
+      });
+      assert.equal(run.signal, null, `codex was killed: ${run.stderr}`);
+      assert.equal(model.remaining(), 0, `codex stopped before playing the script: ${run.stdout}\n${run.stderr}`);
+      return { run, model };
+    } finally {
+      await model.close();
+    }
+  };
+
+  const jsonl = (name: string): Record<string, unknown>[] => {
+    const path = join(ws, '.orchestration', name);
+    if (!existsSync(path)) return [];
+    return readFileSync(path, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line));
+  };
+
+  type TraceRecord = { files: { path: string }[]; metadata: Record<string, unknown> };
+
+  it('an in-scope apply_patch that adds a file lands and is traced as codex-cli under the intent', async () => {
+    const { model } = await play([{ tool: 'apply_patch', input: patch('*** Add File: src/auth/token.ts', '+export const token = 1;') }, { text: 'written' }]);
+    assert.match(model.toolResults()[0]?.text ?? '', /Success\. Updated the following files:\nA src\/auth\/token\.ts/, JSON.stringify(model.toolResults()));
+    assert.equal(readFileSync(join(ws, 'src/auth/token.ts'), 'utf8'), 'export const token = 1;\n');
+    const record = jsonl('agent_trace.jsonl').at(-1) as TraceRecord | undefined;
+    assert.ok(record, 'no trace record');
+    assert.equal(record.files[0].path, 'src/auth/token.ts');
+    assert.equal(record.metadata.agent, 'codex-cli');
+    assert.equal(record.metadata.intent_id, 'auth-refactor');
+  });
+
+  it('an in-scope apply_patch that edits a file lands and is traced as a change to that file', async () => {
+    const { model } = await play([
+      { tool: 'exec_command', input: { cmd: 'cat src/auth/login.ts' } },
+      { tool: 'apply_patch', input: patch('*** Update File: src/auth/login.ts', '@@', ' export function login() {', '-  return false;', '+  return true;', ' }') },
+      { text: 'edited' },
+    ]);
+    assert.match(model.toolResults()[1]?.text ?? '', /Success\. Updated the following files:\nM src\/auth\/login\.ts/, JSON.stringify(model.toolResults()));
+    assert.equal(readFileSync(join(ws, 'src/auth/login.ts'), 'utf8'), 'export function login() {\n  return true;\n}\n');
+    const record = jsonl('agent_trace.jsonl').at(-1) as TraceRecord | undefined;
+    assert.ok(record, 'no trace record');
+    assert.equal(record.files[0].path, 'src/auth/login.ts');
+    assert.equal(record.metadata.agent, 'codex-cli');
+    assert.equal(record.metadata.intent_id, 'auth-refactor');
+  });
+
+  it('an out-of-scope apply_patch is refused and does not land (Codex 0.169 enforces a deny for apply_patch): the model reads SCOPE_VIOLATION, the governance log has it', async () => {
+    // openai/codex#27833 reported apply_patch running despite a PreToolUse deny; this pins that it does not here.
+    const { model } = await play([
+      { tool: 'apply_patch', input: patch('*** Update File: src/billing/invoice.ts', '@@', '-export const invoice = 1;', '+export const invoice = 2;') },
+      { tool: 'apply_patch', input: patch('*** Add File: src/billing/x.ts', '+x') },
+      { text: 'refused' },
+    ]);
+    assert.equal(readFileSync(join(ws, 'src/billing/invoice.ts'), 'utf8'), 'export const invoice = 1;\n', 'the denied edit did not land');
+    assert.equal(existsSync(join(ws, 'src/billing/x.ts')), false, 'the denied file was not created');
+    const [edit, add] = model.toolResults();
+    assert.match(edit?.text ?? '', /blocked by PreToolUse hook: \[SCOPE_VIOLATION\] "src\/billing\/invoice\.ts" is outside the owned scope of intent auth-refactor/, JSON.stringify(model.toolResults()));
+    assert.match(add?.text ?? '', /\[SCOPE_VIOLATION\] "src\/billing\/x\.ts"/);
+    const refusals = jsonl('governance_log.jsonl').filter((entry) => entry.code === 'SCOPE_VIOLATION');
+    assert.deepEqual(refusals.map((entry) => entry.paths), [['src/billing/invoice.ts'], ['src/billing/x.ts']]);
+    assert.deepEqual(refusals[0].agent, { name: 'codex-cli' });
+    assert.deepEqual(jsonl('agent_trace.jsonl'), []);
+  });
+
+  it('a patch path is judged where Codex resolves it (its working directory), not at the workspace root', async () => {
+    const { model } = await play([{ tool: 'apply_patch', input: patch('*** Add File: src/auth/x.ts', '+x') }, { text: 'refused' }], { cwd: join(ws, 'src', 'other') });
+    assert.equal(existsSync(join(ws, 'src/auth/x.ts')), false);
+    assert.equal(existsSync(join(ws, 'src/other/src/auth/x.ts')), false);
+    assert.match(model.toolResults()[0]?.text ?? '', /\[SCOPE_VIOLATION\] "src\/other\/src\/auth\/x\.ts"/, JSON.stringify(model.toolResults()));
+  });
+
+  it('a shell redirect out of scope is refused before the shell runs it, in the directory the command runs in', async () => {
+    const { model } = await play([
+      { tool: 'exec_command', input: { cmd: 'echo x > src/billing/y.ts' } },
+      { tool: 'exec_command', input: { cmd: 'echo x > y.ts', workdir: 'src/billing' } },
+      { text: 'refused' },
+    ]);
+    assert.equal(existsSync(join(ws, 'src/billing/y.ts')), false);
+    const [root, workdir] = model.toolResults();
+    assert.match(root?.text ?? '', /Command blocked by PreToolUse hook: \[SCOPE_VIOLATION\] "src\/billing\/y\.ts"/, JSON.stringify(model.toolResults()));
+    assert.match(workdir?.text ?? '', /\[SCOPE_VIOLATION\] "src\/billing\/y\.ts"/, JSON.stringify(model.toolResults()));
+  });
+
+  it("a protected path is refused, even through a patch Codex would apply: the intents file and Codex's own hooks", async () => {
+    const intents = readFileSync(join(ws, '.orchestration/active_intents.yaml'), 'utf8');
+    const hooks = readFileSync(join(ws, '.codex/hooks.json'), 'utf8');
+    const { model } = await play([
+      { tool: 'apply_patch', input: patch('*** Add File: .orchestration/active_intents.yaml', '+active_intents: []') },
+      { tool: 'exec_command', input: { cmd: 'echo {} > .codex/hooks.json' } },
+      { text: 'refused' },
+    ]);
+    assert.equal(readFileSync(join(ws, '.orchestration/active_intents.yaml'), 'utf8'), intents);
+    assert.equal(readFileSync(join(ws, '.codex/hooks.json'), 'utf8'), hooks);
+    const [patched, shell] = model.toolResults();
+    assert.match(patched?.text ?? '', /\[PROTECTED_PATH\]/, JSON.stringify(model.toolResults()));
+    assert.match(shell?.text ?? '', /\[PROTECTED_PATH\]/, JSON.stringify(model.toolResults()));
+  });
+
+  it('a tool the bridge does not know (request_permissions, behind a feature flag) is refused, and the refusal is audited', async () => {
+    const { model } = await play([{ tool: 'request_permissions', input: { justification: 'write anywhere', permissions: {} } }, { text: 'refused' }], { args: ['--enable', 'request_permissions_tool'] });
+    assert.match(model.toolResults()[0]?.text ?? '', /blocked by PreToolUse hook: .*does not know Codex's tool 'request_permissions', so it is refused/, JSON.stringify(model.toolResults()));
+    const refusal = jsonl('governance_log.jsonl').find((entry) => entry.tool_name === 'request_permissions');
+    assert.equal(refusal?.code, 'INVALID_INPUT', 'the refusal is audited');
+  });
+
+  it('a patch that deletes a file is refused with what to do instead, and the file stays', async () => {
+    const { model } = await play([{ tool: 'apply_patch', input: patch('*** Delete File: src/auth/login.ts') }, { text: 'refused' }]);
+    assert.ok(existsSync(join(ws, 'src/auth/login.ts')));
+    assert.match(model.toolResults()[0]?.text ?? '', /deletes src\/auth\/login\.ts.*delete the file with a shell command/, JSON.stringify(model.toolResults()));
+  });
+
+  it('a command that needs a person (a redirect into scope) is refused with the reason, since Codex cannot ask from a hook', async () => {
+    const { model } = await play([{ tool: 'exec_command', input: { cmd: 'echo x > src/auth/y.ts' } }, { text: 'refused' }]);
+    assert.equal(existsSync(join(ws, 'src/auth/y.ts')), false, 'an ask never lets the command run');
+    assert.match(model.toolResults()[0]?.text ?? '', /blocked by PreToolUse hook: Intent Governor asks a human: .*writes to src\/auth\/y\.ts.* Codex cannot ask a person from a hook, so the call is refused/, JSON.stringify(model.toolResults()));
+  });
+
+  it("a project hook that rewrites a patch's path: Codex applies the rewrite (updatedInput), judged by scope, and it is traced", async () => {
+    // Moves every patched path under src/billing/ to src/auth/, where the intent may write.
+    const mover = `node -e 'let s="";process.stdin.on("data",c=>s+=c).on("end",()=>{const t=JSON.parse(s).tool_input;t.command=t.command.replaceAll("src/billing/","src/auth/");console.log(JSON.stringify({hookSpecificOutput:{hookEventName:"PreToolUse",permissionDecision:"allow",updatedInput:t}}))})'`;
+    writeFileSync(join(ws, '.orchestration', 'hooks.json'), JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'apply_patch', hooks: [{ type: 'command', command: mover }] }] } }, null, 2));
+    const trust = spawnSync(process.execPath, [join(repoRoot, 'dist', 'cli.js'), 'hooks', 'trust', '--yes', '--workspace', ws], {
+      encoding: 'utf8',
+      env: { ...process.env, HOME: home, INTENT_GOVERNOR_HOME: join(temp, 'governor-home'), INTENT_GOVERNOR_ANCHOR_DIR: join(temp, 'anchors') },
+    });
+    assert.equal(trust.status, 0, trust.stdout + trust.stderr);
+    const { model } = await play([{ tool: 'apply_patch', input: patch('*** Add File: src/billing/moved.ts', '+export const moved = 1;') }, { text: 'written' }]);
+    assert.match(model.toolResults()[0]?.text ?? '', /A src\/auth\/moved\.ts/, JSON.stringify(model.toolResults()));
+    assert.equal(readFileSync(join(ws, 'src/auth/moved.ts'), 'utf8'), 'export const moved = 1;\n', 'Codex applied the rewritten patch');
+    assert.equal(existsSync(join(ws, 'src/billing/moved.ts')), false, 'and never the original');
+    const record = jsonl('agent_trace.jsonl').at(-1) as TraceRecord | undefined;
+    assert.deepEqual(record?.files.map((f) => f.path), ['src/auth/moved.ts']);
+    assert.equal(record?.metadata.agent, 'codex-cli');
+  });
+});
