@@ -70,6 +70,7 @@ function renderFilters(facets: Facets): void {
     select('agent', 'Agent', facets.agents),
     select('model', 'Model', facets.models),
     select('decision', 'Decision', facets.decisions),
+    select('mutationClass', 'Class', ['AST_REFACTOR', 'INTENT_EVOLUTION']),
     select('source', 'Log', ['trace', 'governance']),
     text('file', 'File', 'file or glob'),
     text('since', 'Since', 'since (ISO)'),

@@ -2,6 +2,9 @@ import type { InspectorFilter, InspectorRow } from '../src/shared/inspectorProto
 import { h, shortTime } from './dom';
 import { vscode } from './vscodeApi';
 
+/** Change classes in the row, short enough for the decision column; the detail pane names them in full. */
+const CLASS_LABEL: Record<string, string> = { AST_REFACTOR: 'refactor', INTENT_EVOLUTION: 'evolution' };
+
 const ROW_HEIGHT = 24;
 const PAGE = 100;
 /** Rows rendered above and below the viewport so a fast scroll does not show blanks. */
@@ -141,7 +144,7 @@ export class Timeline {
       h('span', { class: 'cell intent', role: 'gridcell' }, row.intent || `(${row.kind})`),
       h('span', { class: 'cell agent', role: 'gridcell' }, row.agent),
       h('span', { class: 'cell model', role: 'gridcell' }, row.model),
-      h('span', { class: 'cell decision', role: 'gridcell' }, governance ? `${row.decision} ${row.code}` : row.decision),
+      h('span', { class: 'cell decision', role: 'gridcell' }, governance ? `${row.decision} ${row.code}` : row.mutationClass ? `${row.decision} · ${CLASS_LABEL[row.mutationClass] ?? row.mutationClass}` : row.decision),
       h('span', { class: 'cell files', role: 'gridcell' }, row.files.join(' ')),
     );
     el.style.top = `${index * ROW_HEIGHT}px`;

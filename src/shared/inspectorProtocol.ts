@@ -24,6 +24,8 @@ export interface InspectorRow {
   kind: string;
   /** The governance code (`SCOPE_VIOLATION`, `STALE_FILE`, …) for governance rows. */
   code: string;
+  /** `AST_REFACTOR` or `INTENT_EVOLUTION` for a classified change; empty for anything else. */
+  mutationClass: string;
   /** Paths the row touched or was refused for. */
   files: string[];
 }
@@ -36,6 +38,8 @@ export interface InspectorFilter {
   agent?: string;
   model?: string;
   decision?: string;
+  /** `AST_REFACTOR` or `INTENT_EVOLUTION`. */
+  mutationClass?: string;
   source?: RowSource;
   /** ISO timestamps, inclusive. */
   since?: string;
@@ -66,7 +70,12 @@ export interface RecordDetail {
   session?: string;
   invocation?: string;
   tool?: string;
+  /** The change class, and the rule that decided it and why (absent on records older than change classes). */
   mutationClass?: string;
+  mutationClassRule?: string;
+  mutationClassReason?: string;
+  /** write, edit, delete, command. */
+  operation?: string;
   message?: string;
   hash?: string;
   prevHash?: string;

@@ -41,7 +41,8 @@ export function recordDetail(row: InspectorRow, record: Record<string, unknown>)
     session: meta.session_id,
     invocation: meta.invocation_id,
     tool: meta.tool_name,
-    mutationClass: meta.mutation_class,
+    // Records older than change classes held the operation (write, edit…) in mutation_class.
+    ...(meta.operation === undefined ? { operation: meta.mutation_class } : { operation: meta.operation, mutationClass: meta.mutation_class, mutationClassRule: meta.mutation_class_rule, mutationClassReason: meta.mutation_class_reason }),
     hash: meta.hash,
     prevHash: meta.prev_hash,
   };

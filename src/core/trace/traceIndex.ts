@@ -177,6 +177,7 @@ export function compileRowFilter(raw: InspectorFilter): (row: InspectorRow) => b
     if (filter.intent !== undefined && row.intent !== filter.intent) return false;
     if (filter.agent !== undefined && row.agent !== filter.agent) return false;
     if (filter.decision !== undefined && row.decision !== filter.decision) return false;
+    if (filter.mutationClass !== undefined && row.mutationClass !== filter.mutationClass) return false;
     if (filter.source !== undefined && row.source !== filter.source) return false;
     if (filter.model !== undefined && !row.model.split(',').includes(filter.model)) return false;
     if (filter.since !== undefined && row.timestamp < filter.since) return false;
@@ -203,6 +204,7 @@ function traceRow(key: number, line: number, record: AgentTraceRecord): Inspecto
     decision: str(meta.decision),
     kind: str(meta.kind) || 'mutation',
     code: '',
+    mutationClass: meta.mutation_class === 'AST_REFACTOR' || meta.mutation_class === 'INTENT_EVOLUTION' ? meta.mutation_class : '',
     files: (record.files ?? []).map((f) => f.path),
   };
 }
@@ -220,6 +222,7 @@ function governanceRow(key: number, line: number, record: GovernanceRecord): Ins
     decision: str(record.decision),
     kind: str(record.kind) || 'governance',
     code: str(record.code),
+    mutationClass: '',
     files: Array.isArray(record.paths) ? record.paths.map(String) : [],
   };
 }
