@@ -8,7 +8,7 @@ import { toolError, type ToolError } from '../toolError';
  * `.vscode/tasks.json` run code there. The cost is that a human edits look-alike fixtures by hand.
  */
 // Signers first, so a refusal names the folder of trusted keys: a key written there would make forged records verify.
-const PROTECTED_DIRS = ['.orchestration/signers', '.orchestration', '.git', '.vscode', '.claude', '.cursor', '.github/hooks', '.roo', '.clinerules', '.gemini', '.codex'];
+const PROTECTED_DIRS = ['.orchestration/signers', '.orchestration', '.git', '.vscode', '.claude', '.cursor', '.github/hooks', '.github/copilot', '.roo', '.clinerules', '.gemini', '.codex'];
 const PROTECTED_FILES = ['.mcp.json', '.cursorrules', '.roomodes'];
 
 export const PROTECTED_PATTERNS: readonly string[] = [
