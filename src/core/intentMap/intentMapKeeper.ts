@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { FileIntentSource } from '../intents/fileIntentSource';
 import type { IntentSource } from '../intents/intent';
@@ -163,7 +163,11 @@ export class IntentMapKeeper implements IntentMapUpdates {
     this.caseInsensitive ??= detectCaseInsensitive(this.options.workspaceRoot);
     // A log is editable by anyone with the workspace: its paths go through the canonicaliser like an agent's read.
     const resolved = await canonicalizePath(this.options.workspaceRoot, path, 'read', { caseInsensitive: await this.caseInsensitive });
-    if (!resolved.ok) return { kind: 'unreadable', reason: resolved.error.code === 'PATH_OUTSIDE_WORKSPACE' ? 'outside the workspace' : 'not a valid workspace path' };
+    if (!resolved.ok) {
+      if (resolved.error.code === 'PATH_OUTSIDE_WORKSPACE') return { kind: 'unreadable', reason: 'outside the workspace' };
+      const entry = await lstat(join(this.options.workspaceRoot, path)).catch(() => undefined);
+      return { kind: 'unreadable', reason: entry && !entry.isFile() ? 'not a regular file' : 'not a valid workspace path' };
+    }
     if (!resolved.value.exists) return { kind: 'missing' };
     const read = await readRegularFile(resolved.value.abs, { maxBytes: MAX_MAPPED_FILE_BYTES });
     if (!read.ok) {
