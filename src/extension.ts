@@ -17,6 +17,7 @@ import { watchIntentsFile } from './host/intentsWatcher';
 import { IntentStatusBar } from './host/intentStatusBar';
 import { registerLanguageModelTools } from './host/languageModelTools';
 import { registerShowHooksCommand } from './host/showHooksCommand';
+import { createExtensionSigning, registerSigningKeyCommand } from './host/signingKeyCommand';
 import { ShutdownSequence } from './host/shutdownSequence';
 import { bindPolicy } from './host/policySettings';
 import { registerTraceCommands } from './host/traceCommands';
@@ -39,12 +40,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<Intent
 
   const documents = new VirtualDocuments();
   context.subscriptions.push(documents);
+  const signing = createExtensionSigning(context.secrets, log);
   const host = await createHostServices({
     folderPath: folder.uri.fsPath,
     toolVersion: String(context.extension.packageJSON.version),
     globalStoragePath: context.globalStorageUri.fsPath,
     log,
     documents,
+    signer: signing.current.get,
   }).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
   if (host instanceof Error) return activateIdle(context, log, `${folder.uri.fsPath} cannot be governed (${host.message})`);
   const { services, intents, anchors, trace } = host;
@@ -73,6 +76,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Intent
     registerConnectAgentCommand(() => mcp, context.globalStorageUri),
     registerInstallHooksCommand(services.workspace.root, context.asAbsolutePath('dist/hook.js')),
     registerShowHooksCommand(governed),
+    registerSigningKeyCommand(governed, signing),
     ...registerLanguageModelTools(governor),
   );
   await reloadIntents();
@@ -107,6 +111,7 @@ function activateIdle(context: vscode.ExtensionContext, log: vscode.LogOutputCha
     registerConnectAgentCommand(),
     registerInstallHooksCommand(undefined, context.asAbsolutePath('dist/hook.js')),
     registerShowHooksCommand(undefined),
+    registerSigningKeyCommand(undefined, undefined),
     ...registerLanguageModelTools(undefined),
   );
   log.info(`idle: ${why}`);

@@ -2,8 +2,9 @@ import { lstat, readFile } from 'node:fs/promises';
 import { hostname, userInfo } from 'node:os';
 import { basename, resolve } from 'node:path';
 import { defaultKeysDir, FileSigningKeyStore } from '../core/signing/fileSigningKeyStore';
-import { defaultSignerName, generateSigningKey, signerNameProblem, type SigningKey } from '../core/signing/signingKey';
-import { freeSignerName, loadWorkspaceSigners, publishSigner, revokeSigner, SIGNERS_DIR, type PublishOutcome } from '../core/signing/workspaceSigners';
+import { setUpSigningKey } from '../core/signing/signerSetup';
+import { defaultSignerName, signerNameProblem } from '../core/signing/signingKey';
+import { loadWorkspaceSigners, publishSigner, revokeSigner, SIGNERS_DIR, type PublishOutcome } from '../core/signing/workspaceSigners';
 import { parseCliArgs, usageError, workspaceFrom } from './cliArgs';
 import type { CliCommand, CliIO } from './cliCommand';
 
@@ -64,42 +65,24 @@ export const keysCommand: CliCommand = {
 };
 
 async function init(root: string, store: FileSigningKeyStore, options: { name?: string; rotate: boolean }, io: CliIO): Promise<number> {
-  const current = await store.load();
-  if (current.problem && !options.rotate) {
-    io.stderr(`governor keys init: ${current.problem}\n`);
+  const outcome = await setUpSigningKey(root, store, { ...options, defaultName: defaultSignerName(safeUser(io.env), hostname()) });
+  if (outcome.kind === 'refused') {
+    io.stderr(`governor keys init: ${outcome.message}\n`);
     return 1;
   }
-  if (current.key && !options.rotate) {
-    if (options.name && options.name !== current.key.name) {
-      io.stderr(`governor keys init: this machine's key is ${current.key.name} (${current.key.key_id}); --rotate makes a new one named ${options.name}.\n`);
-      return 1;
-    }
-    io.stdout(`this machine already signs with ${current.key.name} (${current.key.key_id}), in ${store.location}\n`);
-    return publish(root, current.key, io);
+  if (outcome.kind === 'existing') {
+    const { key, published } = outcome;
+    io.stdout(`this machine already signs with ${key.name} (${key.key_id}), in ${store.location}\n`);
+    io.stdout(published.already ? `already published as ${published.file}\n` : `published ${published.file}: commit it\n`);
+    return 0;
   }
-  const signers = await loadWorkspaceSigners(root);
-  // A rotated key never takes the old key's name, which other workspaces may have published.
-  const name = options.name ?? freeSignerName(signers, current.key?.name ?? defaultSignerName(safeUser(io.env), hostname()), current.key ? [current.key.name] : []);
-  const key = generateSigningKey(name);
-  // Publish first: if the name is taken the old key stays in use and nothing changed.
-  const published = await publishSigner(root, key.name, key.public_key);
-  if (!published.ok) {
-    io.stderr(`governor keys init: ${published.message}\n`);
-    return 1;
-  }
-  await store.replace(key);
+  const { key, previous, file } = outcome;
   io.stdout(`created signing key ${key.name} (${key.key_id}) in ${store.location}\n`);
-  if (current.key) {
-    io.stdout(`the old key ${current.key.name} (${current.key.key_id}) is retired on this machine; its .pub stays, so the records it signed stay valid. If it may have been stolen: governor keys revoke ${current.key.name}\n`);
+  if (previous) {
+    io.stdout(`the old key ${previous.name} (${previous.key_id}) is retired on this machine; its .pub stays, so the records it signed stay valid. If it may have been stolen: governor keys revoke ${previous.name}\n`);
   }
-  io.stdout(`published ${published.file}: commit it. Records written on this machine are signed from now on.\n`);
+  io.stdout(`published ${file}: commit it. Records written on this machine are signed from now on.\n`);
   return 0;
-}
-
-async function publish(root: string, key: SigningKey, io: CliIO): Promise<number> {
-  return report(await publishSigner(root, key.name, key.public_key), io, (done) =>
-    done.already ? `already published as ${done.file}` : `published ${done.file}: commit it`,
-  );
 }
 
 async function list(root: string, store: FileSigningKeyStore, json: boolean, io: CliIO): Promise<number> {

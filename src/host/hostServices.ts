@@ -6,6 +6,7 @@ import { FileIntentSource } from '../core/intents/fileIntentSource';
 import { detectCaseInsensitive } from '../core/paths/canonicalPath';
 import { WriteLocks } from '../core/policy/writeLocks';
 import { SessionRegistry } from '../core/sessions/sessionRegistry';
+import type { RecordSigner } from '../core/signing/recordSignature';
 import type { FileAnchorStore } from '../core/trace/anchorStore';
 import { createTraceStack } from '../core/trace/traceStack';
 import type { JsonlTraceSink } from '../core/trace/traceWriter';
@@ -27,6 +28,8 @@ export interface HostServicesOptions {
   globalStoragePath: string;
   log: vscode.LogOutputChannel;
   documents: VirtualDocuments;
+  /** The key trace records are signed with (SecretStorage, see signingKeyCommand.ts). */
+  signer?: () => RecordSigner | undefined;
 }
 
 /** The services plus the concrete pieces the host drives directly (the watcher invalidates intents, verify reads anchors). */
@@ -48,7 +51,7 @@ export async function createHostServices(options: HostServicesOptions): Promise<
   const root = workspace.root;
   const intents = new FileIntentSource(root);
   // The anchor directory every door shares (CLI, hooks, governor mcp), so `governor check` sees what we write.
-  const { sink: trace, anchors } = createTraceStack({ workspaceRoot: root, toolVersion: options.toolVersion, legacyAnchorDir: join(options.globalStoragePath, 'anchors') });
+  const { sink: trace, anchors } = createTraceStack({ workspaceRoot: root, toolVersion: options.toolVersion, legacyAnchorDir: join(options.globalStoragePath, 'anchors'), signer: options.signer });
   const caseInsensitive = await detectCaseInsensitive(root);
   const hookStatusItem = vscode.window.createStatusBarItem('intentGovernor.hooks', vscode.StatusBarAlignment.Left, 99);
   hookStatusItem.name = 'Intent Governor: running hooks';
