@@ -1,0 +1,226 @@
+import { strict as assert } from 'node:assert';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Finished } from '../support/childProcesses';
+import { SAMPLE_INTENTS } from '../support/governorHarness';
+import { startScriptedAnthropic, type ScriptStep, type ScriptedAnthropic } from '../support/scriptedAnthropic';
+import { ensureBuilt, repoRoot } from './claudeCodeDriver';
+import { COPILOT_GPT_MODEL, provisionedCopilot, runCopilot } from './copilotDriver';
+
+interface Played {
+  run: Finished;
+  model: ScriptedAnthropic;
+}
+
+type TraceRecord = { files: { path: string }[]; metadata: Record<string, unknown> };
+
+/** The tools Copilot CLI 1.0.102 offers a Claude model in prompt mode (its first request), all in the dialect's table. */
+const OFFERED_TO_CLAUDE = ['bash', 'create', 'edit', 'fetch_copilot_cli_documentation', 'glob', 'grep', 'list_agents', 'list_bash', 'read_agent', 'read_bash', 'session_store_sql', 'skill', 'sql', 'stop_bash', 'task', 'view', 'write_agent'];
+
+/**
+ * The real GitHub Copilot CLI binary, offline (BYOK against a scripted Anthropic server), governed through the hook
+ * file `governor hooks install --agent copilot` writes: what a user of Copilot CLI gets.
+ */
+describe('agents: the real GitHub Copilot CLI governed through its hooks (the hook bridge)', function () {
+  let copilot: string;
+  let temp: string;
+  let ws: string;
+
+  before(function () {
+    this.timeout(600_000);
+    copilot = provisionedCopilot();
+    ensureBuilt();
+  });
+
+  const governor = (args: string[]) =>
+    spawnSync(process.execPath, [join(repoRoot, 'dist', 'cli.js'), ...args], {
+      encoding: 'utf8',
+      env: { ...process.env, HOME: join(temp, 'home'), INTENT_GOVERNOR_HOME: join(temp, 'governor-home'), INTENT_GOVERNOR_ANCHOR_DIR: join(temp, 'anchors') },
+    });
+
+  const install = (agents: string[]) => {
+    const run = governor(['hooks', 'install', ...agents.flatMap((a) => ['--agent', a]), '--claude-hooks', 'command', '--workspace', ws]);
+    assert.equal(run.status, 0, run.stderr);
+  };
+
+  beforeEach(() => {
+    temp = realpathSync(mkdtempSync(join(tmpdir(), 'ig-agent-copilot-')));
+    ws = join(temp, 'ws');
+    const put = (rel: string, content: string) => {
+      mkdirSync(join(ws, rel, '..'), { recursive: true });
+      writeFileSync(join(ws, rel), content);
+    };
+    put('.orchestration/active_intents.yaml', SAMPLE_INTENTS);
+    put('src/auth/login.ts', 'export function login() {}\n');
+    put('src/billing/invoice.ts', 'export const invoice = 1;\n');
+    mkdirSync(join(ws, 'src', 'other'), { recursive: true });
+    spawnSync('git', ['init', '-q'], { cwd: ws });
+  });
+
+  afterEach(() => rmSync(temp, { recursive: true, force: true }));
+
+  const play = async (script: ScriptStep[], options: { cwd?: string; model?: string; args?: string[]; installed?: string[] } = {}): Promise<Played> => {
+    if (!existsSync(join(ws, '.github', 'hooks', 'intent-governor-copilot.json'))) install(options.installed ?? ['copilot']);
+    const model = await startScriptedAnthropic(script);
+    try {
+      const run = await runCopilot({
+        binary: copilot,
+        cwd: options.cwd ?? ws,
+        trusted: ws,
+        modelUrl: model.url,
+        home: join(temp, 'home'),
+        model: options.model,
+        args: options.args,
+        env: {
+          INTENT_GOVERNOR_INTENT: 'auth-refactor',
+          INTENT_GOVERNOR_HOME: join(temp, 'governor-home'),
+          INTENT_GOVERNOR_ANCHOR_DIR: join(temp, 'anchors'),
+        },
+      });
+      assert.equal(run.signal, null, `copilot was killed: ${run.stderr}`);
+      assert.equal(run.code, 0, `copilot failed: ${run.stdout}\n${run.stderr}`);
+      assert.equal(model.remaining(), 0, `copilot stopped before playing the script: ${run.stdout}\n${run.stderr}`);
+      return { run, model };
+    } finally {
+      await model.close();
+    }
+  };
+
+  const jsonl = (name: string): Record<string, unknown>[] => {
+    const path = join(ws, '.orchestration', name);
+    if (!existsSync(path)) return [];
+    return readFileSync(path, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line));
+  };
+  const lastRecord = () => jsonl('agent_trace.jsonl').at(-1) as TraceRecord | undefined;
+  /** What the model read back for each tool call, in order. Copilot CLI reports a hook's refusal as a plain result. */
+  const results = (model: ScriptedAnthropic) => model.toolResults().map((result) => result.text);
+
+  it('offers the model exactly the tools the dialect unit tests map (a new built-in tool fails this test)', async () => {
+    const { model } = await play([{ text: 'nothing to do' }]);
+    const offered = (model.requests[0]?.body.tools as { name: string }[]).map((tool) => tool.name).sort();
+    assert.deepEqual(offered, OFFERED_TO_CLAUDE);
+  });
+
+  it('an in-scope create lands and is traced as copilot-cli under the intent', async () => {
+    const file = join(ws, 'src/auth/token.ts');
+    const { model } = await play([{ tool: 'create', input: { path: file, file_text: 'export const token = 1;\n' } }, { text: 'written' }]);
+    assert.match(results(model)[0], /^Created file /, JSON.stringify(results(model)));
+    assert.equal(readFileSync(file, 'utf8'), 'export const token = 1;\n');
+    const record = lastRecord();
+    assert.ok(record, 'no trace record');
+    assert.equal(record.files[0].path, 'src/auth/token.ts');
+    assert.equal(record.metadata.agent, 'copilot-cli');
+    assert.equal(record.metadata.intent_id, 'auth-refactor');
+  });
+
+  it('an in-scope edit (after Copilot views the file) lands and is traced as a change to that file', async () => {
+    const file = join(ws, 'src/auth/login.ts');
+    const { model } = await play([
+      { tool: 'view', input: { path: file } },
+      { tool: 'edit', input: { path: file, old_str: 'login() {}', new_str: 'login() { return true; }' } },
+      { text: 'edited' },
+    ]);
+    assert.match(results(model)[1], /updated with changes/, JSON.stringify(results(model)));
+    assert.equal(readFileSync(file, 'utf8'), 'export function login() { return true; }\n');
+    const record = lastRecord();
+    assert.equal(record?.files[0].path, 'src/auth/login.ts');
+    assert.equal(record?.metadata.agent, 'copilot-cli');
+  });
+
+  it('an out-of-scope create is refused: no file, the model reads SCOPE_VIOLATION, the governance log has it', async () => {
+    const file = join(ws, 'src/billing/x.ts');
+    const { model } = await play([{ tool: 'create', input: { path: file, file_text: 'x\n' } }, { text: 'refused' }]);
+    assert.equal(existsSync(file), false);
+    assert.match(results(model)[0], /^Denied by preToolUse hook: \[SCOPE_VIOLATION\] "src\/billing\/x\.ts" is outside the owned scope of intent auth-refactor/);
+    const refusal = jsonl('governance_log.jsonl').find((entry) => entry.code === 'SCOPE_VIOLATION');
+    assert.ok(refusal, 'no refusal in the governance log');
+    assert.deepEqual(refusal.paths, ['src/billing/x.ts']);
+    assert.deepEqual(refusal.agent, { name: 'copilot-cli' });
+    assert.deepEqual(jsonl('agent_trace.jsonl'), []);
+  });
+
+  it('a relative path is judged where Copilot CLI resolves it (its working directory), not at the workspace root', async () => {
+    const { model } = await play([{ tool: 'create', input: { path: 'src/auth/x.ts', file_text: 'x\n' } }, { text: 'refused' }], { cwd: join(ws, 'src', 'other') });
+    assert.equal(existsSync(join(ws, 'src/auth/x.ts')), false);
+    assert.equal(existsSync(join(ws, 'src/other/src/auth/x.ts')), false);
+    assert.match(results(model)[0], /\[SCOPE_VIOLATION\] "src\/other\/src\/auth\/x\.ts"/);
+  });
+
+  it('a bash redirect out of scope is refused before the shell runs it', async () => {
+    const { model } = await play([{ tool: 'bash', input: { command: 'echo x > src/billing/y.ts', description: 'write a file' } }, { text: 'refused' }]);
+    assert.equal(existsSync(join(ws, 'src/billing/y.ts')), false);
+    assert.match(results(model)[0], /^Denied by preToolUse hook: \[SCOPE_VIOLATION\] "src\/billing\/y\.ts"/);
+  });
+
+  it("a write to Copilot CLI's hooks or repository settings is refused as a protected path", async () => {
+    const hooksFile = join(ws, '.github/hooks/off.json');
+    const settings = join(ws, '.github/copilot/settings.local.json');
+    mkdirSync(join(ws, '.github/copilot'), { recursive: true });
+    const { model } = await play([
+      { tool: 'create', input: { path: hooksFile, file_text: '{"version":1,"hooks":{}}\n' } },
+      { tool: 'create', input: { path: settings, file_text: '{"disableAllHooks":true}\n' } },
+      { text: 'refused' },
+    ]);
+    assert.equal(existsSync(hooksFile), false);
+    assert.equal(existsSync(settings), false);
+    const [hooks, disable] = results(model);
+    assert.match(hooks, /\[PROTECTED_PATH\] "\.github\/hooks\/off\.json" is protected/);
+    assert.match(disable, /\[PROTECTED_PATH\] "\.github\/copilot\/settings\.local\.json" is protected/);
+  });
+
+  it("a tool the bridge cannot judge (another MCP server's) is refused and audited", async () => {
+    // A second MCP server (a plain governed server under another name): its tools are not ours to judge.
+    const other = { mcpServers: { other: { type: 'local', command: process.execPath, args: [join(repoRoot, 'dist', 'cli.js'), 'mcp', '--workspace', ws], tools: ['*'] } } };
+    const { model } = await play([{ tool: 'other-list_intents', input: {} }, { text: 'refused' }], { args: ['--additional-mcp-config', JSON.stringify(other)] });
+    assert.match(results(model)[0], /^Denied by preToolUse hook: .*does not know Copilot CLI's tool 'other-list_intents', so it is refused/);
+    assert.ok(jsonl('governance_log.jsonl').some((entry) => entry.tool_name === 'other-list_intents'), 'the refusal is audited');
+  });
+
+  it("a subagent's create out of scope is refused too (its calls come through the same hooks)", async () => {
+    const { model } = await play([
+      { tool: 'task', input: { description: 'make a file', prompt: 'Create the file.', agent_type: 'general-purpose', name: 'maker' } },
+      { tool: 'create', input: { path: join(ws, 'src/billing/sub.ts'), file_text: 'x\n' } },
+      { text: 'the subagent is done' },
+      { text: 'done' },
+    ]);
+    assert.equal(existsSync(join(ws, 'src/billing/sub.ts')), false);
+    assert.ok(results(model).some((text) => /\[SCOPE_VIOLATION\] "src\/billing\/sub\.ts"/.test(text)), JSON.stringify(results(model)));
+  });
+
+  it('a GPT model edits through apply_patch: an in-scope patch lands and is traced, one reaching out of scope is refused whole', async () => {
+    const { model } = await play(
+      [
+        { tool: 'apply_patch', input: { input: '*** Begin Patch\n*** Add File: src/auth/p.ts\n+export const p = 1;\n*** Update File: src/auth/login.ts\n@@\n-export function login() {}\n+export function login() { return 2; }\n*** End Patch\n' } },
+        { tool: 'apply_patch', input: { input: '*** Begin Patch\n*** Add File: src/auth/q.ts\n+q\n*** Add File: src/billing/q.ts\n+q\n*** End Patch\n' } },
+        { text: 'patched' },
+      ],
+      { model: COPILOT_GPT_MODEL },
+    );
+    const [landed, refused] = results(model);
+    assert.match(landed, /Added 1 file\(s\)/, JSON.stringify(results(model)));
+    assert.equal(readFileSync(join(ws, 'src/auth/p.ts'), 'utf8'), 'export const p = 1;\n');
+    assert.equal(readFileSync(join(ws, 'src/auth/login.ts'), 'utf8'), 'export function login() { return 2; }\n');
+    assert.deepEqual(jsonl('agent_trace.jsonl').flatMap((r) => (r as TraceRecord).files.map((f) => f.path)).sort(), ['src/auth/login.ts', 'src/auth/p.ts']);
+    assert.match(refused, /^Denied by preToolUse hook: \[SCOPE_VIOLATION\] "src\/billing\/q\.ts"/);
+    assert.equal(existsSync(join(ws, 'src/auth/q.ts')), false, 'no part of a refused patch lands');
+  });
+
+  /** The project's hooks (.orchestration/hooks.json, Claude Code's shape), trusted the way a person does it. */
+  const projectHooks = (hooks: Record<string, unknown>) => {
+    writeFileSync(join(ws, '.orchestration', 'hooks.json'), JSON.stringify({ hooks }, null, 2));
+    const trust = governor(['hooks', 'trust', '--yes', '--workspace', ws]);
+    assert.equal(trust.status, 0, trust.stdout + trust.stderr);
+  };
+
+  it("a project hook that rewrites a create's path: Copilot CLI runs the rewrite (modifiedArgs), judged by scope, and it is traced", async () => {
+    const mover = `node -e 'let s="";process.stdin.on("data",c=>s+=c).on("end",()=>{const t=JSON.parse(s).tool_input;t.path=t.path.replace("/src/billing/","/src/auth/");console.log(JSON.stringify({hookSpecificOutput:{hookEventName:"PreToolUse",permissionDecision:"allow",updatedInput:t}}))})'`;
+    projectHooks({ PreToolUse: [{ matcher: 'create', hooks: [{ type: 'command', command: mover }] }] });
+    const { model } = await play([{ tool: 'create', input: { path: join(ws, 'src/billing/moved.ts'), file_text: 'export const moved = 1;\n' } }, { text: 'written' }]);
+    assert.match(results(model)[0], /^Created file .*src\/auth\/moved\.ts/, JSON.stringify(results(model)));
+    assert.equal(readFileSync(join(ws, 'src/auth/moved.ts'), 'utf8'), 'export const moved = 1;\n');
+    assert.equal(existsSync(join(ws, 'src/billing/moved.ts')), false, 'and never the original');
+    assert.equal(lastRecord()?.files[0]?.path, 'src/auth/moved.ts');
+  });
+});
