@@ -20,6 +20,7 @@ export function renderDetail(detail: RecordDetail): HTMLElement {
     ['Session', detail.session],
     ['Invocation', detail.invocation],
     ['Message', detail.message],
+    ['Signer', detail.signer],
     ['Hash', detail.hash],
     ['Previous', detail.prevHash],
   ];

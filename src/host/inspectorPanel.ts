@@ -2,7 +2,10 @@ import { relative, sep } from 'node:path';
 import * as vscode from 'vscode';
 import { INTENT_MAP_FILE } from '../core/intentMap/intentMapMarkdown';
 import { resolveRecordedPath } from '../core/paths/recordedPath';
+import { judgeRecordSignature } from '../core/signing/signatureAudit';
+import { loadWorkspaceSigners } from '../core/signing/workspaceSigners';
 import { recordDetail } from '../core/trace/recordDetail';
+import { governanceChainFields, traceChainFields } from '../core/trace/traceChain';
 import { readRecordAt } from '../core/trace/traceIndexLoader';
 import { describeVerification, verifyWorkspaceLogs } from '../core/trace/workspaceVerify';
 import type { ChainStatus, HostMessage, InspectorFilter, WebviewMessage } from '../shared/inspectorProtocol';
@@ -108,7 +111,12 @@ export class InspectorPanel implements vscode.Disposable {
     const location = this.model.index.location(key);
     if (!row || !location) return;
     const record = await readRecordAt(this.model.loader.path(location.source), location.offset, location.bytes).catch(() => undefined);
-    if (record) this.post({ type: 'detail', detail: recordDetail(row, record) });
+    if (!record) return;
+    // The signer is judged now, against the signers folder as it is: a key revoked since shows as revoked.
+    const signers = await loadWorkspaceSigners(this.governed.services.workspace.root).catch(() => undefined);
+    const fields = row.source === 'trace' ? traceChainFields : governanceChainFields;
+    const signer = signers ? judgeRecordSignature(record, fields, signers).text : 'not checked: .orchestration/signers/ cannot be read';
+    this.post({ type: 'detail', detail: { ...recordDetail(row, record), signer } });
   }
 
   /** Reveals the lines a record changed in an editor beside the inspector, selected; only files inside the workspace. */

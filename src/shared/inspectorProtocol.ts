@@ -79,6 +79,8 @@ export interface RecordDetail {
   message?: string;
   hash?: string;
   prevHash?: string;
+  /** Who signed the record, as verify judges it now: `signed by alice (ed25519:…)`, `UNSIGNED (…)`, … */
+  signer?: string;
   /** The raw JSON line, pretty-printed, for anything the pane does not lay out. */
   raw: string;
 }

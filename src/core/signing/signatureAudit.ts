@@ -1,5 +1,5 @@
-import { canonicalJson, SIGNATURE_KEY } from '../trace/traceChain';
-import { isKeyId, isRecordSignature, isUnsignedNote, signatureMatchesAsync, type RecordSignature } from './recordSignature';
+import { canonicalJson, SIGNATURE_KEY, type ChainFields } from '../trace/traceChain';
+import { isKeyId, isRecordSignature, isUnsignedNote, signatureMatches, signatureMatchesAsync, type RecordSignature } from './recordSignature';
 import type { RecordLine } from '../trace/traceVerify';
 import type { VerifiedSignatureCache } from './verifiedSignatureCache';
 import type { PublishedSigner, SignerSet } from './workspaceSigners';
@@ -193,4 +193,27 @@ function describeRun(run: SignatureRun): string {
         ? `BAD SIGNATURE: claims ${run.signer} (${run.key_id}) but does not match the record (forged, or edited after signing)`
         : `BAD SIGNATURE (${run.reason ?? 'does not match the record'})`;
   }
+}
+
+/**
+ * One record's signature on its own, as the inspector's detail pane shows it. Without the log around it, a
+ * record with no signature field cannot be told legacy from appended-later, so the text says both.
+ */
+export function judgeRecordSignature(record: Record<string, unknown>, fields: ChainFields, signers: SignerSet): { verdict: SignatureVerdict; text: string } {
+  const holder = fields(record) ?? {};
+  const field = holder[SIGNATURE_KEY];
+  if (field === undefined) return { verdict: 'unsigned', text: 'unsigned: no signature (written before records were signed, or appended by something that is not a governor)' };
+  let run: SignatureRun;
+  if (isUnsignedNote(field)) run = { from: 0, to: 0, verdict: 'unsigned', reason: `the writer said: ${field.unsigned}` };
+  else if (!isRecordSignature(field) || !isKeyId(field.key_id)) run = { from: 0, to: 0, verdict: 'invalid', reason: 'the signature field is malformed' };
+  else {
+    const signer = signers.byKeyId.get(field.key_id);
+    if (!signer) run = { from: 0, to: 0, verdict: 'unknown_key', key_id: field.key_id };
+    else {
+      const { [SIGNATURE_KEY]: _signature, ...rest } = holder;
+      const ok = signatureMatches(canonicalJson(holder === record ? rest : { ...record, metadata: rest }), field, signer.key);
+      run = { from: 0, to: 0, verdict: ok ? (signer.status === 'revoked' ? 'revoked' : 'signed') : 'invalid', signer: signer.name, key_id: field.key_id };
+    }
+  }
+  return { verdict: run.verdict, text: describeRun(run) };
 }

@@ -2,7 +2,9 @@ import { strict as assert } from 'node:assert';
 import { mkdir, readFile, rename, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { generateSigningKey, recordSignerFor } from '../../../../src/core/signing/signingKey';
+import { judgeRecordSignature } from '../../../../src/core/signing/signatureAudit';
 import { loadWorkspaceSigners, publishSigner } from '../../../../src/core/signing/workspaceSigners';
+import { traceChainFields } from '../../../../src/core/trace/traceChain';
 import { JsonlTraceSink } from '../../../../src/core/trace/traceWriter';
 import { verifyWorkspaceLogs } from '../../../../src/core/trace/workspaceVerify';
 import { mutationEvent, traceWorkspace, type TraceWorkspace } from '../../../support/traceFixtures';
@@ -69,5 +71,16 @@ describe('signature audit', () => {
     const signers = await loadWorkspaceSigners(ws.root);
     assert.deepEqual(signers.problems, [{ file: '.orchestration/signers/alice.pub', problem: 'not a regular file (a link or a folder): not trusted' }]);
     assert.equal((await traceReport()).signatures?.counts.unknown_key, 3);
+  });
+
+  it('judges one record on its own for the inspector\'s detail pane', async () => {
+    const [first] = (await readFile(ws.trace, 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+    const signers = await loadWorkspaceSigners(ws.root);
+    assert.deepEqual(judgeRecordSignature(first, traceChainFields, signers), { verdict: 'signed', text: `signed by alice (${key.key_id})` });
+    const edited = { ...first, metadata: { ...first.metadata, intent_id: 'other' } };
+    assert.match(judgeRecordSignature(edited, traceChainFields, signers).text, /^BAD SIGNATURE: claims alice/);
+    const { signature: _gone, ...bare } = first.metadata;
+    assert.equal(judgeRecordSignature({ ...first, metadata: bare }, traceChainFields, signers).verdict, 'unsigned');
+    assert.match(judgeRecordSignature(first, traceChainFields, { byKeyId: new Map(), signers: [], problems: [] }).text, /^signed by an UNKNOWN key ed25519:/);
   });
 });
