@@ -97,6 +97,7 @@ describe('agents: the real Codex CLI governed through its hooks (the hook bridge
     assert.equal(record.files[0].path, 'src/auth/token.ts');
     assert.equal(record.metadata.agent, 'codex-cli');
     assert.equal(record.metadata.intent_id, 'auth-refactor');
+    assert.match(JSON.stringify(model.requests[0]?.body.input), /Refactor authentication/, 'the model got the intent handshake (SessionStart) in its first request');
   });
 
   it('an in-scope apply_patch that edits a file lands and is traced as a change to that file', async () => {
@@ -177,6 +178,19 @@ describe('agents: the real Codex CLI governed through its hooks (the hook bridge
     const { model } = await play([{ tool: 'apply_patch', input: patch('*** Delete File: src/auth/login.ts') }, { text: 'refused' }]);
     assert.ok(existsSync(join(ws, 'src/auth/login.ts')));
     assert.match(model.toolResults()[0]?.text ?? '', /deletes src\/auth\/login\.ts.*delete the file with a shell command/, JSON.stringify(model.toolResults()));
+  });
+
+  it('install in a project Codex does not trust fails and says how to fix it: Codex would not load the hooks there', () => {
+    const untrusted = join(temp, 'untrusted');
+    mkdirSync(join(untrusted, '.orchestration'), { recursive: true });
+    writeFileSync(join(untrusted, '.orchestration', 'active_intents.yaml'), SAMPLE_INTENTS);
+    const install = spawnSync(process.execPath, [join(repoRoot, 'dist', 'cli.js'), 'hooks', 'install', '--agent', 'codex', '--workspace', untrusted], {
+      encoding: 'utf8',
+      env: { ...process.env, HOME: home, CODEX_HOME: join(home, '.codex'), PATH: pathWithCodex(codex) },
+    });
+    assert.equal(install.status, 1, install.stdout + install.stderr);
+    assert.match(install.stdout, /codex: .*untrusted\/\.codex\/hooks\.json written/);
+    assert.match(install.stderr, /Codex does not load .*untrusted\/\.codex\/hooks\.json: it reads a project's \.codex\/ folder only once you trust the project.*then run this install again/);
   });
 
   it('a command that needs a person (a redirect into scope) is refused with the reason, since Codex cannot ask from a hook', async () => {
