@@ -10,10 +10,13 @@ import { createTraceStack } from '../core/trace/traceStack';
 import { existsSync, rmSync } from 'node:fs';
 import type { GovernorServices } from '../core/governorServices';
 import { UserHookRunner, type DetachedHookJob } from '../core/hooks/user/userHookRunner';
+import { rebuildFiles, serveRebuilds } from '../core/intentMap/backgroundRebuild';
+import { IntentMapKeeper } from '../core/intentMap/intentMapKeeper';
 import { readRegularFileSync } from '../core/io/regularFile';
 import type { TraceSink } from '../core/trace/traceSink';
 import type { CliIO } from './cliCommand';
 import { detachedHookJobs } from './detachedHookJobs';
+import { detachedIntentMap } from './detachedIntentMap';
 import { governorHome, type HeadlessDecider } from './hookFlow';
 import { TOOL_VERSION } from './toolVersion';
 
@@ -30,12 +33,15 @@ export const decideHeadless: HeadlessDecider = async (request, root, intent, io)
     // This process ends with its answer: background hooks (async, asyncRewake) run on in a detached worker.
     const worker = join(__dirname, 'hook.js'); // the small hook bundle beside this one runs `hook-job`
     const entry = existsSync(worker) ? worker : undefined;
-    const governor = new Governor(entry ? { ...services, hookJobs: detachedHookJobs(home, entry) } : services);
+    // The intent map too: this process only asks, and a detached `intent-map-job` rebuilds it.
+    const intentMap = detachedIntentMap(home, root, entry, services.logger);
+    const governor = new Governor({ ...services, intentMap, ...(entry ? { hookJobs: detachedHookJobs(home, entry) } : {}) });
     const bridge = new NativeToolBridge(governor, new FileBeforeStash(join(home, 'bridge')), { askHuman: false });
     try {
       return await bridge.handle(intent ? { ...request, intent_id: intent } : request);
     } finally {
       await governor.userHooks.drain(); // only hooks that could not be detached
+      await intentMap.settle();
     }
   } finally {
     await trace.close();
@@ -61,6 +67,21 @@ export async function runHookJob(file: string, io: CliIO): Promise<number> {
     await trace.close();
   }
 }
+
+/** The intent map's background worker: `node hook.js intent-map-job <root>` (see detachedIntentMap). */
+export async function runIntentMapJob(root: string, io: CliIO): Promise<number> {
+  const keeper = new IntentMapKeeper({ workspaceRoot: root });
+  let failed = false;
+  await serveRebuilds(rebuildFiles(governorHome(io.env), root), async () => {
+    const built = await keeper.refresh();
+    failed ||= !built.ok;
+    return built.ok;
+  }, { delayMs: INTENT_MAP_JOB_DELAY_MS });
+  return failed ? 1 : 0;
+}
+
+/** A burst of one-shot hook calls (an agent editing several files) is one rebuild. */
+const INTENT_MAP_JOB_DELAY_MS = 300;
 
 /** A job is a hook input and a few ids: far below this. */
 const MAX_JOB_BYTES = 1024 * 1024;

@@ -27,11 +27,20 @@ function runJob(file: string | undefined, io: ReturnType<typeof processIO>): Pro
   return file === undefined ? Promise.resolve(2) : headless.exports.runHookJob(file, io);
 }
 
+/** The intent map's background worker a hook process started (see detachedIntentMap): rebuild it, detached from the agent. */
+function runIntentMapJob(root: string | undefined, io: ReturnType<typeof processIO>): Promise<number> {
+  const { requireWithCodeCache } = require('./codeCache') as typeof CodeCache;
+  const headless = requireWithCodeCache<{ runIntentMapJob(root: string, io: ReturnType<typeof processIO>): Promise<number> }>(join(__dirname, 'hook-headless.js'), join(governorHome(io.env), 'code-cache'));
+  return root === undefined ? Promise.resolve(2) : headless.exports.runIntentMapJob(root, io);
+}
+
 if (require.main === module) {
   const io = processIO();
   const [command, ...rest] = process.argv.slice(2);
   if (command === 'hook-job') {
     runJob(rest[0], io).then(exitAfterOutput, () => exitAfterOutput(1));
+  } else if (command === 'intent-map-job') {
+    runIntentMapJob(rest[0], io).then(exitAfterOutput, () => exitAfterOutput(1));
   } else if (command !== 'hook') {
     process.stderr.write("Intent Governor blocked this call: usage is 'node hook.js hook <agent> [options]'.\n");
     exitAfterOutput(2);
