@@ -131,9 +131,10 @@ function render(event: HookEvent, answer: BridgeAnswer): HookReply {
   if (event.kind !== 'tool' || event.phase !== 'pre') return renderClaudeStyle(event, answer);
   const specific: Record<string, unknown> = { hookEventName: 'PreToolUse' };
   if (answer.stop !== undefined || answer.decision !== 'allow') {
+    const asked = (answer.reason ?? 'Intent Governor asks a human to approve this call.').trimEnd();
     const reason =
       answer.decision === 'ask'
-        ? `${answer.reason ?? 'Intent Governor asks a human to approve this call.'} Codex cannot ask a person from a hook, so the call is refused: ask the person to approve it in VS Code or to make this change themselves, or do something that needs no approval.`
+        ? `${asked}${/[.!?]$/u.test(asked) ? '' : '.'} Codex cannot ask a person from a hook, so the call is refused: ask the person to approve it in VS Code or to make this change themselves, or do something that needs no approval.`
         : (answer.reason ?? answer.stop ?? 'Intent Governor refused this call.');
     Object.assign(specific, { permissionDecision: 'deny', permissionDecisionReason: reason });
   } else if (answer.updatedInput) Object.assign(specific, { permissionDecision: 'allow', updatedInput: answer.updatedInput });

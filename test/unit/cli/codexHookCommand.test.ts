@@ -68,6 +68,14 @@ describe('governor hook codex (headless, as Codex CLI runs it)', () => {
     assert.match(decision(run.stdout).permissionDecisionReason, /^Intent Governor asks a human: .*Codex cannot ask a person from a hook, so the call is refused/);
   });
 
+  it('refuses a command that opens an interactive session, the only way write_stdin (which fires no hook) could run unchecked commands', async () => {
+    for (const command of ['bash', 'python3']) {
+      const run = await hook(payload('pre-bash', { command }));
+      assert.equal(decision(run.stdout).permissionDecision, 'deny', command);
+      assert.match(decision(run.stdout).permissionDecisionReason, /starts an interactive session\. Codex cannot ask a person from a hook/, command);
+    }
+  });
+
   it('judges a command in the directory Codex runs it in (its workdir): outside the workspace, it is refused', async () => {
     const outside = await runHook('codex', payload('pre-bash-workdir'), ['--intent', 'auth-refactor', '--workspace', h.root], env);
     assert.equal(decision(outside.stdout).permissionDecision, 'deny');

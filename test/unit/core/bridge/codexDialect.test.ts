@@ -142,7 +142,7 @@ describe('Codex CLI dialect', () => {
       assert.deepEqual(Object.keys(ask), ['hookSpecificOutput']);
       const specific = ask.hookSpecificOutput as Record<string, string>;
       assert.equal(specific.permissionDecision, 'deny');
-      assert.match(specific.permissionDecisionReason, /^Intent Governor asks a human: Destructive command Codex cannot ask a person from a hook, so the call is refused/);
+      assert.match(specific.permissionDecisionReason, /^Intent Governor asks a human: Destructive command\. Codex cannot ask a person from a hook, so the call is refused/);
       const stop = json(codexDialect.render(pre(), { decision: 'allow', stop: 'budget spent' }).stdout);
       assert.deepEqual(stop, { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'budget spent' } });
     });
