@@ -146,6 +146,14 @@ describe('agents: the real Gemini CLI governed through its hooks (the hook bridg
     assert.match(result.text, /\[SCOPE_VIOLATION\] "src\/billing\/y\.ts"/);
   });
 
+  it('a destructive command that needs a person is refused with who can approve it, and Gemini CLI goes on (a hook "ask" would hang it)', async () => {
+    const { model } = await play([{ tool: 'run_shell_command', input: { command: 'rm -rf src/auth', description: 'remove' } }, { text: 'not run' }]);
+    assert.equal(existsSync(join(ws, 'src/auth/login.ts')), true);
+    const [result] = model.toolResults();
+    assert.equal(result?.is_error, true, JSON.stringify(model.toolResults()));
+    assert.match(result.text, /Intent Governor asks a human: Destructive command: rm -rf src\/auth.*approve it in VS Code/);
+  });
+
   it("a write to Gemini CLI's own settings (its hooks) is refused as a protected path", async () => {
     const before = readFileSync(join(ws, '.gemini/settings.json'), 'utf8');
     const { model } = await play([{ tool: 'write_file', input: { file_path: '.gemini/settings.json', content: '{}\n' } }, { text: 'refused' }]);

@@ -149,6 +149,8 @@ function mapTool(toolName: string, toolInput: Record<string, unknown>, place: Ag
   return mapTable(toolName, toolInput, place);
 }
 
+const ASK_INSTEAD = 'Gemini CLI cannot hold a call for a person\'s answer in every mode, so it is refused: ask the person to approve it in VS Code (with Intent Governor running there) or to run it themselves.';
+
 const json = (value: unknown) => `${JSON.stringify(value)}\n`;
 const joined = (...texts: (string | undefined)[]) => texts.filter((t): t is string => typeof t === 'string' && t !== '').join('\n') || undefined;
 
@@ -177,10 +179,10 @@ function render(event: HookEvent, answer: BridgeAnswer): HookReply {
       specific.tool_input = answer.updatedInput;
     }
     if (answer.decision === 'deny') Object.assign(out, { decision: 'deny', reason: answer.reason ?? 'Intent Governor refused this call.' });
-    // An ask makes Gemini CLI confirm with its person even in YOLO mode (headless, the call fails instead).
-    else if (answer.decision === 'ask') Object.assign(out, { decision: 'ask', reason: answer.reason });
+    // Gemini CLI 0.61 takes a hook's "ask" to its confirmation dialog, and headless (-p) it waits for an answer
+    // that never comes: the agent hangs. So a call that needs a person is refused, saying who can approve it.
+    else if (answer.decision === 'ask') Object.assign(out, { decision: 'deny', reason: `${answer.reason ?? 'Intent Governor asks a human to approve this call.'} ${ASK_INSTEAD}` });
     else if (specific.tool_input) out.decision = 'allow';
-    if (answer.decision === 'ask') systemMessage = joined(systemMessage, answer.reason);
     // BeforeTool has no channel to the model but its reason: other context is for the person.
     systemMessage = joined(systemMessage, answer.context);
   } else if (event.kind === 'tool' || event.eventName === 'SessionStart' || event.eventName === 'BeforeAgent') {

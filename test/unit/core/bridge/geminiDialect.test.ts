@@ -148,8 +148,10 @@ describe('Gemini CLI dialect', () => {
       assert.equal(reply.exitCode, 0);
     });
 
-    it('asks with decision "ask", the reason shown to the person', () => {
-      assert.deepEqual(JSON.parse(geminiDialect.render(pre(), { decision: 'ask', reason: 'delete?' }).stdout), { decision: 'ask', reason: 'delete?', systemMessage: 'delete?' });
+    it('refuses a call that needs a person, saying who can approve it: Gemini CLI would wait forever for the answer headless', () => {
+      const answer = JSON.parse(geminiDialect.render(pre(), { decision: 'ask', reason: 'Intent Governor asks a human: delete?' }).stdout);
+      assert.equal(answer.decision, 'deny');
+      assert.match(answer.reason, /^Intent Governor asks a human: delete\? .*approve it in VS Code .* or to run it themselves/);
     });
 
     it("carries a hook's judged rewrite as hookSpecificOutput.tool_input, and refuses one that drops an argument Gemini CLI would keep", () => {
