@@ -82,8 +82,10 @@ describe('agents: the real Gemini CLI governed through its hooks (the hook bridg
   };
   const lastRecord = () => jsonl('agent_trace.jsonl').at(-1) as TraceRecord | undefined;
 
-  it('knows every tool the binary offers the model: none would be refused as unknown', async () => {
+  it('knows every tool the binary offers the model: none would be refused as unknown; the intent handshake reaches the model', async () => {
     const { model } = await play([{ text: 'hello' }]);
+    const sent = JSON.stringify(model.requests.find((r) => r.path.endsWith(':streamGenerateContent'))?.body.contents ?? []);
+    assert.match(sent, /# Active intent: `auth-refactor`/, 'SessionStart and BeforeAgent add the intent to the prompt');
     const offered = model.toolNames();
     assert.ok(offered.includes('write_file') && offered.includes('run_shell_command'), offered.join(', '));
     const unknown = offered.filter((tool) => {
