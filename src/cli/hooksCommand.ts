@@ -40,7 +40,8 @@ other hooks and settings are kept. For Claude Code 2.1.118+ (detected with \`cla
 machine's path stays out of the repository); the model is denied the hook tool itself. For Codex CLI it writes
 .codex/hooks.json and has the installed \`codex\` trust those hooks (its app-server records their hashes in
 $CODEX_HOME/config.toml, as its /hooks screen does); Codex reads .codex/ only in a project the person trusts, so
-an untrusted project fails the install with what to do. uninstall removes only
+an untrusted project fails the install with what to do. For Gemini CLI it merges into .gemini/settings.json;
+Gemini CLI runs those hooks only when started in this folder, and only once the person trusts it. uninstall removes only
 our entries (and a file left empty). Default: every agent. These files are protected from agents; run this
 yourself. Exit 0 done; 1 a file could not be changed.
 `;
