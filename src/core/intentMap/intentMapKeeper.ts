@@ -93,7 +93,10 @@ export class IntentMapKeeper implements IntentMapUpdates {
   private async rebuild(): Promise<Result<IntentMapOutcome>> {
     let lock: LockHandle;
     try {
-      await mkdir(dirname(this.path), { recursive: true });
+      // Not recursive: a workspace removed since the rebuild was asked for (a worker outliving it) is not recreated.
+      await mkdir(dirname(this.path)).catch((error: unknown) => {
+        if (errnoOf(error) !== 'EEXIST') throw error;
+      });
       lock = await acquireLock(`${this.path}.lock`, { timeoutMs: this.options.lockTimeoutMs ?? 10_000 });
     } catch (error) {
       return fail(ioToolError(error, 'lock', INTENT_MAP_FILE));
