@@ -2,6 +2,7 @@ import type * as Crypto from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { claudeDialect } from '../core/bridge/claudeDialect';
+import { copilotStandIn } from '../core/bridge/copilotStandIn';
 import { DIALECTS } from '../core/bridge/dialects';
 import { askExtension, findGoverningServer } from '../core/bridge/extensionClient';
 import type { HookDialect, HookEvent, HookReply } from '../core/bridge/hookDialect';
@@ -129,8 +130,11 @@ async function answerHook(dialect: HookDialect, options: HookOptions, io: CliIO,
 
 /** One hook event, already read: map it, let the extension or `headless` decide, answer in the agent's dialect. */
 export async function answerHookPayload(dialect: HookDialect, payload: unknown, options: HookOptions, io: Pick<CliIO, 'cwd' | 'env'>, headless: HeadlessDecider): Promise<HookReply> {
+  // GitHub Copilot CLI also runs VS Code's and Claude Code's hook files: its calls are the copilot entry's to judge.
+  const standIn = copilotStandIn(dialect, io.env, io.cwd);
+  if (standIn === 'aside') return { exitCode: 0, stdout: '', stderr: '' };
   const parsed = dialect.parse(payload);
-  if (!parsed.ok) return dialect.renderFailure(`${parsed.message}.`);
+  if (!parsed.ok) return dialect.renderFailure(standIn?.reason ?? `${parsed.message}.`);
   const event = parsed.event;
   if (event.kind === 'other') return dialect.render(event, { decision: 'allow' });
   const cwd = resolve(io.cwd, event.cwd ?? '.');
@@ -141,7 +145,7 @@ export async function answerHookPayload(dialect: HookDialect, payload: unknown, 
     native.tool_name = event.toolName;
     native.tool_input = event.toolInput;
     // Paths and commands are resolved where the agent stands: its cwd (from the payload) and the workspace folder.
-    const mapping = dialect.mapTool(event.toolName, event.toolInput, { cwd, workspace: root });
+    const mapping = standIn ?? dialect.mapTool(event.toolName, event.toolInput, { cwd, workspace: root });
     // A read-only tool needs no governed check; only the user's hooks may have something to say about it.
     if (mapping.kind === 'passthrough' && !userHookFilesPresent(root, governorHome(io.env), dialect.agentName)) return dialect.render(event, { decision: 'allow' });
     if (mapping.kind === 'passthrough') native.passthrough = true;

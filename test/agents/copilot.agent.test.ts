@@ -62,7 +62,7 @@ describe('agents: the real GitHub Copilot CLI governed through its hooks (the ho
   afterEach(() => rmSync(temp, { recursive: true, force: true }));
 
   const play = async (script: ScriptStep[], options: { cwd?: string; model?: string; args?: string[]; installed?: string[] } = {}): Promise<Played> => {
-    if (!existsSync(join(ws, '.github', 'hooks', 'intent-governor-copilot.json'))) install(options.installed ?? ['copilot']);
+    install(options.installed ?? ['copilot']);
     const model = await startScriptedAnthropic(script);
     try {
       const run = await runCopilot({
@@ -205,6 +205,31 @@ describe('agents: the real GitHub Copilot CLI governed through its hooks (the ho
     assert.deepEqual(jsonl('agent_trace.jsonl').flatMap((r) => (r as TraceRecord).files.map((f) => f.path)).sort(), ['src/auth/login.ts', 'src/auth/p.ts']);
     assert.match(refused, /^Denied by preToolUse hook: \[SCOPE_VIOLATION\] "src\/billing\/q\.ts"/);
     assert.equal(existsSync(join(ws, 'src/auth/q.ts')), false, 'no part of a refused patch lands');
+  });
+
+  it("with VS Code's and Claude Code's hooks installed too (Copilot CLI runs those files as well), an in-scope create lands and is traced once, as copilot-cli", async () => {
+    const file = join(ws, 'src/auth/token.ts');
+    const { model } = await play(
+      [
+        { tool: 'create', input: { path: file, file_text: 'export const token = 1;\n' } },
+        { tool: 'create', input: { path: join(ws, 'src/billing/x.ts'), file_text: 'x\n' } },
+        { text: 'done' },
+      ],
+      { installed: ['vscode', 'claude', 'copilot'] },
+    );
+    const [landed, refused] = results(model);
+    assert.match(landed, /^Created file /, JSON.stringify(results(model)));
+    assert.match(refused, /^Denied by preToolUse hook: \[SCOPE_VIOLATION\] "src\/billing\/x\.ts"/);
+    const records = jsonl('agent_trace.jsonl') as TraceRecord[];
+    assert.deepEqual(records.map((r) => [r.files[0].path, r.metadata.agent]), [['src/auth/token.ts', 'copilot-cli']]);
+    assert.deepEqual(jsonl('governance_log.jsonl').map((entry) => entry.agent), [{ name: 'copilot-cli' }], 'one refusal, by the copilot entry');
+  });
+
+  it("with only VS Code's and Claude Code's hooks installed, Copilot CLI's calls are refused with how to govern them", async () => {
+    const file = join(ws, 'src/auth/token.ts');
+    const { model } = await play([{ tool: 'create', input: { path: file, file_text: 'x\n' } }, { text: 'refused' }], { installed: ['vscode', 'claude'] });
+    assert.equal(existsSync(file), false);
+    assert.match(results(model)[0], /^Denied by preToolUse hook: .*GitHub Copilot CLI.*governor hooks install --agent copilot/);
   });
 
   /** The project's hooks (.orchestration/hooks.json, Claude Code's shape), trusted the way a person does it. */
