@@ -18,6 +18,7 @@ import type { CliIO } from './cliCommand';
 import { detachedHookJobs } from './detachedHookJobs';
 import { detachedIntentMap } from './detachedIntentMap';
 import { governorHome, type HeadlessDecider } from './hookFlow';
+import { typescriptThroughCodeCache } from './typescriptCodeCache';
 import { TOOL_VERSION } from './toolVersion';
 
 /**
@@ -27,6 +28,7 @@ import { TOOL_VERSION } from './toolVersion';
  */
 export const decideHeadless: HeadlessDecider = async (request, root, intent, io) => {
   const { sink: trace } = createTraceStack({ workspaceRoot: root, toolVersion: TOOL_VERSION, anchorDir: defaultAnchorDir(io.env), signer: fileSigner(defaultKeysDir(io.env)) });
+  const parser = typescriptThroughCodeCache(governorHome(io.env));
   try {
     const home = governorHome(io.env);
     const services = await headlessServices(root, trace, io);
@@ -44,6 +46,7 @@ export const decideHeadless: HeadlessDecider = async (request, root, intent, io)
       await intentMap.settle();
     }
   } finally {
+    parser.save();
     await trace.close();
   }
 };
