@@ -41,7 +41,10 @@ machine's path stays out of the repository); the model is denied the hook tool i
 .codex/hooks.json and has the installed \`codex\` trust those hooks (its app-server records their hashes in
 $CODEX_HOME/config.toml, as its /hooks screen does); Codex reads .codex/ only in a project the person trusts, so
 an untrusted project fails the install with what to do. For Gemini CLI it merges into .gemini/settings.json;
-Gemini CLI runs those hooks only when started in this folder, and only once the person trusts it. uninstall removes only
+Gemini CLI runs those hooks only when started in this folder, and only once the person trusts it. For GitHub Copilot
+CLI it writes .github/hooks/intent-governor-copilot.json (camelCase events); Copilot CLI runs a repository's hooks
+only once the person trusts the folder, and runs VS Code's and Claude Code's entries too, which then stand aside
+for the copilot one. uninstall removes only
 our entries (and a file left empty). Default: every agent. These files are protected from agents; run this
 yourself. Exit 0 done; 1 a file could not be changed.
 `;
