@@ -69,7 +69,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<Intent
     display,
     shutdown,
     bindPolicy(services.policy),
-    watchIntentsFile(folder, () => void reloadIntents()),
+    watchIntentsFile(folder, () => {
+      void reloadIntents();
+      host.intentMap.changed(); // the map shows each intent's name, status and scope
+    }),
     ...registerIntentCommands(governed),
     ...registerTraceCommands(governed),
     ...registerInspector(governed, context.extensionUri),

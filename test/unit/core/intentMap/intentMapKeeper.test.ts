@@ -126,6 +126,13 @@ describe('intent map kept by the post-hook', () => {
     await assertMatchesTrace(ws, sections, { 'auth-refactor': ['src/auth/login.ts'], billing: ['src/billing/pay.ts', 'src/billing/refund.ts'] });
   });
 
+  it("follows an approved scope expansion: the intent's owned scope in the map is the plan's new one", async () => {
+    ok(await ws.as('auth-refactor', 'write_file', { path: 'src/auth/login.ts', content: text(LOGIN) }));
+    assert.equal(parseIntentMap(await ws.map()).get('auth-refactor')!.bullets[1], 'Owned scope: `src/auth/**`');
+    ok(await ws.as('auth-refactor', 'request_scope_expansion', { globs: ['test/auth/**'], reason: 'the tests of the new login' }));
+    assert.equal(parseIntentMap(await ws.map()).get('auth-refactor')!.bullets[1], 'Owned scope: `src/auth/**`, `test/auth/**`');
+  });
+
   it('is deterministic: another workspace with the same logs and files, built later and elsewhere, writes the same bytes', async () => {
     ok(await ws.as('billing', 'write_file', { path: 'src/billing/pay.ts', content: text(PAY) }));
     ok(await ws.as('auth-refactor', 'write_file', { path: 'src/auth/login.ts', content: text(LOGIN) }));
