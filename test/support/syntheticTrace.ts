@@ -11,9 +11,9 @@ export const SYNTHETIC_MODELS = ['claude-sonnet-4-5', 'gpt-5', 'gemini-2.5-pro',
 /**
  * Writes a valid chained trace of `count` records without going through the writer (for scale tests and
  * the verify benchmark). Record i: intent i%4, agent i%3, model i%4, file `src/m<i%50>.ts`, one second apart
- * from 2026-01-01T00:00:00Z. Returns the last hash.
+ * from 2026-01-01T00:00:00Z; each signed with `sign` when given. Returns the last hash.
  */
-export async function writeSyntheticTrace(path: string, count: number): Promise<string> {
+export async function writeSyntheticTrace(path: string, count: number, sign?: (text: string) => unknown): Promise<string> {
   await mkdir(dirname(path), { recursive: true });
   const out = createWriteStream(path);
   let prev = GENESIS_HASH;
@@ -35,7 +35,7 @@ export async function writeSyntheticTrace(path: string, count: number): Promise<
       },
       { workspaceRoot: '/ws', toolVersion: '0.1.0', revision: 'f'.repeat(40), newId: () => uuidFor(i) },
     );
-    buffer.push(sealRecord(record as unknown as Record<string, unknown>, prev, traceChainFields));
+    buffer.push(sealRecord(record as unknown as Record<string, unknown>, prev, traceChainFields, sign));
     prev = record.metadata.hash as string;
     if (buffer.length === 5000) {
       if (!out.write(`${buffer.join('\n')}\n`)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));

@@ -65,7 +65,7 @@ export class VerifiedSignatureCache {
 }
 
 function digest(hash: string, keyId: string, sig: string): string {
-  return createHash('sha256').update(`${hash}\n${keyId}\n${sig}`).digest().toString('latin1');
+  return createHash('sha256').update(`${hash}\n${keyId}\n${sig}`).digest('binary');
 }
 
 /** Beside the anchor directory: `<config dir>/intent-governor/verified-signatures`. */

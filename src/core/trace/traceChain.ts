@@ -73,7 +73,7 @@ export function computeRecordHash(record: Record<string, unknown>, fields: Chain
 export function signedText(line: string, record: Record<string, unknown>, fields: ChainFields): string {
   const holder = fields(record);
   if (!holder || holder[SIGNATURE_KEY] === undefined) return line;
-  const cut = cutPair(line, `${JSON.stringify(SIGNATURE_KEY)}:${canonicalJson(holder[SIGNATURE_KEY])}`);
+  const cut = cutPair(line, `${JSON.stringify(SIGNATURE_KEY)}:${signatureJson(holder[SIGNATURE_KEY])}`);
   if (cut !== undefined) return cut;
   const { [SIGNATURE_KEY]: _signature, ...rest } = holder;
   return canonicalJson(replaceHolder(record, holder, rest));
@@ -94,6 +94,15 @@ export function sealRecord(record: Record<string, unknown>, prevHash: string, fi
   if (!sign) return line;
   holder[SIGNATURE_KEY] = sign(line);
   return canonicalJson(record);
+}
+
+/** canonicalJson of a signature, without the general walk for the usual `{key_id, sig}` of two strings (verify does this per line). */
+function signatureJson(signature: unknown): string {
+  const s = signature as { key_id?: unknown; sig?: unknown };
+  if (typeof s === 'object' && s !== null && typeof s.key_id === 'string' && typeof s.sig === 'string' && Object.keys(s).length === 2) {
+    return `{"key_id":${JSON.stringify(s.key_id)},"sig":${JSON.stringify(s.sig)}}`;
+  }
+  return canonicalJson(signature);
 }
 
 function replaceHolder(record: Record<string, unknown>, holder: Record<string, unknown>, rest: Record<string, unknown>): Record<string, unknown> {
