@@ -18,6 +18,7 @@ export interface NativeEdit {
  */
 export type NativeCall =
   | { tool: 'write_file'; input: { path: string; content: string } }
+  /** No edits: the tool works out the new text only when it runs (VS Code's insert_edit_into_file); the path is judged, post traces it. */
   | { tool: 'edit_file'; input: { path: string }; edits: NativeEdit[] }
   | { tool: 'run_command'; input: { command: string; cwd?: string } }
   | { tool: 'read_file'; input: { path: string } };

@@ -224,6 +224,8 @@ export class NativeToolBridge {
     const basis = bytes === undefined || readByAgent ? {} : { expected_content_hash: contentHash(bytes) };
     const keep = bytes !== undefined && bytes.byteLength <= MAX_STASHED_BYTES ? current : undefined;
     if (call.tool === 'write_file') return { ok: true, abs, before: keep, request: { ...base, tool: 'write_file', input: { path: rel, content: call.input.content, ...basis } } };
+    // New text unknown until the tool runs: judged as a write of the file as it stands; post traces what it wrote.
+    if (call.edits.length === 0) return { ok: true, abs, before: keep, request: { ...base, tool: 'write_file', input: { path: rel, content: current ?? '', ...basis } } };
     if (!call.edits.some((e) => e.all)) {
       const edits = call.edits.map((e) => ({ search: e.search, replace: e.replace }));
       return { ok: true, abs, before: keep, request: { ...base, tool: 'edit_file', input: { path: rel, edits, ...basis } } };
@@ -327,6 +329,7 @@ function explain(error: ToolError): string {
 function unread(call: FileCall): Pick<ToolCallRequest, 'tool' | 'input'> {
   if (call.tool === 'read_file') return { tool: 'read_file', input: call.input };
   if (call.tool === 'write_file') return { tool: 'write_file', input: call.input };
+  if (call.edits.length === 0) return { tool: 'write_file', input: { path: call.input.path, content: '' } };
   return { tool: 'edit_file', input: { path: call.input.path, edits: call.edits.map((e) => ({ search: e.search, replace: e.replace })) } };
 }
 
