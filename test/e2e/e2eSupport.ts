@@ -65,7 +65,13 @@ export interface GovernedVsCode {
  * Provisions, copies demo/workspace, installs the built extension, starts code-server, opens the workbench
  * and waits for the extension's discovery file. `prepare` may seed the workspace before the server starts.
  */
-export async function launchGovernedVsCode(options: { prefix: string; settings?: Record<string, unknown>; prepare?: (workspace: string, temp: string) => Promise<void> }): Promise<GovernedVsCode> {
+export async function launchGovernedVsCode(options: {
+  prefix: string;
+  settings?: Record<string, unknown>;
+  prepare?: (workspace: string, temp: string) => Promise<void>;
+  /** Runs in the browser before the workbench loads (seeding its storage). */
+  beforeWorkbench?: (page: Page, serverUrl: string) => Promise<void>;
+}): Promise<GovernedVsCode> {
   assert.ok(existsSync(join(repoRoot, 'dist', 'extension.js')), 'run `npm run build` first');
   provision();
   const temp = mkdtempSync(join(tmpdir(), options.prefix));
@@ -90,7 +96,9 @@ export async function launchGovernedVsCode(options: { prefix: string; settings?:
       env: { INTENT_GOVERNOR_HOME: governorHome, INTENT_GOVERNOR_ANCHOR_DIR: join(temp, 'anchors') },
       settings: options.settings ?? {},
     });
-    workbench = await openWorkbench(server.url, workspace);
+    const { url } = server;
+    const { beforeWorkbench } = options;
+    workbench = await openWorkbench(url, workspace, undefined, beforeWorkbench && ((page) => beforeWorkbench(page, url)));
     const discovered = await waitFor('the discovery file', async () => (await readDiscoveryFiles(join(governorHome, 'servers')))[0], 120_000);
     return { temp, workspace, governorHome, server, workbench, discovered, stop };
   } catch (error) {

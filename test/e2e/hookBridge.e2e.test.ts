@@ -1,43 +1,40 @@
 import { strict as assert } from 'node:assert';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { assertAgentTraceFile } from '../support/agentTraceSchema';
 import { finished, type Finished } from '../support/childProcesses';
 import type { Workbench } from '../vscode/codeServer';
 import { repoRoot } from '../vscode/provisioned';
-import { answerModal, launchGovernedVsCode, pickIntentInPalette, waitFor, type GovernedVsCode } from './e2eSupport';
+import { launchGovernedVsCode, pickIntentInPalette, waitFor, type GovernedVsCode } from './e2eSupport';
 
-const shots = join(repoRoot, 'test-results', 'e2e');
 const LOGIN = 'src/auth/login.ts';
 
 /**
- * VS Code's own hook runner only fires inside a chat turn driven by a language model, which this harness has
- * none of; so the bridge is run exactly as VS Code (or Claude Code) runs it: `node dist/hook.js hook <agent>` (what Install Agent Hooks writes)
- * with the documented payload on stdin, talking to the extension inside the real code-server.
+ * Claude Code running beside VS Code: its command hook (`node dist/hook.js hook claude`, what Install Agent Hooks
+ * writes) finds the running extension through the discovery file and is answered by it, under the intent the
+ * person picked in VS Code. VS Code's own agent, refusals and the approval modal included, is driven for real in
+ * vscodeAgent.e2e.test.ts; the real Claude Code binary in test/agents/.
  */
-describe('e2e: agents’ native tools governed by the running extension (hook bridge)', function () {
+describe('e2e: Claude Code’s hooks answered by the running extension (hook bridge)', function () {
   let temp: string;
   let workspace: string;
   let governorHome: string;
   let vscode: GovernedVsCode | undefined;
   let workbench: Workbench;
 
-  const hook = (agent: string, payload: object): Promise<Finished> => {
-    const child = spawn(process.execPath, [join(repoRoot, 'dist', 'hook.js'), 'hook', agent, '--timeout-ms', '90000'], {
+  const claude = (event: string, tool: string, input: object, id: string): Promise<Finished> => {
+    const child = spawn(process.execPath, [join(repoRoot, 'dist', 'hook.js'), 'hook', 'claude', '--timeout-ms', '90000'], {
       env: { ...process.env, INTENT_GOVERNOR_HOME: governorHome, INTENT_GOVERNOR_ANCHOR_DIR: join(temp, 'cli-anchors'), INTENT_GOVERNOR_INTENT: '' },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
-    child.stdin.end(JSON.stringify(payload));
+    child.stdin.end(JSON.stringify({ session_id: 'e2e-claude', transcript_path: '/tmp/t.jsonl', cwd: workspace, permission_mode: 'default', hook_event_name: event, tool_name: tool, tool_input: input, tool_use_id: id }));
     return finished(child);
   };
-  const claude = (event: string, tool: string, input: object, id: string) =>
-    hook('claude', { session_id: 'e2e-claude', transcript_path: '/tmp/t.jsonl', cwd: workspace, permission_mode: 'default', hook_event_name: event, tool_name: tool, tool_input: input, tool_use_id: id });
 
   before(async function () {
     this.timeout(600_000);
     assert.ok(existsSync(join(repoRoot, 'dist', 'hook.js')), 'run `npm run build` first');
-    mkdirSync(shots, { recursive: true });
     vscode = await launchGovernedVsCode({ prefix: 'ig-e2e-hook-' });
     ({ temp, workspace, governorHome, workbench } = vscode);
   });
@@ -47,14 +44,7 @@ describe('e2e: agents’ native tools governed by the running extension (hook br
     await vscode?.stop();
   });
 
-  it('refuses a native write while no intent is picked, telling the model how to get one', async () => {
-    const run = await claude('PreToolUse', 'Write', { file_path: join(workspace, 'src/auth/token.ts'), content: 'x\n' }, 'toolu_e2e_0');
-    const answer = JSON.parse(run.stdout).hookSpecificOutput;
-    assert.equal(answer.permissionDecision, 'deny');
-    assert.match(answer.permissionDecisionReason, /^\[NO_ACTIVE_INTENT\]/);
-  });
-
-  it('after a human picks the intent, an in-scope native edit is allowed and traced by the extension', async () => {
+  it('after a person picks the intent in VS Code, Claude Code’s in-scope Edit is allowed and traced as claude-code by the extension', async () => {
     await pickIntentInPalette(workbench.page, 'auth-refactor');
 
     const file = join(workspace, LOGIN);
@@ -75,26 +65,5 @@ describe('e2e: agents’ native tools governed by the running extension (hook br
     assert.equal(record.files[0].path, LOGIN);
     assert.equal(record.metadata.intent_id, 'auth-refactor');
     assert.equal(record.metadata.agent, 'claude-code');
-  });
-
-  it('denies a native write out of scope with the reason', async () => {
-    const run = await claude('PreToolUse', 'Write', { file_path: join(workspace, 'src/billing/invoice.ts'), content: 'x\n' }, 'toolu_e2e_2');
-    assert.match(JSON.parse(run.stdout).hookSpecificOutput.permissionDecisionReason, /^\[SCOPE_VIOLATION\]/);
-  });
-
-  it('a destructive native command shows the modal: Approve lets it run, Reject denies it', async () => {
-    const command = { command: 'rm -rf src/auth/tmp', description: 'clean up' };
-    const approved = claude('PreToolUse', 'Bash', command, 'toolu_e2e_3');
-    const shown = await answerModal(workbench.page, 'Approve', join(shots, 'hook-bridge-modal.png'));
-    assert.match(shown, /rm -rf src\/auth\/tmp/);
-    const run = await approved;
-    assert.equal(run.code, 0, run.stderr);
-    assert.equal(run.stdout, '');
-
-    const rejected = claude('PreToolUse', 'Bash', command, 'toolu_e2e_4');
-    await answerModal(workbench.page, 'Reject');
-    const answer = JSON.parse((await rejected).stdout).hookSpecificOutput;
-    assert.equal(answer.permissionDecision, 'deny');
-    assert.match(answer.permissionDecisionReason, /^\[HITL_REJECT\]/);
   });
 });

@@ -240,8 +240,11 @@ const CHROMIUM_ARGS = [
   '--disable-quic',
 ];
 
-/** Opens the web workbench on `folder` in headless Chromium and waits until it has rendered. */
-export async function openWorkbench(url: string, folder: string, timeoutMs = 90_000): Promise<Workbench> {
+/**
+ * Opens the web workbench on `folder` in headless Chromium and waits until it has rendered. `beforeLoad` runs on
+ * the page before the workbench loads (it may visit a same-origin page to seed the browser's storage).
+ */
+export async function openWorkbench(url: string, folder: string, timeoutMs = 90_000, beforeLoad?: (page: Page) => Promise<void>): Promise<Workbench> {
   const browser = await chromium.launch({
     executablePath: readProvisioned().paths.chromium,
     args: CHROMIUM_ARGS,
@@ -252,6 +255,7 @@ export async function openWorkbench(url: string, folder: string, timeoutMs = 90_
   };
   try {
     const page = await browser.newPage();
+    await beforeLoad?.(page);
     await page.goto(`${url}/?folder=${encodeURIComponent(folder)}`, { timeout: timeoutMs });
     await page.waitForSelector('.monaco-workbench', { timeout: timeoutMs });
     return { browser, page, close };

@@ -1,0 +1,206 @@
+import { strict as assert } from 'node:assert';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { vscodeDialect } from '../../src/core/bridge/vscodeDialect';
+import { assertAgentTraceFile } from '../support/agentTraceSchema';
+import { startScriptedAnthropic, type ScriptedAnthropic } from '../support/scriptedAnthropic';
+import { installExtension, type Workbench } from '../vscode/codeServer';
+import { repoRoot } from '../vscode/provisioned';
+import { answerModal, launchGovernedVsCode, pickIntentInPalette, waitFor, type GovernedVsCode } from './e2eSupport';
+import { AGENT_SETTINGS, chatTurn, enableBuiltinChat, useScriptedModel, type ChatTurn } from './vscodeChat';
+
+const shots = join(repoRoot, 'test-results', 'e2e');
+const DENIED = 'Tool execution denied: ';
+
+interface TraceRecord {
+  files: { path: string }[];
+  metadata: Record<string, unknown>;
+}
+
+/**
+ * VS Code's own agent, for real: the built-in chat in Agent mode (code-server 4.139.1, Copilot Chat 0.67) with a
+ * scripted model, running the hooks `governor hooks install --agent vscode` wrote into the workspace through its
+ * own hook runner, answered by the extension running in the same VS Code under the intent a person picked.
+ */
+describe('e2e: VS Code’s own agent governed through its hooks', function () {
+  let model: ScriptedAnthropic | undefined;
+  let vscode: GovernedVsCode | undefined;
+  let workspace: string;
+  let workbench: Workbench;
+  /** Every tool name the agent offered the model in a request. */
+  const offered = new Set<string>();
+
+  const turn = async (script: Parameters<typeof chatTurn>[2]): Promise<ChatTurn> => {
+    const played = await chatTurn(workbench.page, model!, script);
+    for (const request of played.requests) for (const tool of request.body.tools ?? []) offered.add((tool as { name: string }).name);
+    return played;
+  };
+  const jsonl = (name: string): Record<string, unknown>[] => {
+    const path = join(workspace, '.orchestration', name);
+    return existsSync(path) ? readFileSync(path, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line)) : [];
+  };
+  /** The trace record of `rel` once the extension has written it (PostToolUse comes after the agent moves on). */
+  const traced = (rel: string): Promise<TraceRecord> =>
+    waitFor(`a trace record of ${rel}`, () => {
+      const path = join(workspace, '.orchestration', 'agent_trace.jsonl');
+      if (!existsSync(path)) return undefined;
+      return (assertAgentTraceFile(path) as unknown as TraceRecord[]).filter((record) => record.files.some((file) => file.path === rel)).at(-1);
+    });
+
+  before(async function () {
+    this.timeout(600_000);
+    assert.ok(existsSync(join(repoRoot, 'dist', 'hook.js')), 'run `npm run build` first');
+    mkdirSync(shots, { recursive: true });
+    model = await startScriptedAnthropic([]);
+    const modelUrl = model.url;
+    vscode = await launchGovernedVsCode({
+      prefix: 'ig-e2e-agent-',
+      settings: AGENT_SETTINGS,
+      prepare: async (ws, temp) => {
+        useScriptedModel(join(temp, 'user-data'), modelUrl);
+        installExtension(join(temp, 'extensions'), join(__dirname, 'fixtures', 'frobnicator'));
+        const install = spawnSync(process.execPath, [join(repoRoot, 'dist', 'cli.js'), 'hooks', 'install', '--agent', 'vscode', '--workspace', ws], {
+          encoding: 'utf8',
+          env: { ...process.env, HOME: join(temp, 'home') },
+        });
+        assert.equal(install.status, 0, install.stderr);
+      },
+      beforeWorkbench: enableBuiltinChat,
+    });
+    ({ workspace, workbench } = vscode);
+  });
+
+  after(async function () {
+    this.timeout(60_000);
+    await vscode?.stop();
+    await model?.close();
+  });
+
+  it('installs its hooks where VS Code reads them: .github/hooks/intent-governor.json, a command hook per event', () => {
+    const config = JSON.parse(readFileSync(join(workspace, '.github', 'hooks', 'intent-governor.json'), 'utf8')) as { hooks: Record<string, { type: string; command: string }[]> };
+    for (const event of ['PreToolUse', 'PostToolUse', 'SessionStart', 'UserPromptSubmit']) {
+      assert.equal(config.hooks[event]?.[0]?.type, 'command', event);
+      assert.match(config.hooks[event][0].command, /^node ".*hook\.js" hook vscode /, event);
+    }
+  });
+
+  it('before a person picks an intent, create_file is refused and the model reads how to get one', async () => {
+    const file = join(workspace, 'src/auth/early.ts');
+    const { results } = await turn([{ tool: 'create_file', input: { filePath: file, content: 'x\n' } }, { text: 'refused' }]);
+    assert.equal(results.length, 1, JSON.stringify(results));
+    assert.ok(results[0].text.startsWith(`${DENIED}[NO_ACTIVE_INTENT]`), results[0].text);
+    assert.equal(existsSync(file), false);
+  });
+
+  it('after a person picks the intent in the status bar, an in-scope create_file lands and is traced as vscode-agent', async () => {
+    await pickIntentInPalette(workbench.page, 'auth-refactor');
+    const file = join(workspace, 'src/auth/token.ts');
+    const { results } = await turn([{ tool: 'create_file', input: { filePath: file, content: 'export const token = 1;\n' } }, { text: 'written' }]);
+    assert.ok(!results[0].text.startsWith(DENIED), results[0].text);
+    assert.equal(readFileSync(file, 'utf8'), 'export const token = 1;\n');
+    const record = await traced('src/auth/token.ts');
+    assert.equal(record.metadata.agent, 'vscode-agent');
+    assert.equal(record.metadata.intent_id, 'auth-refactor');
+    assert.equal(record.metadata.operation, 'write');
+  });
+
+  it('an out-of-scope create_file is refused: the next request carries the denial with SCOPE_VIOLATION, no file, the refusal logged', async () => {
+    const file = join(workspace, 'src/billing/x.ts');
+    const { results, requests } = await turn([{ tool: 'create_file', input: { filePath: file, content: 'x\n' } }, { text: 'refused' }]);
+    assert.equal(requests.length, 2);
+    assert.match(results[0].text, /^Tool execution denied: \[SCOPE_VIOLATION\] "src\/billing\/x\.ts" is outside the owned scope of intent auth-refactor .*request_scope_expansion/s);
+    assert.equal(existsSync(file), false);
+    const refusal = jsonl('governance_log.jsonl').filter((entry) => entry.code === 'SCOPE_VIOLATION').at(-1);
+    assert.ok(refusal, 'no refusal in the governance log');
+    assert.deepEqual(refusal.agent, { name: 'vscode-agent' });
+    assert.deepEqual(refusal.paths, ['src/billing/x.ts']);
+  });
+
+  it('run_in_terminal whose redirect writes out of scope is refused before the terminal runs it', async () => {
+    const { results } = await turn([
+      { tool: 'run_in_terminal', input: { command: 'echo leaked > src/billing/leak.txt', explanation: 'write a file', goal: 'write', isBackground: false, timeout: 10_000 } },
+      { text: 'refused' },
+    ]);
+    assert.match(results[0].text, /^Tool execution denied: \[SCOPE_VIOLATION\] "src\/billing\/leak\.txt"/);
+    assert.equal(existsSync(join(workspace, 'src/billing/leak.txt')), false);
+  });
+
+  it('create_file over its own hook config (a protected path) is refused, and the hooks stay installed', async () => {
+    const config = join(workspace, '.github', 'hooks', 'intent-governor.json');
+    const before = readFileSync(config, 'utf8');
+    const { results } = await turn([{ tool: 'create_file', input: { filePath: config, content: '{"hooks": {}}\n' } }, { text: 'refused' }]);
+    assert.match(results[0].text, /^Tool execution denied: \[PROTECTED_PATH\] "\.github\/hooks\/intent-governor\.json" is protected/);
+    assert.equal(readFileSync(config, 'utf8'), before);
+  });
+
+  it('a tool of another extension, unknown to the governor, is refused and never runs', async () => {
+    const login = join(workspace, 'src/auth/login.ts');
+    const before = readFileSync(login, 'utf8');
+    const { results, requests } = await turn([{ tool: 'frobnicate_file', input: { path: login } }, { text: 'refused' }]);
+    assert.ok(requests[0].body.tools?.some((tool) => (tool as { name: string }).name === 'frobnicate_file'), 'the agent did not offer the other extension’s tool');
+    assert.ok(results[0].text.startsWith(DENIED), results[0].text);
+    assert.match(results[0].text, /frobnicate_file/);
+    assert.equal(readFileSync(login, 'utf8'), before);
+    assert.ok(jsonl('governance_log.jsonl').some((entry) => entry.decision === 'deny' && JSON.stringify(entry).includes('frobnicate_file')), 'the refusal is not in the governance log');
+  });
+
+  it('an in-scope replace_string_in_file lands and is traced as an edit by vscode-agent', async () => {
+    const login = join(workspace, 'src/auth/login.ts');
+    const before = readFileSync(login, 'utf8');
+    const { results } = await turn([
+      { tool: 'replace_string_in_file', input: { filePath: login, oldString: 'password.length >= 12', newString: 'password.length >= 16', explanation: 'longer passwords' } },
+      { text: 'edited' },
+    ]);
+    assert.ok(!results[0].text.startsWith(DENIED), results[0].text);
+    assert.equal(readFileSync(login, 'utf8'), before.replace('password.length >= 12', 'password.length >= 16'));
+    const record = await traced('src/auth/login.ts');
+    assert.equal(record.metadata.agent, 'vscode-agent');
+    assert.equal(record.metadata.intent_id, 'auth-refactor');
+    assert.equal(record.metadata.operation, 'edit');
+  });
+
+  it('a destructive terminal command asks a person in the native modal: Approve lets it run, Reject denies it', async () => {
+    const tmp = join(workspace, 'src/auth/tmp');
+    const rm = { tool: 'run_in_terminal', input: { command: 'rm -rf src/auth/tmp', explanation: 'clean up', goal: 'clean up', isBackground: false, timeout: 10_000 } };
+
+    mkdirSync(tmp, { recursive: true });
+    writeFileSync(join(tmp, 'junk.txt'), 'junk\n');
+    const approved = turn([rm, { text: 'cleaned' }]);
+    const shown = await answerModal(workbench.page, 'Approve', join(shots, 'vscode-agent-modal.png'));
+    assert.match(shown, /rm -rf src\/auth\/tmp/);
+    const ran = await approved;
+    assert.ok(!ran.results[0].text.startsWith(DENIED), ran.results[0].text);
+    assert.equal(existsSync(tmp), false);
+
+    mkdirSync(tmp, { recursive: true });
+    const rejected = turn([rm, { text: 'not cleaned' }]);
+    await answerModal(workbench.page, 'Reject');
+    const refused = await rejected;
+    assert.ok(refused.results[0].text.startsWith(`${DENIED}[HITL_REJECT]`), refused.results[0].text);
+    assert.equal(existsSync(tmp), true);
+  });
+
+  it('the agent picking the extension’s own language model tool writes through the governed pipeline, hooks and all', async () => {
+    const { results } = await turn([{ tool: 'intent-governor_write_file', input: { path: 'src/auth/lm.ts', content: 'export const lm = 1;\n' } }, { text: 'written' }]);
+    assert.ok(!results[0].text.startsWith(DENIED), results[0].text);
+    assert.equal(readFileSync(join(workspace, 'src/auth/lm.ts'), 'utf8'), 'export const lm = 1;\n');
+    const record = await traced('src/auth/lm.ts');
+    assert.equal(record.metadata.agent, 'vscode-agent');
+  });
+
+  it('every tool the agent offers its model is in the hook bridge’s table, and only the other extension’s tool is unknown', () => {
+    assert.ok(offered.size > 40, `the agent offered only ${[...offered].join(', ')}`);
+    const place = { cwd: workspace, workspace };
+    // The bridge's refusal of a tool it does not know, for any name.
+    const unknownReason = (name: string) => {
+      const probe = vscodeDialect.mapTool('ig_probe_not_a_tool', {}, place);
+      return probe.kind === 'refused' ? probe.reason.replaceAll('ig_probe_not_a_tool', name) : undefined;
+    };
+    const unknown = [...offered].filter((name) => {
+      const mapping = vscodeDialect.mapTool(name, {}, place);
+      return mapping.kind === 'refused' && mapping.reason === unknownReason(name);
+    });
+    assert.deepEqual(unknown, ['frobnicate_file']);
+  });
+});
