@@ -115,14 +115,18 @@ describe('agents: the real GitHub Copilot CLI governed through its hooks (the ho
     assert.equal(record.metadata.intent_id, 'auth-refactor');
   });
 
-  it('an in-scope edit (after Copilot views the file) lands and is traced as a change to that file', async () => {
+  it('an in-scope edit (after Copilot views the folder and the file) lands and is traced as a change to that file', async () => {
     const file = join(ws, 'src/auth/login.ts');
     const { model } = await play([
+      { tool: 'view', input: { path: ws } },
       { tool: 'view', input: { path: file } },
       { tool: 'edit', input: { path: file, old_str: 'login() {}', new_str: 'login() { return true; }' } },
       { text: 'edited' },
     ]);
-    assert.match(results(model)[1], /updated with changes/, JSON.stringify(results(model)));
+    const [listing, read, edited] = results(model);
+    assert.match(listing, /src/, 'a view of the workspace folder lists it');
+    assert.match(read, /export function login/);
+    assert.match(edited, /updated with changes/, JSON.stringify(results(model)));
     assert.equal(readFileSync(file, 'utf8'), 'export function login() { return true; }\n');
     const record = lastRecord();
     assert.equal(record?.files[0].path, 'src/auth/login.ts');

@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseCodexPatch, type PatchChunk } from './codexPatch';
 import { isRecord, mapByTable, stringField, type AgentPlace, type HookDialect, type HookEvent, type HookReply, type NativeToolTable } from './hookDialect';
@@ -107,8 +108,12 @@ function toolPath(given: string, place: AgentPlace): string {
   return resolve(place.cwd, given);
 }
 
-function readCall(path: string | undefined, tool: string, place: AgentPlace): ToolMapping {
-  return path === undefined ? invalid(tool, 'path') : { kind: 'governed', calls: [{ tool: 'read_file', input: { path: toolPath(path, place) } }] };
+/** `view` of a file reads it; of a directory it lists names two levels deep, as glob does, which reads no governed content. */
+function readCall(given: string | undefined, tool: string, place: AgentPlace): ToolMapping {
+  if (given === undefined) return invalid(tool, 'path');
+  const path = toolPath(given, place);
+  if (statSync(path, { throwIfNoEntry: false })?.isDirectory()) return { kind: 'passthrough' };
+  return { kind: 'governed', calls: [{ tool: 'read_file', input: { path } }] };
 }
 
 function createCall(input: Record<string, unknown>, tool: string, place: AgentPlace): ToolMapping {

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { mkdtemp, realpath, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { copilotDialect } from '../../../../src/core/bridge/copilotDialect';
@@ -133,6 +133,13 @@ describe('GitHub Copilot CLI dialect', () => {
       assert.deepEqual(governed(map('edit', { path: file, old_str: 'a', new_str: 'b' })), [{ tool: 'edit_file', input: { path: file }, edits: [{ search: 'a', replace: 'b', all: false }] }]);
       assert.deepEqual(governed(map('view', { path: file, view_range: [1, 2] })), [{ tool: 'read_file', input: { path: file } }]);
       assert.deepEqual(governed(map('bash', { command: 'npm test', description: 'test', mode: 'async' }, join(root, 'src'))), [{ tool: 'run_command', input: { command: 'npm test', cwd: join(root, 'src') } }]);
+    });
+
+    it('lets a view of a directory through: it lists names, as glob does (the workspace root included)', async () => {
+      await mkdir(join(root, 'src'), { recursive: true });
+      assert.deepEqual(map('view', { path: root }), { kind: 'passthrough' });
+      assert.deepEqual(map('view', { path: 'src' }), { kind: 'passthrough' });
+      assert.deepEqual(map('str_replace_editor', { command: 'view', path: root }), { kind: 'passthrough' });
     });
 
     it('resolves a relative path against the working directory, without expanding "~" (Copilot CLI makes a folder named "~")', () => {
