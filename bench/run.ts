@@ -1,5 +1,6 @@
 import { agentsBench } from './agentsBench';
 import { bridgeBench } from './bridgeBench';
+import { changeClassBench } from './changeClassBench';
 import { chainBench } from './chainBench';
 import { intentMapBench } from './intentMapBench';
 import { mcpBench } from './mcpBench';
@@ -12,7 +13,7 @@ import { writeLockBench } from './writeLockBench';
  * Every benchmark suite; `npm run bench -- <name>` runs only the named ones. The inspector runs last: it
  * starts VS Code and a browser, whose shutdown would still load the machine while the next suite measures.
  */
-const SUITES: BenchSuite[] = [chainBench, writeLockBench, traceBench, intentMapBench, mcpBench, bridgeBench, agentsBench, inspectorBench];
+const SUITES: BenchSuite[] = [chainBench, writeLockBench, traceBench, changeClassBench, intentMapBench, mcpBench, bridgeBench, agentsBench, inspectorBench];
 
 async function main(): Promise<void> {
   const only = process.argv.slice(2);
