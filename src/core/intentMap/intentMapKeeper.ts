@@ -129,13 +129,16 @@ export class IntentMapKeeper implements IntentMapUpdates {
     return { path: this.path, text: renderIntentMap(view), intents: view.intents.length, files: files.size };
   }
 
-  /** New lines of both logs into the model; a log git rewrote means reading both again from the start. */
+  /**
+   * New lines of both logs into the model, the governance log first (its voids name trace records). A log git
+   * rewrote, or a void for a record already folded in, means reading both again from the start.
+   */
   private async readLogs(): Promise<void> {
     for (let attempt = 1; ; attempt += 1) {
-      const trace = await this.trace.follow((line, text) => this.model.addTrace(line, parse(text)));
       const governance = await this.governance.follow((line, text) => this.model.addGovernance(line, parse(text)));
-      if (trace === 'appended' && governance === 'appended') return;
-      if (attempt === MAX_LOG_READS) throw new Error('the logs kept being rewritten while they were read; try again once git is done');
+      const trace = await this.trace.follow((line, text) => this.model.addTrace(line, parse(text)));
+      if (trace === 'appended' && governance === 'appended' && !this.model.needsReread) return;
+      if (attempt === MAX_LOG_READS) throw new Error('the logs kept being rewritten while they were read; try again once git (or a recovering writer) is done');
       this.model.clear();
       this.trace.reset();
       this.governance.reset();

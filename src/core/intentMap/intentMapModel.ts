@@ -10,8 +10,8 @@ export interface MappedChange {
   /** Line of the trace holding the record: orders records with the same timestamp. */
   traceLine: number;
   agent?: string;
-  /** `created | modified | deleted` per path, as the record's metadata says. */
-  files: Map<string, string | undefined>;
+  /** Each path once, with `created | modified | deleted` as the record's metadata says. */
+  files: { path: string; change?: string }[];
 }
 
 /** Standing changes of one intent (or of none), in total and per file: how many, and the newest. */
@@ -30,22 +30,32 @@ export interface RefusalTally {
 
 /**
  * What the intent map is made of, folded record by record from both logs so that an appended record costs
- * its own parse and nothing more: the change records (by intent and file), every range they wrote (the
- * candidates blame finds again in the current content), the records a `void` governance record withdrew, and
- * refusals per intent and code. Pure: the keeper feeds it and reads it.
+ * its own parse and nothing more: counts and the newest change per intent and file, every range the changes
+ * wrote (the candidates blame finds again in the current content), the records a `void` governance record
+ * withdrew, and refusals per intent and code. No record is kept whole (100k records fold into ~30 MB). The
+ * governance log is read first, so a record whose void is known is never folded in. Pure: the keeper feeds it.
  */
 export class IntentMapModel {
-  private readonly changes: MappedChange[] = [];
+  /** Ids of the records folded in, so a void that arrives after its record is noticed. */
+  private readonly folded = new Set<string>();
   private readonly candidatesByPath = new Map<string, BlameCandidate[]>();
   /** Bumped whenever a path's candidates (or the records behind them) change, so cached attributions expire. */
   private readonly generations = new Map<string, number>();
-  private readonly pathsById = new Map<string, string[]>();
   private readonly voided = new Set<string>();
   private readonly refusals = new Map<string, Map<string, RefusalTally>>();
-  /** Kept up to date as records arrive; rebuilt from `changes` only after a void withdrew a record already counted. */
   private activity = new Map<string | undefined, IntentActivity>();
-  private activityStale = false;
+  private stale = false;
   private counts = { trace: 0, governance: 0 };
+  /** Intents, agents, paths and change kinds repeat across 100k records: one string each (a large trace's model stays small). */
+  private readonly strings = new Map<string, string>();
+
+  /**
+   * A void arrived for a record already folded in: the model keeps no per-record list to take it out of (that
+   * list would double its size), so the keeper reads both logs again, the governance log first.
+   */
+  get needsReread(): boolean {
+    return this.stale;
+  }
 
   /** Records read from each log (every parsed line, notes included). */
   get recordCounts(): { trace: number; governance: number } {
@@ -59,33 +69,33 @@ export class IntentMapModel {
     const meta: Record<string, unknown> = isObject(record.metadata) ? record.metadata : {};
     if (meta.kind !== undefined && meta.kind !== 'mutation') return; // the writer's own notes change no file
     if (typeof record.id !== 'string' || !Array.isArray(record.files)) return;
-    const kinds = new Map<string, string | undefined>();
-    for (const file of Array.isArray(meta.files) ? meta.files : []) {
-      if (isObject(file) && typeof file.path === 'string') kinds.set(file.path, typeof file.change === 'string' ? file.change : undefined);
-    }
-    const files = new Map<string, string | undefined>();
-    for (const file of record.files) {
-      if (!isObject(file) || typeof file.path !== 'string' || files.has(file.path)) continue;
-      files.set(file.path, kinds.get(file.path));
-      const candidates = blameCandidates(traceLine, record, file.path);
-      if (candidates.length) {
-        const list = this.candidatesByPath.get(file.path);
-        if (list) list.push(...candidates);
-        else this.candidatesByPath.set(file.path, candidates);
-      }
-      this.bump(file.path);
-    }
+    if (this.voided.has(record.id)) return; // its change did not land (or may not have): it claims nothing
+    this.folded.add(record.id);
     const change: MappedChange = {
       id: record.id,
-      intentId: typeof meta.intent_id === 'string' ? meta.intent_id : undefined,
+      intentId: this.intern(meta.intent_id),
       timestamp: typeof record.timestamp === 'string' ? record.timestamp : '',
       traceLine,
-      agent: typeof meta.agent === 'string' ? meta.agent : undefined,
-      files,
+      agent: this.intern(meta.agent),
+      files: [],
     };
-    this.changes.push(change);
-    this.pathsById.set(record.id, [...(this.pathsById.get(record.id) ?? []), ...files.keys()]);
-    if (!this.voided.has(change.id)) count(this.activity, change);
+    const kinds = new Map<string, unknown>();
+    for (const file of Array.isArray(meta.files) ? meta.files : []) if (isObject(file) && typeof file.path === 'string') kinds.set(file.path, file.change);
+    // One attribution per record, shared by its ranges: the map needs only whose lines they are.
+    const attribution = { recordId: change.id, intentId: change.intentId };
+    for (const file of record.files) {
+      if (!isObject(file) || typeof file.path !== 'string' || change.files.some((f) => f.path === file.path)) continue;
+      const path = this.intern(file.path) as string;
+      change.files.push({ path, change: this.intern(kinds.get(path)) });
+      const candidates = blameCandidates(traceLine, record, path).map((c) => ({ ...c, timestamp: change.timestamp, attribution }));
+      if (candidates.length) {
+        const list = this.candidatesByPath.get(path);
+        if (list) list.push(...candidates);
+        else this.candidatesByPath.set(path, candidates);
+      }
+      this.bump(path);
+    }
+    count(this.activity, change);
   }
 
   addGovernance(line: number, value: unknown): void {
@@ -97,9 +107,7 @@ export class IntentMapModel {
       // The change that record describes did not land (or may not have): it no longer claims lines.
       if (typeof record.record_id !== 'string' || this.voided.has(record.record_id)) return;
       this.voided.add(record.record_id);
-      const paths = this.pathsById.get(record.record_id);
-      for (const path of paths ?? []) this.bump(path);
-      if (paths) this.activityStale = true;
+      if (this.folded.has(record.record_id)) this.stale = true;
       return;
     }
     if (record.decision !== 'deny' && record.decision !== 'reject' && record.decision !== 'error') return;
@@ -122,26 +130,20 @@ export class IntentMapModel {
     }
   }
 
-  /** Forget everything: a log was rewritten, so both are read again from the start. */
+  /** Forget everything: a log was rewritten (or a void came late), so both are read again from the start. */
   clear(): void {
-    this.changes.length = 0;
+    this.folded.clear();
     this.candidatesByPath.clear();
     for (const path of this.generations.keys()) this.bump(path);
-    this.pathsById.clear();
     this.voided.clear();
     this.refusals.clear();
     this.activity = new Map();
-    this.activityStale = false;
+    this.stale = false;
     this.counts = { trace: 0, governance: 0 };
   }
 
   /** Standing changes (not voided) by intent (`undefined`: none bound). */
   intentActivity(): ReadonlyMap<string | undefined, IntentActivity> {
-    if (this.activityStale) {
-      this.activity = new Map();
-      for (const change of this.changes) if (!this.voided.has(change.id)) count(this.activity, change);
-      this.activityStale = false;
-    }
     return this.activity;
   }
 
@@ -154,8 +156,7 @@ export class IntentMapModel {
 
   /** The ranges standing records wrote to `path`, for blame's attribution. */
   candidatesFor(path: string): BlameCandidate[] {
-    const all = this.candidatesByPath.get(path) ?? [];
-    return this.voided.size ? all.filter((c) => !this.voided.has(c.attribution.recordId ?? '')) : all;
+    return this.candidatesByPath.get(path) ?? [];
   }
 
   /** Changes whenever what `candidatesFor(path)` returns may have changed. */
@@ -170,6 +171,14 @@ export class IntentMapModel {
     return out;
   }
 
+  private intern(value: unknown): string | undefined {
+    if (typeof value !== 'string') return undefined;
+    const known = this.strings.get(value);
+    if (known !== undefined) return known;
+    this.strings.set(value, value);
+    return value;
+  }
+
   private bump(path: string): void {
     this.generations.set(path, (this.generations.get(path) ?? 0) + 1);
   }
@@ -181,7 +190,7 @@ function count(activity: Map<string | undefined, IntentActivity>, change: Mapped
   if (!entry) activity.set(change.intentId, (entry = { changes: 0, last: change, files: new Map() }));
   entry.changes += 1;
   if (change.timestamp >= entry.last.timestamp) entry.last = change;
-  for (const path of change.files.keys()) {
+  for (const { path } of change.files) {
     const file = entry.files.get(path);
     if (!file) entry.files.set(path, { changes: 1, last: change });
     else {

@@ -92,7 +92,7 @@ export function buildIntentMapView(model: IntentMapModel, plan: IntentsSnapshot,
 }
 
 function fileView(path: string, intentId: string | undefined, changes: number, last: MappedChange, state: FileState | undefined): FileView {
-  const view: FileView = { path, state: state?.kind ?? 'missing', lines: [], records: [], changes, last: { ...ref(last), change: last.files.get(path) } };
+  const view: FileView = { path, state: state?.kind ?? 'missing', lines: [], records: [], changes, last: { ...ref(last), change: last.files.find((f) => f.path === path)?.change } };
   if (state?.kind === 'unreadable') view.reason = state.reason;
   if (state?.kind !== 'present') return view;
   const byRecord = new Map<string, [number, number][]>();
