@@ -1,4 +1,5 @@
 import type * as TS from 'typescript';
+import { DeclarationOrder, type Placement } from './declarationOrder';
 import { ScopeNames } from './scopeNames';
 
 export interface CanonicalOptions {
@@ -30,7 +31,8 @@ const PRIMITIVE_KEYS = ['operator', 'token', 'keywordToken', 'isTypeOnly', 'phas
 /**
  * Prints a syntax tree as text that two versions of a file share exactly when they differ only in what a
  * refactoring may change: layout, comments, redundant parentheses, quotes, locals renamed consistently, and
- * the order of declarations whose order cannot matter (function declarations, types, imports, methods).
+ * the order of declarations whose order cannot matter (declarationOrder.ts: function declarations, types,
+ * imports, methods anywhere; constants and classes whose definition runs nothing, among themselves).
  *
  * Names declared at the top of a module are printed as they are (they are the module's API, or reachable by
  * it); names declared inside a function, block or type's parameters are numbered in declaration order,
@@ -38,6 +40,7 @@ const PRIMITIVE_KEYS = ['operator', 'token', 'keywordToken', 'isTypeOnly', 'phas
  */
 export class CanonicalTree {
   private readonly names: ScopeNames;
+  private readonly order: DeclarationOrder;
   private readonly k: typeof TS.SyntaxKind;
   private readonly shapes = new WeakMap<TS.Node, string>();
   private readonly literalSlots: Map<TS.SyntaxKind, Set<string>>;
@@ -48,6 +51,7 @@ export class CanonicalTree {
     private readonly options: CanonicalOptions,
   ) {
     this.names = new ScopeNames(ts);
+    this.order = new DeclarationOrder(ts);
     this.k = ts.SyntaxKind;
     const k = this.k;
     // Identifier slots that hold a property, member, label or export name: text that is meaning, not a binding.
@@ -190,9 +194,9 @@ export class CanonicalTree {
   private list(owner: TS.Node, key: string, array: TS.NodeArray<TS.Node>, scope: Scope, mode: Mode): string[] {
     const ts = this.ts;
     let items: readonly TS.Node[] = array;
-    if (key === 'statements' && !ts.isCaseOrDefaultClause(owner)) items = this.ordered(array, scope, (s) => this.movableStatement(s));
-    else if (key === 'members' && ts.isClassLike(owner)) items = this.ordered(array, scope, (m) => this.options.signatureOnly === true || this.movableMember(m));
-    else if (key === 'members' && (ts.isInterfaceDeclaration(owner) || ts.isTypeLiteralNode(owner))) items = this.ordered(array, scope, (m) => ts.isPropertySignature(m));
+    if (key === 'statements' && !ts.isCaseOrDefaultClause(owner)) items = this.ordered(array, scope, (s) => this.order.statement(s));
+    else if (key === 'members' && ts.isClassLike(owner)) items = this.ordered(array, scope, (m) => (this.options.signatureOnly ? 'hoisted' : this.order.member(m)));
+    else if (key === 'members' && (ts.isInterfaceDeclaration(owner) || ts.isTypeLiteralNode(owner))) items = this.ordered(array, scope, (m) => (ts.isPropertySignature(m) ? 'hoisted' : 'fixed'));
     if (this.options.signatureOnly && key === 'members') items = items.filter((m) => !this.isPrivateMember(m));
     const printed: string[] = [];
     for (const item of items) {
@@ -204,40 +208,36 @@ export class CanonicalTree {
   }
 
   /**
-   * The order a list is compared in: declarations whose place cannot matter first, sorted by their shape
-   * (which survives renames), then the rest as written. Equal shapes keep their written order.
+   * The order a list is compared in: hoisted items first, then the rest as written, except that each run of
+   * inert items between two fixed ones is sorted. Sorting is by shape (which survives renames); equal shapes,
+   * and any group where a name is declared twice (the later one wins), keep their written order.
    */
-  private ordered(array: readonly TS.Node[], scope: Scope, movable: (node: TS.Node) => boolean): TS.Node[] {
-    const free: TS.Node[] = [];
-    const fixed: TS.Node[] = [];
-    for (const item of array) (movable(item) ? free : fixed).push(item);
-    if (free.length > 1) {
-      const keyed = free.map((node, index) => ({ node, index, shape: this.node(node, scope, 'shape') }));
-      keyed.sort((a, b) => (a.shape < b.shape ? -1 : a.shape > b.shape ? 1 : a.index - b.index));
-      return [...keyed.map((entry) => entry.node), ...fixed];
+  private ordered(array: readonly TS.Node[], scope: Scope, placement: (node: TS.Node) => Placement): TS.Node[] {
+    const hoisted: TS.Node[] = [];
+    const rest: TS.Node[] = [];
+    let run: TS.Node[] = [];
+    const flush = () => {
+      rest.push(...this.byShape(run, scope));
+      run = [];
+    };
+    for (const item of array) {
+      const place = placement(item);
+      if (place === 'hoisted') hoisted.push(item);
+      else if (place === 'inert') run.push(item);
+      else {
+        flush();
+        rest.push(item);
+      }
     }
-    return [...free, ...fixed];
+    flush();
+    return [...this.byShape(hoisted, scope), ...rest];
   }
 
-  /** Hoisted or type-only: a function declaration with a body, an import, a type, an ambient declaration. */
-  private movableStatement(node: TS.Node): boolean {
-    const ts = this.ts;
-    if (ts.isFunctionDeclaration(node)) return node.body !== undefined;
-    if (ts.isInterfaceDeclaration(node) || ts.isTypeAliasDeclaration(node)) return true;
-    // A bare `import './polyfill'` runs for its effects, and effects have an order.
-    if (ts.isImportDeclaration(node)) return node.importClause !== undefined;
-    if (ts.isExportDeclaration(node)) return true;
-    return ts.canHaveModifiers(node) && (ts.getModifiers(node) ?? []).some((m) => m.kind === this.k.DeclareKeyword);
-  }
-
-  /** Methods, accessors and the constructor sit on the prototype; fields and static blocks run in order. */
-  private movableMember(node: TS.Node): boolean {
-    const ts = this.ts;
-    if (!(ts.isMethodDeclaration(node) || ts.isGetAccessorDeclaration(node) || ts.isSetAccessorDeclaration(node) || ts.isConstructorDeclaration(node))) return false;
-    if (!node.body) return false;
-    // A computed name is evaluated when the class is, and decorators run then too: both in order.
-    if (node.name && ts.isComputedPropertyName(node.name)) return false;
-    return !(ts.canHaveDecorators(node) && (ts.getDecorators(node) ?? []).length > 0);
+  private byShape(items: TS.Node[], scope: Scope): TS.Node[] {
+    if (items.length < 2 || this.order.redeclares(items)) return items;
+    const keyed = items.map((node, index) => ({ node, index, shape: this.node(node, scope, 'shape') }));
+    keyed.sort((a, b) => (a.shape < b.shape ? -1 : a.shape > b.shape ? 1 : a.index - b.index));
+    return keyed.map((entry) => entry.node);
   }
 
   private isPrivateMember(node: TS.Node): boolean {
@@ -326,7 +326,7 @@ export class CanonicalTree {
     const declared = (statement: TS.Node) => [...this.names.lexicalNames(statement), ...(functionBody ? this.names.varNames(statement) : [])];
     for (const statement of statements) for (const name of declared(statement)) if (!scope.names.has(name)) scope.names.set(name, PENDING);
     if (mode === 'shape') return;
-    for (const statement of this.ordered(statements, scope, (s) => this.movableStatement(s))) {
+    for (const statement of this.ordered(statements, scope, (s) => this.order.statement(s))) {
       for (const name of declared(statement)) if (scope.names.get(name) === PENDING) this.bind(scope, name, mode, true);
     }
   }
