@@ -45,7 +45,7 @@ describe('VS Code agent tools through governor hook vscode (headless)', () => {
 
   const traces = async () => {
     const file = join(h.root, '.orchestration', 'agent_trace.jsonl');
-    return (await stat(file).catch(() => undefined)) ? (assertAgentTraceFile(file) as TraceRecord[]) : [];
+    return (await stat(file).catch(() => undefined)) ? (assertAgentTraceFile(file) as unknown as TraceRecord[]) : [];
   };
 
   it('lets insert_edit_into_file change an in-scope file, and traces the lines it changed under vscode-agent', async () => {
