@@ -130,8 +130,8 @@ async function answerHook(dialect: HookDialect, options: HookOptions, io: CliIO,
 
 /** One hook event, already read: map it, let the extension or `headless` decide, answer in the agent's dialect. */
 export async function answerHookPayload(dialect: HookDialect, payload: unknown, options: HookOptions, io: Pick<CliIO, 'cwd' | 'env'>, headless: HeadlessDecider): Promise<HookReply> {
-  // GitHub Copilot CLI also runs VS Code's and Claude Code's hook files: its calls are the copilot entry's to judge.
-  const standIn = copilotStandIn(dialect, io.env, io.cwd);
+  // GitHub Copilot CLI runs VS Code's and Claude Code's hook files, VS Code's agent Copilot CLI's: each agent's own entry judges its calls.
+  const standIn = copilotStandIn(dialect, payload, io.env, io.cwd);
   if (standIn === 'aside') return { exitCode: 0, stdout: '', stderr: '' };
   const parsed = dialect.parse(payload);
   if (!parsed.ok) return dialect.renderFailure(standIn?.reason ?? `${parsed.message}.`);

@@ -1,5 +1,6 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { parseClaudeStyle } from './claudeProtocol';
 import { parseCodexPatch, type PatchChunk } from './codexPatch';
 import { isRecord, mapByTable, stringField, type AgentPlace, type HookDialect, type HookEvent, type HookReply, type NativeToolTable } from './hookDialect';
 import type { BridgeAnswer, NativeCall, NativeEdit, ToolMapping } from './nativeCall';
@@ -54,10 +55,8 @@ function ownFields(payload: Record<string, unknown>): Record<string, unknown> {
 
 function parse(payload: unknown): ReturnType<HookDialect['parse']> {
   if (!isRecord(payload)) return { ok: false, message: 'the hook input is not a JSON object' };
-  // Events configured in PascalCase (as VS Code's agent reads this file) arrive in VS Code's format: not ours to judge.
-  if (typeof payload.hook_event_name === 'string' && payload.hook_event_name !== 'Notification') {
-    return { ok: false, message: `the hook input is in VS Code's format (${payload.hook_event_name}), not GitHub Copilot CLI's camelCase one` };
-  }
+  // VS Code's agent reads this file too and sends its own (Claude-style) payloads; the hook flow stands in for it (copilotStandIn).
+  if (typeof payload.hook_event_name === 'string' && payload.hook_event_name !== 'Notification') return parseClaudeStyle(payload);
   const sessionId = sessionOf(payload);
   const cwd = typeof payload.cwd === 'string' ? payload.cwd : undefined;
   const fields = ownFields(payload);
@@ -230,11 +229,19 @@ function modifiedArgs(event: Extract<HookEvent, { kind: 'tool' }>, updated: Reco
   return event.toolName === 'apply_patch' && typeof updated.input === 'string' && Object.keys(updated).length === 1 ? updated.input : updated;
 }
 
+/**
+ * A refusal or an ask, in Copilot CLI's fields and in VS Code's `hookSpecificOutput` (VS Code's agent also runs this
+ * file; Copilot CLI reads only the first, verified with 1.0.102).
+ */
+function decisionFields(decision: 'deny' | 'ask', reason: string): Record<string, unknown> {
+  return { permissionDecision: decision, permissionDecisionReason: reason, hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: decision, permissionDecisionReason: reason } };
+}
+
 function render(event: HookEvent, answer: BridgeAnswer): HookReply {
   const out: Record<string, unknown> = {};
   if (event.kind === 'tool' && event.phase === 'pre') {
     if (answer.stop !== undefined || answer.decision !== 'allow') {
-      Object.assign(out, { permissionDecision: answer.decision === 'ask' ? 'ask' : 'deny', permissionDecisionReason: answer.reason ?? answer.stop ?? 'Intent Governor refused this call.' });
+      Object.assign(out, decisionFields(answer.decision === 'ask' ? 'ask' : 'deny', answer.reason ?? answer.stop ?? 'Intent Governor refused this call.'));
     } else if (answer.updatedInput) Object.assign(out, { permissionDecision: 'allow', modifiedArgs: modifiedArgs(event, answer.updatedInput) });
   } else if (event.kind === 'context' && (event.hookEvent === 'Stop' || event.hookEvent === 'SubagentStop') && answer.decision === 'deny') {
     Object.assign(out, { decision: 'block', reason: answer.reason ?? 'Blocked by a hook.' });
@@ -251,7 +258,7 @@ function render(event: HookEvent, answer: BridgeAnswer): HookReply {
  */
 function renderFailure(reason: string): HookReply {
   const message = `Intent Governor blocked this call: ${reason}`;
-  return { exitCode: 0, stdout: json({ permissionDecision: 'deny', permissionDecisionReason: message }), stderr: `${message}\n` };
+  return { exitCode: 0, stdout: json(decisionFields('deny', message)), stderr: `${message}\n` };
 }
 
 export const copilotDialect: HookDialect = { id: 'copilot', agentName: 'copilot-cli', parse, mapTool, render, renderFailure };

@@ -1,46 +1,53 @@
 import { join, resolve } from 'node:path';
 import { readRegularFileSync } from '../io/regularFile';
-import { HOOK_CONFIG_FILES, isOurCommand } from './hookConfig';
+import { HOOK_CONFIG_FILES, isOurCommand, type HookAgent } from './hookConfig';
 import { isRecord, type HookDialect } from './hookDialect';
 import type { ToolMapping } from './nativeCall';
 
 /**
- * GitHub Copilot CLI runs every hook file of a repository it trusts, VS Code's agent's (.github/hooks/*.json) and
- * Claude Code's (.claude/settings*.json) included, and sends those entries its own calls in their format: its
- * `create {path, file_text}` arrives as `Write {path, file_text}`, which neither dialect can read. Its hook
- * processes, from either file, carry COPILOT_CLI=1 and COPILOT_PROJECT_DIR (the shell its agent runs commands in has
- * only the first, so another agent started from there is not mistaken for it; verified with 1.0.102).
+ * GitHub Copilot CLI and VS Code's agent read each other's hook files. Copilot CLI runs every hook file of a
+ * repository it trusts, VS Code's (.github/hooks/*.json) and Claude Code's (.claude/settings*.json) included, and
+ * sends those entries its own calls in their format: its `create {path, file_text}` arrives as `Write {path,
+ * file_text}`, which neither dialect can read. Its hook processes, from either file, carry COPILOT_CLI=1 and
+ * COPILOT_PROJECT_DIR (the shell its agent runs commands in has only the first, so another agent started from there
+ * is not mistaken for it; verified with 1.0.102). VS Code's agent reads .github/hooks/*.json in Copilot CLI's
+ * camelCase too, and sends the copilot entry its own payloads (snake_case, `hook_event_name`), which Copilot CLI
+ * never sends to a camelCase entry.
  *
- * So when Copilot CLI runs another agent's entry: with the copilot entry installed, that one judges and traces the
- * call and this one stands aside (no opinion, no second trace record); without it, a tool call is refused, saying
- * how to govern Copilot CLI.
+ * So an entry run by the other agent stands aside when that agent's own entry is installed (one judgement, one
+ * trace record), and otherwise refuses a tool call, saying how to govern that agent.
  */
 export type CopilotStandIn = 'aside' | Extract<ToolMapping, { kind: 'refused' }>;
 
-const COPILOT_FILE = HOOK_CONFIG_FILES.copilot;
 const MAX_CONFIG_BYTES = 256 * 1024;
+const NAMES: Partial<Record<HookAgent, string>> = { copilot: 'GitHub Copilot CLI', vscode: "VS Code's agent" };
 
-/**
- * What another agent's hook entry does when GitHub Copilot CLI runs it; undefined when it is not Copilot CLI. The
- * copilot entry is looked for where Copilot CLI loads the repository's hooks from: COPILOT_PROJECT_DIR.
- */
-export function copilotStandIn(dialect: HookDialect, env: NodeJS.ProcessEnv, cwd: string): CopilotStandIn | undefined {
-  if (dialect.id === 'copilot' || env.COPILOT_CLI !== '1' || !env.COPILOT_PROJECT_DIR) return undefined;
-  if (copilotEntryInstalled(resolve(cwd, env.COPILOT_PROJECT_DIR))) return 'aside';
+/** What one of our entries does when the other agent runs it; undefined when its own agent runs it. */
+export function copilotStandIn(dialect: HookDialect, payload: unknown, env: NodeJS.ProcessEnv, cwd: string): CopilotStandIn | undefined {
+  if (dialect.id !== 'copilot' && env.COPILOT_CLI === '1' && env.COPILOT_PROJECT_DIR) return standIn('copilot', dialect, resolve(cwd, env.COPILOT_PROJECT_DIR));
+  if (dialect.id === 'copilot' && isRecord(payload) && typeof payload.hook_event_name === 'string' && payload.hook_event_name !== 'Notification') {
+    return standIn('vscode', dialect, resolve(cwd, typeof payload.cwd === 'string' ? payload.cwd : '.'));
+  }
+  return undefined;
+}
+
+function standIn(runner: 'copilot' | 'vscode', dialect: HookDialect, root: string): CopilotStandIn {
+  if (entryInstalled(runner, root)) return 'aside';
   return {
     kind: 'refused',
-    reason: `GitHub Copilot CLI ran Intent Governor's hook for another agent (${dialect.agentName}), which cannot read Copilot CLI's tools, so the call is refused. To govern Copilot CLI, the person runs \`governor hooks install --agent copilot\` in this workspace (it writes ${COPILOT_FILE}).`,
+    reason: `${NAMES[runner]} ran Intent Governor's hook for another agent (${dialect.agentName}), which cannot read its tools, so the call is refused. To govern ${NAMES[runner]}, the person runs \`governor hooks install --agent ${runner}\` in this workspace (it writes ${HOOK_CONFIG_FILES[runner]}).`,
   };
 }
 
-/** Whether the workspace's copilot hook file has our preToolUse entry (read as the decision path reads files: bounded, regular files only). */
-function copilotEntryInstalled(root: string): boolean {
-  const read = readRegularFileSync(join(root, COPILOT_FILE), { maxBytes: MAX_CONFIG_BYTES });
+/** Whether the agent's hook file has our pre-tool entry (read as the decision path reads files: bounded, regular files only). */
+function entryInstalled(agent: 'copilot' | 'vscode', root: string): boolean {
+  const read = readRegularFileSync(join(root, HOOK_CONFIG_FILES[agent]), { maxBytes: MAX_CONFIG_BYTES });
   if (!read.ok) return false;
   try {
     const config = JSON.parse(read.bytes.toString('utf8')) as unknown;
-    const pre = isRecord(config) && isRecord(config.hooks) ? config.hooks.preToolUse : undefined;
-    return Array.isArray(pre) && pre.some((entry) => isRecord(entry) && [entry.command, entry.bash].some((command) => isOurCommand(command) && / hook copilot\b/.test(command as string)));
+    const pre = isRecord(config) && isRecord(config.hooks) ? config.hooks[agent === 'copilot' ? 'preToolUse' : 'PreToolUse'] : undefined;
+    const ours = new RegExp(` hook ${agent}\\b`);
+    return Array.isArray(pre) && pre.some((entry) => isRecord(entry) && isOurCommand(entry.command) && ours.test(entry.command as string));
   } catch {
     return false;
   }

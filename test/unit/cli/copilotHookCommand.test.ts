@@ -44,7 +44,7 @@ describe('governor hook copilot (headless, as GitHub Copilot CLI runs it)', () =
   it('denies an out-of-scope create with permissionDecision "deny" and the reason the model reads, and logs it', async () => {
     const run = await hook('pre-create-out-of-scope');
     assert.equal(run.code, 0, run.stderr);
-    assert.deepEqual(Object.keys(answer(run.stdout)), ['permissionDecision', 'permissionDecisionReason']);
+    assert.deepEqual(Object.keys(answer(run.stdout)), ['permissionDecision', 'permissionDecisionReason', 'hookSpecificOutput']);
     assert.equal(answer(run.stdout).permissionDecision, 'deny');
     assert.match(answer(run.stdout).permissionDecisionReason ?? '', /^\[SCOPE_VIOLATION\] "src\/billing\/x\.ts" is outside the owned scope of intent auth-refactor/);
     const [entry] = await governanceLog();
@@ -138,9 +138,9 @@ describe('governor hook copilot (headless, as GitHub Copilot CLI runs it)', () =
     }
   });
 
-  it("denies a payload in VS Code's format: the copilot entry cannot read VS Code's tools", async () => {
+  it("denies a payload in VS Code's format when VS Code's own entry is not installed: the copilot entry cannot read VS Code's tools", async () => {
     const run = await hook('pre-write-vscode-format');
     assert.equal(answer(run.stdout).permissionDecision, 'deny');
-    assert.match(answer(run.stdout).permissionDecisionReason ?? '', /VS Code's format/);
+    assert.match(answer(run.stdout).permissionDecisionReason ?? '', /^\[INVALID_INPUT\] VS Code's agent ran Intent Governor's hook for another agent/);
   });
 });

@@ -108,8 +108,13 @@ describe('GitHub Copilot CLI dialect', () => {
       assert.equal(copilotDialect.parse({ cwd: root, toolName: 'create', toolArgs: {} }).ok, false);
       assert.equal(copilotDialect.parse({ sessionId: 's', cwd: root, toolName: 'create' }).ok, false);
       assert.equal(copilotDialect.parse({ sessionId: 's', cwd: root, toolName: 'create', toolArgs: 3 }).ok, false);
-      assert.equal(copilotDialect.parse(JSON.parse(hookFixture('copilot', 'pre-write-vscode-format', root))).ok, false);
       assert.equal(copilotDialect.parse([]).ok, false);
+    });
+
+    it("reads a payload in VS Code's format (VS Code's agent runs this file too) as VS Code sends it, its tools unknown here", () => {
+      const event = parsed('pre-write-vscode-format', root);
+      assert.equal(event.kind === 'tool' && event.toolName, 'Write');
+      assert.match(reasonOf(map('Write', event.kind === 'tool' ? event.toolInput : {})), /does not know Copilot CLI's tool 'Write'/);
     });
 
     it('gives events it was not installed for no opinion', () => {
@@ -201,10 +206,11 @@ describe('GitHub Copilot CLI dialect', () => {
       assert.equal(out(pre(), { decision: 'allow' }), undefined);
     });
 
-    it('answers a refusal and an ask with permissionDecision and the reason the model reads', () => {
-      assert.deepEqual(out(pre(), { decision: 'deny', reason: '[SCOPE_VIOLATION] no' }), { permissionDecision: 'deny', permissionDecisionReason: '[SCOPE_VIOLATION] no' });
-      assert.deepEqual(out(pre(), { decision: 'ask', reason: 'a human decides' }), { permissionDecision: 'ask', permissionDecisionReason: 'a human decides' });
-      assert.deepEqual(out(pre(), { decision: 'allow', stop: 'stop now' }), { permissionDecision: 'deny', permissionDecisionReason: 'stop now' });
+    it('answers a refusal and an ask with permissionDecision and the reason the model reads (and as VS Code reads it, which runs this file too)', () => {
+      const both = (decision: string, reason: string) => ({ permissionDecision: decision, permissionDecisionReason: reason, hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: decision, permissionDecisionReason: reason } });
+      assert.deepEqual(out(pre(), { decision: 'deny', reason: '[SCOPE_VIOLATION] no' }), both('deny', '[SCOPE_VIOLATION] no'));
+      assert.deepEqual(out(pre(), { decision: 'ask', reason: 'a human decides' }), both('ask', 'a human decides'));
+      assert.deepEqual(out(pre(), { decision: 'allow', stop: 'stop now' }), both('deny', 'stop now'));
     });
 
     it('carries a rewritten input as modifiedArgs, and a rewritten patch as its text', () => {
@@ -221,7 +227,8 @@ describe('GitHub Copilot CLI dialect', () => {
     it('renders a failure as a deny JSON answer (exit 0: the answer does not rest on the exit code)', () => {
       const reply = copilotDialect.renderFailure('the hook input is not valid JSON.');
       assert.equal(reply.exitCode, 0);
-      assert.deepEqual(JSON.parse(reply.stdout), { permissionDecision: 'deny', permissionDecisionReason: 'Intent Governor blocked this call: the hook input is not valid JSON.' });
+      const reason = 'Intent Governor blocked this call: the hook input is not valid JSON.';
+      assert.deepEqual(JSON.parse(reply.stdout), { permissionDecision: 'deny', permissionDecisionReason: reason, hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: reason } });
     });
   });
 });

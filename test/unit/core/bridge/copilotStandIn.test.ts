@@ -17,7 +17,7 @@ import { hookFixture, runHook } from '../../../support/runHook';
  * entries too, with its calls in their format (`Write {path, file_text}`, an apply_patch as `Edit` with the patch
  * text): what those entries answer it, as real hook processes with the environment Copilot CLI 1.0.102 gives hooks.
  */
-describe('Copilot CLI running VS Code’s and Claude Code’s hook entries', () => {
+describe('Copilot CLI and VS Code’s agent running each other’s hook entries', () => {
   let h: Harness;
   let home: string;
   let copilotEnv: NodeJS.ProcessEnv;
@@ -64,22 +64,42 @@ describe('Copilot CLI running VS Code’s and Claude Code’s hook entries', () 
     });
   }
 
+  /** VS Code's agent reads .github/hooks/*.json in Copilot CLI's camelCase too, and sends the copilot entry its own payload. */
+  const vscodeCreate = () => JSON.stringify({ timestamp: '2026-11-23T12:00:30.807Z', hook_event_name: 'PreToolUse', session_id: 'v', transcript_path: '/t', cwd: h.root, tool_name: 'create_file', tool_input: { filePath: join(h.root, 'src/auth/token.ts'), content: 'x' }, tool_use_id: 'call_1' });
+
+  it('`hook copilot` stands aside for VS Code’s agent when VS Code’s entry is installed', async () => {
+    const edit = installHookConfig('vscode', undefined, '/opt/ig/dist/hook.js');
+    assert.ok(edit.ok && edit.text);
+    await h.file(HOOK_CONFIG_FILES.vscode, edit.text);
+    const run = await runHook('copilot', vscodeCreate(), ['--intent', 'auth-refactor'], { INTENT_GOVERNOR_HOME: home, INTENT_GOVERNOR_ANCHOR_DIR: join(home, 'anchors') });
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(run.stdout, '');
+  });
+
+  it('`hook copilot` refuses VS Code’s agent’s call without VS Code’s entry, in the field VS Code reads, and audits it', async () => {
+    const run = await runHook('copilot', vscodeCreate(), ['--intent', 'auth-refactor'], { INTENT_GOVERNOR_HOME: home, INTENT_GOVERNOR_ANCHOR_DIR: join(home, 'anchors') });
+    const specific = JSON.parse(run.stdout).hookSpecificOutput as { permissionDecision: string; permissionDecisionReason: string };
+    assert.equal(specific.permissionDecision, 'deny');
+    assert.match(specific.permissionDecisionReason, /VS Code's agent ran Intent Governor's hook for another agent \(copilot-cli\).*governor hooks install --agent vscode/);
+    assert.match(await readFile(join(h.root, '.orchestration', 'governance_log.jsonl'), 'utf8'), /VS Code's agent ran/);
+  });
+
   it('leaves every other run alone: the copilot entry itself, and hooks not started by Copilot CLI (its agent’s shell has COPILOT_CLI but no COPILOT_PROJECT_DIR)', () => {
-    assert.equal(copilotStandIn(copilotDialect, { COPILOT_CLI: '1', COPILOT_PROJECT_DIR: h.root }, h.root), undefined);
-    assert.equal(copilotStandIn(claudeDialect, { COPILOT_CLI: '1' }, h.root), undefined);
-    assert.equal(copilotStandIn(vscodeDialect, {}, h.root), undefined);
-    const refused = copilotStandIn(vscodeDialect, { COPILOT_CLI: '1', COPILOT_PROJECT_DIR: h.root }, h.root);
+    assert.equal(copilotStandIn(copilotDialect, {}, { COPILOT_CLI: '1', COPILOT_PROJECT_DIR: h.root }, h.root), undefined);
+    assert.equal(copilotStandIn(claudeDialect, {}, { COPILOT_CLI: '1' }, h.root), undefined);
+    assert.equal(copilotStandIn(vscodeDialect, {}, {}, h.root), undefined);
+    const refused = copilotStandIn(vscodeDialect, {}, { COPILOT_CLI: '1', COPILOT_PROJECT_DIR: h.root }, h.root);
     assert.equal(typeof refused === 'object' && refused.kind, 'refused');
   });
 
   it('does not take a copilot file without our preToolUse entry, or one that is not a regular file, as installed', async () => {
     await h.file(HOOK_CONFIG_FILES.copilot, JSON.stringify({ version: 1, hooks: { preToolUse: [{ type: 'command', command: 'node "/x/hook.js" hook vscode' }] } }));
-    assert.notEqual(copilotStandIn(vscodeDialect, { COPILOT_CLI: '1', COPILOT_PROJECT_DIR: h.root }, h.root), 'aside');
+    assert.notEqual(copilotStandIn(vscodeDialect, {}, { COPILOT_CLI: '1', COPILOT_PROJECT_DIR: h.root }, h.root), 'aside');
     await h.file(HOOK_CONFIG_FILES.copilot, 'not json');
-    assert.notEqual(copilotStandIn(vscodeDialect, { COPILOT_CLI: '1', COPILOT_PROJECT_DIR: h.root }, h.root), 'aside');
+    assert.notEqual(copilotStandIn(vscodeDialect, {}, { COPILOT_CLI: '1', COPILOT_PROJECT_DIR: h.root }, h.root), 'aside');
     // A FIFO is refused unread (never waited on for a writer).
     await unlink(join(h.root, HOOK_CONFIG_FILES.copilot));
     assert.equal(spawnSync('mkfifo', [join(h.root, HOOK_CONFIG_FILES.copilot)]).status, 0);
-    assert.notEqual(copilotStandIn(vscodeDialect, { COPILOT_CLI: '1', COPILOT_PROJECT_DIR: h.root }, h.root), 'aside');
+    assert.notEqual(copilotStandIn(vscodeDialect, {}, { COPILOT_CLI: '1', COPILOT_PROJECT_DIR: h.root }, h.root), 'aside');
   });
 });
