@@ -33,15 +33,24 @@ export function classifyChange(file: ClassifiedFile): ChangeClass {
   }
 }
 
-/** A change to several files is a refactoring only if every file's is; the first evolving file decides. */
-export function classifyChanges(files: ClassifiedFile[]): ChangeClass {
-  return aggregateChangeClass(files.map((file) => ({ path: file.path, verdict: classifyChange(file) })));
-}
+/** All the files of one change (a command's writes): more than this in all, and the rest is not compared. */
+export const MAX_CHANGE_CHARS = 1024 * 1024;
 
-/** The class of a whole change from each file's. */
-export function aggregateChangeClass(classes: { path: string; verdict: ChangeClass }[]): ChangeClass {
-  const evolving = classes.find((c) => c.verdict.class === 'INTENT_EVOLUTION');
-  if (evolving) return classes.length === 1 ? evolving.verdict : { ...evolving.verdict, reason: `${evolving.path}: ${evolving.verdict.reason}` };
-  if (classes.length === 0) return evolution('unchanged', 'no file changed');
-  return classes.length === 1 ? classes[0].verdict : { ...classes[0].verdict, reason: `${classes.length} files: ${classes[0].verdict.reason}` };
+/**
+ * A change to several files is a refactoring only if every file's is: the first evolving file decides (and
+ * is named), and the files after it are not compared. `classify` lets a caller reuse verdicts it already has.
+ */
+export function classifyChanges(files: ClassifiedFile[], classify: (file: ClassifiedFile) => ChangeClass = classifyChange): ChangeClass {
+  const named = (path: string, verdict: ChangeClass) => (files.length === 1 ? verdict : { ...verdict, reason: `${path}: ${verdict.reason}` });
+  let total = 0;
+  let first: ChangeClass | undefined;
+  for (const file of files) {
+    total += (file.before?.length ?? 0) + (file.after?.length ?? 0);
+    if (total > MAX_CHANGE_CHARS) return named(file.path, evolution('too-large', `the change is over ${MAX_CHANGE_CHARS / 1024} KiB in all, too large to compare`));
+    const verdict = classify(file);
+    if (verdict.class === 'INTENT_EVOLUTION') return named(file.path, verdict);
+    first ??= verdict;
+  }
+  if (!first) return evolution('unchanged', 'no file changed');
+  return files.length === 1 ? first : { ...first, reason: `${files.length} files: ${first.reason}` };
 }

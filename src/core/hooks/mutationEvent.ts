@@ -1,4 +1,4 @@
-import { aggregateChangeClass } from '../changeClass/classifyChange';
+import { classifyChanges } from '../changeClass/classifyChange';
 import type { MutationClass, MutationEvent } from '../trace/traceSink';
 import type { ApprovalDecision } from './approver';
 import type { CallFacts } from './callFacts';
@@ -25,7 +25,7 @@ export async function mutationEventFor(facts: CallFacts, files: AppliedChange[],
     intent_id: intentId,
     intent_scope: intent?.ok ? [...intent.value.owned_scope] : undefined,
     mutation_class: mutationClass,
-    change_class: aggregateChangeClass(files.map((file) => ({ path: file.path, verdict: facts.changeClass(file) }))),
+    change_class: classifyChanges(files, (file) => facts.changeClass(file)),
     files,
     decision: approval?.approved ? 'approved' : 'allow',
     approver: approval?.approver,

@@ -279,4 +279,13 @@ describe('change class (AST_REFACTOR / INTENT_EVOLUTION)', () => {
     assert.deepEqual([both.class, both.rule], ['INTENT_EVOLUTION', 'data-value']);
     assert.match(both.reason, /^config\/limits\.json: /);
   });
+
+  it('a command that rewrote more than MAX_CHANGE_CHARS in all is evolution, and the files past the limit are not read', () => {
+    const file = (i: number) => ({ path: `src/m${i}.ts`, before: `export const m${i} = 1;\n`.padEnd(200 * 1024, ' '), after: `export const m${i} = 1; \n`.padEnd(200 * 1024, ' ') });
+    const compared: string[] = [];
+    const verdict = classifyChanges([1, 2, 3, 4].map(file), (f) => (compared.push(f.path), classifyChange(f)));
+    assert.deepEqual([verdict.class, verdict.rule], ['INTENT_EVOLUTION', 'too-large']);
+    assert.match(verdict.reason, /^src\/m3\.ts: the change is over 1024 KiB in all/);
+    assert.deepEqual(compared, ['src/m1.ts', 'src/m2.ts']);
+  });
 });
