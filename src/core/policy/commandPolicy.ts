@@ -2,7 +2,7 @@ import { posix } from 'node:path';
 import { VERDICT_RANK, type Appended, type CommandVerdict, type PathContext, type RuleSink } from './commandRule';
 import { lookupRule } from './commandRules';
 import { judgeValue, variableEffect } from './environmentRules';
-import { hookTrustStores, ONLY_A_PERSON, runsHooksTrust, trustStoreAt, type TrustStore } from './hookTrustRules';
+import { hookTrustStores, namesSigningKeys, ONLY_A_PERSON, ONLY_A_PERSON_KEYS, runsHooksTrust, runsKeysChange, signingKeysDir, trustStoreAt, type TrustStore } from './hookTrustRules';
 import { deviceKind } from './pathRisk';
 import { parseShell, type ShellWord, type SimpleCommand } from './shellSyntax';
 import { compose, enterEach, resolveIn, STARTING, type Directories } from './workingDirectory';
@@ -115,6 +115,7 @@ class Analysis {
     const shown = display(argv);
     const slot = this.commands.push(argv.map((w) => w.text)) - 1;
     if (runsHooksTrust(argv)) this.flag('denied', `${shown}: ${ONLY_A_PERSON}`);
+    if (runsKeysChange(argv) || namesSigningKeys(argv, signingKeysDir(), this.paths.homeDir)) this.flag('denied', `${shown}: ${ONLY_A_PERSON_KEYS}`);
     if (wrappers > MAX_WRAPPERS) return this.flag('ask', `${shown}: wraps commands more than ${MAX_WRAPPERS} deep`);
     if (name.dynamic) return this.flag('ask', `${shown}: runs a program whose name is only known at run time`);
     const found = lookupRule(name.text);

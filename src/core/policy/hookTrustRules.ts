@@ -17,12 +17,43 @@ export interface TrustStore {
   what: string; // for the refusal: "the hook approvals store"
 }
 
-/** The approvals store (beside the trace anchors) and the user's hooks file, as this process finds them. */
+/** The approvals store (beside the trace anchors), the user's hooks file and the signing keys, as this process finds them. */
 export function hookTrustStores(env: NodeJS.ProcessEnv = process.env): TrustStore[] {
   return [
     { path: join(dirname(defaultAnchorDir(env)), 'hook-approvals'), what: 'the hook approvals store' },
     { path: join(governorHome(env), 'hooks.json'), what: "the user's hooks file" },
+    { path: signingKeysDir(env), what: 'the trace signing keys' },
   ];
+}
+
+/** Where the CLI keeps its private signing key: an agent that read it could sign forged trace records. */
+export function signingKeysDir(env: NodeJS.ProcessEnv = process.env): string {
+  return join(governorHome(env), 'keys');
+}
+
+export const ONLY_A_PERSON_KEYS = 'only a person may create, trust or revoke signing keys, and no agent may read them (governor keys)';
+
+/** Whether these words run `governor keys init|trust|revoke` (or a mode only known at run time). */
+export function runsKeysChange(argv: readonly ShellWord[]): boolean {
+  for (let i = 0; i < argv.length; i++) {
+    const word = argv[i];
+    if (word.dynamic || word.text !== 'keys') continue;
+    const mode = modeAfter(argv, i + 1);
+    if (mode && (mode.dynamic || ['init', 'trust', 'revoke'].includes(mode.text))) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether any word names something inside the signing keys folder (reading counts: the private key signs the
+ * trace). `~`/`$HOME` are the home directory; any spelling holding `.intent-governor/keys` counts too.
+ */
+export function namesSigningKeys(argv: readonly ShellWord[], keysDir: string, homeDir?: string): boolean {
+  const dir = fold(keysDir);
+  return argv.some((word) => {
+    const expanded = fold(homeDir ? word.text.replace(/^(~|\$HOME|\$\{HOME\})(?=\/|$)/, homeDir) : word.text);
+    return expanded === dir || expanded.startsWith(`${dir}/`) || /(^|\/)\.intent-governor\/keys(\/|$)/.test(expanded);
+  });
 }
 
 // `governor hooks` options that take a value (`--workspace DIR`), so the value is not read as the mode.

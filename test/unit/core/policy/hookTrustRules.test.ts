@@ -166,3 +166,22 @@ describe('run_command through the governor refuses hook trust to an agent', () =
     assert.equal(h.approver.requests.length, 0);
   });
 });
+
+describe('signing keys are for a person only', () => {
+  const judge = (command: string) => analyzeSigning(command);
+  it('denies reading, copying or writing the private signing key, and governor keys init|trust|revoke, to agents', () => {
+    for (const command of ['cat ~/.intent-governor/keys/signer.json', 'cp $HOME/.intent-governor/keys/signer.json src/x', 'base64 /root/.intent-governor/keys/signer.json', 'npx governor keys init', 'node dist/cli.js keys trust a.pub', 'governor keys revoke alice', 'echo x > ~/.intent-governor/keys/x']) {
+      const verdict = judge(command);
+      assert.equal(verdict.verdict, 'denied', command);
+      assert.ok(verdict.reasons.some((r) => r.includes('signing keys')), `${command}: ${verdict.reasons.join('; ')}`);
+    }
+  });
+  it('leaves listing keys and unrelated home paths alone', () => {
+    assert.notEqual(judge('ls ~').verdict, 'denied');
+    assert.ok(!judge('governor keys list').reasons.some((r) => r.includes('signing keys')));
+  });
+});
+
+function analyzeSigning(command: string) {
+  return analyzeCommand(command, { workspaceRoot: '/ws', homeDir: '/root' });
+}
