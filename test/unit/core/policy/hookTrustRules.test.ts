@@ -19,7 +19,7 @@ describe('hook trust is a person’s: the command policy refuses it to agents', 
   it('knows where the approvals and the user’s hooks file are (beside the anchors; the governor home)', () => {
     assert.deepEqual(STORES.map((s) => s.path), ['/home/dev/.config/intent-governor/hook-approvals', '/home/dev/.intent-governor/hooks.json', '/home/dev/.intent-governor/keys']);
     const custom = hookTrustStores({ HOME: '/h', INTENT_GOVERNOR_ANCHOR_DIR: '/a/anchors', INTENT_GOVERNOR_HOME: '/g' });
-    assert.deepEqual(custom.map((s) => s.path), ['/a/hook-approvals', '/g/hooks.json']);
+    assert.deepEqual(custom.map((s) => s.path), ['/a/hook-approvals', '/g/hooks.json', '/g/keys']);
   });
 
   describe('`governor hooks trust`, however it is spelled, is denied with the reason', () => {
