@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseClaudeStyle } from './claudeProtocol';
 import { parseCodexPatch, type PatchChunk } from './codexPatch';
+import { isVscodePayload } from './copilotStandIn';
 import { isRecord, mapByTable, stringField, type AgentPlace, type HookDialect, type HookEvent, type HookReply, type NativeToolTable } from './hookDialect';
 import type { BridgeAnswer, NativeCall, NativeEdit, ToolMapping } from './nativeCall';
 import { RESIDENT_SERVER_NAME } from './residentHook';
@@ -56,7 +57,7 @@ function ownFields(payload: Record<string, unknown>): Record<string, unknown> {
 function parse(payload: unknown): ReturnType<HookDialect['parse']> {
   if (!isRecord(payload)) return { ok: false, message: 'the hook input is not a JSON object' };
   // VS Code's agent reads this file too and sends its own (Claude-style) payloads; the hook flow stands in for it (copilotStandIn).
-  if (typeof payload.hook_event_name === 'string' && payload.hook_event_name !== 'Notification') return parseClaudeStyle(payload);
+  if (isVscodePayload(payload)) return parseClaudeStyle(payload);
   const sessionId = sessionOf(payload);
   const cwd = typeof payload.cwd === 'string' ? payload.cwd : undefined;
   const fields = ownFields(payload);

@@ -11,8 +11,8 @@ import type { ToolMapping } from './nativeCall';
  * file_text}`, which neither dialect can read. Its hook processes, from either file, carry COPILOT_CLI=1 and
  * COPILOT_PROJECT_DIR (the shell its agent runs commands in has only the first, so another agent started from there
  * is not mistaken for it; verified with 1.0.102). VS Code's agent reads .github/hooks/*.json in Copilot CLI's
- * camelCase too, and sends the copilot entry its own payloads (snake_case, `hook_event_name`), which Copilot CLI
- * never sends to a camelCase entry.
+ * camelCase too, and sends the copilot entry its own payloads (snake_case `session_id`, `hook_event_name`), which
+ * Copilot CLI never sends to a camelCase entry (its own carry `sessionId`).
  *
  * So an entry run by the other agent stands aside when that agent's own entry is installed (one judgement, one
  * trace record), and otherwise refuses a tool call, saying how to govern that agent.
@@ -25,10 +25,16 @@ const NAMES: Partial<Record<HookAgent, string>> = { copilot: 'GitHub Copilot CLI
 /** What one of our entries does when the other agent runs it; undefined when its own agent runs it. */
 export function copilotStandIn(dialect: HookDialect, payload: unknown, env: NodeJS.ProcessEnv, cwd: string): CopilotStandIn | undefined {
   if (dialect.id !== 'copilot' && env.COPILOT_CLI === '1' && env.COPILOT_PROJECT_DIR) return standIn('copilot', dialect, resolve(cwd, env.COPILOT_PROJECT_DIR));
-  if (dialect.id === 'copilot' && isRecord(payload) && typeof payload.hook_event_name === 'string' && payload.hook_event_name !== 'Notification') {
-    return standIn('vscode', dialect, resolve(cwd, typeof payload.cwd === 'string' ? payload.cwd : '.'));
+  if (dialect.id === 'copilot' && !env.COPILOT_PROJECT_DIR && isVscodePayload(payload)) {
+    const from = isRecord(payload) && typeof payload.cwd === 'string' ? payload.cwd : '.';
+    return standIn('vscode', dialect, resolve(cwd, from));
   }
   return undefined;
+}
+
+/** VS Code's snake_case hook input; Copilot CLI's own always carries camelCase `sessionId`. */
+export function isVscodePayload(payload: unknown): boolean {
+  return isRecord(payload) && typeof payload.hook_event_name === 'string' && typeof payload.session_id === 'string' && payload.sessionId === undefined;
 }
 
 function standIn(runner: 'copilot' | 'vscode', dialect: HookDialect, root: string): CopilotStandIn {

@@ -117,6 +117,11 @@ describe('GitHub Copilot CLI dialect', () => {
       assert.match(reasonOf(map('Write', event.kind === 'tool' ? event.toolInput : {})), /does not know Copilot CLI's tool 'Write'/);
     });
 
+    it('reads its own camelCase input as its own even if a later version names the event in it', () => {
+      const result = copilotDialect.parse({ sessionId: 's', hook_event_name: 'preToolUse', timestamp: 1, cwd: root, toolName: 'create', toolArgs: { path: 'a', file_text: '' } });
+      assert.ok(result.ok && result.event.kind === 'tool' && result.event.toolName === 'create' && result.event.phase === 'pre');
+    });
+
     it('gives events it was not installed for no opinion', () => {
       assert.deepEqual(copilotDialect.parse({ hookName: 'permissionRequest', sessionId: 's', cwd: root, toolName: 'edit', toolInput: {} }), { ok: true, event: { kind: 'other', eventName: 'permissionRequest' } });
       const error = copilotDialect.parse({ sessionId: 's', cwd: root, error: { message: 'x', name: 'Error' }, errorContext: 'system', recoverable: true });

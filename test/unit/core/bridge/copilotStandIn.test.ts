@@ -88,6 +88,9 @@ describe('Copilot CLI and VS Code’s agent running each other’s hook entries'
     assert.equal(copilotStandIn(copilotDialect, {}, { COPILOT_CLI: '1', COPILOT_PROJECT_DIR: h.root }, h.root), undefined);
     assert.equal(copilotStandIn(claudeDialect, {}, { COPILOT_CLI: '1' }, h.root), undefined);
     assert.equal(copilotStandIn(vscodeDialect, {}, {}, h.root), undefined);
+    // Copilot CLI's own input (camelCase sessionId, even with a hook_event_name), or any input in a Copilot CLI hook process, is the copilot entry's own.
+    assert.equal(copilotStandIn(copilotDialect, { sessionId: 's', hook_event_name: 'PreToolUse', toolName: 'create', toolArgs: {} }, {}, h.root), undefined);
+    assert.equal(copilotStandIn(copilotDialect, JSON.parse(vscodeCreate()), { COPILOT_CLI: '1', COPILOT_PROJECT_DIR: h.root }, h.root), undefined);
     const refused = copilotStandIn(vscodeDialect, {}, { COPILOT_CLI: '1', COPILOT_PROJECT_DIR: h.root }, h.root);
     assert.equal(typeof refused === 'object' && refused.kind, 'refused');
   });
