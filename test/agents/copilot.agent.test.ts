@@ -107,6 +107,7 @@ describe('agents: the real GitHub Copilot CLI governed through its hooks (the ho
     const file = join(ws, 'src/auth/token.ts');
     const { model } = await play([{ tool: 'create', input: { path: file, file_text: 'export const token = 1;\n' } }, { text: 'written' }]);
     assert.match(results(model)[0], /^Created file /, JSON.stringify(results(model)));
+    assert.match(JSON.stringify(model.requests[0]?.body.messages), /# Active intent: `auth-refactor`/, 'sessionStart handed the model the intent handshake');
     assert.equal(readFileSync(file, 'utf8'), 'export const token = 1;\n');
     const record = lastRecord();
     assert.ok(record, 'no trace record');

@@ -28,8 +28,8 @@ import type { ToolName } from '../tools/toolDefinition';
  * Answers (stdout JSON, exit 0): `permissionDecision` allow|deny|ask with `permissionDecisionReason` (the model
  * reads "Denied by preToolUse hook: <reason>"; in prompt mode, -p, an ask is a deny), `modifiedArgs` (the input the
  * tool runs instead), `additionalContext`; agentStop/subagentStop `decision: "block"` + `reason`. A preToolUse hook
- * that exits non-zero, times out or cannot start denies the call; unparseable stdout is taken as no opinion, so
- * every answer here is well-formed JSON.
+ * that exits non-zero or cannot start denies the call (its reference says such a hook is skipped), one that times
+ * out lets it run, and unparseable stdout is taken as no opinion: every answer here is well-formed JSON.
  */
 const FAILURE_EVENT = 'PostToolUseFailure';
 
