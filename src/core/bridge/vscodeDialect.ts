@@ -4,6 +4,7 @@ import { parseClaudeStyle, renderClaudeStyle, renderClaudeStyleFailure } from '.
 import { isRecord, mapByTable, stringField, type HookDialect, type HookEvent, type HookReply, type NativeToolTable } from './hookDialect';
 import type { BridgeAnswer, NativeCall, NativeEdit, ToolMapping } from './nativeCall';
 import { readVscodePatch } from './vscodePatch';
+import { parseShell } from '../policy/shellSyntax';
 
 /**
  * VS Code's own agent (Copilot Chat 0.67 in VS Code 1.139) runs `.github/hooks/*.json` with Claude Code's hook
@@ -52,6 +53,21 @@ function invalid(tool: string, what: string): ToolMapping {
 
 function refused(reason: string): ToolMapping {
   return { kind: 'refused', reason };
+}
+
+/**
+ * VS Code keeps the agent's terminal between calls while every hook payload says it runs in the workspace
+ * folder: a command that leaves the shell somewhere else (a top-level `cd`, `pushd`, `popd`) would make the next
+ * command be judged where it does not run, so it is refused. `(cd dir && cmd)` runs in a subshell and is fine.
+ */
+function movesTerminal(tool: string, command: string): ToolMapping | undefined {
+  const parsed = parseShell(command);
+  if (!parsed.ok) return undefined; // the command policy refuses what it cannot parse
+  if (parsed.leaves !== null && parsed.leaves.every((dir) => dir === '')) return undefined;
+  return {
+    kind: 'refused',
+    reason: `This ${tool} command changes the terminal's directory for later commands, where Intent Governor could not judge them, so it is refused. Run it in a subshell, e.g. (cd dir && command), or use paths from the workspace folder.`,
+  };
 }
 
 /** The absolute path a VS Code tool would act on, or the reason it would not act on a workspace file. */
@@ -172,7 +188,8 @@ const TABLE: NativeToolTable = {
    */
   run_in_terminal(input, place) {
     const command = stringField(input, 'command');
-    return command === undefined ? invalid('run_in_terminal', 'command') : { kind: 'governed', calls: [{ tool: 'run_command', input: { command, cwd: place.cwd } }] };
+    if (command === undefined) return invalid('run_in_terminal', 'command');
+    return movesTerminal('run_in_terminal', command) ?? { kind: 'governed', calls: [{ tool: 'run_command', input: { command, cwd: place.cwd } }] };
   },
   /**
    * send_to_terminal {id, command, waitForOutput}: types `command` and Enter into a terminal the agent started.
@@ -183,7 +200,7 @@ const TABLE: NativeToolTable = {
     const command = stringField(input, 'command');
     if (command === undefined) return invalid('send_to_terminal', 'command');
     if (command.trim() === '' || /^[\u0003\u0004\u001c]$/u.test(command.trim())) return { kind: 'passthrough' };
-    return { kind: 'governed', calls: [{ tool: 'run_command', input: { command, cwd: place.cwd } }] };
+    return movesTerminal('send_to_terminal', command) ?? { kind: 'governed', calls: [{ tool: 'run_command', input: { command, cwd: place.cwd } }] };
   },
   /** read_file {filePath, startLine, endLine}. */
   read_file: (input) => readOf('read_file', stringField(input, 'filePath')),

@@ -1,7 +1,7 @@
 import type { ShNode, ShParseError } from 'mvdan-sh';
 import { shSyntax } from './mvdanSh';
 import { expandWord, plainWord, singleWord, SourceText, type ShellWord } from './shellWords';
-import { changeDirectory, directoriesOf, directoryChange, NOWHERE, STARTING_PLACES, stays, unionPlaces, type Directories, type Outcome, type Places } from './workingDirectory';
+import { changeDirectory, directoriesOf, directoryChange, NOWHERE, STARTING, STARTING_PLACES, stays, unionPlaces, type Directories, type Outcome, type Places } from './workingDirectory';
 
 export type { ShellWord } from './shellWords';
 
@@ -25,7 +25,8 @@ export interface SimpleCommand {
 }
 
 export type ShellParse =
-  | { ok: true; commands: SimpleCommand[]; dynamic: string[] }
+  /** `leaves`: where the shell itself may be once the line ran ('' = where it started; null = unknown). */
+  | { ok: true; commands: SimpleCommand[]; dynamic: string[]; leaves: Directories }
   | { ok: false; error: string };
 
 // Beyond this an agent is not sending a command line but a payload; nobody can review it anyway.
@@ -73,8 +74,11 @@ export function parseShell(command: string): ShellParse {
     return { ok: false, error: parseErrorText(e) }; // also the parser's own RangeError on absurd nesting
   }
   const collector = new Collector(new SourceText(command));
+  let leaves: Directories = STARTING;
   try {
-    collector.sequence(file.Stmts as ShNode[], { background: false, pipedFrom: [], places: STARTING_PLACES });
+    const outcome = collector.sequence(file.Stmts as ShNode[], { background: false, pipedFrom: [], places: STARTING_PLACES });
+    const places = unionPlaces(outcome.ok, outcome.fail);
+    leaves = places === null ? null : [...new Set(places.map((p) => p.cwd))];
     sh.Walk(file, (node) => {
       const reason = node ? DYNAMIC_NODES[sh.NodeType(node)]?.(node) : null;
       if (reason) collector.dynamic.add(reason);
@@ -84,7 +88,7 @@ export function parseShell(command: string): ShellParse {
     if (e instanceof RangeError) return { ok: false, error: 'nested too deeply to analyse' };
     throw e;
   }
-  return { ok: true, commands: collector.commands, dynamic: [...collector.dynamic] };
+  return { ok: true, commands: collector.commands, dynamic: [...collector.dynamic], leaves };
 }
 
 function parseErrorText(e: unknown): string {

@@ -224,3 +224,21 @@ describe('VS Code agent dialect', () => {
     });
   });
 });
+
+describe("VS Code's terminal keeps its directory between calls", () => {
+  const place = { cwd: '/ws', workspace: '/ws' };
+  it('refuses a command that leaves the terminal elsewhere (cd, pushd, popd at top level), so no later command is judged where it does not run', () => {
+    for (const command of ['cd /tmp', 'cd src && ls', 'pushd /tmp', 'cd ..; echo x > a']) {
+      for (const tool of ['run_in_terminal', 'send_to_terminal']) {
+        const mapping = vscodeDialect.mapTool(tool, { command, id: 't1' }, place);
+        assert.equal(mapping.kind, 'refused', `${tool} ${command}`);
+        assert.match(mapping.kind === 'refused' ? mapping.reason : '', /changes the terminal's directory/);
+      }
+    }
+  });
+  it('lets a cd in a subshell through to the command policy, which judges it where it runs', () => {
+    for (const command of ['(cd src && ls)', 'ls']) {
+      assert.equal(vscodeDialect.mapTool('run_in_terminal', { command }, place).kind, 'governed', command);
+    }
+  });
+});
