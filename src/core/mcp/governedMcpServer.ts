@@ -72,9 +72,14 @@ export function createGovernedMcpServer(governor: Governor, options: GovernedMcp
       .catch((error: unknown) => governor.services.logger.error(`${event} hooks: ${error instanceof Error ? error.message : String(error)}`))
       .finally(() => event === 'SessionEnd' && governor.userHooks.endSession(options.sessionId));
     options.track?.(fired);
+    return fired;
   };
+  // Calls wait for the session's SessionStart hooks, as an agent's own hook runner runs them before anything else.
+  let started: Promise<unknown> = Promise.resolve();
   if (options.lifecycleHooks !== false) {
-    server.oninitialized = () => lifecycle('SessionStart');
+    server.oninitialized = () => {
+      started = lifecycle('SessionStart');
+    };
     server.onclose = () => lifecycle('SessionEnd');
   }
   const extras = new Map((options.extraTools ?? []).map((extra) => [extra.tool.name, extra]));
@@ -85,6 +90,7 @@ export function createGovernedMcpServer(governor: Governor, options: GovernedMcp
     // transport closes; a call its client gave up on must not go on to change anything.
     const gone = options.clientGone?.(extra.requestId);
     const signal = gone ? AbortSignal.any([extra.signal, gone]) : extra.signal;
+    await started;
     const own = extras.get(request.params.name);
     if (own) {
       const answered = own.call(request.params.arguments ?? {}, signal);
