@@ -98,14 +98,18 @@ function resultsOf(requests: RecordedRequest[]): SentResult[] {
   return results;
 }
 
+let conversations = 0;
+
 /**
  * One conversation: a new chat, the prompt typed and sent, the model playing `script` (which should end with a
- * text step), until the agent has sent the request the last step answers. Confirmation cards the agent shows on
- * its own (a terminal command that writes a file) are allowed, as a person trusting the governor would; the
- * governor's own approvals are native modals, left to the test.
+ * text step), until the agent has sent the request the last step answers and the view has shown the answer.
+ * Confirmation cards the agent shows on its own (a terminal command that writes a file) are allowed, as a person
+ * trusting the governor would; the governor's own approvals are native modals, left to the test.
  */
-export async function chatTurn(page: Page, model: ScriptedAnthropic, script: ScriptStep[], prompt = 'Do the scripted task.'): Promise<ChatTurn> {
+export async function chatTurn(page: Page, model: ScriptedAnthropic, script: ScriptStep[], task = 'Do the scripted task.'): Promise<ChatTurn> {
   const from = model.requests.length;
+  // The prompt names the conversation in the sessions list, so each is told apart there.
+  const prompt = `${task} (conversation ${++conversations})`;
   model.play(script);
   await page.keyboard.press('Control+l');
   const input = page.locator('.interactive-input-part .monaco-editor').first();
@@ -114,9 +118,14 @@ export async function chatTurn(page: Page, model: ScriptedAnthropic, script: Scr
   await page.keyboard.type(prompt);
   await page.keyboard.press('Enter');
   const allow = page.locator('.interactive-session .monaco-button:visible', { hasText: /^Allow/ }).first();
+  // VS Code clears the stored opt-in when its tools service starts before the user settings have arrived (the
+  // setting reads false then), and asks once, as it asks anyone who turns the setting on: the person says yes.
+  const optIn = page.locator('.monaco-dialog-box', { hasText: 'Enable global auto approve?' }).locator('.monaco-button', { hasText: /^Enable$/ });
+  // The view at times falls back to the sessions list while a conversation waits for a card: open it again.
+  const reopen = page.locator('.agent-session-item:visible', { hasText: prompt }).first();
   const played = async () => {
     if (model.remaining() === 0) return true;
-    if ((await allow.count()) > 0) await allow.click({ timeout: 5_000 }).catch(() => undefined);
+    for (const button of [optIn, allow, reopen]) if ((await button.count()) > 0) await button.click({ timeout: 5_000 }).catch(() => undefined);
     return undefined;
   };
   try {
