@@ -11,9 +11,10 @@ export const SYNTHETIC_MODELS = ['claude-sonnet-4-5', 'gpt-5', 'gemini-2.5-pro',
 /**
  * Writes a valid chained trace of `count` records without going through the writer (for scale tests and
  * the verify benchmark). Record i: intent i%4, agent i%3, model i%4, file `src/m<i%50>.ts`, one second apart
- * from 2026-01-01T00:00:00Z; each signed with `sign` when given. Returns the last hash.
+ * from 2026-01-01T00:00:00Z; each signed with `sign` when given. Returns the last hash. Signed records come in
+ * runs of `runLength`, as writers leave them: each record but a run's first vouches for the one before it.
  */
-export async function writeSyntheticTrace(path: string, count: number, sign?: (text: string) => unknown): Promise<string> {
+export async function writeSyntheticTrace(path: string, count: number, sign?: (text: string) => unknown, runLength = Infinity): Promise<string> {
   await mkdir(dirname(path), { recursive: true });
   const out = createWriteStream(path);
   let prev = GENESIS_HASH;
@@ -35,7 +36,7 @@ export async function writeSyntheticTrace(path: string, count: number, sign?: (t
       },
       { workspaceRoot: '/ws', toolVersion: '0.1.0', revision: 'f'.repeat(40), newId: () => uuidFor(i) },
     );
-    buffer.push(sealRecord(record as unknown as Record<string, unknown>, prev, traceChainFields, sign));
+    buffer.push(sealRecord(record as unknown as Record<string, unknown>, prev, traceChainFields, sign, i % runLength !== 0));
     prev = record.metadata.hash as string;
     if (buffer.length === 5000) {
       if (!out.write(`${buffer.join('\n')}\n`)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));

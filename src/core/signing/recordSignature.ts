@@ -24,6 +24,8 @@ export interface RecordSigner {
   readonly name: string;
   readonly keyId: string;
   sign(text: string): RecordSignature;
+  /** Whether `signature` is this key's valid signature over `text`: a writer vouching for a record another process signed. */
+  signedByMe(text: string, signature: unknown): boolean;
 }
 
 const KEY_ID = /^ed25519:[0-9a-f]{32}$/;

@@ -1,4 +1,4 @@
-import { canonicalJson, SIGNATURE_KEY, type ChainFields } from '../trace/traceChain';
+import { canonicalJson, PREV_SIGNED_KEY, SIGNATURE_KEY, type ChainFields } from '../trace/traceChain';
 import { isKeyId, isRecordSignature, isUnsignedNote, signatureMatches, signatureMatchesAsync, type RecordSignature } from './recordSignature';
 import type { RecordLine } from '../trace/traceVerify';
 import type { VerifiedSignatureCache } from './verifiedSignatureCache';
@@ -51,7 +51,23 @@ interface Entry {
   reason?: string;
 }
 
-/** Collects a verdict per record during verify's single pass; signature checks run on the thread pool. */
+/** Consecutive records by one key, each vouching for the one before: the last one's signature decides them all. */
+interface Run {
+  indices: number[];
+  keyId: string;
+  signer: PublishedSigner;
+  last: RecordLine;
+  sig: RecordSignature;
+}
+
+/** Reads the given lines of the log again, for records whose run ended in a bad signature. */
+export type RereadLines = (lines: ReadonlySet<number>) => AsyncIterable<RecordLine>;
+
+/**
+ * Collects a verdict per record during verify's single pass. Signatures are checked per run (see
+ * traceChain's PREV_SIGNED_KEY) on the thread pool; when a run's last signature is bad, its other records are read
+ * again and judged without it, so one forged record never takes the records before it down with it.
+ */
 export class SignatureAudit {
   private readonly entries: Entry[] = [];
   private sawSignatureField = false;
@@ -59,10 +75,13 @@ export class SignatureAudit {
   private readonly waiting: (() => void)[] = [];
   private readonly pending = new Set<Promise<void>>();
   private checked = 0;
+  private run: Run | undefined;
+  private recheck = new Set<number>();
 
   constructor(
     private readonly signers: SignerSet,
     private readonly cache?: VerifiedSignatureCache,
+    private readonly reread?: RereadLines,
   ) {}
 
   /** Judges one line; returns a promise only when too many checks are in flight (verify then waits). */
@@ -73,34 +92,55 @@ export class SignatureAudit {
       this.entries[index] = this.sawSignatureField
         ? { verdict: 'unsigned', reason: 'no signature, after records that have one' }
         : { verdict: 'legacy' };
-      return undefined;
+      return this.closeRun();
     }
     this.sawSignatureField = true;
     if (isUnsignedNote(field)) {
       this.entries[index] = { verdict: 'unsigned', reason: `the writer said: ${field.unsigned}` };
-      return undefined;
+      return this.closeRun();
     }
     if (!isRecordSignature(field) || !isKeyId(field.key_id)) {
       this.entries[index] = { verdict: 'invalid', reason: 'the signature field is malformed' };
-      return undefined;
+      return this.closeRun();
     }
     const signer = this.signers.byKeyId.get(field.key_id);
     if (!signer) {
       this.entries[index] = { verdict: 'unknown_key', key_id: field.key_id };
-      return undefined;
+      return this.closeRun();
     }
-    const valid: Entry = { verdict: signer.status === 'revoked' ? 'revoked' : 'signed', signer, key_id: field.key_id };
-    if (this.cache?.has(line.hash, field.key_id, field.sig)) {
-      this.entries[index] = valid;
-      return undefined;
-    }
-    // Placeholder until the check answers; fail closed if it never does.
+    // Placeholder until the run's signature answers; fail closed if it never does.
     this.entries[index] = { verdict: 'invalid', signer, key_id: field.key_id };
-    const job = this.check(line, field, signer).then((ok) => {
+    const run = this.run;
+    if (run && run.keyId === field.key_id && line.holder[PREV_SIGNED_KEY] === true && line.holder.prev_hash === run.last.hash) {
+      run.indices.push(index);
+      run.last = line;
+      run.sig = field;
+      return undefined;
+    }
+    const waited = this.closeRun();
+    this.run = { indices: [index], keyId: field.key_id, signer, last: line, sig: field };
+    return waited;
+  }
+
+  /** Decides the open run by its last record's signature; returns a promise when too many checks are in flight. */
+  private closeRun(): Promise<void> | undefined {
+    const run = this.run;
+    if (!run) return undefined;
+    this.run = undefined;
+    const valid: Entry = { verdict: run.signer.status === 'revoked' ? 'revoked' : 'signed', signer: run.signer, key_id: run.keyId };
+    const { last, sig } = run;
+    if (this.cache?.has(last.hash, run.keyId, sig.sig)) {
+      for (const index of run.indices) this.entries[index] = valid;
+      return undefined;
+    }
+    const job = this.check(last, sig, run.signer).then((ok) => {
       if (ok) {
-        this.entries[index] = valid;
-        this.cache?.add(line.hash, field.key_id, field.sig);
+        for (const index of run.indices) this.entries[index] = valid;
+        this.cache?.add(last.hash, run.keyId, sig.sig);
+        return;
       }
+      // The last one is bad (forged, or edited after signing): the others must stand on their own.
+      for (const index of run.indices) if (index !== last.line - 1) this.recheck.add(index + 1);
     });
     this.pending.add(job);
     void job.finally(() => this.pending.delete(job));
@@ -122,9 +162,21 @@ export class SignatureAudit {
     }
   }
 
+  private async settle(): Promise<void> {
+    await this.closeRun();
+    while (this.pending.size) await Promise.all([...this.pending]);
+  }
+
   /** Every verdict, once the checks in flight have answered; saves what is new to the cache. */
   async finish(): Promise<SignatureReport> {
-    while (this.pending.size) await Promise.all([...this.pending]);
+    await this.settle();
+    // Each round drops at least the bad signature that caused it, so this ends.
+    while (this.recheck.size && this.reread) {
+      const lines = this.recheck;
+      this.recheck = new Set();
+      for await (const line of this.reread(lines)) await this.add(line);
+      await this.settle();
+    }
     await this.cache?.save().catch(() => undefined);
     const counts = Object.fromEntries(SIGNATURE_VERDICTS.map((v) => [v, 0])) as Record<SignatureVerdict, number>;
     const signers: Record<string, number> = {};

@@ -1,5 +1,5 @@
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
-import type { RecordSigner } from './recordSignature';
+import { isRecordSignature, signatureMatches, type RecordSigner } from './recordSignature';
 
 /**
  * A signer's key pair as it is stored (the CLI's key file, VS Code's SecretStorage). PEM text, so `openssl`
@@ -81,10 +81,12 @@ export function parseSigningKey(value: unknown): SigningKey | string {
 /** Signs with `key`; the private key is parsed once. */
 export function recordSignerFor(key: SigningKey): RecordSigner {
   const privateKey = createPrivateKey(key.private_key);
+  const publicKey = createPublicKey(privateKey);
   return {
     name: key.name,
     keyId: key.key_id,
     sign: (text) => ({ key_id: key.key_id, sig: sign(null, Buffer.from(text, 'utf8'), privateKey).toString('base64') }),
+    signedByMe: (text, signature) => isRecordSignature(signature) && signature.key_id === key.key_id && signatureMatches(text, signature, publicKey),
   };
 }
 

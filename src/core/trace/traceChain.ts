@@ -57,6 +57,13 @@ export function canonicalJson(value: unknown): string {
 /** Where a record's signature goes: beside `hash`, in the object that holds the chain fields. */
 export const SIGNATURE_KEY = 'signature';
 
+/**
+ * Set by a writer on a record that follows, on its own chain, a record the same writer signed with the same
+ * key (see chainedLog.ts): the signature over this record, which covers `prev_hash`, then vouches for the
+ * one before it, so a verifier checks one Ed25519 signature per run of a writer's records instead of each.
+ */
+export const PREV_SIGNED_KEY = 'prev_signed';
+
 /** The hash a record must carry: over its canonical form with `hash` and `signature` left out. */
 export function computeRecordHash(record: Record<string, unknown>, fields: ChainFields): string {
   const holder = fields(record);
@@ -82,13 +89,16 @@ export function signedText(line: string, record: Record<string, unknown>, fields
 /**
  * Sets `prev_hash` and `hash` on the record (mutating it) and returns its line, without the newline. With
  * `sign`, the record also gets `signature` = sign(its canonical line with `hash`); any old one is dropped.
+ * `prevSigned`: the caller signed the record at `prevHash` itself, with the key `sign` uses now.
  */
-export function sealRecord(record: Record<string, unknown>, prevHash: string, fields: ChainFields, sign?: (text: string) => unknown): string {
+export function sealRecord(record: Record<string, unknown>, prevHash: string, fields: ChainFields, sign?: (text: string) => unknown, prevSigned = false): string {
   const holder = fields(record);
   if (!holder) throw new Error('sealRecord: record has no place for chain fields');
   delete holder.hash;
   delete holder[SIGNATURE_KEY];
+  delete holder[PREV_SIGNED_KEY];
   holder.prev_hash = prevHash;
+  if (prevSigned && sign) holder[PREV_SIGNED_KEY] = true;
   holder.hash = computeRecordHash(record, fields);
   const line = canonicalJson(record);
   if (!sign) return line;

@@ -84,6 +84,23 @@ export interface RecordLine {
   signedText: string;
 }
 
+/**
+ * The given lines of a log as `onRecord` got them, read again (signature checks that need a second look).
+ * Lines that no longer parse are skipped: verify has already reported them.
+ */
+export async function* readRecordLines(path: string, fields: ChainFields, wanted: ReadonlySet<number>): AsyncGenerator<RecordLine> {
+  let left = wanted.size;
+  for await (const line of readLines(path)) {
+    if (left === 0 || !line.complete) return;
+    if (!wanted.has(line.line)) continue;
+    left -= 1;
+    const parsed = parseRecord(line.text, fields);
+    if (typeof parsed === 'string') continue;
+    const { record, holder, hash } = parsed;
+    yield { line: line.line, record, holder, hash, signedText: signedText(line.text, record, fields) };
+  }
+}
+
 /** Said after every finding a human may accept on this machine. */
 const REANCHOR_HINT = 'If a human checked this and it is expected (a rebase, a reset), `governor trace reanchor` accepts it on this machine';
 

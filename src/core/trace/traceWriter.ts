@@ -65,6 +65,8 @@ export class JsonlTraceSink implements TraceSink {
       lock: options.lock,
       branch: async () => (await this.head())?.ref ?? '',
       sign: (text: string) => options.signer?.()?.sign(text) ?? NO_SIGNING_KEY,
+      signingKeyId: () => options.signer?.()?.keyId,
+      signedByMe: (text: string, signature: unknown) => options.signer?.()?.signedByMe(text, signature) ?? false,
     };
     this.trace = new ChainedJsonlLog({
       ...common,

@@ -5,7 +5,7 @@ import type { AnchorStore } from './anchorStore';
 import { currentBranch } from './gitHead';
 import { governanceChainFields, traceChainFields, type ChainFields } from './traceChain';
 import { GOVERNANCE_LOG_FILE, TRACE_FILE } from './traceFiles';
-import { verifyLog, type VerifyResult } from './traceVerify';
+import { readRecordLines, verifyLog, type VerifyResult } from './traceVerify';
 import { join } from 'node:path';
 
 export interface LogVerification {
@@ -40,8 +40,9 @@ export async function verifyWorkspaceLogs(root: string, anchors: AnchorStore | u
       const accepted = anchors ? await anchors.accepted(log) : undefined;
       if (!signatures) return { log, result: await verifyLog(join(root, log), { fields, anchor, accepted }) };
       const cache = signatures.cacheDir ? await VerifiedSignatureCache.open(signatures.cacheDir, root, log) : undefined;
-      const audit = new SignatureAudit(signatures.signers, cache);
-      const result = await verifyLog(join(root, log), { fields, anchor, accepted, onRecord: (line) => audit.add(line) });
+      const path = join(root, log);
+      const audit = new SignatureAudit(signatures.signers, cache, (lines) => readRecordLines(path, fields, lines));
+      const result = await verifyLog(path, { fields, anchor, accepted, onRecord: (line) => audit.add(line) });
       return { log, result, signatures: await audit.finish() };
     }),
   );

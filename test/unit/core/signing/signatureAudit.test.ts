@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { generateSigningKey, recordSignerFor } from '../../../../src/core/signing/signingKey';
 import { judgeRecordSignature } from '../../../../src/core/signing/signatureAudit';
 import { loadWorkspaceSigners, publishSigner } from '../../../../src/core/signing/workspaceSigners';
-import { traceChainFields } from '../../../../src/core/trace/traceChain';
+import { sealRecord, traceChainFields } from '../../../../src/core/trace/traceChain';
 import { JsonlTraceSink } from '../../../../src/core/trace/traceWriter';
 import { verifyWorkspaceLogs } from '../../../../src/core/trace/workspaceVerify';
 import { mutationEvent, traceWorkspace, type TraceWorkspace } from '../../../support/traceFixtures';
@@ -29,23 +29,63 @@ describe('signature audit', () => {
     return trace;
   };
 
-  it('checks a signature once per machine, yet a signature changed since is caught', async () => {
+  it('checks one signature per run of a writer\'s records, once per machine, yet a signature changed since is caught', async () => {
     const first = await traceReport();
-    assert.equal(first.signatures?.checked, 3);
+    assert.equal(first.signatures?.checked, 1, 'the last record vouches for the two before it');
     assert.equal(first.signatures?.counts.signed, 3);
     const second = await traceReport();
-    assert.equal(second.signatures?.checked, 0, 'all three were found valid before');
+    assert.equal(second.signatures?.checked, 0, 'the run was found valid before');
     assert.equal(second.signatures?.counts.signed, 3);
 
     const lines = (await readFile(ws.trace, 'utf8')).trim().split('\n');
-    const record = JSON.parse(lines[1]);
-    const other = JSON.parse(lines[2]).metadata.signature.sig;
-    record.metadata.signature.sig = other;
-    lines[1] = JSON.stringify(record);
+    const record = JSON.parse(lines[2]);
+    record.metadata.signature.sig = JSON.parse(lines[1]).metadata.signature.sig;
+    lines[2] = JSON.stringify(record);
     await writeFile(ws.trace, `${lines.join('\n')}\n`);
     const third = await traceReport();
     assert.equal(third.signatures?.counts.invalid, 1);
-    assert.deepEqual(third.signatures?.runs.map((r) => [r.from, r.to, r.verdict]), [[1, 1, 'signed'], [2, 2, 'invalid'], [3, 3, 'signed']]);
+    assert.deepEqual(third.signatures?.runs.map((r) => [r.from, r.to, r.verdict]), [[1, 2, 'signed'], [3, 3, 'invalid']]);
+  });
+
+  it('a forged record appended in the signer\'s name, vouching for the one before, is a bad signature; the signer\'s own records stay signed', async () => {
+    const lines = (await readFile(ws.trace, 'utf8')).trim().split('\n');
+    const last = JSON.parse(lines[2]);
+    const forged = structuredClone(last);
+    forged.id = 'forged-record';
+    forged.metadata.prev_hash = last.metadata.hash;
+    forged.metadata.prev_signed = true;
+    delete forged.metadata.signature;
+    sealRecord(forged, last.metadata.hash, traceChainFields, () => last.metadata.signature, true);
+    await writeFile(ws.trace, `${[...lines, JSON.stringify(forged)].join('\n')}\n`);
+    const report = await traceReport();
+    assert.deepEqual(report.signatures?.runs.map((r) => [r.from, r.to, r.verdict]), [[1, 3, 'signed'], [4, 4, 'invalid']]);
+    assert.equal(report.signatures?.checked, 2, 'the forged one, then the run it claimed to extend');
+  });
+
+  it('a writer in another process vouches for the head it finds only after checking its signature; another key starts a run of its own', async () => {
+    const appendWith = async (recordSigner: typeof signer) => {
+      const other = new JsonlTraceSink({ workspaceRoot: ws.root, toolVersion: 'test', anchors: ws.anchors, fsync: 'never', signer: () => recordSigner });
+      await other.recordMutation(mutationEvent());
+      await other.close();
+    };
+    await appendWith(signer);
+    const bob = generateSigningKey('bob');
+    await publishSigner(ws.root, bob.name, bob.public_key);
+    await appendWith(recordSignerFor(bob));
+    await appendWith(signer);
+    const lines = (await readFile(ws.trace, 'utf8')).trim().split('\n').map((l) => JSON.parse(l).metadata.prev_signed);
+    assert.deepEqual(lines, [undefined, true, true, true, undefined, undefined]);
+    const report = await traceReport();
+    assert.deepEqual(report.signatures?.signers, { alice: 5, bob: 1 });
+    assert.equal(report.signatures?.checked, 3, 'one per run: lines 1-4, 5, 6');
+
+    // A head whose signature does not check out is not vouched for by the next writer.
+    const text = (await readFile(ws.trace, 'utf8')).trim().split('\n');
+    const head = JSON.parse(text[5]);
+    head.metadata.signature.sig = JSON.parse(text[0]).metadata.signature.sig;
+    await writeFile(ws.trace, `${[...text.slice(0, 5), JSON.stringify(head)].join('\n')}\n`);
+    await appendWith(signer);
+    assert.equal(JSON.parse((await readFile(ws.trace, 'utf8')).trim().split('\n')[6]).metadata.prev_signed, undefined);
   });
 
   it('accepts a signed record whose line is valid JSON but not canonical (keys in another order, spaces)', async () => {

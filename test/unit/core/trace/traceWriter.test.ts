@@ -203,7 +203,12 @@ describe('JsonlTraceSink', () => {
     sink.onRecorded(() => {
       throw new Error('a listener that throws changes nothing');
     });
-    const stop = sink.onRecorded((notice) => void checks.push(onDisk(notice.log, notice.id).then((found) => void heard.push({ log: notice.log, id: notice.id, invocation_id: notice.invocation_id, onDisk: found }))));
+    // Heard in the order told; whether the record was on disk when told is filled in once the read answers.
+    const stop = sink.onRecorded((notice) => {
+      const entry = { log: notice.log, id: notice.id, invocation_id: notice.invocation_id, onDisk: false };
+      heard.push(entry);
+      checks.push(onDisk(notice.log, notice.id).then((found) => void (entry.onDisk = found)));
+    });
     await sink.recordMutation(mutationEvent({ invocation_id: 'native' }));
     const ahead = await sink.recordAhead(mutationEvent({ invocation_id: 'ahead' }), [{ path: 'src/a.ts', after_hash: `sha256:${'1'.repeat(64)}` }]);
     await Promise.all(checks);
