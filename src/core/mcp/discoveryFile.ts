@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { unlinkSync } from 'node:fs';
 import { chmod, mkdir, open, readdir, rename, unlink } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { readRegularFileSync } from '../io/regularFile';
 import { errnoOf } from '../ioError';
 import { pidAlive } from '../trace/processIdentity';
@@ -30,12 +30,26 @@ export function defaultServersDir(env: NodeJS.ProcessEnv = process.env): string 
   return join(env.INTENT_GOVERNOR_HOME || join(homedir(), '.intent-governor'), 'servers');
 }
 
-export function discoveryFilePath(port: number, dir: string = defaultServersDir()): string {
-  return join(dir, `${port}.json`);
+/**
+ * A file-name-safe key for a workspace folder: its base name (readable in a listing) and a hash of the whole
+ * path (two folders with one name stay apart). Every window on the folder computes the same key.
+ */
+export function folderKey(folder: string): string {
+  const name = basename(folder).replace(/[^A-Za-z0-9_-]+/g, '_').slice(0, 40) || 'folder';
+  return `${name}-${createHash('sha256').update(folder, 'utf8').digest('hex').slice(0, 16)}`;
 }
 
 /**
- * Writes `<dir>/<port>.json` holding the token. The content goes to a temp file created 0600 with O_EXCL
+ * One file per workspace folder, `<folder key>.json`, so every window and reload of a folder announces the
+ * same place; an entry without a folder falls back to `<port>.json` (the name older versions used).
+ */
+export function discoveryFilePath(entry: Pick<DiscoveryEntry, 'port' | 'workspaceFolders'>, dir: string = defaultServersDir()): string {
+  const folder = entry.workspaceFolders[0];
+  return join(dir, `${folder === undefined ? String(entry.port) : folderKey(folder)}.json`);
+}
+
+/**
+ * Writes the entry's discovery file (see discoveryFilePath) holding the token. The content goes to a temp file created 0600 with O_EXCL
  * (so it is never world-readable, not even between create and chmod, and a planted symlink is not
  * followed), then is renamed over the target, so readers never see half a file.
  */
@@ -43,7 +57,7 @@ export async function writeDiscoveryFile(entry: DiscoveryEntry, dir: string = de
   await mkdir(dir, { recursive: true, mode: 0o700 });
   // mkdir's mode does not apply to a directory that already existed (or to parents created on the way).
   await chmod(dir, 0o700);
-  const target = discoveryFilePath(entry.port, dir);
+  const target = discoveryFilePath(entry, dir);
   const temp = join(dir, `.${entry.port}.${randomBytes(6).toString('hex')}.tmp`);
   const content = `${JSON.stringify({ version: FILE_VERSION, ...entry }, null, 2)}\n`;
   const handle = await open(temp, 'wx', 0o600);
@@ -72,6 +86,20 @@ export function removeDiscoveryFile(path: string): void {
   }
 }
 
+/**
+ * Removes the file only while it is still `pid`'s entry: once another window has taken the folder over, the
+ * file is its announcement, not ours to delete. Synchronous, for 'exit' handlers too.
+ */
+export function removeOwnDiscoveryFile(path: string, pid: number = process.pid): void {
+  const entry = parseEntry(readEntryText(path) ?? '');
+  if (entry?.pid === pid) removeDiscoveryFile(path);
+}
+
+/** The live entry of one file, or undefined (missing, malformed, or its process is gone). */
+export function readDiscoveryFile(path: string): DiscoveredServer | undefined {
+  const entry = parseEntry(readEntryText(path) ?? '');
+  return entry && pidAlive(entry.pid) ? { ...entry, file: path } : undefined;
+}
 
 function parseEntry(text: string): DiscoveryEntry | undefined {
   let value: unknown;
@@ -124,7 +152,8 @@ export async function readDiscoveryFiles(dir: string = defaultServersDir()): Pro
     throw error;
   }
   const live: DiscoveredServer[] = [];
-  for (const name of names.filter((n) => /^\d+\.json$/.test(n)).sort()) {
+  // Folder-named entries and the `<port>.json` ones of older versions; dot files are temp files mid-write.
+  for (const name of names.filter((n) => /^[^.].*\.json$/.test(n)).sort()) {
     const file = join(dir, name);
     const text = readEntryText(file) ?? '';
     const entry = parseEntry(text);

@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile, chmod } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { defaultServersDir, discoveryFilePath, readDiscoveryFiles, removeDiscoveryFile, writeDiscoveryFile, type DiscoveryEntry } from '../../../../src/core/mcp/discoveryFile';
+import { defaultServersDir, discoveryFilePath, folderKey, readDiscoveryFiles, removeDiscoveryFile, writeDiscoveryFile, type DiscoveryEntry } from '../../../../src/core/mcp/discoveryFile';
 import { pidAlive } from '../../../../src/core/trace/processIdentity';
 
 const posix = process.platform !== 'win32';
@@ -15,7 +15,7 @@ function deadPid(): number {
 }
 
 function entry(port: number, pid = process.pid): DiscoveryEntry {
-  return { port, token: 'tok-'.padEnd(43, 'x'), pid, workspaceFolders: ['/work/project'], url: `http://127.0.0.1:${port}/mcp` };
+  return { port, token: 'tok-'.padEnd(43, 'x'), pid, workspaceFolders: [`/work/project-${port}`], url: `http://127.0.0.1:${port}/mcp` };
 }
 
 describe('discovery file', () => {
@@ -27,9 +27,10 @@ describe('discovery file', () => {
   });
   afterEach(() => rm(home, { recursive: true, force: true }));
 
-  it('writes <port>.json with the entry, readable by its owner only, in a 0700 directory', async function () {
+  it('writes one file named for the folder with the entry, readable by its owner only, in a 0700 directory', async function () {
     const path = await writeDiscoveryFile(entry(41234), dir);
-    assert.equal(path, join(dir, '41234.json'));
+    assert.equal(path, join(dir, `${folderKey('/work/project-41234')}.json`));
+    assert.match(path, /project-41234-[0-9a-f]{16}\.json$/);
     const content = JSON.parse(await readFile(path, 'utf8'));
     assert.deepEqual(content, { version: 1, ...entry(41234) });
     if (!posix) return this.skip();
@@ -54,14 +55,20 @@ describe('discovery file', () => {
     } finally {
       process.umask(previous);
     }
-    assert.deepEqual(await readdir(dir), ['41236.json']);
+    assert.deepEqual(await readdir(dir), [`${folderKey('/work/project-41236')}.json`]);
   });
 
-  it('replaces the entry for a port that is written again', async () => {
+  it('replaces the entry for a folder that is written again, whatever the port: one file per folder', async () => {
     await writeDiscoveryFile(entry(41237), dir);
-    await writeDiscoveryFile({ ...entry(41237), token: 'second-token-value-xxxxxxxx' }, dir);
-    const [server] = await readDiscoveryFiles(dir);
-    assert.equal(server.token, 'second-token-value-xxxxxxxx');
+    await writeDiscoveryFile({ ...entry(41237), port: 41299, token: 'second-token-value-xxxxxxxx' }, dir);
+    const servers = await readDiscoveryFiles(dir);
+    assert.deepEqual(servers.map((s) => [s.port, s.token]), [[41299, 'second-token-value-xxxxxxxx']]);
+  });
+
+  it('still reads the <port>.json files of older versions', async () => {
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    await writeFile(join(dir, '41250.json'), JSON.stringify({ version: 1, ...entry(41250) }), { mode: 0o600 });
+    assert.deepEqual((await readDiscoveryFiles(dir)).map((s) => s.port), [41250]);
   });
 
   it('removes a file, and removing it twice is fine', async () => {
@@ -75,7 +82,7 @@ describe('discovery file', () => {
     await writeDiscoveryFile(entry(41239), dir);
     const stale = await writeDiscoveryFile(entry(41240, deadPid()), dir);
     const live = await readDiscoveryFiles(dir);
-    assert.deepEqual(live, [{ ...entry(41239), file: join(dir, '41239.json') }]);
+    assert.deepEqual(live, [{ ...entry(41239), file: discoveryFilePath(entry(41239), dir) }]);
     await assert.rejects(stat(stale), /ENOENT/);
   });
 
@@ -86,7 +93,7 @@ describe('discovery file', () => {
     await writeFile(join(dir, 'notes.txt'), 'hello');
     await writeDiscoveryFile(entry(41241), dir);
     assert.deepEqual((await readDiscoveryFiles(dir)).map((s) => s.port), [41241]);
-    assert.deepEqual((await readdir(dir)).sort(), ['1.json', '2.json', '41241.json', 'notes.txt']);
+    assert.deepEqual((await readdir(dir)).sort(), ['1.json', '2.json', `${folderKey('/work/project-41241')}.json`, 'notes.txt'].sort());
   });
 
   it('skips a FIFO, a device link and a huge file among the entries at once, reading none of them', async function () {
@@ -106,7 +113,7 @@ describe('discovery file', () => {
   it('lives under INTENT_GOVERNOR_HOME when set, else ~/.intent-governor', () => {
     assert.equal(defaultServersDir({ INTENT_GOVERNOR_HOME: home }), join(home, 'servers'));
     assert.equal(defaultServersDir({}), join(homedir(), '.intent-governor', 'servers'));
-    assert.equal(discoveryFilePath(5000, dir), join(dir, '5000.json'));
+    assert.equal(discoveryFilePath({ port: 5000, workspaceFolders: [] }, dir), join(dir, '5000.json'));
   });
 
   it('tells a running process from one that is gone', () => {
