@@ -34,7 +34,11 @@ export interface HttpMcpServerOptions {
    * `signal` aborts when the hook process hangs up before the answer (it gave up: its deadline passed).
    */
   hookHandler?: HookHandler;
+  /** Answers `/relay/*` (the approval relay between the windows of one workspace); same guards, then its own key. */
+  relayHandler?: RelayHandler;
 }
+
+export type RelayHandler = (req: IncomingMessage, res: ServerResponse, path: string) => Promise<void>;
 
 export type HookHandler = (body: unknown, signal: AbortSignal) => Promise<{ status: number; body: unknown }>;
 
@@ -78,7 +82,7 @@ export async function startHttpMcpServer(options: HttpMcpServerOptions): Promise
   const policy: HttpGuardPolicy = { port: 0, tokenDigest: tokenDigest(token), allowedOrigins: options.allowedOrigins ?? [] };
 
   const server = createServer((req, res) => {
-    handle(req, res, { policy, sessions, maxBodyBytes: limits.maxBodyBytes, logger, hookHandler: options.hookHandler }).catch((error: unknown) => {
+    handle(req, res, { policy, sessions, maxBodyBytes: limits.maxBodyBytes, logger, hookHandler: options.hookHandler, relayHandler: options.relayHandler }).catch((error: unknown) => {
       logger.error(`MCP HTTP request failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
       if (!res.headersSent) refuse(res, { status: 500, error: 'The governor failed to handle this request; see the Intent Governor log.' });
       else res.end();
@@ -140,14 +144,17 @@ interface HandlerContext {
   maxBodyBytes: number;
   logger: Logger;
   hookHandler?: HttpMcpServerOptions['hookHandler'];
+  relayHandler?: RelayHandler;
 }
 
 async function handle(req: IncomingMessage, res: ServerResponse, ctx: HandlerContext): Promise<void> {
   const path = (req.url ?? '').split('?')[0];
   const hook = path === HOOK_PATH && ctx.hookHandler !== undefined;
-  const refusal = guardRequest({ method: req.method, path, headers: req.headers }, ctx.policy, hook ? HOOK_PATH : MCP_PATH);
+  const relay = path.startsWith('/relay/') && ctx.relayHandler !== undefined;
+  const refusal = guardRequest({ method: req.method, path, headers: req.headers }, ctx.policy, hook ? HOOK_PATH : relay ? path : MCP_PATH);
   if (refusal) return refuseAndDiscard(req, res, refusal, ctx.logger);
   if (hook) return handleHook(req, res, ctx);
+  if (relay) return ctx.relayHandler!(req, res, path);
 
   const sessionId = req.headers['mcp-session-id'];
   if (req.method !== 'POST') {
