@@ -1,8 +1,9 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { blameFile, type BlameLine } from '../core/trace/traceBlame';
 import { traceFilePath } from '../core/trace/traceFiles';
-import { parseCliArgs, usageError, workspaceFrom } from './cliArgs';
+import { parseCliArgs, usageError } from './cliArgs';
+import { governedWorkspaceFrom } from './governedWorkspace';
 import type { CliCommand } from './cliCommand';
 
 const USAGE = `governor blame: which agent, intent and model produced each line of a file
@@ -11,7 +12,9 @@ Usage: governor blame FILE [--json] [--workspace DIR]
 
 Maps every line of FILE's current content to the newest Agent Trace record whose recorded range is still
 in the file (found by content hash, so it survives lines moving). Lines no record explains are shown as
-unattributed. FILE is relative to the current directory; the workspace defaults to the current directory.
+unattributed. The workspace is the nearest folder above the current directory holding .orchestration/ (or
+--workspace DIR). A relative FILE is taken from the current directory, or else from the workspace's root (the first
+of the two that is a file inside the workspace).
 --json prints [{line, text, recordId?, intentId?, agent?, model?, timestamp?, traceLine?}].
 Exit 2 when FILE cannot be read or is outside the workspace.
 `;
@@ -24,14 +27,17 @@ export const blameCommand: CliCommand = {
     const parsed = parseCliArgs(args, { json: { type: 'boolean' }, workspace: { type: 'string' } }, true);
     if (!parsed.ok) return usageError(io, 'blame', parsed.message);
     if (parsed.positionals.length !== 1) return usageError(io, 'blame', 'expected exactly one FILE');
-    const root = await workspaceFrom(parsed.values.workspace, io, 'blame');
+    const root = await governedWorkspaceFrom(parsed.values.workspace, io, 'blame');
     if (!root) return 2;
-    const absolute = resolve(io.cwd, parsed.positionals[0]);
-    const rel = relative(root, absolute);
-    if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) {
-      io.stderr(`governor blame: '${absolute}' is not inside the workspace ${root}. Pass --workspace DIR.\n`);
+    const file = parsed.positionals[0];
+    const candidates = isAbsolute(file) ? [file] : [resolve(io.cwd, file), resolve(root, file)];
+    const inside = candidates.filter((candidate) => insideWorkspace(root, candidate));
+    const absolute = (await firstExisting(inside)) ?? inside[0];
+    if (!absolute) {
+      io.stderr(`governor blame: '${file}' is not a file of the workspace ${root} (looked at ${[...new Set(candidates)].join(' and ')}). Give a path inside it, or pass --workspace DIR.\n`);
       return 2;
     }
+    const rel = relative(root, absolute);
     let content: string;
     try {
       content = await readFile(absolute, 'utf8');
@@ -60,4 +66,14 @@ function formatBlame(lines: BlameLine[]): string {
 
 function pad(text: string, width: number): string {
   return text.length > width ? `${text.slice(0, width - 1)}…` : text.padEnd(width);
+}
+
+function insideWorkspace(root: string, candidate: string): boolean {
+  const rel = relative(root, candidate);
+  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
+}
+
+async function firstExisting(paths: string[]): Promise<string | undefined> {
+  for (const path of paths) if ((await stat(path).catch(() => undefined))?.isFile()) return path;
+  return undefined;
 }

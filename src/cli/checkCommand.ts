@@ -5,13 +5,17 @@ import { detectCaseInsensitive } from '../core/paths/canonicalPath';
 import { auditTraceScopes } from '../core/trace/scopeAudit';
 import { traceFilePath } from '../core/trace/traceFiles';
 import { describeVerification } from '../core/trace/workspaceVerify';
-import { parseCliArgs, usageError, workspaceFrom } from './cliArgs';
+import { parseCliArgs, usageError } from './cliArgs';
+import { governedWorkspaceFrom } from './governedWorkspace';
 import type { CliCommand } from './cliCommand';
 import { describeLogSignatures, describeSigners, verifyLogs } from './signedVerification';
 
 const USAGE = `governor check: one pass/fail gate for CI
 
 Usage: governor check [--workspace DIR] [--require-signatures]
+
+The workspace is the nearest folder at or above the current directory that holds .orchestration/ (as git
+finds .git/), or --workspace DIR.
 
 Checks, and reports every failure:
   1. .orchestration/active_intents.yaml is valid (problems listed with line and column);
@@ -31,7 +35,7 @@ export const checkCommand: CliCommand = {
   async run(args, io) {
     const parsed = parseCliArgs(args, { workspace: { type: 'string' }, 'require-signatures': { type: 'boolean' } });
     if (!parsed.ok) return usageError(io, 'check', parsed.message);
-    const root = await workspaceFrom(parsed.values.workspace, io, 'check');
+    const root = await governedWorkspaceFrom(parsed.values.workspace, io, 'check');
     if (!root) return 2;
     const failures: string[] = [];
     const out = (text: string) => io.stdout(`${text}\n`);

@@ -1,6 +1,5 @@
 import type * as Crypto from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { claudeDialect } from '../core/bridge/claudeDialect';
 import { copilotStandIn } from '../core/bridge/copilotStandIn';
 import { DIALECTS } from '../core/bridge/dialects';
@@ -10,6 +9,7 @@ import type { BridgeAnswer, BridgeRequest, NativeEventFacts } from '../core/brid
 import { userHookFilesPresent } from '../core/hooks/user/hookFilesPresent';
 import { governorHome } from '../core/paths/governorHome';
 import { parseCliArgs, usageError } from './cliArgs';
+import { findGovernedWorkspaceSync } from './governedWorkspace';
 import type { CliIO } from './cliCommand';
 
 /**
@@ -38,21 +38,14 @@ back to the agent as "ask") and PostToolUse appends the trace record. Relative p
 resolves them (Claude Code: against the payload's cwd, where Bash runs too); SessionEnd frees what a running
 extension kept for the session.
 
-  --workspace DIR   the governed workspace (default: the payload's cwd)
+  --workspace DIR   the governed workspace (default: the nearest folder at or above the payload's cwd
+                    holding .orchestration/; where there is none, tool calls that change anything are refused)
   --intent ID       headless only: the intent this agent works under (else the agent's writes are refused)
   --timeout-ms N    answer "blocked" after N ms (default ${DEFAULT_TIMEOUT_MS}); keep it below the agent's hook timeout
   --headless        never ask a running extension
 
 Unknown tools, unreadable input, a crash or a timeout block the call (exit 2), never allow it.
 `;
-
-/** The nearest directory at or above `dir` with a `.orchestration/` folder (agents may run in a subfolder), else `dir`. */
-function governedRoot(dir: string): string {
-  for (let current = dir; ; current = dirname(current)) {
-    if (existsSync(join(current, '.orchestration'))) return current;
-    if (dirname(current) === current) return dir;
-  }
-}
 
 /** Identifies a native call by its input when the agent sends no id (Cursor). */
 function inputHash(toolName: string, toolInput: unknown): string {
@@ -138,7 +131,9 @@ export async function answerHookPayload(dialect: HookDialect, payload: unknown, 
   const event = parsed.event;
   if (event.kind === 'other') return dialect.render(event, { decision: 'allow' });
   const cwd = resolve(io.cwd, event.cwd ?? '.');
-  const root = options.workspace !== undefined ? resolve(io.cwd, options.workspace) : governedRoot(cwd);
+  // Agents may run in a subfolder: the governed root is the nearest folder above holding .orchestration/.
+  const found = options.workspace !== undefined ? resolve(io.cwd, options.workspace) : findGovernedWorkspaceSync(cwd);
+  const root = found ?? cwd;
   const native: NativeEventFacts = { dialect: dialect.id, event: hookEventOf(event), session_id: event.sessionId, cwd, fields: event.fields ?? {} };
   const request: BridgeRequest = { phase: event.kind === 'end' ? 'end' : 'context', session_id: `${dialect.id}:${event.sessionId}`, agent: { name: dialect.agentName }, key: '', calls: [], native };
   if (event.kind === 'tool') {
@@ -146,6 +141,11 @@ export async function answerHookPayload(dialect: HookDialect, payload: unknown, 
     native.tool_input = event.toolInput;
     // Paths and commands are resolved where the agent stands: its cwd (from the payload) and the workspace folder.
     const mapping = standIn ?? dialect.mapTool(event.toolName, event.toolInput, { cwd, workspace: root });
+    // Nothing governs here: refuse what would change something, and leave no log behind in a folder nobody governs.
+    if (found === undefined) {
+      const readsOnly = mapping.kind === 'passthrough' || (mapping.kind === 'governed' && mapping.calls.every((call) => call.tool === 'read_file'));
+      return dialect.render(event, readsOnly || event.phase === 'post' ? { decision: 'allow' } : ungoverned(cwd));
+    }
     // A read-only tool needs no governed check; only the user's hooks may have something to say about it.
     if (mapping.kind === 'passthrough' && !userHookFilesPresent(root, governorHome(io.env), dialect.agentName)) return dialect.render(event, { decision: 'allow' });
     if (mapping.kind === 'passthrough') native.passthrough = true;
@@ -156,10 +156,19 @@ export async function answerHookPayload(dialect: HookDialect, payload: unknown, 
     else if (mapping.kind === 'governed') request.calls = mapping.calls;
     request.key = `${request.session_id}:${event.toolUseId ?? inputHash(event.toolName, event.toolInput)}`;
   }
+  if (found === undefined) return dialect.render(event, { decision: 'allow' });
   const answer = await decide(request, root, options, io, event, headless);
   // An older extension may not know `unmapped` and judge an empty call list: an unmapped tool is never allowed.
   if (request.unmapped && answer.decision !== 'deny') return dialect.render(event, { decision: 'deny', reason: request.unmapped.reason });
   return dialect.render(event, answer);
+}
+
+/** The refusal of a change where no folder at or above the agent's cwd is governed (reads are let through). */
+function ungoverned(cwd: string): BridgeAnswer {
+  return {
+    decision: 'deny',
+    reason: `[NO_GOVERNED_WORKSPACE] Intent Governor found no governed workspace at or above ${cwd} (no .orchestration/ folder), so it cannot judge this call and refuses it. Work inside the governed project, or install the hook with --workspace DIR.`,
+  };
 }
 
 /** The agent's event in Claude Code's terms, the names user hooks are declared for. */

@@ -1,12 +1,16 @@
 import { readRegularFile } from '../core/io/regularFile';
 import { IntentMapKeeper } from '../core/intentMap/intentMapKeeper';
 import { INTENT_MAP_FILE } from '../core/intentMap/intentMapMarkdown';
-import { parseCliArgs, usageError, workspaceFrom } from './cliArgs';
+import { parseCliArgs, usageError } from './cliArgs';
+import { governedWorkspaceFrom } from './governedWorkspace';
 import type { CliCommand } from './cliCommand';
 
 const USAGE = `governor intent-map: rebuild .orchestration/intent_map.md
 
 Usage: governor intent-map [--check] [--workspace DIR]
+
+The workspace is the nearest folder at or above the current directory that holds .orchestration/ (as git
+finds .git/), or --workspace DIR.
 
 The intent map lists every intent (name, status, owned scope), the files its changes touched with the lines
 those changes still hold (found again by content hash, as governor blame does), the record ids and last change
@@ -25,7 +29,7 @@ export const intentMapCommand: CliCommand = {
   async run(args, io) {
     const parsed = parseCliArgs(args, { check: { type: 'boolean' }, workspace: { type: 'string' } });
     if (!parsed.ok) return usageError(io, 'intent-map', parsed.message);
-    const root = await workspaceFrom(parsed.values.workspace, io, 'intent-map');
+    const root = await governedWorkspaceFrom(parsed.values.workspace, io, 'intent-map');
     if (root === undefined) return 2;
     const keeper = new IntentMapKeeper({ workspaceRoot: root });
     if (parsed.values.check) {

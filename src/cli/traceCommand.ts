@@ -7,7 +7,8 @@ import { queryTrace, type TraceFilter } from '../core/trace/traceReader';
 import { createAnchorStore } from '../core/trace/traceStack';
 import { formatTraceRow, TRACE_TABLE_HEADER, traceRowCells } from '../core/trace/traceTable';
 import { describeVerification } from '../core/trace/workspaceVerify';
-import { parseCliArgs, usageError, workspaceFrom } from './cliArgs';
+import { parseCliArgs, usageError } from './cliArgs';
+import { governedWorkspaceFrom } from './governedWorkspace';
 import type { CliCommand, CliIO } from './cliCommand';
 import { describeLogSignatures, describeSigners, verifyLogs } from './signedVerification';
 
@@ -18,6 +19,9 @@ Usage:
                  [--class AST_REFACTOR|INTENT_EVOLUTION] [--since ISO] [--until ISO] [--json] [--workspace DIR]
   governor trace verify [--json] [--workspace DIR]
   governor trace reanchor [--workspace DIR]
+
+The workspace is the nearest folder at or above the current directory that holds .orchestration/ (as git
+finds .git/), or --workspace DIR.
 
 governor trace          lists matching records as a table (one JSON record per line with --json).
                         --class keeps the changes of that class (metadata.mutation_class): AST_REFACTOR
@@ -76,7 +80,7 @@ export const traceCommand: CliCommand = {
       if (Number.isNaN(date.getTime())) return usageError(io, 'trace', `--${key} '${values[key]}' is not an ISO date or date-time`);
       filter[key] = date;
     }
-    const root = await workspaceFrom(values.workspace, io, 'trace');
+    const root = await governedWorkspaceFrom(values.workspace, io, 'trace');
     if (!root) return 2;
     let count = 0;
     if (!values.json) io.stdout(`${formatTraceRow(TRACE_TABLE_HEADER)}\n`);
@@ -92,7 +96,7 @@ export const traceCommand: CliCommand = {
 async function runVerify(args: string[], io: CliIO): Promise<number> {
   const parsed = parseCliArgs(args, { json: { type: 'boolean' }, workspace: { type: 'string' } });
   if (!parsed.ok) return usageError(io, 'trace verify', parsed.message);
-  const root = await workspaceFrom(parsed.values.workspace, io, 'trace verify');
+  const root = await governedWorkspaceFrom(parsed.values.workspace, io, 'trace verify');
   if (!root) return 2;
   const { logs: results, signers } = await verifyLogs(root, io.env, true);
   if (parsed.values.json) {
@@ -110,7 +114,7 @@ async function runVerify(args: string[], io: CliIO): Promise<number> {
 async function runReanchor(args: string[], io: CliIO): Promise<number> {
   const parsed = parseCliArgs(args, { workspace: { type: 'string' } });
   if (!parsed.ok) return usageError(io, 'trace reanchor', parsed.message);
-  const root = await workspaceFrom(parsed.values.workspace, io, 'trace reanchor');
+  const root = await governedWorkspaceFrom(parsed.values.workspace, io, 'trace reanchor');
   if (!root) return 2;
   const results = await reanchorWorkspaceLogs(root, createAnchorStore({ workspaceRoot: root, anchorDir: defaultAnchorDir(io.env) }));
   for (const { log, accepted, head, refused } of results) {

@@ -31,6 +31,21 @@ describe('governor blame', function () {
     assert.equal(rows.at(-1), '3 of 4 lines attributed to trace records');
   });
 
+  it('finds the workspace above the current directory, and takes FILE from the workspace root when --workspace is given elsewhere', async () => {
+    const nested = await runGovernor(['blame', 'api.ts'], { anchorDir: ws.anchorDir, cwd: join(ws.root, 'src') });
+    assert.equal(nested.code, 0, nested.stderr);
+    assert.equal(nested.stdout.trim().split('\n').at(-1), '3 of 4 lines attributed to trace records');
+    const elsewhere = await runGovernor(['blame', 'src/api.ts', '--workspace', ws.root], { anchorDir: ws.anchorDir, cwd: ws.anchorDir });
+    assert.equal(elsewhere.code, 0, elsewhere.stderr);
+    assert.equal(elsewhere.stdout.trim().split('\n').at(-1), '3 of 4 lines attributed to trace records');
+  });
+
+  it('says where it looked when no governed workspace is above the current directory', async () => {
+    const run = await runGovernor(['blame', 'x.ts'], { anchorDir: ws.anchorDir, cwd: ws.anchorDir });
+    assert.equal(run.code, 2);
+    assert.match(run.stderr, /no governed workspace here: looked for a \.orchestration\/ folder in .*anchors and every folder above it/);
+  });
+
   it('prints JSON with --json', async () => {
     const run = await runGovernor(['blame', 'src/api.ts', '--json'], { anchorDir: ws.anchorDir, cwd: ws.root });
     assert.equal(run.code, 0, run.stderr);
@@ -46,7 +61,7 @@ describe('governor blame', function () {
   it('exits 2 for a file outside the workspace or one that does not exist', async () => {
     const outside = await runGovernor(['blame', join(ws.anchorDir, 'x.ts'), '--workspace', ws.root], { anchorDir: ws.anchorDir });
     assert.equal(outside.code, 2);
-    assert.match(outside.stderr, /is not inside the workspace/);
+    assert.match(outside.stderr, /is not a file of the workspace .* \(looked at .*x\.ts\)/);
     const missing = await runGovernor(['blame', 'src/none.ts'], { anchorDir: ws.anchorDir, cwd: ws.root });
     assert.equal(missing.code, 2);
     assert.match(missing.stderr, /cannot read .*ENOENT/);

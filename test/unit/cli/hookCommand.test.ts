@@ -201,6 +201,25 @@ describe('governor hook (headless, as the agent runs it)', () => {
     assert.match(preAnswer(run.stdout).permissionDecisionReason, /^\[SCOPE_VIOLATION\] "src\/billing\/invoice\.ts"/);
   });
 
+  it('outside any governed workspace, refuses a change and lets a read through, leaving no .orchestration behind', async () => {
+    const nowhere = await mkdtemp(join(tmpdir(), 'ig-ungoverned-'));
+    try {
+      const write = JSON.parse(hookFixture('claude', 'pre-write-in-scope', h.root));
+      write.cwd = nowhere;
+      write.tool_input.file_path = join(nowhere, 'a.ts');
+      const refused = preAnswer((await runHook('claude', JSON.stringify(write), ['--intent', 'auth-refactor'], env)).stdout);
+      assert.equal(refused.permissionDecision, 'deny');
+      assert.match(refused.permissionDecisionReason, /^\[NO_GOVERNED_WORKSPACE\] .*no governed workspace at or above .*ig-ungoverned-/);
+      const read = { ...write, tool_name: 'Read', tool_input: { file_path: join(nowhere, 'a.ts') } };
+      const allowed = await runHook('claude', JSON.stringify(read), ['--intent', 'auth-refactor'], env);
+      assert.equal(allowed.code, 0, allowed.stderr);
+      assert.notEqual(allowed.stdout && preAnswer(allowed.stdout).permissionDecision, 'deny', allowed.stdout);
+      await assert.rejects(readFile(join(nowhere, '.orchestration', 'governance_log.jsonl')), /ENOENT/);
+    } finally {
+      await rm(nowhere, { recursive: true, force: true });
+    }
+  });
+
   it('records refusals in the governance log', async () => {
     await hook('claude', 'pre-write-out-of-scope');
     const log = await readFile(join(h.root, '.orchestration', 'governance_log.jsonl'), 'utf8');

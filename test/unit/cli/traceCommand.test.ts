@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { assertAgentTraceRecord } from '../../support/agentTraceSchema';
 import { runGovernor } from '../../support/runGovernor';
@@ -83,6 +83,15 @@ describe('governor trace', function () {
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stdout, /^\.orchestration\/agent_trace\.jsonl: verified \(3 records, 1 chain, anchor matched\)$/m);
     assert.match(run.stdout, /^\.orchestration\/governance_log\.jsonl: verified \(1 record, 1 chain, anchor matched\)$/m);
+  });
+
+  it('finds the governed workspace above the current directory, as git finds its repository', async () => {
+    await mkdir(join(ws.root, 'src', 'deep'), { recursive: true });
+    const nested = await runGovernor(['trace', 'verify'], { anchorDir: ws.anchorDir, cwd: join(ws.root, 'src', 'deep') });
+    assert.equal(nested.code, 0, nested.stderr);
+    assert.match(nested.stdout, /^\.orchestration\/agent_trace\.jsonl: verified \(3 records, 1 chain, anchor matched\)$/m);
+    const listed = await runGovernor(['trace', '--json'], { anchorDir: ws.anchorDir, cwd: join(ws.root, 'src') });
+    assert.equal(listed.stdout.trim().split('\n').length, 3, listed.stderr);
   });
 
   it('verify: exit 1 naming the first bad line and why', async () => {
