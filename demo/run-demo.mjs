@@ -26,6 +26,20 @@ const calls = [
   ['planned (not started) intent', { tool: 'write_file', input: { path: 'src/billing/x.ts', content: '' }, intent_id: 'billing-cleanup' }],
 ];
 
+/** The message's words in lines of at most `width` characters, never cut inside a word. */
+function wrap(text, width) {
+  const lines = [];
+  let line = '';
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    if (line && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  if (line) lines.push(line);
+  return lines;
+}
+
 console.log(`Intent Governor demo: decisions for ${workspace}\n`);
 for (const [what, call] of calls) {
   const run = spawnSync(process.execPath, [cli, 'decide', '--workspace', workspace], { input: JSON.stringify({ session_id: 'demo', ...call }), encoding: 'utf8' });
@@ -36,6 +50,6 @@ for (const [what, call] of calls) {
   const answer = JSON.parse(run.stdout);
   const verdict = `${answer.decision.toUpperCase()}${answer.code ? ` ${answer.code}` : ''}`;
   console.log(`${what.padEnd(38)} ${verdict}`);
-  if (answer.message) console.log(`${' '.repeat(39)}${answer.message.split('\n')[0].slice(0, 110)}`);
+  if (answer.message) for (const line of wrap(answer.message.split('\n')[0], 100)) console.log(`${' '.repeat(39)}${line}`);
 }
 console.log('\nTry your own: echo \'{"tool":"read_file","input":{"path":"src/auth/login.ts"}}\' | node dist/cli.js decide --workspace demo/workspace');
