@@ -76,7 +76,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Intent
     ...registerIntentCommands(governed),
     ...registerTraceCommands(governed),
     ...registerInspector(governed, context.extensionUri),
-    registerConnectAgentCommand(() => mcp, context.globalStorageUri),
+    registerConnectAgentCommand(() => mcp, context.globalStorageUri, { cliPath: context.asAbsolutePath('dist/cli.js'), workspaceRoot: services.workspace.root }),
     registerInstallHooksCommand(services.workspace.root, context.asAbsolutePath('dist/hook.js')),
     registerShowHooksCommand(governed),
     registerSigningKeyCommand(governed, signing),

@@ -1,29 +1,36 @@
 import { homedir } from 'node:os';
 import { dirname } from 'node:path';
 import * as vscode from 'vscode';
-import { agentConnection, mergeAgentConfig, type AgentKind } from '../core/mcp/agentConnections';
+import { agentConnection, mergeAgentConfig, type AgentKind, type StdioLaunch } from '../core/mcp/agentConnections';
 import type { McpHost } from './mcpHost';
 
-const AGENTS: Array<{ agent: AgentKind; label: string; detail: string }> = [
-  { agent: 'claude-code', label: 'Claude Code', detail: 'copies a `claude mcp add --scope user` command' },
-  { agent: 'cursor', label: 'Cursor', detail: 'writes ~/.cursor/mcp.json' },
-  { agent: 'cline', label: 'Cline', detail: "writes Cline's MCP settings in VS Code storage" },
-  { agent: 'roo-code', label: 'Roo Code', detail: "writes Roo Code's MCP settings in VS Code storage" },
+const AGENTS: Array<{ agent: AgentKind; label: string; description: string }> = [
+  { agent: 'claude-code', label: 'Claude Code', description: 'copies a `claude mcp add --scope user` command' },
+  { agent: 'cursor', label: 'Cursor', description: 'writes ~/.cursor/mcp.json' },
+  { agent: 'cline', label: 'Cline', description: "writes Cline's MCP settings in VS Code storage" },
+  { agent: 'roo-code', label: 'Roo Code', description: "writes Roo Code's MCP settings in VS Code storage" },
+  { agent: 'other-mcp', label: 'Other MCP client', description: 'copies the URL and the Authorization header' },
+  { agent: 'stdio', label: 'Terminal agent over stdio', description: 'copies the `governor mcp` command line' },
 ];
 
 /**
  * Points another agent at the running MCP server. Everything written is user-level (home or editor storage):
  * the entry carries the bearer token, so it never goes into a file that lives in the repository.
  */
-export async function connectAgent(mcp: McpHost | undefined, globalStorage: vscode.Uri, pick?: AgentKind): Promise<string | undefined> {
+export async function connectAgent(mcp: McpHost | undefined, globalStorage: vscode.Uri, pick?: AgentKind, stdio?: StdioLaunch): Promise<string | undefined> {
   if (!mcp) {
     void vscode.window.showErrorMessage('Intent Governor: the MCP server is not running (open a folder first).');
     return undefined;
   }
-  const choice = pick ?? (await vscode.window.showQuickPick(AGENTS.map((a) => ({ ...a, description: a.detail })), { title: 'Connect an agent to Intent Governor' }))?.agent;
+  const choice = pick ?? (await vscode.window.showQuickPick(AGENTS, { title: 'Connect an agent to Intent Governor' }))?.agent;
   if (!choice) return undefined;
   // globalStorageUri is <storage>/<this extension id>; other extensions' folders are its siblings.
-  const connection = agentConnection(choice, { url: mcp.server.url, token: mcp.server.token }, { home: homedir(), globalStorageRoot: dirname(globalStorage.fsPath) });
+  const connection = agentConnection(choice, { url: mcp.server.url, token: mcp.server.token }, { home: homedir(), globalStorageRoot: dirname(globalStorage.fsPath), stdio });
+  if (connection.kind === 'copy') {
+    await vscode.env.clipboard.writeText(connection.text);
+    void vscode.window.showInformationMessage(`${connection.label}: copied to the clipboard. ${connection.hint}`);
+    return connection.text;
+  }
   if (connection.kind === 'command') {
     await vscode.env.clipboard.writeText(connection.command);
     void vscode.window.showInformationMessage(`${connection.label}: the command to add Intent Governor is on the clipboard. Run it in a terminal.`);
@@ -39,8 +46,8 @@ export async function connectAgent(mcp: McpHost | undefined, globalStorage: vsco
 }
 
 /** `Intent Governor: Connect an Agent…`; `mcp` is undefined while no MCP server runs (no folder open). */
-export function registerConnectAgentCommand(mcp?: () => McpHost | undefined, globalStorage?: vscode.Uri): vscode.Disposable {
+export function registerConnectAgentCommand(mcp?: () => McpHost | undefined, globalStorage?: vscode.Uri, stdio?: StdioLaunch): vscode.Disposable {
   return vscode.commands.registerCommand('intentGovernor.connectAgent', (agent?: AgentKind) =>
-    connectAgent(mcp?.(), globalStorage ?? vscode.Uri.file(homedir()), agent),
+    connectAgent(mcp?.(), globalStorage ?? vscode.Uri.file(homedir()), agent, stdio),
   );
 }

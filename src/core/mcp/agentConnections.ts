@@ -2,17 +2,25 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 
-export type AgentKind = 'claude-code' | 'cursor' | 'cline' | 'roo-code';
+export type AgentKind = 'claude-code' | 'cursor' | 'cline' | 'roo-code' | 'other-mcp' | 'stdio';
 
 export interface ServerEndpoint {
   url: string;
   token: string;
 }
 
+/** What a terminal agent runs to get its own governor over stdio: the bundled CLI and the governed folder. */
+export interface StdioLaunch {
+  cliPath: string;
+  workspaceRoot: string;
+}
+
 /** How one agent is pointed at the running server: a user-level config file to merge, or a command to run. */
 export type AgentConnection =
   | { kind: 'file'; agent: AgentKind; label: string; file: string; serverKey: string; entry: Record<string, unknown> }
-  | { kind: 'command'; agent: AgentKind; label: string; command: string };
+  | { kind: 'command'; agent: AgentKind; label: string; command: string }
+  /** Settings to paste into a client we do not know: copied, with what to do with them. */
+  | { kind: 'copy'; agent: AgentKind; label: string; text: string; hint: string };
 
 export const SERVER_KEY = 'intent-governor';
 
@@ -20,6 +28,8 @@ export interface ConnectionPlaces {
   home: string;
   /** VS Code's globalStorage folder for all extensions (Cline and Roo Code keep their MCP settings there). */
   globalStorageRoot: string;
+  /** For `stdio`: how to start the governor as a process. */
+  stdio?: StdioLaunch;
 }
 
 function bearer(endpoint: ServerEndpoint): Record<string, string> {
@@ -59,6 +69,26 @@ export function agentConnection(agent: AgentKind, endpoint: ServerEndpoint, plac
         serverKey: SERVER_KEY,
         entry: { type: 'streamable-http', url: endpoint.url, headers: bearer(endpoint) },
       };
+    case 'other-mcp':
+      return {
+        kind: 'copy',
+        agent,
+        label: 'Other MCP client',
+        text: `URL: ${endpoint.url}\nHeader: Authorization: Bearer ${endpoint.token}`,
+        hint: "Add a Streamable HTTP server with this URL and header in your client's MCP settings (user-level: the header is a secret).",
+      };
+    case 'stdio': {
+      const launch = places.stdio;
+      // Quoted as the installed hooks quote the CLI (hookConfig.hookCommandLine), so paths with spaces work.
+      const command = launch ? `node ${JSON.stringify(launch.cliPath)} mcp --workspace ${JSON.stringify(launch.workspaceRoot)}` : 'governor mcp';
+      return {
+        kind: 'copy',
+        agent,
+        label: 'Terminal agent over stdio',
+        text: command,
+        hint: 'Give this command to your agent as a stdio MCP server: it starts its own governor on this folder, with the same plan, scope and trace.',
+      };
+    }
   }
 }
 

@@ -1,8 +1,10 @@
 import { strict as assert } from 'node:assert';
+import { spawnSync } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { agentConnection, mergeAgentConfig, type AgentConnection } from '../../../../src/core/mcp/agentConnections';
+import { bundledScript } from '../../../support/bundledScript';
 
 const endpoint = { url: 'http://127.0.0.1:41234/mcp', token: 'tok_abc' };
 
@@ -20,6 +22,21 @@ describe('agent connections', () => {
     const connection = agentConnection('claude-code', endpoint, places());
     assert.equal(connection.kind, 'command');
     assert.match(connection.kind === 'command' ? connection.command : '', /^claude mcp add --scope user --transport http intent-governor http:\/\/127\.0\.0\.1:41234\/mcp --header "Authorization: Bearer tok_abc"$/);
+  });
+
+  it('any other MCP client gets the URL and the header to paste; a terminal agent gets a governor mcp line that runs', async () => {
+    const other = agentConnection('other-mcp', endpoint, places());
+    assert.equal(other.kind === 'copy' && other.text, 'URL: http://127.0.0.1:41234/mcp\nHeader: Authorization: Bearer tok_abc');
+    const workspaceRoot = join(dir, 'my project');
+    await mkdir(workspaceRoot);
+    const cliPath = bundledScript(join(__dirname, '../../../../src/cli/main.ts'), 'cli.js');
+    const stdio = agentConnection('stdio', endpoint, { ...places(), stdio: { cliPath, workspaceRoot } });
+    assert.equal(stdio.kind, 'copy');
+    const line = stdio.kind === 'copy' ? stdio.text : '';
+    assert.equal(line, `node ${JSON.stringify(cliPath)} mcp --workspace ${JSON.stringify(workspaceRoot)}`);
+    const help = spawnSync('bash', ['-c', `${line} --help`], { encoding: 'utf8' });
+    assert.equal(help.status, 0, help.stderr);
+    assert.match(help.stdout, /^governor mcp/);
   });
 
   it('every config file lives outside the repository, in the user home or editor storage', () => {
