@@ -5,6 +5,7 @@ import { errnoOf } from '../ioError';
 import { claudeConfigFile, installClaudeLocalServer, uninstallClaudeLocalServer } from './claudeLocalServer';
 import { trustCodexHooks } from './codexHookTrust';
 import { HOOK_CONFIG_FILES, installHookConfig, uninstallHookConfig, type ClaudeHookKind, type ConfigEdit, type HookAgent } from './hookConfig';
+import { installOpencodePlugin, uninstallOpencodePlugin } from './opencodePlugin';
 
 /** `note`: what else the person should know (Codex: whether its hooks could be trusted). */
 export type HookFileChange = { agent: HookAgent; file: string; action: 'written' | 'removed' | 'unchanged'; note?: string } | { agent: HookAgent; file: string; action: 'failed'; message: string };
@@ -46,6 +47,10 @@ async function editFile(agent: HookAgent, file: string, edit: (existing: string 
  */
 export async function applyHookConfig(root: string, agent: HookAgent, mode: 'install' | 'uninstall', cliPath: string, context: HookInstallContext = {}): Promise<HookFileChange[]> {
   const options = { claudeHooks: context.claudeHooks };
+  if (agent === 'opencode') {
+    const file = join(root, HOOK_CONFIG_FILES.opencode);
+    return [await editFile(agent, file, (existing) => (mode === 'install' ? installOpencodePlugin(existing, HOOK_CONFIG_FILES.opencode, cliPath) : uninstallOpencodePlugin(existing)))];
+  }
   const changes = [await editFile(agent, join(root, HOOK_CONFIG_FILES[agent]), (existing) => (mode === 'install' ? installHookConfig(agent, existing, cliPath, options) : uninstallHookConfig(agent, existing)))];
   // Codex runs a project's hooks only once trusted: ask the installed Codex to trust ours (its hash, its config).
   if (agent === 'codex' && mode === 'install' && changes[0].action !== 'failed') changes.push({ agent, ...(await trustCodexHooks(root, join(root, HOOK_CONFIG_FILES.codex), context.env ?? process.env)) });
