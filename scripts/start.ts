@@ -1,58 +1,75 @@
-// `npm start`: build, provision the same VS Code the tests use (code-server 1.139 + Node 24), and open the
-// demo workspace with Intent Governor installed. Prints the URL to open and, once the window is up, the MCP
-// discovery details an agent needs. Runs until Ctrl-C. `npm start -- --no-browser` skips the headless window
-// (the extension host then starts when you open the URL yourself).
+// `npm start`: build, provision the same VS Code the tests use (code-server 1.139 + Node 24), and serve the
+// demo workspace with Intent Governor installed. Opens no browser window of its own: it prints the URL for you
+// to open, and once your window is up (its MCP server's discovery file appears), the MCP URL and where the
+// token is. Ctrl-C ends code-server and everything it started, then removes the workspace's discovery file.
+// INTENT_GOVERNOR_DEMO_DIR moves the demo's state (default .vscode-test/demo), e.g. for a test.
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { join } from 'node:path';
-import { readDiscoveryFiles } from '../src/core/mcp/discoveryFile';
-import { installExtension, openWorkbench, startCodeServer, type CodeServer, type Workbench } from '../test/vscode/codeServer';
+import { join, resolve } from 'node:path';
+import { defaultServersDir, discoveryFilePath, readDiscoveryFile, removeDiscoveryFile } from '../src/core/mcp/discoveryFile';
+import { installExtension, startCodeServer, type CodeServer } from '../test/vscode/codeServer';
 import { provision, repoRoot } from '../test/vscode/provisioned';
 
-const DEMO_PORT_WAIT_MS = 120_000;
+const POLL_MS = 500;
 
 async function main(): Promise<void> {
   execFileSync(process.execPath, [join(repoRoot, 'esbuild.mjs')], { stdio: 'inherit' });
   const provisioned = provision();
-  const state = join(repoRoot, '.vscode-test', 'demo');
+  const state = resolve(process.env.INTENT_GOVERNOR_DEMO_DIR || join(repoRoot, '.vscode-test', 'demo'));
   const workspace = join(state, 'workspace');
   // A copy, so playing with the demo never changes demo/workspace in the repository.
   if (!existsSync(workspace)) cpSync(join(repoRoot, 'demo', 'workspace'), workspace, { recursive: true });
   const extensionsDir = join(state, 'extensions');
   mkdirSync(extensionsDir, { recursive: true });
   installExtension(extensionsDir, repoRoot);
+  const discoveryFile = discoveryFilePath({ port: 0, workspaceFolders: [workspace] }, defaultServersDir());
 
+  // code-server runs in its own process group (see startCodeServer): stopping ends the group, extension hosts included.
   const server: CodeServer = await startCodeServer({ workspace, extensionsDir, userDataDir: join(state, 'user-data'), settings: { 'intentGovernor.approveWrites': true } });
-  let workbench: Workbench | undefined;
-  const stop = async () => {
-    await workbench?.close();
-    await server.stop();
-  };
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void stop().finally(() => process.exit(0)));
+  let stopping: Promise<void> | undefined;
+  const stop = () =>
+    (stopping ??= (async () => {
+      console.log('\nstopping code-server and the extension hosts it started…');
+      await server.stop();
+      // A killed extension host cannot remove its own announcement.
+      removeDiscoveryFile(discoveryFile);
+      console.log('stopped; no discovery file is left for this workspace.');
+    })());
+  // `on`, not `once`: Ctrl-C reaches this process twice (from the terminal and relayed by tsx/npm), and a
+  // second signal with no listener would kill it halfway through stopping.
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    process.on(signal, () => {
+      void stop()
+        .catch((error: unknown) => console.error(`stopping failed: ${error instanceof Error ? error.message : String(error)}`))
+        .finally(() => process.exit(0));
+    });
+  }
 
   const url = `${server.url}/?folder=${encodeURIComponent(workspace)}`;
   console.log(`\nIntent Governor demo: VS Code ${provisioned.vscode} with the extension installed`);
   console.log(`  open:       ${url}`);
-  console.log(`  workspace:  ${workspace} (a copy of demo/workspace; delete .vscode-test/demo to start over)`);
-  if (!process.argv.includes('--no-browser')) {
-    workbench = await openWorkbench(server.url, workspace);
-    const serversDir = join(process.env.INTENT_GOVERNOR_HOME ?? join(homedir(), '.intent-governor'), 'servers');
-    const deadline = Date.now() + DEMO_PORT_WAIT_MS;
-    let entry = (await readDiscoveryFiles(serversDir)).find((s) => s.workspaceFolders.includes(workspace));
-    while (!entry && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      entry = (await readDiscoveryFiles(serversDir)).find((s) => s.workspaceFolders.includes(workspace));
-    }
-    if (entry) {
+  console.log(`  workspace:  ${workspace} (a copy of demo/workspace; delete ${state} to start over)`);
+  console.log('  No browser window was opened: open the URL above in your browser. The extension starts in your');
+  console.log('  window, and approvals show in the window you use.');
+  console.log('\nCtrl-C stops code-server and everything it started.');
+  console.log('\nwaiting for your window to open the workspace…');
+
+  let announced: string | undefined;
+  while (!stopping) {
+    const entry = readDiscoveryFile(discoveryFile);
+    const shown = entry && `${entry.url} ${entry.token}`;
+    if (entry && shown !== announced) {
+      announced = shown;
       console.log(`  MCP server: ${entry.url} (bearer token in ${entry.file}, mode 0600)`);
-      console.log(`  try it:     node dist/cli.js decide --workspace ${workspace} < call.json, or connect an MCP client with that URL and token`);
-    } else {
-      console.log('  MCP server: not announced yet; see the "Intent Governor" output channel in the window');
+      console.log(`  try it:     connect an MCP client with that URL and "Authorization: Bearer <token>", or: node dist/cli.js decide --workspace ${workspace} < call.json`);
     }
-    console.log('  (a headless window keeps the extension host running; open the URL above in your browser to watch and answer approvals)');
+    if (!server.running() && !stopping) {
+      console.error(`code-server exited on its own; its last output:\n${server.log().slice(-4000)}`);
+      await stop();
+      process.exit(1);
+    }
+    await new Promise((done) => setTimeout(done, POLL_MS));
   }
-  console.log('\nCtrl-C stops the server.');
 }
 
 main().catch((error: unknown) => {

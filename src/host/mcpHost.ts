@@ -96,6 +96,7 @@ export async function startMcpHost(options: McpHostOptions): Promise<McpHost> {
   let router: WindowApprovalRouter | undefined;
   let closed = false;
   let wake: (() => void) | undefined;
+  let warnedNoKey = false;
 
   const announce = (next: McpEndpoint) => {
     const moved = endpoint?.url !== next.url || endpoint?.token !== next.token;
@@ -146,7 +147,9 @@ export async function startMcpHost(options: McpHostOptions): Promise<McpHost> {
     announce(attached.endpoint);
     const relayKey = await relayKeyOf(options.secrets, false);
     if (!relayKey) {
-      logger.warn('no relay key is stored yet: approvals are shown in the serving window until this window reloads');
+      // Windows share the key through SecretStorage; a window in another browser profile never sees it.
+      if (!warnedNoKey) logger.warn('this window cannot read the relay key the serving window stored (another browser or profile?): approvals are shown in the serving window');
+      warnedNoKey = true;
       return attached;
     }
     attached.client = new RelayClient({

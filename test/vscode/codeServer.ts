@@ -230,7 +230,7 @@ export interface Workbench {
   close(): Promise<void>;
 }
 
-const CHROMIUM_ARGS = [
+export const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
   '--disable-background-networking',

@@ -1,0 +1,229 @@
+import { strict as assert } from 'node:assert';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { pidAlive } from '../../src/core/trace/processIdentity';
+import { CHROMIUM_ARGS } from '../vscode/codeServer';
+import { provision, readProvisioned, repoRoot } from '../vscode/provisioned';
+import { answerModal, errorOf, text, waitFor } from './e2eSupport';
+
+const shots = join(repoRoot, 'test-results', 'e2e');
+const docsImages = join(repoRoot, 'docs', 'images');
+const LOGIN = 'src/auth/login.ts';
+
+/** Every process below `root` now (Linux /proc), so the ones re-parented to pid 1 later are still known. */
+function descendants(root: number): number[] {
+  const parents = new Map<number, number>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'latin1');
+      parents.set(Number(name), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch {
+      // Gone while we looked.
+    }
+  }
+  const found: number[] = [];
+  const queue = [root];
+  while (queue.length) {
+    const pid = queue.shift()!;
+    for (const [child, parent] of parents) {
+      if (parent === pid && !found.includes(child)) {
+        found.push(child);
+        queue.push(child);
+      }
+    }
+  }
+  return found;
+}
+
+/** A process that exited but was not reaped yet is gone for our purposes. */
+function running(pid: number): boolean {
+  if (!pidAlive(pid)) return false;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    return !/^[ZX]/.test(stat.slice(stat.lastIndexOf(')') + 2));
+  } catch {
+    return false;
+  }
+}
+
+/** The Intent Governor log files of every window (extension host) code-server started. */
+function governorLogs(userData: string): string[] {
+  const logs: string[] = [];
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (entry.isDirectory()) walk(join(dir, entry.name));
+      else if (/Intent Governor.*\.log$/.test(entry.name)) logs.push(readFileSync(join(dir, entry.name), 'utf8'));
+    }
+  };
+  try {
+    walk(join(userData, 'logs'));
+  } catch {
+    // No logs yet.
+  }
+  return logs;
+}
+
+/** A tab of the user's browser: one context, so the tabs share storage as a real browser's do. */
+async function openTab(context: BrowserContext, url: string): Promise<Page> {
+  const page = await context.newPage();
+  await page.goto(url, { timeout: 120_000 });
+  await page.waitForSelector('.monaco-workbench', { timeout: 120_000 });
+  return page;
+}
+
+async function connect(url: string, token: string): Promise<Client> {
+  const client = new Client({ name: 'first-contact-agent', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+  return client;
+}
+
+describe('e2e: first contact, as a new user tries it (npm start, the printed URLs, Ctrl-C)', function () {
+  let temp: string;
+  let home: string;
+  let demo: string;
+  let start: ChildProcess | undefined;
+  let output = '';
+  let browser: Browser | undefined;
+  let context: BrowserContext;
+  let client: Client | undefined;
+
+  const printed = (pattern: RegExp, what: string, timeoutMs: number) => waitFor(what, () => pattern.exec(output) ?? undefined, timeoutMs, 200);
+  const serverFiles = () => readdirSync(join(home, 'servers')).filter((name) => name.endsWith('.json'));
+
+  before(async function () {
+    this.timeout(600_000);
+    mkdirSync(shots, { recursive: true });
+    provision();
+    temp = mkdtempSync(join(tmpdir(), 'ig-first-contact-'));
+    home = join(temp, 'governor-home');
+    demo = join(temp, 'demo');
+    // As in a terminal: `npm start` is a job of its own (its own process group), and Ctrl-C signals that group.
+    start = spawn('npm', ['start'], {
+      cwd: repoRoot,
+      detached: true,
+      env: { ...process.env, INTENT_GOVERNOR_HOME: home, INTENT_GOVERNOR_DEMO_DIR: demo, INTENT_GOVERNOR_ANCHOR_DIR: join(temp, 'anchors') },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    start.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    start.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  });
+
+  after(async function () {
+    this.timeout(120_000);
+    await client?.close().catch(() => undefined);
+    await browser?.close().catch(() => undefined);
+    if (start?.pid !== undefined && running(start.pid)) {
+      try {
+        process.kill(-start.pid, 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
+    }
+    rmSync(temp, { recursive: true, force: true });
+  });
+
+  let url: string;
+  let page: Page;
+  let mcpUrl: string;
+  let token: string;
+  let second: Page;
+
+  it('npm start prints the URL to open and says it opened no window itself', async function () {
+    this.timeout(600_000);
+    url = (await printed(/open:\s+(http:\/\/127\.0\.0\.1:\d+\/\?folder=\S+)/, 'the workbench URL', 540_000))[1];
+    assert.match(output, /No browser window was opened/);
+    // Nobody has opened the URL yet, so no window runs the extension: no MCP server is announced.
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    assert.doesNotMatch(output, /MCP server:/);
+  });
+
+  it('once the user opens it, npm start prints the MCP URL and where the token is', async function () {
+    this.timeout(300_000);
+    browser = await chromium.launch({ executablePath: readProvisioned().paths.chromium, args: CHROMIUM_ARGS, headless: true });
+    context = await browser.newContext();
+    page = await openTab(context, url);
+    const [, announced, file] = await printed(/MCP server: (http:\/\/127\.0\.0\.1:\d+\/mcp) \(bearer token in (\S+), mode 0600\)/, 'the MCP URL', 180_000);
+    mcpUrl = announced;
+    token = (JSON.parse(readFileSync(file, 'utf8')) as { token: string }).token;
+    client = await connect(mcpUrl, token);
+  });
+
+  /** Selects the intent, reads login.ts, writes it, and the human in `tab` clicks Approve; the write lands. */
+  const approvedWrite = async (tab: Page, minimum: number, screenshot?: string) => {
+    assert.match(text(await client!.callTool({ name: 'select_active_intent', arguments: { intent_id: 'auth-refactor' } })), /auth-refactor|login/);
+    const read = await client!.callTool({ name: 'read_file', arguments: { path: LOGIN } });
+    const hash = /content_hash (sha256:[0-9a-f]{64})/.exec(text(read))?.[1];
+    assert.ok(hash, text(read));
+    const content = `export function login(user: string, password: string): boolean {\n  return user.length > 0 && password.length >= ${minimum};\n}\n`;
+    const pending = client!.callTool({ name: 'write_file', arguments: { path: LOGIN, content, expected_content_hash: hash } });
+    const shown = await answerModal(tab, 'Approve', screenshot && join(shots, screenshot));
+    if (screenshot && process.env.UPDATE_DOC_IMAGES === '1') cpSync(join(shots, screenshot), join(docsImages, screenshot));
+    assert.match(shown, /login\.ts|write_file/);
+    const result = await pending;
+    assert.equal(errorOf(result), undefined, text(result));
+    assert.equal(readFileSync(join(demo, 'workspace', LOGIN), 'utf8'), content);
+  };
+
+  it("a write in scope shows the approval modal in the user's tab; Approve lands it", async function () {
+    this.timeout(180_000);
+    await approvedWrite(page, 12, 'first-contact-modal.png');
+  });
+
+  it('a second tab on the same folder attaches: still one discovery file, the same URL', async function () {
+    this.timeout(300_000);
+    second = await openTab(context, url);
+    // The second window's extension host is up once its log says it attached to the serving window.
+    await waitFor('the second window attached', () => (governorLogs(join(demo, 'user-data')).some((log) => /attached to the window serving/.test(log)) ? true : undefined), 180_000, 500);
+    assert.equal(serverFiles().length, 1, serverFiles().join(', '));
+    const entry = JSON.parse(readFileSync(join(home, 'servers', serverFiles()[0]), 'utf8')) as { url: string };
+    assert.equal(entry.url, mcpUrl);
+    assert.equal((output.match(/MCP server: /g) ?? []).length, 1, output);
+  });
+
+  it('the modal shows in the tab the human works in (the one focused last), not in the serving one', async function () {
+    this.timeout(180_000);
+    await second.bringToFront();
+    await second.locator('.monaco-workbench').click({ position: { x: 400, y: 300 } });
+    await approvedWrite(second, 14);
+    assert.equal(await page.locator('.monaco-dialog-box').count(), 0);
+  });
+
+  it('when the serving tab closes, the other one serves the same URL and token, and its human answers', async function () {
+    this.timeout(300_000);
+    const before = JSON.parse(readFileSync(join(home, 'servers', serverFiles()[0]), 'utf8')) as { pid: number; url: string; token: string };
+    await page.close({ runBeforeUnload: true });
+    const after = await waitFor('another window to serve', () => {
+      const name = serverFiles()[0];
+      if (!name) return undefined;
+      const entry = JSON.parse(readFileSync(join(home, 'servers', name), 'utf8')) as { pid: number; url: string; token: string };
+      return entry.pid !== before.pid && running(entry.pid) ? entry : undefined;
+    }, 180_000, 500);
+    assert.deepEqual([after.url, after.token], [before.url, before.token]);
+    assert.equal(serverFiles().length, 1);
+    // The agent's old MCP session ended with its server; it reconnects with what it already has.
+    await client?.close().catch(() => undefined);
+    client = await connect(mcpUrl, token);
+    await approvedWrite(second, 16);
+  });
+
+  it('Ctrl-C ends every process npm start began and leaves no discovery file', async function () {
+    this.timeout(120_000);
+    const pid = start!.pid!;
+    const started = descendants(pid);
+    assert.ok(started.length > 3, `npm start, code-server and its extension hosts: ${started.join(' ')}`);
+    const exited = new Promise<void>((resolve) => start!.once('exit', () => resolve()));
+    process.kill(-pid, 'SIGINT');
+    await exited;
+    assert.match(output, /stopped; no discovery file is left/);
+    await waitFor('every process to end', () => (started.every((p) => !running(p)) ? true : undefined), 20_000, 250).catch(() => undefined);
+    assert.deepEqual(started.filter(running), [], `still running: ${started.filter(running).map((p) => `${p} ${readFileSync(`/proc/${p}/cmdline`, 'latin1').replace(/\0/g, ' ').slice(0, 120)}`).join('\n')}`);
+    assert.deepEqual(serverFiles(), []);
+    start = undefined;
+  });
+});
