@@ -192,6 +192,8 @@ describe('e2e: first contact, as a new user tries it (npm start, the printed URL
     await second.locator('.monaco-workbench').click({ position: { x: 400, y: 300 } });
     await approvedWrite(second, 14);
     assert.equal(await page.locator('.monaco-dialog-box').count(), 0);
+    // The serving tab says where the question went instead.
+    await page.locator('.notification-toast', { hasText: 'waiting for approval in another VS Code window' }).first().waitFor({ state: 'visible', timeout: 30_000 });
   });
 
   it('when the serving tab closes, the other one serves the same URL and token, and its human answers', async function () {
@@ -210,6 +212,23 @@ describe('e2e: first contact, as a new user tries it (npm start, the printed URL
     await client?.close().catch(() => undefined);
     client = await connect(mcpUrl, token);
     await approvedWrite(second, 16);
+  });
+
+  it('a reload of the only tab serves the same URL and token again', async function () {
+    this.timeout(300_000);
+    const before = JSON.parse(readFileSync(join(home, 'servers', serverFiles()[0]), 'utf8')) as { pid: number; url: string; token: string };
+    await second.reload();
+    await second.waitForSelector('.monaco-workbench', { timeout: 120_000 });
+    const after = await waitFor('the reloaded window to serve', () => {
+      const name = serverFiles()[0];
+      if (!name) return undefined;
+      const entry = JSON.parse(readFileSync(join(home, 'servers', name), 'utf8')) as { pid: number; url: string; token: string };
+      return entry.pid !== before.pid && running(entry.pid) ? entry : undefined;
+    }, 180_000, 500);
+    assert.deepEqual([after.url, after.token], [before.url, before.token]);
+    await client?.close().catch(() => undefined);
+    client = await connect(mcpUrl, token);
+    await approvedWrite(second, 18);
   });
 
   it('Ctrl-C ends every process npm start began and leaves no discovery file', async function () {

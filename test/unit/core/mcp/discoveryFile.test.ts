@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile, chmod } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { defaultServersDir, discoveryFilePath, folderKey, readDiscoveryFiles, removeDiscoveryFile, writeDiscoveryFile, type DiscoveryEntry } from '../../../../src/core/mcp/discoveryFile';
+import { defaultServersDir, discoveryFilePath, folderKey, readDiscoveryFiles, removeDiscoveryFile, removeOwnDiscoveryFile, writeDiscoveryFile, type DiscoveryEntry } from '../../../../src/core/mcp/discoveryFile';
 import { pidAlive } from '../../../../src/core/trace/processIdentity';
 
 const posix = process.platform !== 'win32';
@@ -75,6 +75,15 @@ describe('discovery file', () => {
     const path = await writeDiscoveryFile(entry(41238), dir);
     removeDiscoveryFile(path);
     removeDiscoveryFile(path);
+    assert.deepEqual(await readdir(dir), []);
+  });
+
+  it("a closing window removes the folder's file only while it is still its own, not its successor's", async () => {
+    const path = await writeDiscoveryFile(entry(41260, process.ppid), dir);
+    removeOwnDiscoveryFile(path);
+    assert.deepEqual((await readDiscoveryFiles(dir)).map((s) => s.pid), [process.ppid]);
+    await writeDiscoveryFile(entry(41260), dir);
+    removeOwnDiscoveryFile(path);
     assert.deepEqual(await readdir(dir), []);
   });
 
