@@ -1,0 +1,72 @@
+import { spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { finished, type Finished } from '../support/childProcesses';
+import { provisionedAgent } from './claudeCodeDriver';
+
+/** The pinned OpenCode binary (scripts/agents/opencode.mjs). */
+export function provisionedOpencode(): string {
+  return provisionedAgent('opencode');
+}
+
+/**
+ * OpenCode's config for a run, outside the workspace (OPENCODE_CONFIG): one OpenAI-compatible provider pointed at
+ * the scripted model, no auto-update or sharing, and every permission granted so tools run without a prompt.
+ * `model` decides the tool list: a "gpt-" model (not gpt-4) gets apply_patch instead of edit and write.
+ */
+export function writeOpencodeConfig(home: string, modelUrl: string, model: string): string {
+  const file = join(home, 'opencode-config.json');
+  mkdirSync(home, { recursive: true });
+  writeFileSync(
+    file,
+    JSON.stringify(
+      {
+        $schema: 'https://opencode.ai/config.json',
+        autoupdate: false,
+        share: 'disabled',
+        permission: { '*': 'allow', edit: 'allow', bash: 'allow', webfetch: 'allow', external_directory: 'allow' },
+        model: `scripted/${model}`,
+        provider: {
+          scripted: { npm: '@ai-sdk/openai-compatible', name: 'Scripted', options: { baseURL: `${modelUrl}/v1`, apiKey: 'sk-scripted' }, models: { [model]: { name: 'Scripted', tool_call: true } } },
+        },
+      },
+      null,
+      2,
+    ),
+  );
+  return file;
+}
+
+/**
+ * Runs `opencode run` non-interactively against the scripted model: a private HOME and XDG folders (its data,
+ * cache and the packages it installs for plugins stay there), update checks, model list fetches, sharing, LSP
+ * downloads and Claude Code compatibility off, and the governor's headless intent and homes in the environment
+ * the plugin's hook processes inherit.
+ */
+export async function runOpencode(options: { binary: string; cwd: string; modelUrl: string; home: string; model?: string; env?: NodeJS.ProcessEnv; prompt?: string }): Promise<Finished> {
+  const home = options.home;
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, '.config'),
+    XDG_DATA_HOME: join(home, '.local', 'share'),
+    XDG_CACHE_HOME: join(home, '.cache'),
+    XDG_STATE_HOME: join(home, '.local', 'state'),
+    OPENCODE_CONFIG: writeOpencodeConfig(home, options.modelUrl, options.model ?? 'scripted-model'),
+    OPENCODE_DISABLE_AUTOUPDATE: '1',
+    OPENCODE_DISABLE_MODELS_FETCH: '1',
+    OPENCODE_DISABLE_SHARE: '1',
+    OPENCODE_DISABLE_LSP_DOWNLOAD: '1',
+    OPENCODE_DISABLE_CLAUDE_CODE: '1',
+    OPENCODE_DISABLE_DEFAULT_PLUGINS: '1',
+    ...options.env,
+  };
+  const child = spawn(options.binary, ['run', options.prompt ?? 'Do the scripted task.'], { cwd: options.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // A hung agent must fail the test, not the whole run.
+  const killer = setTimeout(() => child.kill('SIGKILL'), 110_000);
+  try {
+    return await finished(child);
+  } finally {
+    clearTimeout(killer);
+  }
+}
