@@ -1,3 +1,4 @@
+import type { StandingApprovals } from './approval/standingApprovals';
 import type { Approver } from './hooks/approver';
 import type { HookApprovals } from './hooks/user/hookApprovals';
 import type { HookStatus, PromptHookExecutor } from './hooks/user/hookExecution';
@@ -42,6 +43,8 @@ export interface GovernorServices {
   /** Per-file write locks shared with every other governor process on the workspace. */
   locks: WriteLocks;
   approver: Approver;
+  /** "Approve for this Session" grants: which session may change files in which intent's scope without asking again. */
+  standingApprovals: StandingApprovals;
   trace: TraceSink;
   /** Told after each recorded change or refusal, so `.orchestration/intent_map.md` follows; absent = no map kept here. */
   intentMap?: IntentMapUpdates;

@@ -1,3 +1,4 @@
+import { StandingApprovals } from './approval/standingApprovals';
 import { DEFAULT_POLICY, type GovernancePolicy, type GovernorServices } from './governorServices';
 import type { Approver } from './hooks/approver';
 import { FileIntentSource } from './intents/fileIntentSource';
@@ -34,6 +35,7 @@ export async function createNodeServices(options: NodeServicesOptions): Promise<
     sessions: new SessionRegistry(),
     locks: new WriteLocks(workspace.root, caseInsensitive),
     approver: options.approver,
+    standingApprovals: new StandingApprovals(options.clock),
     trace: options.trace ?? nullTraceSink,
     logger: options.logger ?? nullLogger,
     clock: options.clock ?? (() => new Date()),

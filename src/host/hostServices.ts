@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import * as vscode from 'vscode';
+import { StandingApprovals } from '../core/approval/standingApprovals';
 import { DEFAULT_POLICY, type GovernorServices } from '../core/governorServices';
 import { IntentMapKeeper } from '../core/intentMap/intentMapKeeper';
 import { FileIntentSource } from '../core/intents/fileIntentSource';
@@ -64,6 +65,7 @@ export async function createHostServices(options: HostServicesOptions): Promise<
     sessions: new SessionRegistry(),
     locks: new WriteLocks(root, caseInsensitive),
     approver: new ModalApprover(createApprovalDialogs(root, options.documents)),
+    standingApprovals: new StandingApprovals(),
     trace,
     intentMap,
     logger,
