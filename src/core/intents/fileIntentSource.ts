@@ -8,6 +8,7 @@ import { errnoOf, ioToolError } from '../ioError';
 import { fail, ok, toolError, type Result, type ToolError } from '../toolError';
 import type { IntentSource, IntentStatus, IntentsSnapshot } from './intent';
 import { formatProblem, parseIntentsFile } from './intentsFile';
+import { appendIntentToText, setScopeInText, type IntentDraft } from './intentsFileEdit';
 import { addScopeToText, setStatusInText } from './intentsWriter';
 
 export const INTENTS_FILE_RELATIVE = '.orchestration/active_intents.yaml';
@@ -65,6 +66,16 @@ export class FileIntentSource implements IntentSource {
 
   setStatus(intentId: string, status: IntentStatus): Promise<Result<IntentsSnapshot>> {
     return this.writeBack((text) => setStatusInText(text, INTENTS_FILE_RELATIVE, intentId, status));
+  }
+
+  /** Appends a new intent (New Intent…); the file must exist (the host creates it from its template first). */
+  addIntent(draft: IntentDraft): Promise<Result<IntentsSnapshot>> {
+    return this.writeBack((text) => appendIntentToText(text, INTENTS_FILE_RELATIVE, draft));
+  }
+
+  /** Replaces an intent's owned_scope (Edit Scope in the Intents view). */
+  setScope(intentId: string, globs: string[]): Promise<Result<IntentsSnapshot>> {
+    return this.writeBack((text) => setScopeInText(text, INTENTS_FILE_RELATIVE, intentId, globs));
   }
 
   private remember(key: string, snapshot: IntentsSnapshot): IntentsSnapshot {
