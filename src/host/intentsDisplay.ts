@@ -15,6 +15,9 @@ export class IntentsDisplay implements vscode.Disposable {
   private snapshot: IntentsSnapshot | undefined;
   private generation = 0;
   private readonly diagnostics: IntentDiagnostics;
+  private readonly refreshed = new vscode.EventEmitter<void>();
+  /** The plan or the human's intent may have changed: views that show them redraw (the Intents view). */
+  readonly onDidRefresh = this.refreshed.event;
 
   constructor(
     private readonly intents: FileIntentSource,
@@ -42,9 +45,11 @@ export class IntentsDisplay implements vscode.Disposable {
   /** Redraws the status bar, e.g. after the human picked or cleared an intent. */
   refresh(): void {
     this.statusBar.show(intentStatus(this.snapshot, this.sessions.getDefaultIntent()));
+    this.refreshed.fire();
   }
 
   dispose(): void {
     this.diagnostics.dispose();
+    this.refreshed.dispose();
   }
 }
