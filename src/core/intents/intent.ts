@@ -1,3 +1,4 @@
+import type { ApprovalMode } from '../approval/approvalMode';
 import type { Result } from '../toolError';
 
 /** Lifecycle of an intent; only IN_PROGRESS may be bound for writes. */
@@ -15,6 +16,8 @@ export interface Intent {
   acceptance_criteria: string[];
   owner?: string;
   related: string[];
+  /** When a human is asked before this intent's changes; absent = the user's default (the policy's `approval`). */
+  approval?: ApprovalMode;
 }
 
 /** A reason the intents file cannot be used, pinned to where the user must fix it (1-based line and column). */

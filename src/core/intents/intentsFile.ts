@@ -11,6 +11,7 @@ import {
   type Pair,
   type YAMLMap,
 } from 'yaml';
+import { APPROVAL_MODES, isApprovalMode, type ApprovalMode } from '../approval/approvalMode';
 import { INTENT_STATUSES, type Intent, type IntentStatus, type IntentsFileProblem, type IntentsSnapshot } from './intent';
 import { ProblemList } from './problemList';
 import { normalizeScopePattern, validateScopePattern } from './scopePattern';
@@ -173,13 +174,27 @@ class IntentReader {
     const acceptance_criteria = this.readStringList(entry, 'acceptance_criteria', label);
     const related = this.readStringList(entry, 'related', label);
     const owner = this.readOptionalString(entry, 'owner', label);
+    const approval = this.readApproval(entry, label);
     if (this.problems.count > before || id === undefined || name === undefined || status === undefined || !owned_scope) {
       return undefined;
     }
     this.nodes.set(id, entry);
     const intent: Intent = { id, name, status, owned_scope, constraints, acceptance_criteria, related };
     if (owner !== undefined) intent.owner = owner;
+    if (approval !== undefined) intent.approval = approval;
     return intent;
+  }
+
+  /** An unknown mode is a problem, never a silent default: a typo must not turn asking off. */
+  private readApproval(entry: YAMLMap, label: string): ApprovalMode | undefined {
+    const value = this.readOptionalString(entry, 'approval', label);
+    if (value === undefined || isApprovalMode(value)) return value;
+    const pair = findPair(entry, 'approval')!;
+    this.problems.add(
+      this.offset(this.deref(pair.value), pair),
+      `${label}: approval '${shown(value)}' is not one of ${APPROVAL_MODES.join(', ')}; use every-change to be asked before every write, or remove the line to use the editor's setting`,
+    );
+    return undefined;
   }
 
   private readId(entry: YAMLMap, index: number): string | undefined {

@@ -274,3 +274,19 @@ describe('intentsFile', () => {
     assert.equal(formatProblem({ file: FILE, line: 4, column: 13, message: 'bad' }), `${FILE}:4:13: bad`);
   });
 });
+
+describe('intentsFile: approval', () => {
+  it('reads an intent’s approval mode; absent means the editor’s setting decides', () => {
+    assert.equal(intentsOf(intent('    owned_scope: []', '    approval: destructive-only'))[0].approval, 'destructive-only');
+    assert.equal(intentsOf(intent('    owned_scope: []', '    approval: every-change'))[0].approval, 'every-change');
+    assert.equal('approval' in intentsOf(intent('    owned_scope: []'))[0], false);
+  });
+
+  it('refuses an unknown approval mode where it is written, naming the valid ones', () => {
+    assert.equal(
+      onlyProblem(intent('    owned_scope: []', '    approval: never')),
+      "6:15 intent 'x': approval 'never' is not one of every-change, destructive-only; use every-change to be asked before every write, or remove the line to use the editor's setting",
+    );
+    assert.match(onlyProblem(intent('    owned_scope: []', '    approval: true')), /'approval' must be a string, found/);
+  });
+});
