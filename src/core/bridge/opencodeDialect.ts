@@ -11,7 +11,7 @@ import { RESIDENT_SERVER_NAME } from './residentHook';
  *
  * What the model is offered (its first request) and what each amounts to:
  * - write {filePath, content}, edit {filePath, oldString, newString, replaceAll}: governed write and edit; an edit
- *   with an empty oldString writes newString as the whole file (OpenCode's own rule), so it is judged as a write.
+ *   with an empty oldString creates the file with newString (OpenCode refuses it on an existing file): judged as a write.
  * - apply_patch {patchText} replaces edit and write for GPT models ("gpt-" but not gpt-4 or oss); the same patch
  *   format as Codex: a write per added file, an edit per updated one, deletions and moves refused.
  * - bash {command, workdir}: run_command in workdir. read {filePath}: read_file.
