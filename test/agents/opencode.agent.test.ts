@@ -92,8 +92,8 @@ describe('agents: the real OpenCode governed through its plugin (the hook bridge
 
   type TraceRecord = { files: { path: string }[]; metadata: Record<string, unknown> };
 
-  it('an in-scope write and edit land and are traced as opencode under the intent', async () => {
-    const { results } = await play([
+  it('an in-scope write and edit land and are traced as opencode under the intent, which the model was told in its system prompt', async () => {
+    const { model, results } = await play([
       { tool: 'write', input: { filePath: 'src/auth/token.ts', content: 'export const token = 1;\n' } },
       { tool: 'read', input: { filePath: join(ws, 'src/auth/login.ts') } },
       { tool: 'edit', input: { filePath: join(ws, 'src/auth/login.ts'), oldString: 'return false;', newString: 'return true;' } },
@@ -109,6 +109,8 @@ describe('agents: the real OpenCode governed through its plugin (the hook bridge
       assert.equal(record.metadata.agent, 'opencode');
       assert.equal(record.metadata.intent_id, 'auth-refactor');
     }
+    const system = (model.requests.find((r) => r.body.tools?.length)?.body.messages ?? []).filter((m) => (m as { role?: string }).role === 'system');
+    assert.match(JSON.stringify(system), /Refactor authentication/, 'the plugin put the intent handshake (SessionStart) into the system prompt');
   });
   it('an out-of-scope write and edit are refused and do not land: the model reads SCOPE_VIOLATION, the governance log has them', async () => {
     const { results } = await play([

@@ -6,7 +6,8 @@ import { RESIDENT_SERVER_NAME } from './residentHook';
 /**
  * OpenCode (npm opencode-ai, verified against 1.18.33). Its hooks are plugins, so the payload is the one our plugin
  * (opencodePlugin.ts) sends on stdin: OpenCode's own names for what its `tool.execute.before` / `after` hooks get,
- * `{event, sessionID, callID, tool, args, directory, worktree, result?}`. `directory` is the project directory
+ * `{event, sessionID, callID, tool, args, directory, worktree, result?}`, and `session.start` (the plugin's own, before
+ * the session's first model request: its answer's context joins the system prompt) and `session.deleted`. `directory` is the project directory
  * OpenCode runs in: it resolves every relative filePath, bash `workdir` and apply_patch path against it.
  *
  * What the model is offered (its first request) and what each amounts to:
@@ -129,6 +130,8 @@ function parse(payload: unknown): { ok: true; event: HookEvent } | { ok: false; 
   if (typeof sessionID !== 'string' || sessionID === '') return { ok: false, message: `the OpenCode plugin input for ${event} has no sessionID` };
   if (typeof directory !== 'string' || directory === '') return { ok: false, message: `the OpenCode plugin input for ${event} has no directory` };
   if (event === 'session.deleted') return { ok: true, event: { kind: 'end', eventName: event, sessionId: sessionID, cwd: directory, fields: rest } };
+  // The plugin's own event, sent once per session before the model's first request: the intent handshake.
+  if (event === 'session.start') return { ok: true, event: { kind: 'context', eventName: event, hookEvent: 'SessionStart', sessionId: sessionID, cwd: directory, fields: { source: 'startup', ...rest } } };
   const phase = EVENTS[event];
   if (!phase) return { ok: true, event: { kind: 'other', eventName: event } };
   if (typeof tool !== 'string' || tool === '') return { ok: false, message: `the OpenCode plugin input for ${event} has no tool` };

@@ -64,30 +64,45 @@ function ask(payload) {
   });
 }
 
-export const IntentGovernor = async ({ directory, worktree }) => ({
-  'tool.execute.before': async (input, output) => {
-    const args = output?.args && typeof output.args === 'object' ? output.args : {};
-    const answer = await ask({ event: 'tool.execute.before', sessionID: input.sessionID, callID: input.callID, tool: input.tool, args, directory, worktree });
-    if (answer.decision !== 'allow') throw new Error(answer.reason);
-    // The user's hooks may rewrite the input: OpenCode runs the args object it handed us.
-    if (answer.args && typeof answer.args === 'object' && output?.args && typeof output.args === 'object') {
-      for (const key of Object.keys(output.args)) delete output.args[key];
-      Object.assign(output.args, answer.args);
-    }
-  },
-  'tool.execute.after': async (input, output) => {
-    const result = { title: output?.title, output: output?.output };
-    const answer = await ask({ event: 'tool.execute.after', sessionID: input.sessionID, callID: input.callID, tool: input.tool, args: input.args ?? {}, directory, worktree, result });
-    const note = answer.decision === 'allow' ? answer.context : answer.reason;
-    if (typeof note === 'string' && note !== '' && typeof output?.output === 'string') output.output += \`\\n\\n\${note}\`;
-  },
-  event: async ({ event }) => {
-    // What a running extension kept for the session (its read ledger) is freed when OpenCode deletes it.
-    if (event?.type === 'session.deleted' && typeof event.properties?.info?.id === 'string') {
-      await ask({ event: 'session.deleted', sessionID: event.properties.info.id, directory, worktree });
-    }
-  },
-});
+export const IntentGovernor = async ({ directory, worktree }) => {
+  // What the governor tells the model once per session (its intent), asked before the first model request.
+  const briefings = new Map();
+  return {
+    'experimental.chat.system.transform': async (input, output) => {
+      const sessionID = input?.sessionID;
+      if (typeof sessionID !== 'string' || !Array.isArray(output?.system)) return;
+      if (!briefings.has(sessionID)) {
+        const briefing = ask({ event: 'session.start', sessionID, directory, worktree }).then((answer) => (answer.decision === 'allow' && typeof answer.context === 'string' && answer.context !== '' ? answer.context : undefined));
+        briefings.set(sessionID, briefing);
+      }
+      const context = await briefings.get(sessionID);
+      if (context !== undefined) output.system.push(context);
+    },
+    'tool.execute.before': async (input, output) => {
+      const args = output?.args && typeof output.args === 'object' ? output.args : {};
+      const answer = await ask({ event: 'tool.execute.before', sessionID: input.sessionID, callID: input.callID, tool: input.tool, args, directory, worktree });
+      if (answer.decision !== 'allow') throw new Error(answer.reason);
+      // The user's hooks may rewrite the input: OpenCode runs the args object it handed us.
+      if (answer.args && typeof answer.args === 'object' && output?.args && typeof output.args === 'object') {
+        for (const key of Object.keys(output.args)) delete output.args[key];
+        Object.assign(output.args, answer.args);
+      }
+    },
+    'tool.execute.after': async (input, output) => {
+      const result = { title: output?.title, output: output?.output };
+      const answer = await ask({ event: 'tool.execute.after', sessionID: input.sessionID, callID: input.callID, tool: input.tool, args: input.args ?? {}, directory, worktree, result });
+      const note = answer.decision === 'allow' ? answer.context : answer.reason;
+      if (typeof note === 'string' && note !== '' && typeof output?.output === 'string') output.output += \`\\n\\n\${note}\`;
+    },
+    event: async ({ event }) => {
+      // What a running extension kept for the session (its read ledger) is freed when OpenCode deletes it.
+      if (event?.type === 'session.deleted' && typeof event.properties?.info?.id === 'string') {
+        briefings.delete(event.properties.info.id);
+        await ask({ event: 'session.deleted', sessionID: event.properties.info.id, directory, worktree });
+      }
+    },
+  };
+};
 `;
 }
 

@@ -58,6 +58,13 @@ describe('OpenCode dialect', () => {
       assert.deepEqual(post.kind === 'tool' && post.fields?.tool_response, { title: `${root}/src/auth/token.ts`, output: 'Wrote file successfully.' });
     });
 
+    it("reads the plugin's session.start as SessionStart (the intent handshake), answered with the context for the system prompt", () => {
+      const start = opencodeDialect.parse({ event: 'session.start', sessionID: 'ses_1', directory: root, worktree: '/' });
+      assert.ok(start.ok);
+      assert.deepEqual(start.event, { kind: 'context', eventName: 'session.start', hookEvent: 'SessionStart', sessionId: 'ses_1', cwd: root, fields: { source: 'startup', worktree: '/' } });
+      assert.deepEqual(json(opencodeDialect.render(start.event, { decision: 'allow', context: 'Intent: auth-refactor' }).stdout), { decision: 'allow', context: 'Intent: auth-refactor' });
+    });
+
     it('reads session.deleted as the end of the session, and any other event as one it has no opinion on', () => {
       const end = opencodeDialect.parse({ event: 'session.deleted', sessionID: 'ses_1', directory: root });
       assert.deepEqual(end.ok && end.event, { kind: 'end', eventName: 'session.deleted', sessionId: 'ses_1', cwd: root, fields: {} });

@@ -10,6 +10,7 @@ import { SAMPLE_INTENTS } from '../../../support/governorHarness';
 
 type Hook = (input: Record<string, unknown>, output: Record<string, unknown>) => Promise<void>;
 interface LoadedPlugin {
+  'experimental.chat.system.transform': Hook;
   'tool.execute.before': Hook;
   'tool.execute.after': Hook;
 }
@@ -103,6 +104,22 @@ describe('OpenCode plugin', () => {
     await plugin['tool.execute.after']({ tool: 'write', sessionID: 'ses_1', callID: 'call_1', args: { filePath: 'a.ts', content: 'x' } }, output);
     assert.equal(output.output, 'Wrote file successfully.\n\nTraced under auth-refactor.');
     assert.deepEqual(JSON.parse(readFileSync(join(temp, 'last-input.json'), 'utf8')).result, { title: 't', output: 'Wrote file successfully.' });
+  });
+
+  it("asks once per session for the intent handshake and adds it to every system prompt of that session; requests without a session get nothing", async () => {
+    const calls = join(temp, 'calls.log');
+    const plugin = await load(hookScript(`require('fs').appendFileSync(${JSON.stringify(calls)}, input.event + ' ' + input.sessionID + '\\n');console.log(JSON.stringify({decision:'allow',context:'Intent: auth-refactor'}))`));
+    const transform = plugin['experimental.chat.system.transform'];
+    const first = { system: ['You are OpenCode.'] };
+    const second = { system: ['You are OpenCode.'] };
+    const title = { system: ['Write a title.'] };
+    await transform({ sessionID: 'ses_1', model: {} }, first);
+    await transform({ sessionID: 'ses_1', model: {} }, second);
+    await transform({ model: {} }, title);
+    assert.deepEqual(first.system, ['You are OpenCode.', 'Intent: auth-refactor']);
+    assert.deepEqual(second.system, ['You are OpenCode.', 'Intent: auth-refactor']);
+    assert.deepEqual(title.system, ['Write a title.']);
+    assert.equal(readFileSync(calls, 'utf8'), 'session.start ses_1\n');
   });
 
   it('with the real hook bundle: an out-of-scope write is refused with SCOPE_VIOLATION, an in-scope one allowed', async () => {
