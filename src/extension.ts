@@ -13,6 +13,8 @@ import { registerInstallHooksCommand } from './host/installHooksCommand';
 import { registerIntentCommands } from './host/intentCommands';
 import { IntentsDisplay } from './host/intentsDisplay';
 import { registerInspector } from './host/inspectorCommands';
+import { InspectorModel } from './host/inspectorModel';
+import { registerIntentsView } from './host/intentTreeCommands';
 import { watchIntentsFile } from './host/intentsWatcher';
 import { IntentStatusBar } from './host/intentStatusBar';
 import { registerLanguageModelTools } from './host/languageModelTools';
@@ -22,6 +24,7 @@ import { ShutdownSequence } from './host/shutdownSequence';
 import { bindPolicy } from './host/policySettings';
 import { registerTraceCommands } from './host/traceCommands';
 import { VirtualDocuments } from './host/virtualDocuments';
+import { registerWalkthrough } from './host/walkthrough';
 
 /**
  * Activation only wires: the log channel first, then the governor for the first workspace folder, its
@@ -61,6 +64,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<Intent
   shutdown.add('trace', () => trace.close());
   shutdown.add('intent map', () => host.intentMap.flush()); // runs before the trace closes (steps run last added first)
   shutdownOnDeactivate = shutdown;
+  // The inspector and the Intents view count from one index of the logs.
+  const inspector = new InspectorModel(folder, services.workspace.root, log);
+  const intentsView = registerIntentsView({ governed, intents, inspector });
   const reloadIntents = () => display.reload().catch((error: unknown) => log.error(`reloading the intents file failed: ${String(error)}`));
 
   context.subscriptions.push(
@@ -75,7 +81,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<Intent
     }),
     ...registerIntentCommands(governed),
     ...registerTraceCommands(governed),
-    ...registerInspector(governed, context.extensionUri),
+    ...registerInspector(governed, context.extensionUri, inspector),
+    ...intentsView.disposables,
+    ...registerWalkthrough(context),
     registerConnectAgentCommand(() => mcp, context.globalStorageUri, { cliPath: context.asAbsolutePath('dist/cli.js'), workspaceRoot: services.workspace.root }),
     registerInstallHooksCommand(services.workspace.root, context.asAbsolutePath('dist/hook.js')),
     registerShowHooksCommand(governed),
@@ -102,7 +110,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Intent
     shutdown.add('MCP server', () => started.close());
   }
   log.info(`governing ${services.workspace.root} (trusted: ${services.policy.trusted}, approveWrites: ${services.policy.approveWrites})`);
-  return createExtensionApi(context.subscriptions, { governor, trace, statusText: () => statusBar.text, mcpUrl: () => mcp?.server.url, hookStatusText: () => host.hookStatus.text });
+  return createExtensionApi(context.subscriptions, { governor, trace, statusText: () => statusBar.text, mcpUrl: () => mcp?.server.url, hookStatusText: () => host.hookStatus.text, intentsView: intentsView.rows });
 }
 
 /** No folder to govern: commands and tools still exist (they are contributed) and say what is missing. */
@@ -111,6 +119,8 @@ function activateIdle(context: vscode.ExtensionContext, log: vscode.LogOutputCha
     ...registerIntentCommands(undefined),
     ...registerTraceCommands(undefined),
     ...registerInspector(undefined, context.extensionUri),
+    ...registerIntentsView(undefined).disposables,
+    ...registerWalkthrough(context),
     registerConnectAgentCommand(),
     registerInstallHooksCommand(undefined, context.asAbsolutePath('dist/hook.js')),
     registerShowHooksCommand(undefined),

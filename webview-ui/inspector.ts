@@ -21,7 +21,14 @@ const filters = h('form', { class: 'filters', 'aria-label': 'Filters' });
 const detailPane = h('aside', { class: 'detail-pane' }, h('p', { class: 'hint' }, 'Select a record (Enter or click) to see its files, ranges and hashes.'));
 const timeline = new Timeline((key) => vscode.postMessage({ type: 'openRecord', key }));
 const intentsPane = h('div', { class: 'intents-pane' });
-const timelinePane = h('div', { class: 'timeline-pane' }, filters, h('div', { class: 'split' }, timeline.element, detailPane));
+// Shown while both logs are empty: a first-time user sees what fills this panel and how to get there.
+const emptyHint = h(
+  'p',
+  { class: 'hint empty-trace', hidden: true },
+  'No records yet. Pick an intent (Intent Governor: Select Active Intent) and connect an agent (Intent Governor: Connect an Agent…): ' +
+    'every change it makes and every call refused shows up here.',
+);
+const timelinePane = h('div', { class: 'timeline-pane' }, filters, emptyHint, h('div', { class: 'split' }, timeline.element, detailPane));
 app.append(h('header', {}, h('h1', {}, 'Trace Inspector'), chain), tabs, timelinePane, intentsPane);
 
 // When this document started (epoch ms), so a benchmark can split the workbench's webview start-up from ours.
@@ -109,6 +116,7 @@ onHostMessage((message) => {
   switch (message.type) {
     case 'summary':
       summary = message.summary;
+      emptyHint.hidden = summary.total > 0;
       // The index is complete: swap the newest-records preview for the real list.
       if (timeline.partial) timeline.reload();
       renderFilters(summary.facets);
@@ -129,6 +137,8 @@ onHostMessage((message) => {
       showTab('timeline');
       if (message.key !== undefined) vscode.postMessage({ type: 'openRecord', key: message.key });
       return;
+    case 'showIntent':
+      return pickIntent(message.intent);
   }
 });
 

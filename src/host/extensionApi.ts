@@ -1,8 +1,9 @@
 import * as vscode from 'vscode';
 import type { DecisionReport, GovernedResult, Governor, ToolCallRequest } from '../core/governor';
 import type { JsonlTraceSink, RecordedNotice } from '../core/trace/traceWriter';
+import type { IntentRow } from './intentsTree';
 
-export type { RecordedNotice };
+export type { IntentRow, RecordedNotice };
 
 /**
  * What `activate` returns: the extension's public API for other extensions
@@ -27,6 +28,8 @@ export interface IntentGovernorApi {
   mcpUrl(): string | undefined;
   /** The running hooks' status bar text, e.g. `$(sync~spin) Checking for secrets`; empty while no hook runs. */
   hookStatusText(): string;
+  /** What the Intents view shows: each intent's status, scope, counts from the trace and whether it is the human's. */
+  intentsView(): Promise<IntentRow[]>;
 }
 
 export interface ExtensionApiParts {
@@ -35,6 +38,7 @@ export interface ExtensionApiParts {
   statusText: () => string;
   mcpUrl: () => string | undefined;
   hookStatusText: () => string;
+  intentsView?: () => Promise<IntentRow[]>;
 }
 
 /** The facade `activate` returns; its event and trace listener are disposed with the extension. */
@@ -52,5 +56,6 @@ export function createExtensionApi(subscriptions: vscode.Disposable[], parts: Ex
     statusText: () => parts.statusText(),
     mcpUrl: () => parts.mcpUrl(),
     hookStatusText: () => parts.hookStatusText(),
+    intentsView: () => parts.intentsView?.() ?? Promise.resolve([]),
   });
 }

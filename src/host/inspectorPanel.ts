@@ -28,17 +28,21 @@ export class InspectorPanel implements vscode.Disposable {
   private static current: InspectorPanel | undefined;
   private readonly disposables: vscode.Disposable[] = [];
   private pendingFocus: string | undefined;
+  private pendingIntent: string | undefined;
   private verifyTimer: NodeJS.Timeout | undefined;
 
-  static show(governed: GovernedFolder, model: InspectorModel, extensionUri: vscode.Uri, recordId?: string): InspectorPanel {
+  static show(governed: GovernedFolder, model: InspectorModel, extensionUri: vscode.Uri, recordId?: string, intent?: string): InspectorPanel {
     const existing = InspectorPanel.current;
     if (existing) {
       existing.panel.reveal();
       if (recordId) existing.focus(recordId);
+      if (intent) existing.post({ type: 'showIntent', intent });
       return existing;
     }
     const panel = vscode.window.createWebviewPanel(INSPECTOR_VIEW_TYPE, 'Trace Inspector', vscode.ViewColumn.Active, inspectorOptions(extensionUri));
-    return new InspectorPanel(panel, governed, model, extensionUri, recordId);
+    const created = new InspectorPanel(panel, governed, model, extensionUri, recordId);
+    created.pendingIntent = intent;
+    return created;
   }
 
   /** The serializer's entry point after a window reload: the webview restores its own filter from getState. */
@@ -84,6 +88,8 @@ export class InspectorPanel implements vscode.Disposable {
         const focus = this.pendingFocus ?? (typeof message.selectedId === 'string' ? message.selectedId : undefined);
         this.pendingFocus = undefined;
         if (focus) this.focus(focus);
+        if (this.pendingIntent) this.post({ type: 'showIntent', intent: this.pendingIntent });
+        this.pendingIntent = undefined;
         await this.sendChain();
         return;
       }

@@ -146,7 +146,9 @@ export type HostMessage =
   | { type: 'appended'; added: number; total: number }
   | { type: 'detail'; detail: RecordDetail }
   /** Show one record (a blame hover's link); `key` is absent when the index does not hold it (yet). */
-  | { type: 'focus'; recordId: string; key?: number };
+  | { type: 'focus'; recordId: string; key?: number }
+  /** Show one intent's timeline (Show in Trace Inspector in the Intents view). */
+  | { type: 'showIntent'; intent: string };
 
 /** Webview → host. */
 export type WebviewMessage =
