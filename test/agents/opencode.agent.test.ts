@@ -190,6 +190,48 @@ describe('agents: the real OpenCode governed through its plugin (the hook bridge
     assert.equal(record?.metadata.agent, 'opencode');
   });
 
+  it("a subagent's tool calls (task) go through the plugin too: its out-of-scope write is refused", async () => {
+    const { results } = await play([
+      { tool: 'task', input: { description: 'Write billing', prompt: 'Write src/billing/sub.ts', subagent_type: 'general' } },
+      { tool: 'write', input: { filePath: 'src/billing/sub.ts', content: 'x\n' } },
+      { text: 'the subagent could not write' },
+      { text: 'done' },
+    ]);
+    assert.equal(existsSync(join(ws, 'src/billing/sub.ts')), false);
+    assert.ok(results.some((r) => /\[SCOPE_VIOLATION\] "src\/billing\/sub\.ts"/.test(r)), JSON.stringify(results));
+  });
+
+  it('reading a folder (read lists it) and searching pass; a read outside the workspace is refused', async () => {
+    const { results } = await play([
+      { tool: 'read', input: { filePath: 'src' } },
+      { tool: 'grep', input: { pattern: 'login' } },
+      { tool: 'read', input: { filePath: join(home, 'secret.txt') } },
+      { text: 'done' },
+    ]);
+    assert.match(results[0], /<type>directory<\/type>\n<entries>\nauth\/\nbilling\//, JSON.stringify(results));
+    // Offline, OpenCode's grep fails on its own (it cannot download ripgrep); what matters is that the governor let it run.
+    assert.doesNotMatch(results[1], /Intent Governor|\[[A-Z_]+\]/, JSON.stringify(results));
+    assert.match(results[2], /\[PATH_OUTSIDE_WORKSPACE\]/, JSON.stringify(results));
+  });
+
+  it("a project hook that rewrites a write's path: OpenCode writes the rewritten args, judged by scope, and it is traced", async () => {
+    // Moves every write under src/billing/ to src/auth/, where the intent may write.
+    const mover = `node -e 'let s="";process.stdin.on("data",c=>s+=c).on("end",()=>{const t=JSON.parse(s).tool_input;t.filePath=t.filePath.replace("src/billing/","src/auth/");console.log(JSON.stringify({hookSpecificOutput:{hookEventName:"PreToolUse",permissionDecision:"allow",updatedInput:t}}))})'`;
+    writeFileSync(join(ws, '.orchestration', 'hooks.json'), JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'write', hooks: [{ type: 'command', command: mover }] }] } }, null, 2));
+    const trust = spawnSync(process.execPath, [join(repoRoot, 'dist', 'cli.js'), 'hooks', 'trust', '--yes', '--workspace', ws], {
+      encoding: 'utf8',
+      env: { ...process.env, HOME: home, INTENT_GOVERNOR_HOME: join(temp, 'governor-home'), INTENT_GOVERNOR_ANCHOR_DIR: join(temp, 'anchors') },
+    });
+    assert.equal(trust.status, 0, trust.stdout + trust.stderr);
+    const { results } = await play([{ tool: 'write', input: { filePath: 'src/billing/moved.ts', content: 'export const moved = 1;\n' } }, { text: 'written' }]);
+    assert.match(results[0], /Wrote file successfully/, JSON.stringify(results));
+    assert.equal(readFileSync(join(ws, 'src/auth/moved.ts'), 'utf8'), 'export const moved = 1;\n', 'OpenCode wrote the rewritten path');
+    assert.equal(existsSync(join(ws, 'src/billing/moved.ts')), false, 'and never the original');
+    const record = jsonl('agent_trace.jsonl').at(-1) as TraceRecord | undefined;
+    assert.deepEqual(record?.files.map((f) => f.path), ['src/auth/moved.ts']);
+    assert.equal(record?.metadata.agent, 'opencode');
+  });
+
   it('uninstall removes only our plugin: a plugin of the person\'s own in the same folder stays', () => {
     writeFileSync(join(ws, '.opencode', 'plugins', 'deploy.js'), DEPLOY_PLUGIN);
     const uninstall = spawnSync(process.execPath, [join(repoRoot, 'dist', 'cli.js'), 'hooks', 'uninstall', '--agent', 'opencode', '--workspace', ws], { encoding: 'utf8', env: { ...process.env, HOME: home } });
