@@ -1,4 +1,5 @@
 import type { ReadBasis } from '../policy/optimisticLock';
+import { SessionActivity, type IntentBinding } from './sessionActivity';
 
 /** Content kept per read so a STALE_FILE answer can show what changed since; larger files keep only the hash. */
 const MAX_LEDGER_TEXT_BYTES = 256 * 1024;
@@ -14,6 +15,8 @@ const SWEEP_INTERVAL_MS = 60_000;
 export interface SessionState {
   readonly id: string;
   intentId?: string;
+  /** A human unbound the session (Unbind Intent): it has no intent, not even the human's pick, until it selects one. */
+  unbound?: boolean;
   /** Workspace-relative path → what the agent last saw there (by read or by its own write). */
   readonly reads: Map<string, ReadBasis>;
 }
@@ -54,12 +57,15 @@ export class SessionRegistry {
   private readonly maxTextBytes: number;
   private readonly now: () => number;
   private lastSweep: number;
+  /** What each live session is and did, for views; ended with the session. */
+  readonly activity: SessionActivity;
 
   constructor(options: SessionRegistryOptions = {}) {
     this.idleMs = options.idleMs ?? DEFAULT_IDLE_MS;
     this.maxTextBytes = options.maxTextBytes ?? DEFAULT_MAX_TEXT_BYTES;
     this.now = options.now ?? Date.now;
     this.lastSweep = this.now();
+    this.activity = new SessionActivity({ now: this.now, idleMs: this.idleMs, bindingOf: (id) => this.binding(id) });
   }
 
   get(sessionId: string): SessionState {
@@ -67,12 +73,27 @@ export class SessionRegistry {
   }
 
   bindIntent(sessionId: string, intentId: string | undefined): void {
-    this.get(sessionId).intentId = intentId;
+    const state = this.get(sessionId);
+    state.intentId = intentId;
+    state.unbound = false;
+    this.activity.changed();
+  }
+
+  /**
+   * A human took the session's intent away: its next change is NO_ACTIVE_INTENT, with no fallback to the human's
+   * pick (that would bind it to an intent nobody chose for it), until the agent selects one again.
+   */
+  unbind(sessionId: string): void {
+    const state = this.get(sessionId);
+    state.intentId = undefined;
+    state.unbound = true;
+    this.activity.changed();
   }
 
   /** The intent a human picked in the editor; it applies to every session that has not selected its own. */
   setDefaultIntent(intentId: string | undefined): void {
     this.defaultIntentId = intentId;
+    this.activity.changed();
   }
 
   getDefaultIntent(): string | undefined {
@@ -81,7 +102,17 @@ export class SessionRegistry {
 
   /** The intent a session works under: its own selection, else the human's pick. */
   boundIntentId(sessionId: string): string | undefined {
-    return this.touch(sessionId, false)?.state.intentId ?? this.defaultIntentId;
+    const state = this.touch(sessionId, false)?.state;
+    if (state?.unbound) return undefined;
+    return state?.intentId ?? this.defaultIntentId;
+  }
+
+  /** Which intent the session works under and why, without touching it (a view looking is not the agent's use). */
+  binding(sessionId: string): IntentBinding {
+    const state = this.sessions.get(sessionId)?.state;
+    if (state?.unbound) return { kind: 'unbound' };
+    if (state?.intentId !== undefined) return { kind: 'own', intentId: state.intentId };
+    return this.defaultIntentId === undefined ? { kind: 'default' } : { kind: 'default', intentId: this.defaultIntentId };
   }
 
   recordRead(sessionId: string, rel: string, hash: string, text: string | undefined): void {
@@ -122,6 +153,7 @@ export class SessionRegistry {
 
   /** Frees everything kept for a session; its next call starts a fresh one. */
   end(sessionId: string): void {
+    this.activity.end(sessionId);
     const entry = this.sessions.get(sessionId);
     if (!entry) return;
     for (const rel of entry.state.reads.keys()) this.dropText(sessionId, rel);
@@ -153,7 +185,8 @@ export class SessionRegistry {
     this.lastSweep = now;
     for (const [id, entry] of [...this.sessions]) {
       if (now - entry.lastUsed <= this.idleMs) continue;
-      if (entry.state.intentId === undefined) {
+      // An unbound session is kept: forgetting it would hand it the human's pick again.
+      if (entry.state.intentId === undefined && !entry.state.unbound) {
         this.end(id);
         continue;
       }

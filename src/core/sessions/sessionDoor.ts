@@ -1,0 +1,42 @@
+/**
+ * Which door a governance session came through, read from the session id each door mints
+ * (`mcp-http:<uuid>`, `vscode-lm`, `claude:<agent's session>`…): the doors already name their sessions, so
+ * no door has to say it twice.
+ */
+export type SessionDoor =
+  | { kind: 'mcp'; label: 'MCP' }
+  | { kind: 'mcp-stdio'; label: 'MCP (stdio)' }
+  | { kind: 'language-model-tools'; label: 'language model tools' }
+  | { kind: 'resident'; label: string; agent: string }
+  | { kind: 'hook-bridge'; label: string; agent: string }
+  | { kind: 'cli'; label: 'CLI' };
+
+/** The hook bridge's dialects (src/core/bridge/*Dialect.ts ids) and how a person calls each agent. */
+const HOOK_AGENTS: Record<string, string> = {
+  claude: 'Claude Code',
+  codex: 'Codex CLI',
+  copilot: 'Copilot CLI',
+  cursor: 'Cursor',
+  gemini: 'Gemini CLI',
+  opencode: 'OpenCode',
+  vscode: 'VS Code agent',
+};
+
+export function sessionDoor(sessionId: string): SessionDoor {
+  if (sessionId === 'vscode-lm') return { kind: 'language-model-tools', label: 'language model tools' };
+  const colon = sessionId.indexOf(':');
+  const prefix = colon < 0 ? '' : sessionId.slice(0, colon);
+  if (prefix === 'mcp-http') return { kind: 'mcp', label: 'MCP' };
+  if (prefix === 'mcp-stdio') return { kind: 'mcp-stdio', label: 'MCP (stdio)' };
+  if (prefix.endsWith('-resident')) {
+    const agent = agentLabel(prefix.slice(0, -'-resident'.length));
+    return { kind: 'resident', label: `resident governor (${agent})`, agent };
+  }
+  const hookAgent = Object.hasOwn(HOOK_AGENTS, prefix) ? HOOK_AGENTS[prefix] : undefined;
+  if (hookAgent !== undefined) return { kind: 'hook-bridge', label: `hook bridge (${hookAgent})`, agent: hookAgent };
+  return { kind: 'cli', label: 'CLI' };
+}
+
+function agentLabel(id: string): string {
+  return Object.hasOwn(HOOK_AGENTS, id) ? (HOOK_AGENTS[id] as string) : id;
+}
