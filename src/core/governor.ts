@@ -137,7 +137,9 @@ export class Governor {
     }
     if (permission.decision === 'allow') return { kind: 'cleared', definition, verdict, approval: { approved: true, approver: decidedBy } };
     if (!options.askHuman) return { kind: 'ask', invocationId, request: verdict.request, context };
-    const approval = await this.askHuman(verdict.request, options.signal);
+    // The Agent Sessions view shows the question as pending until the human answers or the agent gives up.
+    const answered = this.services.sessions.activity.asking(request.session_id, request.agent.name);
+    const approval = await this.askHuman(verdict.request, options.signal).finally(answered);
     if (approval.approved) return { kind: 'cleared', definition, verdict, approval };
     const why = approval.reason ? ` (${approval.reason})` : '';
     const error = approval.refusal ?? toolError('HITL_REJECT', `A human rejected this ${definition.name} call${why}. Do not retry it unchanged; ask the user how to proceed.`, { approver: approval.approver });
@@ -170,6 +172,10 @@ export class Governor {
    */
   async authorize(request: ToolCallRequest, options: { askHuman: boolean; signal?: AbortSignal }): Promise<Authorization> {
     const gate = await this.gate(request, { ...options, nativeInput: true });
+    const activity = this.services.sessions.activity;
+    if (gate.kind === 'refused') activity.recordOutcome(request, { status: 'blocked', error: gate.error, approval: gate.approval });
+    else if (gate.kind === 'ask') activity.recordOutcome(request, { status: 'asked' });
+    else if (gate.kind === 'cleared') activity.recordOutcome(request, { status: 'success', approval: gate.approval });
     switch (gate.kind) {
       case 'unknown':
         return { decision: 'deny', invocation_id: gate.invocationId, context: [], error: gate.error };
@@ -209,6 +215,7 @@ export class Governor {
 
   /** A call for a tool that does not exist is refused like any other, so it is audited like any other. */
   private async recordUnknown(request: ToolCallRequest, invocationId: string, error: ToolError): Promise<void> {
+    this.services.sessions.activity.recordOutcome(request, { status: 'blocked', error });
     try {
       await this.services.trace.recordGovernance({
         timestamp: this.services.clock().toISOString(),
@@ -239,6 +246,7 @@ export class Governor {
   }
 
   private async finish(facts: CallFacts, outcome: CallOutcome, before: string[]): Promise<GovernedResult> {
+    this.services.sessions.activity.recordOutcome(facts.call, outcome);
     const context = [...before, ...(await this.engine.runPost({ call: facts.call, facts, outcome }))];
     const invocationId = facts.call.invocation_id;
     return outcome.status === 'success'
