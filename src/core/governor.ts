@@ -120,6 +120,7 @@ export class Governor {
     const factsFor = (c: ToolCall) => new CallFacts(c, definition, this.services);
     const valid = validateInput(definition, request.input);
     if (!valid.ok) return { kind: 'refused', facts: factsFor(call), error: valid.error, context: [] };
+    await this.endStaleStandingApprovals();
     const verdict = await this.engine.runPre(call, factsFor, definition.mutation, options.signal);
     if (verdict.decision === 'deny') return { kind: 'refused', facts: verdict.facts, error: verdict.error, context: verdict.context };
     const reshaped = modifiedInputError(definition, call, verdict.call);
@@ -127,6 +128,9 @@ export class Governor {
     // A native tool runs the input its agent sent: allowing it after a hook changed that input would run the original.
     if (options.nativeInput && verdict.call.input !== call.input) return { kind: 'refused', facts: verdict.facts, error: unCarriedInput(definition), context: verdict.context };
     if (verdict.decision === 'allow') return { kind: 'cleared', definition, verdict };
+    // The human already answered for this session and intent ("Approve for this Session"): no dialog, no PermissionRequest.
+    const standing = verdict.request.standing;
+    if (standing) return { kind: 'cleared', definition, verdict, approval: { approved: true, approver: standing.granted_by, standing } };
     // Before anyone is asked, the user's PermissionRequest hooks may decide for the human.
     const permission = await this.userHooks.fire(await toolFiring('PermissionRequest', verdict.call, verdict.facts, { permission_request: verdict.request }, options.signal));
     const context = permission.context ? [...verdict.context, permission.context] : verdict.context;
@@ -140,7 +144,7 @@ export class Governor {
     // The Agent Sessions view shows the question as pending until the human answers or the agent gives up.
     const answered = this.services.sessions.activity.asking(request.session_id, request.agent.name);
     const approval = await this.askHuman(verdict.request, options.signal).finally(answered);
-    if (approval.approved) return { kind: 'cleared', definition, verdict, approval };
+    if (approval.approved) return { kind: 'cleared', definition, verdict, approval: await this.grantIfAsked(verdict.request, verdict.facts, approval) };
     const why = approval.reason ? ` (${approval.reason})` : '';
     const error = approval.refusal ?? toolError('HITL_REJECT', `A human rejected this ${definition.name} call${why}. Do not retry it unchanged; ask the user how to proceed.`, { approver: approval.approver });
     if (error.code === 'HITL_REJECT') {
@@ -232,6 +236,36 @@ export class Governor {
       this.services.intentMap?.changed(); // refusals outside the post-chain count in the map too
     } catch (failure) {
       this.services.logger.error(`governance log: ${failure instanceof Error ? failure.message : String(failure)}`);
+    }
+  }
+
+  /**
+   * An approval "for this Session" becomes a standing approval for the call's session and intent, granted
+   * against the intent's scope and status now. Only the governor sets `standing` and `granted`: an approver's
+   * own say-so (a relayed answer) is not trusted for those.
+   */
+  private async grantIfAsked(request: ApprovalRequest, facts: CallFacts, approval: ApprovalDecision): Promise<ApprovalDecision> {
+    const { standing: _standing, granted: _granted, ...answer } = approval;
+    if (!answer.for_session || !request.session_approvable || !request.session_id) return answer;
+    const intent = await facts.boundIntent();
+    if (!intent.ok || intent.value.id !== request.intent_id) return answer;
+    const granted = this.services.standingApprovals.grant(request.session_id, intent.value.id, answer.approver, intent.value);
+    this.services.logger.info(`${answer.approver} approved ${request.session_id}'s changes in ${intent.value.id}'s scope for the rest of the session`);
+    return { ...answer, granted };
+  }
+
+  /**
+   * Every call looks at the plan as it is now, so a scope or status change ends the standing approvals granted
+   * against the old one even when the calls in between were refused (BLOCKED, then back to IN_PROGRESS).
+   */
+  private async endStaleStandingApprovals(): Promise<void> {
+    const standing = this.services.standingApprovals;
+    if (standing.list().length === 0) return;
+    try {
+      const snapshot = await this.services.intents.load();
+      if (snapshot.valid) standing.reconcile(snapshot.intents);
+    } catch {
+      standing.reconcile([]); // a plan that cannot be read vouches for nothing
     }
   }
 

@@ -1,3 +1,4 @@
+import type { ApprovalMode } from './approval/approvalMode';
 import type { StandingApprovals } from './approval/standingApprovals';
 import type { Approver } from './hooks/approver';
 import type { HookApprovals } from './hooks/user/hookApprovals';
@@ -14,8 +15,11 @@ import type { Workspace } from './workspace';
 
 /** Knobs a user or host sets; defaults in DEFAULT_POLICY. */
 export interface GovernancePolicy {
-  /** Ask a human before every write and edit too, not only before deletes and destructive commands. */
-  approveWrites: boolean;
+  /**
+   * When a human is asked, for intents that do not say (`approval:` in the intents file): `every-change` asks
+   * before every write and edit too. Headless doors keep `destructive-only`; the VS Code host follows the user's setting.
+   */
+  approval: ApprovalMode;
   /** Untrusted workspaces get the strictest policy: every command is refused and every mutation asks. */
   trusted: boolean;
   commandTimeoutMs: number;
@@ -26,7 +30,7 @@ export interface GovernancePolicy {
 }
 
 export const DEFAULT_POLICY: GovernancePolicy = {
-  approveWrites: false,
+  approval: 'destructive-only',
   trusted: true,
   commandTimeoutMs: 60_000,
   maxCommandTimeoutMs: 600_000,

@@ -61,6 +61,7 @@ export class NativeToolBridge {
     if (request.phase === 'end') {
       const verdict = request.native ? await this.fireNative(request, 'SessionEnd', signal) : undefined;
       this.governor.services.sessions.end(request.session_id);
+      this.governor.services.standingApprovals.revoke(request.session_id); // "for this Session" ends with it
       this.governor.userHooks.endSession(request.session_id);
       return { decision: 'allow', ...(verdict?.systemMessage ? { systemMessage: verdict.systemMessage } : {}) };
     }

@@ -1,3 +1,4 @@
+import type { StandingApproval } from '../approval/standingApprovals';
 import type { ChangeClass } from '../changeClass/changeClass';
 import type { ToolError } from '../toolError';
 import { cancelledDecision } from './cancellation';
@@ -27,6 +28,15 @@ export interface ApprovalRequest {
   /** For scope expansion: the globs to add and the agent's reason. */
   globs?: string[];
   agent_reason?: string;
+  /** The governance session that made the call. */
+  session_id?: string;
+  /**
+   * The human may answer "Approve for this Session": a write or edit inside the bound intent's scope in a trusted
+   * workspace, and nothing else in the chain asked. Set only when every hook that asked allows it.
+   */
+  session_approvable?: boolean;
+  /** A standing approval already covers this (set only when it covers every hook's ask): no human is asked. */
+  standing?: StandingApproval;
 }
 
 export interface ApprovalDecision {
@@ -39,6 +49,12 @@ export interface ApprovalDecision {
    * agent gets instead of "a human rejected".
    */
   refusal?: ToolError;
+  /** The human chose "Approve for this Session": honoured only for a request that is `session_approvable`. */
+  for_session?: boolean;
+  /** The standing approval that allowed the call instead of a human (`approver` is who granted it). */
+  standing?: StandingApproval;
+  /** The standing approval this answer granted, for the session's later changes. */
+  granted?: StandingApproval;
 }
 
 export interface ApproveOptions {

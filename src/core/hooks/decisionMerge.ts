@@ -17,6 +17,7 @@ export function mergeAsks(call: ToolCall, mutationClass: string, asks: ApprovalA
     risk: 'low',
     mutation_class: mutationClass,
     reasons: [],
+    session_id: call.session_id,
   };
   for (const ask of asks) {
     const { reason, risk, files, ...details } = ask;
@@ -27,5 +28,8 @@ export function mergeAsks(call: ToolCall, mutationClass: string, asks: ApprovalA
       if (value !== undefined) (request as unknown as Record<string, unknown>)[key] = value;
     }
   }
+  // A standing approval or a session-wide answer covers the approval gate's question only, never another hook's.
+  if (!asks.every((ask) => ask.session_approvable)) delete request.session_approvable;
+  if (!asks.every((ask) => ask.standing)) delete request.standing;
   return request;
 }

@@ -1,5 +1,5 @@
 import { classifyChanges } from '../changeClass/classifyChange';
-import type { MutationClass, MutationEvent } from '../trace/traceSink';
+import type { MutationClass, MutationEvent, TraceApproval, TraceStanding } from '../trace/traceSink';
 import type { ApprovalDecision } from './approver';
 import type { CallFacts } from './callFacts';
 import type { AppliedChange } from './hookTypes';
@@ -29,5 +29,13 @@ export async function mutationEventFor(facts: CallFacts, files: AppliedChange[],
     files,
     decision: approval?.approved ? 'approved' : 'allow',
     approver: approval?.approver,
+    ...(approval ? traceApproval(approval) : {}),
   };
+}
+
+function traceApproval(approval: ApprovalDecision): { approval?: TraceApproval } {
+  const standing = approval.standing ?? approval.granted;
+  if (!standing) return {};
+  const named: TraceStanding = { session: standing.session, intent: standing.intent, granted_by: standing.granted_by, granted_at: standing.granted_at };
+  return { approval: approval.standing ? { approver: approval.approver, standing: named } : { approver: approval.approver, granted_standing: named } };
 }

@@ -76,6 +76,7 @@ export class McpHttpSessions {
     transport.onclose = () => {
       if (!this.sessions.delete(id)) return;
       governor.services.sessions.end(governanceSessionId);
+      governor.services.standingApprovals.revoke(governanceSessionId); // "for this Session" ends with it
       this.options.logger.info(`MCP session ${id} closed (${this.sessions.size} open)`);
     };
     const server = createGovernedMcpServer(governor, {

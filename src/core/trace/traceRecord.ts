@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { isAbsolute, relative, sep } from 'node:path';
 import { changedRanges, hashContent, type LineRange } from './ranges';
-import type { GovernanceEvent, MutationEvent } from './traceSink';
+import type { GovernanceEvent, MutationEvent, TraceApproval } from './traceSink';
 
 /** Agent Trace schema version our records declare. */
 export const AGENT_TRACE_VERSION = '1.0';
@@ -49,6 +49,8 @@ export interface TraceMetadata {
   tool_name?: string;
   decision?: 'allow' | 'approved';
   approver?: string;
+  /** Which standing approval allowed the change, or was granted with it (absent for every other change). */
+  approval?: TraceApproval;
   /** write | edit | delete | command. Records written before change classes held this in `mutation_class`. */
   operation?: string;
   /** AST_REFACTOR or INTENT_EVOLUTION (src/core/changeClass), with the rule that decided and why. */
@@ -155,6 +157,7 @@ export function buildMutationRecord(event: MutationEvent, context: RecordContext
       tool_name: event.tool,
       decision: event.decision,
       approver: event.approver,
+      approval: event.approval,
       operation: event.mutation_class,
       mutation_class: event.change_class?.class,
       mutation_class_rule: event.change_class?.rule,

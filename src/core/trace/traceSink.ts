@@ -34,6 +34,24 @@ export interface MutationEvent {
   /** `allow` when no human was asked, `approved` when one was. */
   decision: 'allow' | 'approved';
   approver?: string;
+  /** Set when a standing approval ("Approve for this Session") allowed the change or was granted with it. */
+  approval?: TraceApproval;
+}
+
+/** A standing approval as the trace names it. */
+export interface TraceStanding {
+  session: string;
+  intent: string;
+  granted_by: string;
+  granted_at: string;
+}
+
+/** Which approval allowed a change (`metadata.approval`): `standing` when no human was asked this time. */
+export interface TraceApproval {
+  approver: string;
+  standing?: TraceStanding;
+  /** The human approved this change and, with it, the session's later ones in the intent's scope. */
+  granted_standing?: TraceStanding;
 }
 
 /** A call the chain refused, a human rejected, or that failed: audited, but nothing changed. */

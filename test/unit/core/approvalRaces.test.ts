@@ -24,7 +24,7 @@ describe('approval races', () => {
   }
 
   it("an edit computed on the old text never overwrites a line the human saved while the dialog was open, even after the session re-read", async () => {
-    h = await createHarness({ files: { 'src/auth/login.ts': 'line 1\nline 2\n' }, policy: { approveWrites: true } });
+    h = await createHarness({ files: { 'src/auth/login.ts': 'line 1\nline 2\n' }, policy: { approval: 'every-change' } });
     assert.equal(codeOf(await h.bound('read_file', { path: 'src/auth/login.ts' })), 'ok');
     approveAfter(async () => {
       await h.file('src/auth/login.ts', 'line 1\nthe human saved this\nline 2\n');
@@ -38,7 +38,7 @@ describe('approval races', () => {
   });
 
   it('an approved write never lands outside the workspace when a folder became a link while the dialog was open', async () => {
-    h = await createHarness({ files: { 'src/auth/keep.ts': 'x\n' }, policy: { approveWrites: true } });
+    h = await createHarness({ files: { 'src/auth/keep.ts': 'x\n' }, policy: { approval: 'every-change' } });
     const outside = await realpath(await mkdtemp(join(tmpdir(), 'ig-outside-')));
     try {
       approveAfter(async () => {
@@ -55,7 +55,7 @@ describe('approval races', () => {
   });
 
   it('an approved write to a missing folder never follows a link put there while the dialog was open', async () => {
-    h = await createHarness({ policy: { approveWrites: true } });
+    h = await createHarness({ policy: { approval: 'every-change' } });
     const outside = await realpath(await mkdtemp(join(tmpdir(), 'ig-outside-')));
     try {
       await writeFile(join(h.root, 'placeholder'), '');

@@ -23,9 +23,9 @@ describe('approval modal text', () => {
 describe('approval modal: change class', () => {
   const SESSION = "export function isExpired(token: string, now: number): boolean {\n  const parts = token.split(':');\n  return Number(parts[1]) < now;\n}\n";
 
-  /** A real governed edit with approveWrites on; returns the modal's detail text as the human sees it. */
+  /** A real governed edit with approval every-change; returns the modal's detail text as the human sees it. */
   async function modalFor(search: string, replace: string): Promise<string> {
-    const h = await createHarness({ files: { 'src/auth/session.ts': SESSION }, policy: { approveWrites: true } });
+    const h = await createHarness({ files: { 'src/auth/session.ts': SESSION }, policy: { approval: 'every-change' } });
     try {
       await h.bound('read_file', { path: 'src/auth/session.ts' });
       h.approver.script(true);

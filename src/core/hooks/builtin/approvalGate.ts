@@ -1,12 +1,16 @@
 import { createTwoFilesPatch } from 'diff';
 import type { PreHook, PreHookResult } from '../hookTypes';
 import { decodeText } from '../callFacts';
+import { matchScope } from '../../policy/scope';
 
 const allow: PreHookResult = { decision: { kind: 'allow' } };
 
 /**
  * Decides which calls a human must approve: deletes and scope expansions always; writes and edits when the
- * policy says so or the workspace is untrusted. Destructive commands ask from the command policy.
+ * intent's approval mode (else the policy's default) is every-change or the workspace is untrusted. Destructive
+ * commands ask from the command policy. A write or edit inside the bound intent's scope may be approved for the
+ * rest of the session, and one a standing approval covers says so, so the governor need not ask again. It runs
+ * after the scope guard, so a standing approval never reaches a change outside the intent's scope.
  */
 export const approvalGate: PreHook = {
   name: 'approval-gate',
@@ -33,7 +37,9 @@ export const approvalGate: PreHook = {
       };
     }
     const isDelete = definition.mutation === 'delete';
-    const asksForWrites = (definition.mutation === 'write' || definition.mutation === 'edit') && (services.policy.approveWrites || !services.policy.trusted);
+    const isChange = definition.mutation === 'write' || definition.mutation === 'edit';
+    const mode = (intent?.ok ? intent.value.approval : undefined) ?? services.policy.approval;
+    const asksForWrites = isChange && (mode === 'every-change' || !services.policy.trusted);
     if (!isDelete && !asksForWrites) return allow;
     const target = await facts.target();
     const proposed = await facts.proposed();
@@ -42,17 +48,22 @@ export const approvalGate: PreHook = {
     const after = proposed.value ?? '';
     const rel = target.value.rel;
     const changeClass = await facts.proposedChangeClass();
+    // An untrusted workspace asks for everything, every time.
+    const sessionWide = isChange && services.policy.trusted && intent?.ok === true && matchScope(rel, intent.value.owned_scope, { caseInsensitive: services.caseInsensitive }) !== undefined;
+    const standing = sessionWide && intent?.ok ? services.standingApprovals.findCurrent(call.session_id, intent.value) : undefined;
     return {
       decision: {
         kind: 'ask',
         ask: {
-          reason: isDelete ? `Deletes ${rel}` : services.policy.trusted ? `Policy asks before every ${definition.mutation}` : 'The workspace is not trusted',
+          reason: isDelete ? `Deletes ${rel}` : services.policy.trusted ? `Approval mode every-change (${intent?.ok && intent.value.approval ? `set by intent ${intentId}` : 'the default'}) asks before every ${definition.mutation}` : 'The workspace is not trusted',
           risk: isDelete ? 'high' : 'low',
           intent_id: intentId,
           files: [rel],
           title: isDelete ? `Allow ${call.agent.name} to delete ${rel}?` : `Allow ${call.agent.name} to change ${rel}?`,
           diff: createTwoFilesPatch(`a/${rel}`, isDelete ? '/dev/null' : `b/${rel}`, before, after),
           change_class: changeClass,
+          ...(sessionWide ? { session_approvable: true } : {}),
+          ...(standing ? { standing } : {}),
         },
       },
     };

@@ -18,7 +18,7 @@ describe('StandingApprovals', () => {
     let changes = 0;
     const stop = standing.onDidChange(() => changes++);
     standing.grant('s1', 'INT-001', 'modal', AUTH);
-    standing.grant('s1', 'INT-002', 'modal', { ...AUTH, id: 'INT-002' });
+    standing.grant('s1', 'INT-002', 'modal', AUTH);
     standing.grant('s2', 'INT-001', 'modal', AUTH);
     assert.equal(standing.revoke('s1', 'INT-001'), true);
     assert.deepEqual(standing.list().map((a) => `${a.session}/${a.intent}`), ['s1/INT-002', 's2/INT-001']);
@@ -50,8 +50,8 @@ describe('StandingApprovals', () => {
   it('reconcile ends grants whose intent changed or is gone and keeps the rest', () => {
     const standing = new StandingApprovals();
     standing.grant('s1', 'INT-001', 'modal', AUTH);
-    standing.grant('s2', 'INT-002', 'modal', { ...AUTH, id: 'INT-002' });
-    standing.grant('s3', 'INT-003', 'modal', { ...AUTH, id: 'INT-003' });
+    standing.grant('s2', 'INT-002', 'modal', AUTH);
+    standing.grant('s3', 'INT-003', 'modal', AUTH);
     standing.reconcile([AUTH, { ...AUTH, id: 'INT-002', status: 'DONE' }]);
     assert.deepEqual(standing.list().map((a) => a.intent), ['INT-001']);
   });

@@ -58,7 +58,7 @@ describe('approval relay: approvals go to the window the human uses', function (
   const write = (content: string) => h.bound('write_file', { path: LOGIN, content, expected_content_hash: undefined });
 
   beforeEach(async () => {
-    h = await createHarness({ policy: { approveWrites: true } });
+    h = await createHarness({ policy: { approval: 'every-change' } });
     notices = [];
     router = new WindowApprovalRouter({ id: 'serving', approver: h.approver, notice: (m) => notices.push(m) }, h.logger);
     h.governor.services.approver = router;

@@ -138,8 +138,8 @@ describe('governed tools', () => {
     assert.equal(h.trace.mutations.at(-1)?.approver, 'test-human');
   });
 
-  it('with approveWrites, every write asks first', async () => {
-    const strict = await createHarness({ policy: { approveWrites: true } });
+  it('with approval every-change, every write asks first', async () => {
+    const strict = await createHarness({ policy: { approval: 'every-change' } });
     try {
       strict.approver.script(true);
       assert.equal(codeOf(await strict.bound('write_file', { path: 'src/auth/a.ts', content: 'a' })), 'ok');
