@@ -74,10 +74,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<Intent
     host.hookStatus,
     display,
     shutdown,
-    bindPolicy(services.policy),
+    bindPolicy(services.policy, log),
     watchIntentsFile(folder, () => {
       void reloadIntents();
       host.intentMap.changed(); // the map shows each intent's name, status and scope
+      // A standing approval ends when its intent's scope or status changes (the gate checks again on use).
+      void intents.load().then((snapshot) => snapshot.valid && services.standingApprovals.reconcile(snapshot.intents), () => undefined);
     }),
     ...registerIntentCommands(governed),
     ...registerTraceCommands(governed),
@@ -109,7 +111,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Intent
     context.subscriptions.push(started);
     shutdown.add('MCP server', () => started.close());
   }
-  log.info(`governing ${services.workspace.root} (trusted: ${services.policy.trusted}, approveWrites: ${services.policy.approveWrites})`);
+  log.info(`governing ${services.workspace.root} (trusted: ${services.policy.trusted}, approval: ${services.policy.approval})`);
   return createExtensionApi(context.subscriptions, { governor, trace, statusText: () => statusBar.text, mcpUrl: () => mcp?.server.url, hookStatusText: () => host.hookStatus.text, intentsView: intentsView.rows });
 }
 
