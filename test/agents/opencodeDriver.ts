@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { finished, type Finished } from '../support/childProcesses';
 import { provisionedAgent } from './claudeCodeDriver';
 
@@ -59,6 +59,10 @@ export async function runOpencode(options: { binary: string; cwd: string; modelU
     OPENCODE_DISABLE_LSP_DOWNLOAD: '1',
     OPENCODE_DISABLE_CLAUDE_CODE: '1',
     OPENCODE_DISABLE_DEFAULT_PLUGINS: '1',
+    // OpenCode npm-installs its plugin package into .opencode/ and its config folder on every start: one shared,
+    // offline-first npm cache beside the binary keeps that from downloading on every run.
+    npm_config_cache: join(dirname(options.binary), '..', '..', '..', 'npm-cache'),
+    npm_config_prefer_offline: 'true',
     ...options.env,
   };
   const child = spawn(options.binary, ['run', options.prompt ?? 'Do the scripted task.'], { cwd: options.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
