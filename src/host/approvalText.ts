@@ -19,6 +19,9 @@ export function approvalDetail(request: ApprovalRequest): string {
   if (change) lines.push(`Class: ${change.class} (${change.rule}: ${change.reason})`);
   if (request.command !== undefined) lines.push(`Command: ${request.command}`);
   lines.push('', 'Why you are asked:', ...request.reasons.map((reason) => `• ${reason}`));
+  if (request.session_approvable) {
+    lines.push('', `Approve for this Session: this agent session's later writes and edits inside ${request.intent_id}'s owned scope land without asking, until the session ends, you revoke it in Agent Sessions, or the intent's scope or status changes. Deletes and commands still ask.`);
+  }
   if (request.diff) lines.push('', ...diffPreview(request.diff));
   return lines.join('\n');
 }

@@ -5,6 +5,7 @@ import { toolError } from '../core/toolError';
 import { approvalDetail, scopeExpansionDetail } from './approvalText';
 
 export const APPROVE = 'Approve';
+export const APPROVE_FOR_SESSION = 'Approve for this Session';
 export const OPEN_DIFF = 'Open Diff…';
 export const REJECT = 'Reject';
 export const APPROVE_EXPANSION = 'Approve Expansion';
@@ -27,6 +28,9 @@ export interface ApprovalDialogs {
   notice(message: string): void;
 }
 
+/** The button the human chose: Approve, Approve for this Session, or anything else (a rejection). */
+type Answer = 'once' | 'session' | 'reject';
+
 /** One request in the queue; `settle` answers the caller once, so a cancelled request can be answered early. */
 interface Pending {
   request: ApprovalRequest;
@@ -36,8 +40,9 @@ interface Pending {
 }
 
 /**
- * The human in the loop as native VS Code modals: Approve / Open Diff… / Reject for destructive calls, Approve
- * Expansion / Reject for scope expansions. Requests queue, one modal at a time, first come first served, so a
+ * The human in the loop as native VS Code modals: Approve / Approve for this Session / Open Diff… / Reject for
+ * destructive calls (the session-wide answer only where the request allows it), Approve Expansion / Reject for
+ * scope expansions. Requests queue, one modal at a time, first come first served, so a
  * human never answers a question they cannot see. Anything but an explicit approval is a rejection.
  *
  * A request whose agent stops waiting is rejected at once: taken off the queue if it is not shown yet; if its
@@ -96,10 +101,10 @@ export class ModalApprover implements Approver {
     this.showing = true;
     this.ask(pending)
       .then(
-        (approved) => {
+        (answer) => {
           // The caller has its answer already (the agent stopped waiting): the click changes nothing, say so.
           if (pending.settled) this.dialogs.notice(expiredNotice(pending.request));
-          else pending.settle(this.decision(approved));
+          else pending.settle(this.decision(answer));
         },
         (error: unknown) => pending.fail(error),
       )
@@ -109,26 +114,27 @@ export class ModalApprover implements Approver {
       });
   }
 
-  /** Whether the human approved; a request that expired while its modal was open is not shown again. */
-  private async ask(pending: Pending): Promise<boolean> {
+  /** What the human answered; a request that expired while its modal was open is not shown again. */
+  private async ask(pending: Pending): Promise<Answer> {
     const { request } = pending;
     if (request.kind === 'scope_expansion') {
       const choice = await this.dialogs.modal(request.title, scopeExpansionDetail(request), [APPROVE_EXPANSION, REJECT]);
-      return choice === APPROVE_EXPANSION;
+      return choice === APPROVE_EXPANSION ? 'once' : 'reject';
     }
-    const buttons = request.diff ? [APPROVE, OPEN_DIFF, REJECT] : [APPROVE, REJECT];
+    const buttons = [APPROVE, ...(request.session_approvable ? [APPROVE_FOR_SESSION] : []), ...(request.diff ? [OPEN_DIFF] : []), REJECT];
     const detail = approvalDetail(request);
     for (;;) {
       const choice = await this.dialogs.modal(request.title, detail, buttons);
-      if (choice !== OPEN_DIFF || pending.settled) return choice === APPROVE;
+      if (choice !== OPEN_DIFF || pending.settled) return choice === APPROVE ? 'once' : choice === APPROVE_FOR_SESSION && request.session_approvable ? 'session' : 'reject';
       // The diff editor cannot sit behind a modal, so show it first and ask again. A diff that cannot be
       // shown must not end the question: the modal comes back either way.
       await this.dialogs.openDiff(request).catch(() => undefined);
     }
   }
 
-  private decision(approved: boolean): ApprovalDecision {
-    return approved ? { approved, approver: this.approver } : { approved, approver: this.approver, reason: 'rejected in the approval dialog' };
+  private decision(answer: Answer): ApprovalDecision {
+    if (answer === 'reject') return { approved: false, approver: this.approver, reason: 'rejected in the approval dialog' };
+    return answer === 'session' ? { approved: true, approver: this.approver, for_session: true } : { approved: true, approver: this.approver };
   }
 }
 

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import type { ApprovalRequest } from '../../../src/core/hooks/approver';
-import { APPROVE, APPROVE_EXPANSION, MAX_DIFF_CHARS, MAX_WAITING, ModalApprover, OPEN_DIFF, REJECT, type ApprovalDialogs } from '../../../src/host/modalApprover';
+import { APPROVE, APPROVE_EXPANSION, APPROVE_FOR_SESSION, MAX_DIFF_CHARS, MAX_WAITING, ModalApprover, OPEN_DIFF, REJECT, type ApprovalDialogs } from '../../../src/host/modalApprover';
 
 const destructive: ApprovalRequest = {
   kind: 'destructive',
@@ -114,6 +114,49 @@ describe('ModalApprover', () => {
     await new ModalApprover(dialogs, 'alice').approve({ ...destructive, diff: undefined, command: 'rm -rf build', tool: 'run_command' });
     assert.deepEqual(shown[0].buttons, [APPROVE, REJECT]);
     assert.ok(shown[0].detail.includes('Command: rm -rf build'));
+  });
+
+  describe('Approve for this Session', () => {
+    const write: ApprovalRequest = {
+      ...destructive,
+      title: 'Allow claude-code to change src/auth/new.ts?',
+      tool: 'write_file',
+      files: ['src/auth/new.ts'],
+      risk: 'low',
+      mutation_class: 'write',
+      reasons: ['Approval mode every-change (the default) asks before every write'],
+      diff: '--- a/src/auth/new.ts\n+++ b/src/auth/new.ts\n@@ -0,0 +1 @@\n+x\n',
+      session_id: 'mcp-http:1',
+      session_approvable: true,
+    };
+
+    it('is offered, in order, for a write the governor allows it for, and says what it grants', async () => {
+      const { dialogs, shown } = scriptedDialogs([APPROVE_FOR_SESSION]);
+      const decision = await new ModalApprover(dialogs, 'alice').approve(write);
+      assert.deepEqual(decision, { approved: true, approver: 'modal:alice', for_session: true });
+      assert.deepEqual(shown[0].buttons, [APPROVE, APPROVE_FOR_SESSION, OPEN_DIFF, REJECT]);
+      assert.match(shown[0].detail, /Approve for this Session: this agent session's later writes and edits inside auth-refactor's owned scope land without asking/);
+    });
+
+    it('keeps Open Diff… working beside it', async () => {
+      const { dialogs, shown, diffs } = scriptedDialogs([OPEN_DIFF, APPROVE_FOR_SESSION]);
+      assert.equal((await new ModalApprover(dialogs, 'alice').approve(write)).for_session, true);
+      assert.equal(shown.length, 2);
+      assert.deepEqual(diffs, [write]);
+    });
+
+    it('plain Approve approves this change only', async () => {
+      const { dialogs } = scriptedDialogs([APPROVE]);
+      assert.deepEqual(await new ModalApprover(dialogs, 'alice').approve(write), { approved: true, approver: 'modal:alice' });
+    });
+
+    it('is not offered for a delete, and a stray click on it is no approval', async () => {
+      const { dialogs, shown } = scriptedDialogs([APPROVE_FOR_SESSION]);
+      const decision = await new ModalApprover(dialogs, 'alice').approve(destructive);
+      assert.deepEqual(shown[0].buttons, [APPROVE, OPEN_DIFF, REJECT]);
+      assert.equal(decision.approved, false);
+      assert.doesNotMatch(shown[0].detail, /Approve for this Session/);
+    });
   });
 
   it('asks scope expansions with their own buttons, globs and the agent reason', async () => {
