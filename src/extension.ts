@@ -4,6 +4,7 @@ import { hookRoute } from './core/bridge/hookRoute';
 import { NativeToolBridge } from './core/bridge/nativeToolBridge';
 import { Governor } from './core/governor';
 import { INTENTS_FILE_RELATIVE } from './core/intents/fileIntentSource';
+import { registerAgentSessionsView } from './host/agentSessionCommands';
 import { registerConnectAgentCommand } from './host/connectAgentCommand';
 import { startMcpHost, type McpHost } from './host/mcpHost';
 import { createExtensionApi, type IntentGovernorApi } from './host/extensionApi';
@@ -55,7 +56,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Intent
   if (host instanceof Error) return activateIdle(context, log, `${folder.uri.fsPath} cannot be governed (${host.message})`);
   const { services, intents, anchors, trace } = host;
   const governor = new Governor(services);
-  const statusBar = new IntentStatusBar();
+  const statusBar = new IntentStatusBar(services.sessions);
   const display = new IntentsDisplay(intents, services.sessions, statusBar, vscode.Uri.joinPath(folder.uri, INTENTS_FILE_RELATIVE));
   const governed: GovernedFolder = { folder, governor, services, anchors, display, documents, log };
   let mcp: McpHost | undefined;
@@ -85,6 +86,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Intent
     ...registerTraceCommands(governed),
     ...registerInspector(governed, context.extensionUri, inspector),
     ...intentsView.disposables,
+    ...registerAgentSessionsView(governed),
     ...registerWalkthrough(context),
     registerConnectAgentCommand(() => mcp, context.globalStorageUri, { cliPath: context.asAbsolutePath('dist/cli.js'), workspaceRoot: services.workspace.root }),
     registerInstallHooksCommand(services.workspace.root, context.asAbsolutePath('dist/hook.js')),
@@ -122,6 +124,7 @@ function activateIdle(context: vscode.ExtensionContext, log: vscode.LogOutputCha
     ...registerTraceCommands(undefined),
     ...registerInspector(undefined, context.extensionUri),
     ...registerIntentsView(undefined).disposables,
+    ...registerAgentSessionsView(undefined),
     ...registerWalkthrough(context),
     registerConnectAgentCommand(),
     registerInstallHooksCommand(undefined, context.asAbsolutePath('dist/hook.js')),

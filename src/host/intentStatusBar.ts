@@ -1,13 +1,21 @@
 import * as vscode from 'vscode';
+import type { SessionRegistry } from '../core/sessions/sessionRegistry';
+import { withAgents } from './agentSessionText';
 import type { IntentStatus } from './intentStatus';
 
-/** The `$(shield) <intent>` item; clicking it runs Select Active Intent. */
+/**
+ * The `$(shield) <intent> · N agents` item; clicking it runs Select Active Intent. The intent part comes from
+ * IntentsDisplay; the agents part follows the live sessions (given `sessions`), so an agent's binding shows too.
+ */
 export class IntentStatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('intentGovernor.status', vscode.StatusBarAlignment.Left, 100);
+  private status: IntentStatus | undefined;
+  private readonly stopListening: () => void;
 
-  constructor() {
+  constructor(private readonly sessions?: SessionRegistry) {
     this.item.name = 'Intent Governor';
     this.item.command = 'intentGovernor.selectIntent';
+    this.stopListening = sessions?.activity.onDidChange(() => this.render()) ?? (() => undefined);
   }
 
   get text(): string {
@@ -15,13 +23,21 @@ export class IntentStatusBar implements vscode.Disposable {
   }
 
   show(status: IntentStatus): void {
-    this.item.text = status.text;
-    this.item.tooltip = status.tooltip;
-    this.item.backgroundColor = status.text.startsWith('$(error)') ? new vscode.ThemeColor('statusBarItem.errorBackground') : undefined;
-    this.item.show();
+    this.status = status;
+    this.render();
   }
 
   dispose(): void {
+    this.stopListening();
     this.item.dispose();
+  }
+
+  private render(): void {
+    if (!this.status) return;
+    const shown = this.sessions ? withAgents(this.status, this.sessions.getDefaultIntent(), this.sessions.activity.list()) : this.status;
+    this.item.text = shown.text;
+    this.item.tooltip = shown.tooltip;
+    this.item.backgroundColor = shown.text.startsWith('$(error)') ? new vscode.ThemeColor('statusBarItem.errorBackground') : undefined;
+    this.item.show();
   }
 }

@@ -1,0 +1,98 @@
+import * as vscode from 'vscode';
+import type { StandingApproval, StandingApprovals } from '../core/approval/standingApprovals';
+import type { LiveSession } from '../core/sessions/sessionActivity';
+import type { SessionRegistry } from '../core/sessions/sessionRegistry';
+import { bindingText, bindingTooltip, callText, sessionDescription, standingText } from './agentSessionText';
+
+export const SESSIONS_VIEW_ID = 'intentGovernor.sessions';
+
+export type SessionsNode =
+  | { kind: 'session'; session: LiveSession }
+  | { kind: 'intent'; session: LiveSession }
+  | { kind: 'lastCall'; session: LiveSession }
+  | { kind: 'pending'; session: LiveSession }
+  | { kind: 'standing'; session: LiveSession; approval: StandingApproval };
+
+const DECISION_ICONS: Record<string, string> = { allowed: 'pass', denied: 'error', asked: 'question', failed: 'warning' };
+
+/**
+ * The Agent Sessions view: every live session from every door with its agent, door, bound intent, last call
+ * and decision, pending approvals and standing approvals. Redraws whenever the activity model or the
+ * standing approvals change.
+ */
+export class AgentSessionsTree implements vscode.TreeDataProvider<SessionsNode>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private readonly stops: (() => void)[];
+
+  constructor(
+    private readonly sessions: SessionRegistry,
+    private readonly standing: StandingApprovals,
+  ) {
+    this.stops = [sessions.activity.onDidChange(() => this.changed.fire()), standing.onDidChange(() => this.changed.fire())];
+  }
+
+  getChildren(node?: SessionsNode): SessionsNode[] {
+    if (!node) return this.sessions.activity.list().map((session) => ({ kind: 'session', session }));
+    if (node.kind !== 'session') return [];
+    const { session } = node;
+    const children: SessionsNode[] = [{ kind: 'intent', session }];
+    if (session.lastCall) children.push({ kind: 'lastCall', session });
+    if (session.pendingApprovals > 0) children.push({ kind: 'pending', session });
+    for (const approval of this.standing.list().filter((a) => a.session === session.id)) children.push({ kind: 'standing', session, approval });
+    return children;
+  }
+
+  getTreeItem(node: SessionsNode): vscode.TreeItem {
+    const { session } = node;
+    switch (node.kind) {
+      case 'session': {
+        const item = new vscode.TreeItem(session.agent, vscode.TreeItemCollapsibleState.Expanded);
+        item.id = `session:${session.id}`;
+        item.description = sessionDescription(session);
+        item.tooltip = `${session.agent} through ${session.door.label}, session ${session.id}\nStarted ${session.started}; ${session.calls} call${session.calls === 1 ? '' : 's'}, last ${session.lastActive}`;
+        item.iconPath = new vscode.ThemeIcon(session.pendingApprovals > 0 ? 'bell-dot' : 'hubot');
+        item.contextValue = 'agentSession';
+        return item;
+      }
+      case 'intent': {
+        const item = new vscode.TreeItem(`intent: ${bindingText(session.intent)}`);
+        item.id = `session:${session.id}:intent`;
+        item.tooltip = bindingTooltip(session.intent);
+        item.iconPath = new vscode.ThemeIcon(session.intent.kind === 'unbound' ? 'debug-disconnect' : 'target');
+        return item;
+      }
+      case 'lastCall': {
+        const call = session.lastCall!;
+        const item = new vscode.TreeItem(`last: ${callText(call)}`);
+        item.id = `session:${session.id}:last`;
+        item.description = `${session.calls} call${session.calls === 1 ? '' : 's'}`;
+        item.tooltip = `${call.at}: ${callText(call)}. Show Calls lists the session's recent calls.`;
+        item.iconPath = new vscode.ThemeIcon(DECISION_ICONS[call.decision] ?? 'circle-outline');
+        item.command = { command: 'intentGovernor.sessions.showCalls', title: 'Show Calls', arguments: [session.id] };
+        return item;
+      }
+      case 'pending': {
+        const item = new vscode.TreeItem(`${session.pendingApprovals} approval${session.pendingApprovals === 1 ? '' : 's'} pending`);
+        item.id = `session:${session.id}:pending`;
+        item.tooltip = 'The agent waits for your answer in the approval dialog.';
+        item.iconPath = new vscode.ThemeIcon('bell-dot');
+        return item;
+      }
+      case 'standing': {
+        const item = new vscode.TreeItem(standingText(node.approval));
+        item.id = `session:${session.id}:standing:${node.approval.intent}`;
+        item.description = `by ${node.approval.granted_by}`;
+        item.tooltip = `Granted ${node.approval.granted_at} by ${node.approval.granted_by}: this session's writes and edits inside ${node.approval.intent}'s scope are approved without asking. Revoke to be asked again.`;
+        item.iconPath = new vscode.ThemeIcon('unlock');
+        item.contextValue = 'standingApproval';
+        return item;
+      }
+    }
+  }
+
+  dispose(): void {
+    for (const stop of this.stops) stop();
+    this.changed.dispose();
+  }
+}
