@@ -25,7 +25,7 @@ async function main(): Promise<void> {
   const discoveryFile = discoveryFilePath({ port: 0, workspaceFolders: [workspace] }, defaultServersDir());
 
   // code-server runs in its own process group (see startCodeServer): stopping ends the group, extension hosts included.
-  const server: CodeServer = await startCodeServer({ workspace, extensionsDir, userDataDir: join(state, 'user-data'), settings: { 'intentGovernor.approveWrites': true } });
+  const server: CodeServer = await startCodeServer({ workspace, extensionsDir, userDataDir: join(state, 'user-data'), settings: { 'intentGovernor.approval': 'every-change' } });
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {

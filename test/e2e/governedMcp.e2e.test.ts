@@ -22,7 +22,7 @@ describe('e2e: an MCP agent governed inside a real VS Code', function () {
   before(async function () {
     this.timeout(600_000);
     mkdirSync(shots, { recursive: true });
-    vscode = await launchGovernedVsCode({ prefix: 'ig-e2e-', settings: { 'intentGovernor.approveWrites': true } });
+    vscode = await launchGovernedVsCode({ prefix: 'ig-e2e-', settings: { 'intentGovernor.approval': 'every-change' } });
     ({ workspace, workbench, discovered } = vscode);
     client = await connectMcpClient(discovered);
   });

@@ -35,7 +35,8 @@ describe('e2e: Claude Code’s hooks answered by the running extension (hook bri
   before(async function () {
     this.timeout(600_000);
     assert.ok(existsSync(join(repoRoot, 'dist', 'hook.js')), 'run `npm run build` first');
-    vscode = await launchGovernedVsCode({ prefix: 'ig-e2e-hook-' });
+    // Its writes mean to land without a modal: the hook tests click none.
+    vscode = await launchGovernedVsCode({ prefix: 'ig-e2e-hook-', settings: { 'intentGovernor.approval': 'destructive-only' } });
     ({ temp, workspace, governorHome, workbench } = vscode);
   });
 

@@ -59,7 +59,7 @@ describe('e2e: the trace inspector and intent blame inside a real VS Code', func
     mkdirSync(docsImages, { recursive: true });
     vscode = await launchGovernedVsCode({
       prefix: 'ig-inspector-',
-      settings: { 'intentGovernor.approveWrites': false, 'workbench.secondarySideBar.defaultVisibility': 'hidden' },
+      settings: { 'intentGovernor.approval': 'destructive-only', 'workbench.secondarySideBar.defaultVisibility': 'hidden' },
       prepare: (seeded, temp) => seedLogs(seeded, join(temp, 'seed-anchors')),
     });
     page = vscode.workbench.page;
@@ -177,7 +177,7 @@ describe('e2e: the trace inspector on a 200k-record trace', function () {
     this.timeout(600_000);
     vscode = await launchGovernedVsCode({
       prefix: 'ig-inspector-large-',
-      settings: { 'workbench.secondarySideBar.defaultVisibility': 'hidden' },
+      settings: { 'intentGovernor.approval': 'destructive-only', 'workbench.secondarySideBar.defaultVisibility': 'hidden' },
       prepare: async (workspace) => void (await writeSyntheticTrace(traceFilePath(workspace), RECORDS)),
     });
   });

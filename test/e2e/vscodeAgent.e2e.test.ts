@@ -60,7 +60,8 @@ describe('e2e: VS Code’s own agent governed through its hooks', function () {
     const modelUrl = model.url;
     vscode = await launchGovernedVsCode({
       prefix: 'ig-e2e-agent-',
-      settings: AGENT_SETTINGS,
+      // The agent's writes mean to land without a modal (a modal stalls the conversation in code-server).
+      settings: { ...AGENT_SETTINGS, 'intentGovernor.approval': 'destructive-only' },
       prepare: async (ws, temp) => {
         useScriptedModel(join(temp, 'user-data'), modelUrl);
         installExtension(join(temp, 'extensions'), join(__dirname, 'fixtures', 'frobnicator'));

@@ -66,6 +66,8 @@ async function runIn(temp: string): Promise<number> {
       workspace,
       extensionsDir,
       userDataDir,
+      // The suite's tests mean writes to land without a modal; approval tests set every-change themselves.
+      settings: { 'intentGovernor.approval': 'destructive-only' },
       env: {
         VSCODE_TEST_ENTRY: entry,
         VSCODE_TEST_RESULTS: resultsPath,

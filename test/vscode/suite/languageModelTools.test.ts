@@ -22,7 +22,7 @@ async function traceRecords(): Promise<Record<string, any>[]> {
   return text.split('\n').filter(Boolean).map((line) => JSON.parse(line));
 }
 
-// Approvals are clicked for real in the Playwright e2e tests; here approveWrites stays false and nothing is deleted.
+// Approvals are clicked for real in the Playwright e2e tests; here approval stays destructive-only (runSuite.ts) and nothing is deleted.
 describe('governed language model tools', () => {
   before(async () => {
     await activateGovernor();
