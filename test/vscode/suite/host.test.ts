@@ -140,18 +140,25 @@ describe('Intent Governor in VS Code', () => {
     for (const { log, result } of results) assert.notEqual(result.status, 'tampered', log);
   });
 
-  it('follows the approveWrites setting live', async () => {
+  it('follows the approval setting live, and the deprecated approveWrites while approval is unset', async () => {
     const config = vscode.workspace.getConfiguration('intentGovernor');
+    const global = vscode.ConfigurationTarget.Global;
     const writeDecision = async () => (await api.decide({ tool: 'write_file', input: { path: 'src/auth/asks.ts', content: 'x\n' }, session_id: 'host-test', agent })).decision;
-    // Allowed, not asked: the workspace is trusted and approveWrites is off.
+    // Allowed, not asked: the workspace is trusted and the suite runs with approval: destructive-only (runSuite.ts).
     assert.equal(await writeDecision(), 'allow');
-    await config.update('approveWrites', true, vscode.ConfigurationTarget.Global);
     try {
-      await waitFor('writes to ask once approveWrites is on', async () => (await writeDecision()) === 'ask');
+      await config.update('approval', 'every-change', global);
+      await waitFor('writes to ask once approval is every-change', async () => (await writeDecision()) === 'ask');
+      await config.update('approval', undefined, global);
+      await config.update('approveWrites', false, global);
+      await waitFor('approveWrites false to be read as destructive-only', async () => (await writeDecision()) === 'allow');
+      await config.update('approveWrites', true, global);
+      await waitFor('approveWrites true to be read as every-change', async () => (await writeDecision()) === 'ask');
     } finally {
-      await config.update('approveWrites', undefined, vscode.ConfigurationTarget.Global);
+      await config.update('approveWrites', undefined, global);
+      await config.update('approval', 'destructive-only', global);
     }
-    await waitFor('writes to be allowed again once approveWrites is off', async () => (await writeDecision()) === 'allow');
+    await waitFor('writes to be allowed again once approval is destructive-only', async () => (await writeDecision()) === 'allow');
   });
 
   it('offers no way around governance: a facade that calls through the pipeline and tells of each record once it stands', async () => {
