@@ -162,7 +162,7 @@ describe('Intent Governor in VS Code', () => {
   });
 
   it('offers no way around governance: a facade that calls through the pipeline and tells of each record once it stands', async () => {
-    assert.deepEqual(Object.keys(api).sort(), ['call', 'decide', 'hookStatusText', 'mcpUrl', 'onDidRecord', 'statusText', 'toolNames']);
+    assert.deepEqual(Object.keys(api).sort(), ['call', 'decide', 'hookStatusText', 'intentsView', 'mcpUrl', 'onDidRecord', 'statusText', 'toolNames']);
     assert.ok(Object.isFrozen(api));
     const heard: RecordedNotice[] = [];
     const listening = api.onDidRecord((notice) => heard.push(notice));

@@ -1,0 +1,122 @@
+import { strict as assert } from 'node:assert';
+import { cpSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { parseIntentsFile } from '../../src/core/intents/intentsFile';
+import { FileAnchorStore } from '../../src/core/trace/anchorStore';
+import { JsonlTraceSink } from '../../src/core/trace/traceWriter';
+import { repoRoot } from '../vscode/provisioned';
+import { runPaletteCommand } from '../vscode/workbenchActions';
+import { launchGovernedVsCode, pickIntentInPalette, waitFor, type GovernedVsCode } from './e2eSupport';
+
+const shots = join(repoRoot, 'test-results', 'intents-view');
+const docsImages = join(repoRoot, 'docs', 'images');
+const INTENTS = '.orchestration/active_intents.yaml';
+
+/** Saves under test-results/intents-view/ (ignored by git); `npm run docs:images` also copies it to docs/images/. */
+async function shoot(page: Page, name: string): Promise<void> {
+  const path = join(shots, name);
+  await page.screenshot({ path });
+  if (process.env.UPDATE_DOC_IMAGES === '1') cpSync(path, join(docsImages, name));
+}
+
+/** A change and a refusal under auth-refactor, as an earlier session would have left them. */
+async function seedLogs(workspace: string, anchorDir: string): Promise<void> {
+  const sink = new JsonlTraceSink({ workspaceRoot: workspace, toolVersion: '0.1.0', anchors: new FileAnchorStore(workspace, anchorDir), fsync: 'never' });
+  const login = 'src/auth/login.ts';
+  await sink.recordMutation({
+    session_id: 'seed', tool: 'write_file', mutation_class: 'write', decision: 'allow', timestamp: new Date(Date.now() - 5 * 60_000).toISOString(),
+    invocation_id: 'seed-1', agent: { name: 'claude-code' }, intent_id: 'auth-refactor', files: [{ path: login, after: readFileSync(join(workspace, login), 'utf8') }],
+  });
+  await sink.recordGovernance({
+    timestamp: new Date(Date.now() - 4 * 60_000).toISOString(), invocation_id: 'seed-2', session_id: 'seed', agent: { name: 'claude-code' }, intent_id: 'auth-refactor',
+    tool: 'write_file', decision: 'deny', code: 'SCOPE_VIOLATION', message: 'src/billing/invoice.ts is outside the owned scope of intent auth-refactor.', paths: ['src/billing/invoice.ts'],
+  });
+  await sink.close();
+}
+
+/** One step of a multi-step input, by its `(n/6)` title: types `value` (or keeps the suggestion) and presses Enter. */
+async function answerStep(page: Page, step: number, value?: string): Promise<void> {
+  const widget = page.locator('.quick-input-widget');
+  await widget.locator('.quick-input-title', { hasText: `(${step}/6)` }).waitFor({ state: 'visible', timeout: 30_000 });
+  const input = widget.locator('input');
+  if (value !== undefined) await input.fill(value);
+  await input.press('Enter');
+}
+
+describe('e2e: the Intent Governor side bar, New Intent… and the walkthrough in a real VS Code', function () {
+  let vscode: GovernedVsCode | undefined;
+  let page: Page;
+
+  before(async function () {
+    this.timeout(600_000);
+    mkdirSync(shots, { recursive: true });
+    mkdirSync(docsImages, { recursive: true });
+    vscode = await launchGovernedVsCode({
+      prefix: 'ig-e2e-intents-view-',
+      // Test servers keep walkthroughs closed; a user's VS Code opens them on install (the default).
+      settings: { 'workbench.welcomePage.walkthroughs.openOnInstall': true },
+      prepare: (workspace, temp) => seedLogs(workspace, join(temp, 'anchors')),
+    });
+    page = vscode.workbench.page;
+  });
+
+  after(async () => {
+    await vscode?.stop();
+  });
+
+  it('opens the walkthrough on the first run, with its four steps', async () => {
+    const walkthrough = page.locator('.gettingStartedContainer');
+    await walkthrough.getByText('Get started with Intent Governor').first().waitFor({ state: 'visible', timeout: 60_000 });
+    for (const step of ['Write or generate the plan', 'Pick an intent', 'Connect an agent', 'Watch the trace']) {
+      await walkthrough.getByText(step, { exact: true }).first().waitFor({ state: 'visible', timeout: 10_000 });
+    }
+    await shoot(page, 'walkthrough.png');
+  });
+
+  it('shows the Intents view in its own Activity Bar container, with status, counts and the human\'s intent', async () => {
+    await page.locator('.activitybar [aria-label^="Intent Governor"]').first().click();
+    const view = page.locator('[id="workbench.view.extension.intentGovernor"]');
+    const auth = view.locator('.monaco-list-row', { hasText: 'Move sessions to the new token store' });
+    await auth.waitFor({ state: 'visible', timeout: 60_000 });
+    await waitFor('the seeded change and refusal to be counted', async () => ((await auth.innerText()).includes('1 change · 1 refusal') ? true : undefined), 60_000);
+    assert.match(await auth.innerText(), /auth-refactor · IN_PROGRESS · 1 change · 1 refusal/);
+    assert.match(await view.locator('.monaco-list-row', { hasText: 'Remove the legacy invoice path' }).innerText(), /billing-cleanup · PLANNED · 0 changes · 0 refusals/);
+    await pickIntentInPalette(page, 'auth-refactor');
+    await waitFor('the view to mark the human\'s intent', async () => ((await auth.innerText()).includes('IN_PROGRESS · yours') ? true : undefined), 30_000);
+    // The selected intent opens to show its scope and activity.
+    await view.locator('.monaco-list-row', { hasText: 'src/auth/**' }).waitFor({ state: 'visible', timeout: 30_000 });
+    await shoot(page, 'intents-view.png');
+  });
+
+  it('New Intent… writes a valid intent into the YAML, keeping its comment, and the picker then offers it', async () => {
+    const file = join(vscode!.workspace, INTENTS);
+    const before = readFileSync(file, 'utf8');
+    assert.ok(before.startsWith('# Sample plan'), 'the fixture lost its comment');
+    await runPaletteCommand(page, 'Intent Governor: New Intent…');
+    await answerStep(page, 1); // the suggested id
+    await answerStep(page, 2, 'Payments retry queue');
+    await answerStep(page, 3, 'src/payments/**, test/payments/**');
+    await answerStep(page, 4, 'IN_PROGRESS');
+    await answerStep(page, 5, 'Keep the public API; no new dependencies');
+    await answerStep(page, 6, 'Retries are idempotent');
+    const after = await waitFor('the intents file to hold the new intent', () => {
+      const text = readFileSync(file, 'utf8');
+      return text.includes('INT-001') ? text : undefined;
+    }, 30_000);
+    assert.ok(after.startsWith(before), `the existing entries or comments changed:\n${after}`);
+    const snapshot = parseIntentsFile(after, INTENTS);
+    assert.ok(snapshot.valid, JSON.stringify(snapshot));
+    assert.deepEqual(snapshot.intents.find((i) => i.id === 'INT-001'), {
+      id: 'INT-001',
+      name: 'Payments retry queue',
+      status: 'IN_PROGRESS',
+      owned_scope: ['src/payments/**', 'test/payments/**'],
+      constraints: ['Keep the public API', 'no new dependencies'],
+      acceptance_criteria: ['Retries are idempotent'],
+      related: [],
+    });
+    await page.locator('[id="workbench.view.extension.intentGovernor"] .monaco-list-row', { hasText: 'Payments retry queue' }).waitFor({ state: 'visible', timeout: 30_000 });
+    await pickIntentInPalette(page, 'INT-001');
+  });
+});
