@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { Finished } from '../support/childProcesses';
 import { SAMPLE_INTENTS } from '../support/governorHarness';
 import { startScriptedOpenAI, type ScriptStep, type ScriptedOpenAI } from '../support/scriptedOpenAI';
@@ -60,7 +61,7 @@ describe('agents: the real OpenCode governed through its plugin (the hook bridge
 
   afterEach(() => rmSync(temp, { recursive: true, force: true }));
 
-  const play = async (script: ScriptStep[], options: { model?: string } = {}): Promise<Played> => {
+  const play = async (script: ScriptStep[], options: { model?: string; mcp?: Record<string, unknown> } = {}): Promise<Played> => {
     const model = await startScriptedOpenAI(script);
     try {
       const run = await runOpencode({
@@ -69,6 +70,7 @@ describe('agents: the real OpenCode governed through its plugin (the hook bridge
         modelUrl: model.url,
         home,
         model: options.model,
+        mcp: options.mcp,
         env: {
           INTENT_GOVERNOR_INTENT: 'auth-refactor',
           INTENT_GOVERNOR_HOME: join(temp, 'governor-home'),
@@ -163,6 +165,26 @@ describe('agents: the real OpenCode governed through its plugin (the hook bridge
     assert.equal(existsSync(join(ws, 'deployed.txt')), false, 'the tool never ran');
     const refusal = jsonl('governance_log.jsonl').find((entry) => entry.tool_name === 'deploy');
     assert.equal(refusal?.code, 'INVALID_INPUT', 'the refusal is audited');
+  });
+
+  it("another MCP server's tool is refused before it runs, and the refusal is audited", async () => {
+    const sdk = (path: string) => JSON.stringify(pathToFileURL(join(repoRoot, 'node_modules', '@modelcontextprotocol', 'sdk', 'dist', 'esm', path)).href);
+    const server = join(temp, 'mcp-server.mjs');
+    writeFileSync(
+      server,
+      `import { McpServer } from ${sdk('server/mcp.js')};
+import { StdioServerTransport } from ${sdk('server/stdio.js')};
+import { writeFileSync } from 'node:fs';
+const server = new McpServer({ name: 'deployer', version: '1.0.0' });
+server.tool('deploy', 'Deploys the project.', async () => { writeFileSync(${JSON.stringify(join(ws, 'deployed.txt'))}, 'yes'); return { content: [{ type: 'text', text: 'deployed' }] }; });
+await server.connect(new StdioServerTransport());
+`,
+    );
+    const { model, results } = await play([{ tool: 'deployer_deploy', input: {} }, { text: 'refused' }], { mcp: { deployer: { type: 'local', command: [process.execPath, server] } } });
+    assert.ok(model.toolNames().includes('deployer_deploy'), `OpenCode offered the MCP tool: ${model.toolNames().join(', ')}`);
+    assert.match(results[0], /does not know OpenCode's tool 'deployer_deploy', so it is refused/, JSON.stringify(results));
+    assert.equal(existsSync(join(ws, 'deployed.txt')), false, 'the tool never ran');
+    assert.equal(jsonl('governance_log.jsonl').find((entry) => entry.tool_name === 'deployer_deploy')?.code, 'INVALID_INPUT');
   });
 
   it('a command that needs a person (a redirect into scope) is refused with the reason, since a plugin cannot ask', async () => {

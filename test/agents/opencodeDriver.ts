@@ -12,9 +12,10 @@ export function provisionedOpencode(): string {
 /**
  * OpenCode's config for a run, outside the workspace (OPENCODE_CONFIG): one OpenAI-compatible provider pointed at
  * the scripted model, no auto-update or sharing, and every permission granted so tools run without a prompt.
- * `model` decides the tool list: a "gpt-" model (not gpt-4) gets apply_patch instead of edit and write.
+ * `model` decides the tool list: a "gpt-" model (not gpt-4) gets apply_patch instead of edit and write. `mcp`: OpenCode's
+ * MCP servers, whose tools it offers as `<server>_<tool>`.
  */
-export function writeOpencodeConfig(home: string, modelUrl: string, model: string): string {
+export function writeOpencodeConfig(home: string, modelUrl: string, model: string, mcp?: Record<string, unknown>): string {
   const file = join(home, 'opencode-config.json');
   mkdirSync(home, { recursive: true });
   writeFileSync(
@@ -26,6 +27,7 @@ export function writeOpencodeConfig(home: string, modelUrl: string, model: strin
         share: 'disabled',
         permission: { '*': 'allow', edit: 'allow', bash: 'allow', webfetch: 'allow', external_directory: 'allow' },
         model: `scripted/${model}`,
+        ...(mcp ? { mcp } : {}),
         provider: {
           scripted: { npm: '@ai-sdk/openai-compatible', name: 'Scripted', options: { baseURL: `${modelUrl}/v1`, apiKey: 'sk-scripted' }, models: { [model]: { name: 'Scripted', tool_call: true } } },
         },
@@ -43,7 +45,7 @@ export function writeOpencodeConfig(home: string, modelUrl: string, model: strin
  * downloads and Claude Code compatibility off, and the governor's headless intent and homes in the environment
  * the plugin's hook processes inherit.
  */
-export async function runOpencode(options: { binary: string; cwd: string; modelUrl: string; home: string; model?: string; env?: NodeJS.ProcessEnv; prompt?: string }): Promise<Finished> {
+export async function runOpencode(options: { binary: string; cwd: string; modelUrl: string; home: string; model?: string; mcp?: Record<string, unknown>; env?: NodeJS.ProcessEnv; prompt?: string }): Promise<Finished> {
   const home = options.home;
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
@@ -52,7 +54,7 @@ export async function runOpencode(options: { binary: string; cwd: string; modelU
     XDG_DATA_HOME: join(home, '.local', 'share'),
     XDG_CACHE_HOME: join(home, '.cache'),
     XDG_STATE_HOME: join(home, '.local', 'state'),
-    OPENCODE_CONFIG: writeOpencodeConfig(home, options.modelUrl, options.model ?? 'scripted-model'),
+    OPENCODE_CONFIG: writeOpencodeConfig(home, options.modelUrl, options.model ?? 'scripted-model', options.mcp),
     OPENCODE_DISABLE_AUTOUPDATE: '1',
     OPENCODE_DISABLE_MODELS_FETCH: '1',
     OPENCODE_DISABLE_SHARE: '1',

@@ -25,8 +25,8 @@ import { RESIDENT_SERVER_NAME } from './residentHook';
  */
 const PASSTHROUGH = new Set(['glob', 'grep', 'list', 'todowrite', 'todoread', 'webfetch', 'websearch', 'codesearch', 'skill', 'task', 'question', 'lsp', 'plan_enter', 'plan_exit', 'invalid']);
 
-/** OpenCode names an MCP tool `<server>_<tool>` with the server name's other characters made `_`. */
-const OWN_MCP_PREFIXES = [`${RESIDENT_SERVER_NAME}_`, `${RESIDENT_SERVER_NAME.replace(/[^A-Za-z0-9_]/gu, '_')}_`];
+/** OpenCode names an MCP tool `<server>_<tool>`, the server's name as configured (verified with 1.18.33). */
+const OWN_MCP_PREFIX = `${RESIDENT_SERVER_NAME}_`;
 
 function invalid(tool: string, what: string): ToolMapping {
   return { kind: 'refused', reason: `OpenCode's ${tool} call has no ${what}, so Intent Governor cannot check it and refuses it.` };
@@ -172,7 +172,7 @@ export const opencodeDialect: HookDialect = {
   agentName: 'opencode',
   parse,
   mapTool(toolName, toolInput, place) {
-    if (OWN_MCP_PREFIXES.some((prefix) => toolName.startsWith(prefix))) return { kind: 'passthrough' };
+    if (toolName.startsWith(OWN_MCP_PREFIX)) return { kind: 'passthrough' };
     return mapTable(toolName, toolInput, place);
   },
   render,
