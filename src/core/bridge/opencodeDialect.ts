@@ -6,9 +6,10 @@ import { RESIDENT_SERVER_NAME } from './residentHook';
 /**
  * OpenCode (npm opencode-ai, verified against 1.18.33). Its hooks are plugins, so the payload is the one our plugin
  * (opencodePlugin.ts) sends on stdin: OpenCode's own names for what its `tool.execute.before` / `after` hooks get,
- * `{event, sessionID, callID, tool, args, directory, worktree, result?}`, and `session.start` (the plugin's own, before
- * the session's first model request: its answer's context joins the system prompt) and `session.deleted`. `directory` is the project directory
- * OpenCode runs in: it resolves every relative filePath, bash `workdir` and apply_patch path against it.
+ * `{event, sessionID, callID, tool, args, directory, worktree, result?}`; also `session.start` (the plugin's own,
+ * before a session's first model request: the answer's context joins its system prompt) and `session.deleted`.
+ * `directory` is the project directory OpenCode runs in: it resolves every relative filePath, bash `workdir` and
+ * apply_patch path against it.
  *
  * What the model is offered (its first request) and what each amounts to:
  * - write {filePath, content}, edit {filePath, oldString, newString, replaceAll}: governed write and edit; an edit
@@ -20,8 +21,9 @@ import { RESIDENT_SERVER_NAME } from './residentHook';
  *   through the plugin) change nothing: passed through, as are the tools behind flags or other clients (question,
  *   websearch, lsp, plan_exit) and `invalid` (what OpenCode calls when the model names a tool it lacks).
  * - list, multiedit, patch, todoread: tools of earlier versions, mapped the same way should one come back.
- * - execute (experimental code mode) runs other MCP servers' tools inside one script: refused, as are MCP tools
- *   (`<server>_<tool>`) and the custom tools of other plugins or .opencode/tools, which we cannot see into.
+ * - execute (experimental code mode) runs other MCP servers' tools inside one script: refused, as are other MCP
+ *   servers' tools (`<server>_<tool>`; the governor's own pass) and the custom tools of other plugins or
+ *   .opencode/tools, which we cannot see into.
  */
 const PASSTHROUGH = new Set(['glob', 'grep', 'list', 'todowrite', 'todoread', 'webfetch', 'websearch', 'codesearch', 'skill', 'task', 'question', 'lsp', 'plan_enter', 'plan_exit', 'invalid']);
 
