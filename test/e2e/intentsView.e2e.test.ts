@@ -61,6 +61,10 @@ describe('e2e: the Intent Governor side bar, New Intent… and the walkthrough i
     page = vscode.workbench.page;
   });
 
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed') await page.screenshot({ path: join(shots, 'failed.png') }).catch(() => undefined);
+  });
+
   after(async () => {
     await vscode?.stop();
   });
@@ -84,8 +88,19 @@ describe('e2e: the Intent Governor side bar, New Intent… and the walkthrough i
     assert.match(await view.locator('.monaco-list-row', { hasText: 'Remove the legacy invoice path' }).innerText(), /billing-cleanup · PLANNED · 0 changes · 0 refusals/);
     await pickIntentInPalette(page, 'auth-refactor');
     await waitFor('the view to mark the human\'s intent', async () => ((await auth.innerText()).includes('IN_PROGRESS · yours') ? true : undefined), 30_000);
-    // The selected intent opens to show its scope and activity.
+    await auth.click();
     await view.locator('.monaco-list-row', { hasText: 'src/auth/**' }).waitFor({ state: 'visible', timeout: 30_000 });
+    assert.match(await view.locator('.monaco-list-row', { hasText: 'last activity' }).innerText(), /last activity 4 minutes ago\s*1 change · 1 refusal/);
+    // For the screenshot: the editor area closed and the side bar wide enough for the descriptions.
+    await runPaletteCommand(page, 'View: Close All Editors');
+    const sash = await page.locator('.part.sidebar').boundingBox();
+    if (sash) {
+      await page.mouse.move(sash.x + sash.width + 1, sash.y + 200);
+      await page.mouse.down();
+      await page.mouse.move(sash.x + sash.width + 260, sash.y + 200, { steps: 5 });
+      await page.mouse.up();
+      await page.mouse.move(sash.x + 200, sash.y + 500);
+    }
     await shoot(page, 'intents-view.png');
   });
 
