@@ -25,7 +25,11 @@ async function main(): Promise<void> {
   const discoveryFile = discoveryFilePath({ port: 0, workspaceFolders: [workspace] }, defaultServersDir());
 
   // code-server runs in its own process group (see startCodeServer): stopping ends the group, extension hosts included.
-  const server: CodeServer = await startCodeServer({ workspace, extensionsDir, userDataDir: join(state, 'user-data'), settings: { 'intentGovernor.approval': 'every-change' } });
+  const server: CodeServer = await startCodeServer({ workspace, extensionsDir, userDataDir: join(state, 'user-data'), settings: {
+    'intentGovernor.approval': 'every-change',
+    // The test servers' quiet defaults keep walkthroughs closed; a person trying it gets the first-run walkthrough.
+    'workbench.welcomePage.walkthroughs.openOnInstall': true,
+  } });
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
