@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { LiveSession } from '../core/sessions/sessionActivity';
 import { AgentSessionsTree, SESSIONS_VIEW_ID, type SessionsNode } from './agentSessionsTree';
-import { callText } from './agentSessionText';
+import { callText, targetText } from './agentSessionText';
 import { showNoFolderMessage, type GovernedFolder } from './governedFolder';
 
 const DECISION_ICONS: Record<string, string> = { allowed: '$(pass)', denied: '$(error)', asked: '$(question)', failed: '$(warning)' };
@@ -21,7 +21,8 @@ export function registerAgentSessionsView(governed: GovernedFolder | undefined):
   }
   const { services, log } = governed;
   const { sessions, standingApprovals } = services;
-  const tree = new AgentSessionsTree(sessions, standingApprovals);
+  const root = services.workspace.root;
+  const tree = new AgentSessionsTree(sessions, standingApprovals, root);
   const view = vscode.window.createTreeView(SESSIONS_VIEW_ID, { treeDataProvider: tree });
   const sessionOf = (target: unknown): LiveSession | undefined => {
     const id = typeof target === 'string' ? target : isNode(target) ? target.session.id : undefined;
@@ -36,7 +37,7 @@ export function registerAgentSessionsView(governed: GovernedFolder | undefined):
       const session = sessionOf(target);
       if (!session) return undefined;
       const items = [...session.recent].reverse().map((call) => ({
-        label: `${DECISION_ICONS[call.decision] ?? ''} ${call.target === undefined ? call.tool : `${call.tool} ${call.target}`}`,
+        label: `${DECISION_ICONS[call.decision] ?? ''} ${call.target === undefined ? call.tool : `${call.tool} ${targetText(call.target, root)}`}`,
         description: callText(call).slice(callText(call).lastIndexOf(': ') + 2),
         detail: call.at,
       }));

@@ -30,11 +30,20 @@ export function bindingTooltip(binding: IntentBinding): string {
   }
 }
 
-/** `write_file src/a.ts: denied SCOPE_VIOLATION`, `read_file src/a.ts: allowed`. */
-export function callText(call: CallSummary): string {
-  const what = call.target === undefined ? call.tool : `${call.tool} ${call.target}`;
+/**
+ * `write_file src/a.ts: denied SCOPE_VIOLATION`, `read_file src/a.ts: allowed`. Agents' native tools name files by
+ * absolute path: under `root` they show workspace-relative, as our own tools name them.
+ */
+export function callText(call: CallSummary, root?: string): string {
+  const what = call.target === undefined ? call.tool : `${call.tool} ${targetText(call.target, root)}`;
   const decision = call.code !== undefined ? `${call.decision} ${call.code}` : call.approver !== undefined ? `${call.decision} (approved by ${call.approver})` : call.decision;
   return `${what}: ${decision}`;
+}
+
+export function targetText(target: string, root: string | undefined): string {
+  if (root === undefined) return target;
+  const prefix = root.endsWith('/') || root.endsWith('\\') ? root : `${root}${root.includes('\\') ? '\\' : '/'}`;
+  return target.startsWith(prefix) ? target.slice(prefix.length) : target;
 }
 
 /** The text beside a session's agent name: `MCP · auth-refactor (its own) · 1 pending`. */

@@ -28,6 +28,8 @@ export class AgentSessionsTree implements vscode.TreeDataProvider<SessionsNode>,
   constructor(
     private readonly sessions: SessionRegistry,
     private readonly standing: StandingApprovals,
+    /** The workspace root, so agents' absolute paths show relative to it. */
+    private readonly root?: string,
   ) {
     this.stops = [sessions.activity.onDidChange(() => this.changed.fire()), standing.onDidChange(() => this.changed.fire())];
   }
@@ -64,10 +66,10 @@ export class AgentSessionsTree implements vscode.TreeDataProvider<SessionsNode>,
       }
       case 'lastCall': {
         const call = session.lastCall!;
-        const item = new vscode.TreeItem(`last: ${callText(call)}`);
+        const item = new vscode.TreeItem(`last: ${callText(call, this.root)}`);
         item.id = `session:${session.id}:last`;
         item.description = `${session.calls} call${session.calls === 1 ? '' : 's'}`;
-        item.tooltip = `${call.at}: ${callText(call)}. Show Calls lists the session's recent calls.`;
+        item.tooltip = `${call.at}: ${callText(call, this.root)}. Show Calls lists the session's recent calls.`;
         item.iconPath = new vscode.ThemeIcon(DECISION_ICONS[call.decision] ?? 'circle-outline');
         item.command = { command: 'intentGovernor.sessions.showCalls', title: 'Show Calls', arguments: [session.id] };
         return item;

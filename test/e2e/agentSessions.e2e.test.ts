@@ -1,0 +1,104 @@
+import { strict as assert } from 'node:assert';
+import { spawn } from 'node:child_process';
+import { cpSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Locator, Page } from 'playwright-core';
+import { finished, type Finished } from '../support/childProcesses';
+import { repoRoot } from '../vscode/provisioned';
+import { connectMcpClient, errorOf, launchGovernedVsCode, pickIntentInPalette, waitFor, type GovernedVsCode } from './e2eSupport';
+
+const shots = join(repoRoot, 'test-results', 'agent-sessions');
+const docsImages = join(repoRoot, 'docs', 'images');
+
+/** Saves under test-results/agent-sessions/ (ignored by git); `npm run docs:images` also copies it to docs/images/. */
+async function shoot(page: Page, name: string): Promise<void> {
+  const path = join(shots, name);
+  await page.screenshot({ path });
+  if (process.env.UPDATE_DOC_IMAGES === '1') cpSync(path, join(docsImages, name));
+}
+
+/**
+ * Two agents at once, through two doors, as a person sees them in VS Code: an MCP client connected to the
+ * extension's server and Claude Code's command hook (dist/hook.js, answered by the running extension). The
+ * Agent Sessions view and the status bar are read from the workbench's DOM; Unbind Intent is clicked.
+ */
+describe('e2e: the Agent Sessions view and the status bar with two live agents from two doors', function () {
+  let vscode: GovernedVsCode | undefined;
+  let page: Page;
+  let mcp: Client | undefined;
+
+  const claude = (tool: string, input: object, id: string): Promise<Finished> => {
+    const child = spawn(process.execPath, [join(repoRoot, 'dist', 'hook.js'), 'hook', 'claude', '--timeout-ms', '90000'], {
+      env: { ...process.env, INTENT_GOVERNOR_HOME: vscode!.governorHome, INTENT_GOVERNOR_ANCHOR_DIR: join(vscode!.temp, 'cli-anchors'), INTENT_GOVERNOR_INTENT: '' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    const payload = { session_id: 'e2e-sessions-claude', transcript_path: '/tmp/t.jsonl', cwd: vscode!.workspace, permission_mode: 'default', hook_event_name: 'PreToolUse', tool_name: tool, tool_input: input, tool_use_id: id };
+    child.stdin.end(JSON.stringify(payload));
+    return finished(child);
+  };
+  const sessionsView = (): Locator => page.locator('[id="workbench.view.extension.intentGovernor"] .pane', { has: page.locator('.pane-header', { hasText: 'Agent Sessions' }) });
+  const statusItem = (): Locator => page.locator('.statusbar-item', { hasText: /agents?\b/ }).first();
+
+  before(async function () {
+    this.timeout(600_000);
+    mkdirSync(shots, { recursive: true });
+    mkdirSync(docsImages, { recursive: true });
+    vscode = await launchGovernedVsCode({ prefix: 'ig-e2e-sessions-' });
+    page = vscode.workbench.page;
+  });
+
+  after(async function () {
+    this.timeout(60_000);
+    await mcp?.close().catch(() => undefined);
+    await vscode?.stop();
+  });
+
+  it("shows an MCP agent's intent in the status bar while the human has picked none", async () => {
+    mcp = await connectMcpClient(vscode!.discovered, 'e2e-mcp-agent');
+    assert.equal(errorOf(await mcp.callTool({ name: 'select_active_intent', arguments: { intent_id: 'auth-refactor' } })), undefined);
+    const item = statusItem();
+    await item.waitFor({ state: 'visible', timeout: 30_000 });
+    await waitFor('the status bar to name the agent and its intent', async () => ((await item.innerText()).includes('no intent · 1 agent on auth-refactor') ? true : undefined), 30_000);
+  });
+
+  it('lists both sessions with agent, door and bound intent; the status bar counts them', async () => {
+    await pickIntentInPalette(page, 'auth-refactor');
+    const read = await claude('Read', { file_path: join(vscode!.workspace, 'src/auth/login.ts') }, 'toolu_e2e_sessions_read');
+    assert.equal(read.code, 0, read.stderr);
+
+    await page.locator('.activitybar [aria-label^="Intent Governor"]').first().click();
+    const view = sessionsView();
+    const header = view.locator('.pane-header');
+    await header.waitFor({ state: 'visible', timeout: 60_000 });
+    if ((await header.getAttribute('aria-expanded')) === 'false') await header.click();
+
+    const mcpRow = view.locator('.monaco-list-row', { hasText: 'e2e-mcp-agent' });
+    const claudeRow = view.locator('.monaco-list-row', { hasText: 'claude-code' });
+    await mcpRow.waitFor({ state: 'visible', timeout: 30_000 });
+    await claudeRow.waitFor({ state: 'visible', timeout: 30_000 });
+    assert.match(await mcpRow.innerText(), /e2e-mcp-agent\s*MCP · auth-refactor \(its own\)/);
+    assert.match(await claudeRow.innerText(), /claude-code\s*hook bridge \(Claude Code\) · auth-refactor \(yours\)/);
+    // Each session opens on its last call and its decision.
+    await view.locator('.monaco-list-row', { hasText: 'last: select_active_intent auth-refactor: allowed' }).waitFor({ state: 'visible', timeout: 30_000 });
+    await view.locator('.monaco-list-row', { hasText: 'last: read_file src/auth/login.ts: allowed' }).waitFor({ state: 'visible', timeout: 30_000 });
+
+    const item = page.locator('.statusbar-item', { hasText: 'auth-refactor · 2 agents' });
+    await item.waitFor({ state: 'visible', timeout: 30_000 });
+    await shoot(page, 'agent-sessions.png');
+  });
+
+  it("Unbind Intent makes the session's next write NO_ACTIVE_INTENT, though the human has an intent", async () => {
+    const view = sessionsView();
+    const mcpRow = view.locator('.monaco-list-row', { hasText: 'e2e-mcp-agent' });
+    await mcpRow.hover();
+    await mcpRow.locator('.action-label[aria-label="Unbind Intent"]').click();
+    await waitFor('the view to show the session unbound', async () => ((await mcpRow.innerText()).includes('MCP · unbound') ? true : undefined), 30_000);
+
+    const written = await mcp!.callTool({ name: 'write_file', arguments: { path: 'src/auth/after-unbind.ts', content: 'x\n' } });
+    assert.equal(errorOf(written)?.code, 'NO_ACTIVE_INTENT');
+    await view.locator('.monaco-list-row', { hasText: 'last: write_file src/auth/after-unbind.ts: denied NO_ACTIVE_INTENT' }).waitFor({ state: 'visible', timeout: 30_000 });
+    // The other session still works under the human's intent.
+    assert.match(await view.locator('.monaco-list-row', { hasText: 'claude-code' }).innerText(), /auth-refactor \(yours\)/);
+  });
+});
