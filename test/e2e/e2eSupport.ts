@@ -37,7 +37,7 @@ export function errorOf(result: unknown): { code: string; message: string; meta?
  * The native approval modal as a human sees it: its text (and a screenshot), then a click on one of its buttons.
  * `meanwhile` runs while the modal is open, before the click (what else happens while a human reads it).
  */
-export async function answerModal(page: Page, button: 'Approve' | 'Reject', screenshotPath?: string, meanwhile?: () => Promise<void>): Promise<string> {
+export async function answerModal(page: Page, button: 'Approve' | 'Approve for this Session' | 'Reject', screenshotPath?: string, meanwhile?: () => Promise<void>): Promise<string> {
   const dialog = page.locator('.monaco-dialog-box');
   await dialog.waitFor({ state: 'visible', timeout: 60_000 });
   const shown = await dialog.innerText();
