@@ -64,5 +64,8 @@ describe('package.json manifest', () => {
     assert.equal(manifest.capabilities?.untrustedWorkspaces?.supported, 'limited');
     assert.ok(manifest.capabilities.untrustedWorkspaces.description);
     assert.equal(manifest.contributes.configuration.properties['intentGovernor.approveWrites'].default, false);
+    assert.ok(manifest.contributes.configuration.properties['intentGovernor.approveWrites'].markdownDeprecationMessage, 'approveWrites says it is deprecated');
+    assert.equal(manifest.contributes.configuration.properties['intentGovernor.approval'].default, 'every-change');
+    assert.deepEqual(manifest.contributes.configuration.properties['intentGovernor.approval'].enum, ['every-change', 'destructive-only']);
   });
 });
