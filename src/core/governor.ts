@@ -165,7 +165,8 @@ export class Governor {
     if (verdict.decision === 'deny') return { ...report(verdict.error, verdict.context), hook: verdict.hook };
     const reshaped = modifiedInputError(definition, call, verdict.call);
     if (reshaped) return report(reshaped, verdict.context);
-    if (verdict.decision === 'ask') return { decision: 'ask', message: verdict.request.reasons.join('; '), request: verdict.request, context: verdict.context };
+    // A standing approval answers for the human, so the call would run without asking.
+    if (verdict.decision === 'ask' && !verdict.request.standing) return { decision: 'ask', message: verdict.request.reasons.join('; '), request: verdict.request, context: verdict.context };
     return { decision: 'allow', context: verdict.context };
   }
 

@@ -93,6 +93,16 @@ describe('approval gate: Approve for this Session', () => {
     assert.deepEqual(h.governor.services.standingApprovals.list().map((a) => `${a.session}/${a.intent}`), ['s1/auth-refactor']);
   });
 
+  it('a dry run (decide) says allow for a change the standing approval covers, ask for one it does not', async () => {
+    h = await createHarness({ files: { 'src/auth/old.ts': 'x\n' }, policy: { approval: 'every-change' } });
+    human(h, 'session');
+    assert.equal(codeOf(await h.bound('write_file', { path: 'src/auth/a.ts', content: 'a\n' })), 'ok');
+    const decide = (tool: string, input: unknown, session = 's1') => h.governor.decide({ tool, input, session_id: session, agent: { name: 'test-agent' } });
+    assert.equal((await decide('write_file', { path: 'src/auth/b.ts', content: 'b\n' })).decision, 'allow');
+    h.governor.services.sessions.bindIntent('s2', 'auth-refactor');
+    assert.equal((await decide('write_file', { path: 'src/auth/b.ts', content: 'b\n' }, 's2')).decision, 'ask');
+  });
+
   it('a write outside the intent’s scope is still refused by the scope guard, without a modal', async () => {
     h = await createHarness({ policy: { approval: 'every-change' } });
     const asked = human(h, 'session');
