@@ -6,7 +6,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Locator, Page } from 'playwright-core';
 import { finished, type Finished } from '../support/childProcesses';
 import { repoRoot } from '../vscode/provisioned';
-import { connectMcpClient, errorOf, launchGovernedVsCode, pickIntentInPalette, waitFor, type GovernedVsCode } from './e2eSupport';
+import { answerModal, connectMcpClient, errorOf, launchGovernedVsCode, pickIntentInPalette, waitFor, type GovernedVsCode } from './e2eSupport';
 
 const shots = join(repoRoot, 'test-results', 'agent-sessions');
 const docsImages = join(repoRoot, 'docs', 'images');
@@ -100,5 +100,35 @@ describe('e2e: the Agent Sessions view and the status bar with two live agents f
     await view.locator('.monaco-list-row', { hasText: 'last: write_file src/auth/after-unbind.ts: denied NO_ACTIVE_INTENT' }).waitFor({ state: 'visible', timeout: 30_000 });
     // The other session still works under the human's intent.
     assert.match(await view.locator('.monaco-list-row', { hasText: 'claude-code' }).innerText(), /auth-refactor \(yours\)/);
+  });
+
+  it('shows a standing approval (Approve for this Session) under its session, and Revoke makes the next write ask again', async () => {
+    assert.equal(errorOf(await mcp!.callTool({ name: 'select_active_intent', arguments: { intent_id: 'auth-refactor' } })), undefined);
+    const first = mcp!.callTool({ name: 'write_file', arguments: { path: 'src/auth/standing.ts', content: 'export const a = 1;\n' } });
+    const dialog = page.locator('.monaco-dialog-box');
+    await dialog.waitFor({ state: 'visible', timeout: 60_000 });
+    await dialog.locator('.monaco-button', { hasText: /^Approve for this Session$/ }).click();
+    assert.equal(errorOf(await first), undefined);
+
+    const view = sessionsView();
+    const standing = view.locator('.monaco-list-row', { hasText: 'approved for this session in auth-refactor' });
+    await standing.waitFor({ state: 'visible', timeout: 30_000 });
+    await standing.hover();
+    await standing.locator('.action-label[aria-label="Revoke"]').click();
+    await standing.waitFor({ state: 'detached', timeout: 30_000 });
+
+    const second = mcp!.callTool({ name: 'write_file', arguments: { path: 'src/auth/standing-2.ts', content: 'export const b = 2;\n' } });
+    await answerModal(page, 'Reject');
+    assert.equal(errorOf(await second)?.code, 'HITL_REJECT', 'asked again once revoked');
+  });
+
+  it("Show Calls lists the session's recent calls, newest first, with their decisions", async () => {
+    const mcpRow = sessionsView().locator('.monaco-list-row', { hasText: 'e2e-mcp-agent' });
+    await mcpRow.hover();
+    await mcpRow.locator('.action-label[aria-label="Show Calls"]').click();
+    const rows = page.locator('.quick-input-list .monaco-list-row');
+    await rows.first().waitFor({ state: 'visible', timeout: 30_000 });
+    assert.match(await rows.first().innerText(), /write_file src\/auth\/standing-2\.ts\s*denied HITL_REJECT/);
+    await page.keyboard.press('Escape');
   });
 });
