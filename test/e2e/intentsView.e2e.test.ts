@@ -36,12 +36,14 @@ async function seedLogs(workspace: string, anchorDir: string): Promise<void> {
 }
 
 /** One step of a multi-step input, by its `(n/6)` title: types `value` (or keeps the suggestion) and presses Enter. */
-async function answerStep(page: Page, step: number, value?: string): Promise<void> {
+async function answerStep(page: Page, step: number, value?: string): Promise<string> {
   const widget = page.locator('.quick-input-widget');
   await widget.locator('.quick-input-title', { hasText: `(${step}/6)` }).waitFor({ state: 'visible', timeout: 30_000 });
   const input = widget.locator('input');
+  const suggested = await input.inputValue();
   if (value !== undefined) await input.fill(value);
   await input.press('Enter');
+  return suggested;
 }
 
 describe('e2e: the Intent Governor side bar, New Intent… and the walkthrough in a real VS Code', function () {
@@ -104,14 +106,21 @@ describe('e2e: the Intent Governor side bar, New Intent… and the walkthrough i
     await shoot(page, 'intents-view.png');
   });
 
-  it('New Intent… writes a valid intent into the YAML, keeping its comment, and the picker then offers it', async () => {
+  it('New Intent… on a folder in the Explorer writes a valid intent into the YAML, keeping its comment, and the picker then offers it', async () => {
     const file = join(vscode!.workspace, INTENTS);
     const before = readFileSync(file, 'utf8');
     assert.ok(before.startsWith('# Sample plan'), 'the fixture lost its comment');
-    await runPaletteCommand(page, 'Intent Governor: New Intent…');
-    await answerStep(page, 1); // the suggested id
+    await page.locator('.activitybar [aria-label^="Explorer"]').first().click();
+    await page.locator('.explorer-folders-view .monaco-list-row[aria-label="src"]').first().click({ button: 'right' });
+    const item = page.locator('.monaco-menu .action-label', { hasText: 'New Intent…' }).first();
+    await item.hover();
+    await item.click();
+    // A click that lands while the menu is still settling only focuses the item; Enter runs it then.
+    const firstStep = page.locator('.quick-input-widget .quick-input-title', { hasText: '(1/6)' });
+    if (!(await firstStep.waitFor({ state: 'visible', timeout: 5_000 }).then(() => true, () => false))) await page.keyboard.press('Enter');
+    assert.equal(await answerStep(page, 1), 'INT-001', 'the suggested id');
     await answerStep(page, 2, 'Payments retry queue');
-    await answerStep(page, 3, 'src/payments/**, test/payments/**');
+    assert.equal(await answerStep(page, 3, 'src/payments/**, test/payments/**'), 'src/**', 'the scope suggested from the folder');
     await answerStep(page, 4, 'IN_PROGRESS');
     await answerStep(page, 5, 'Keep the public API; no new dependencies');
     await answerStep(page, 6, 'Retries are idempotent');
@@ -131,6 +140,7 @@ describe('e2e: the Intent Governor side bar, New Intent… and the walkthrough i
       acceptance_criteria: ['Retries are idempotent'],
       related: [],
     });
+    await page.locator('.activitybar [aria-label^="Intent Governor"]').first().click();
     await page.locator('[id="workbench.view.extension.intentGovernor"] .monaco-list-row', { hasText: 'Payments retry queue' }).waitFor({ state: 'visible', timeout: 30_000 });
     await pickIntentInPalette(page, 'INT-001');
   });
