@@ -8,7 +8,7 @@ import type { Finished } from '../support/childProcesses';
 import { SAMPLE_INTENTS } from '../support/governorHarness';
 import { startScriptedOpenAI, type ScriptStep, type ScriptedOpenAI } from '../support/scriptedOpenAI';
 import { ensureBuilt, repoRoot } from './claudeCodeDriver';
-import { provisionedOpencode, runOpencode } from './opencodeDriver';
+import { provisionedOpencode, RUN_TIMEOUT_MS, runOpencode } from './opencodeDriver';
 
 interface Played {
   run: Finished;
@@ -31,6 +31,8 @@ const DEPLOY_PLUGIN = `export const Deploy = async () => ({
  * `governor hooks install --agent opencode` writes: what a user of OpenCode gets.
  */
 describe('agents: the real OpenCode governed through its plugin (the hook bridge)', function () {
+  // One OpenCode run per test: the driver kills a hung one first, so the test fails with its output.
+  this.timeout(RUN_TIMEOUT_MS + 60_000);
   let opencode: string;
   let temp: string;
   let ws: string;
@@ -77,7 +79,7 @@ describe('agents: the real OpenCode governed through its plugin (the hook bridge
           INTENT_GOVERNOR_ANCHOR_DIR: join(temp, 'anchors'),
         },
       });
-      assert.equal(run.signal, null, `opencode was killed: ${run.stderr}`);
+      assert.equal(run.signal, null, `opencode was killed: ${run.stdout}\n${run.stderr}`);
       assert.equal(model.remaining(), 0, `opencode stopped before playing the script: ${run.stdout}\n${run.stderr}`);
       const results = model.toolResults().map((r) => r.text);
       return { run, model, results };

@@ -4,6 +4,9 @@ import { dirname, join } from 'node:path';
 import { finished, type Finished } from '../support/childProcesses';
 import { provisionedAgent } from './claudeCodeDriver';
 
+/** How long one `opencode run` may take before it is killed; the tests' own timeout is above it. */
+export const RUN_TIMEOUT_MS = 240_000;
+
 /** The pinned OpenCode binary (scripts/agents/opencode.mjs). */
 export function provisionedOpencode(): string {
   return provisionedAgent('opencode');
@@ -67,9 +70,10 @@ export async function runOpencode(options: { binary: string; cwd: string; modelU
     npm_config_prefer_offline: 'true',
     ...options.env,
   };
-  const child = spawn(options.binary, ['run', options.prompt ?? 'Do the scripted task.'], { cwd: options.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  // A hung agent must fail the test, not the whole run.
-  const killer = setTimeout(() => child.kill('SIGKILL'), 110_000);
+  // Its warnings and errors on stderr, so a run that hangs or fails says why.
+  const child = spawn(options.binary, ['run', '--print-logs', '--log-level', 'WARN', options.prompt ?? 'Do the scripted task.'], { cwd: options.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // A hung agent must fail the test, not the whole run (its start installs packages from npm, slow on a busy machine).
+  const killer = setTimeout(() => child.kill('SIGKILL'), RUN_TIMEOUT_MS);
   try {
     return await finished(child);
   } finally {
