@@ -4,7 +4,8 @@ import type { ConfigEdit } from './hookConfig';
  * The plugin `governor hooks install --agent opencode` writes. OpenCode's hooks are plugins (JS modules it loads
  * from `.opencode/plugins/` and `.opencode/plugin/`), so ours is a small module that hands every tool call to the
  * hook process (`node <hook.js> hook opencode`, the same process other agents' command hooks start) and throws
- * with the governor's reason unless it answered allow. Node built-ins only: OpenCode installs nothing for it.
+ * with the governor's reason unless it answered allow. Node built-ins only: it needs none of the packages OpenCode
+ * installs into .opencode/ at start.
  */
 
 /** The first line of our plugin: how install and uninstall tell it from a file the person wrote. */
