@@ -143,7 +143,9 @@ describe('Intent Governor in VS Code', () => {
   it('follows the approval setting live, and the deprecated approveWrites while approval is unset', async () => {
     const config = vscode.workspace.getConfiguration('intentGovernor');
     const global = vscode.ConfigurationTarget.Global;
-    const writeDecision = async () => (await api.decide({ tool: 'write_file', input: { path: 'src/auth/asks.ts', content: 'x\n' }, session_id: 'host-test', agent })).decision;
+    const session = 'approval-setting-test';
+    const writeDecision = async () => (await api.decide({ tool: 'write_file', input: { path: 'src/auth/asks.ts', content: 'x\n' }, session_id: session, agent })).decision;
+    assert.ok((await api.call({ tool: 'select_active_intent', input: { intent_id: 'auth-refactor' }, session_id: session, agent })).ok);
     // Allowed, not asked: the workspace is trusted and the suite runs with approval: destructive-only (runSuite.ts).
     assert.equal(await writeDecision(), 'allow');
     try {
