@@ -12,30 +12,23 @@ const DECISION_ICONS: Record<string, string> = { allowed: '$(pass)', denied: '$(
  * commands say a folder is needed.
  */
 export function registerAgentSessionsView(governed: GovernedFolder | undefined): vscode.Disposable[] {
-  if (!governed) {
-    const empty: vscode.TreeDataProvider<never> = { getChildren: () => [], getTreeItem: (node) => node };
-    return [
-      vscode.window.registerTreeDataProvider(SESSIONS_VIEW_ID, empty),
-      ...['showCalls', 'unbindIntent', 'endSession', 'revokeStandingApproval'].map((name) => vscode.commands.registerCommand(`intentGovernor.sessions.${name}`, () => showNoFolderMessage())),
-    ];
-  }
-  const { services, log } = governed;
-  const { sessions, standingApprovals } = services;
-  const root = services.workspace.root;
-  const tree = new AgentSessionsTree(sessions, standingApprovals, root);
-  const view = vscode.window.createTreeView(SESSIONS_VIEW_ID, { treeDataProvider: tree });
-  const sessionOf = (target: unknown): LiveSession | undefined => {
+  const tree = governed && new AgentSessionsTree(governed.services.sessions, governed.services.standingApprovals, governed.services.workspace.root);
+  const empty: vscode.TreeDataProvider<never> = { getChildren: () => [], getTreeItem: (node) => node };
+  // The live session an action names (its node or its id), or undefined once the human is told why not.
+  const sessionOf = (target: unknown): { session: LiveSession; parts: GovernedFolder } | undefined => {
+    if (!governed) return void showNoFolderMessage();
     const id = typeof target === 'string' ? target : isNode(target) ? target.session.id : undefined;
-    const session = id === undefined ? undefined : sessions.activity.get(id);
+    const session = id === undefined ? undefined : governed.services.sessions.activity.get(id);
     if (!session) void vscode.window.showWarningMessage('That agent session has ended. The Agent Sessions view lists the live ones.');
-    return session;
+    return session && { session, parts: governed };
   };
   return [
-    tree,
-    view,
+    ...(governed && tree ? [tree, vscode.window.createTreeView(SESSIONS_VIEW_ID, { treeDataProvider: tree }), sweepIdle(governed)] : [vscode.window.registerTreeDataProvider(SESSIONS_VIEW_ID, empty)]),
     vscode.commands.registerCommand('intentGovernor.sessions.showCalls', async (target?: unknown) => {
-      const session = sessionOf(target);
-      if (!session) return undefined;
+      const found = sessionOf(target);
+      if (!found) return undefined;
+      const { session } = found;
+      const root = found.parts.services.workspace.root;
       const items = [...session.recent].reverse().map((call) => ({
         label: `${DECISION_ICONS[call.decision] ?? ''} ${call.target === undefined ? call.tool : `${call.tool} ${targetText(call.target, root)}`}`,
         description: callText(call).slice(callText(call).lastIndexOf(': ') + 2),
@@ -44,29 +37,40 @@ export function registerAgentSessionsView(governed: GovernedFolder | undefined):
       return vscode.window.showQuickPick(items, { title: `Recent calls of ${session.agent} (${session.door.label}), newest first`, placeHolder: `${session.calls} calls in all; the trace and the governance log keep every change and refusal` });
     }),
     vscode.commands.registerCommand('intentGovernor.sessions.unbindIntent', (target?: unknown) => {
-      const session = sessionOf(target);
-      if (!session) return false;
+      const found = sessionOf(target);
+      if (!found) return false;
+      const { session, parts } = found;
+      const { sessions, standingApprovals } = parts.services;
       sessions.unbind(session.id);
       // A standing approval belonged to the binding that ended: selecting the intent again asks again.
       standingApprovals.revoke(session.id);
-      log.info(`unbound ${session.agent}'s session ${session.id}: its next change is refused until it selects an intent`);
+      parts.log.info(`unbound ${session.agent}'s session ${session.id}: its next change is refused until it selects an intent`);
       return true;
     }),
     vscode.commands.registerCommand('intentGovernor.sessions.endSession', (target?: unknown) => {
-      const session = sessionOf(target);
-      if (!session) return false;
+      const found = sessionOf(target);
+      if (!found) return false;
+      const { session, parts } = found;
+      const { sessions, standingApprovals } = parts.services;
       sessions.end(session.id);
       standingApprovals.revoke(session.id);
-      log.info(`ended ${session.agent}'s session ${session.id}: its reads and binding are forgotten, its next change needs a fresh read`);
+      parts.log.info(`ended ${session.agent}'s session ${session.id}: its reads and binding are forgotten, its next change needs a fresh read`);
       return true;
     }),
     vscode.commands.registerCommand('intentGovernor.sessions.revokeStandingApproval', (target?: unknown) => {
+      if (!governed) return showNoFolderMessage();
       if (!isNode(target) || target.kind !== 'standing') return false;
-      const revoked = standingApprovals.revoke(target.approval.session, target.approval.intent);
-      if (revoked) log.info(`revoked the standing approval of ${target.approval.session} in ${target.approval.intent}`);
+      const revoked = governed.services.standingApprovals.revoke(target.approval.session, target.approval.intent);
+      if (revoked) governed.log.info(`revoked the standing approval of ${target.approval.session} in ${target.approval.intent}`);
       return revoked;
     }),
   ];
+}
+
+/** Sessions idle past the limit leave the view and the status bar even when nothing else happens meanwhile. */
+function sweepIdle(governed: GovernedFolder): vscode.Disposable {
+  const timer = setInterval(() => governed.services.sessions.activity.list(), 60_000);
+  return { dispose: () => clearInterval(timer) };
 }
 
 function isNode(value: unknown): value is SessionsNode {
