@@ -66,6 +66,8 @@ export interface OutcomeRef {
 
 /** Calls kept per session for Show Calls: enough to see what it has been doing, bounded however long it runs. */
 export const RECENT_CALLS = 50;
+/** Idle sessions are looked for on use at most this often (listing always looks). */
+const SWEEP_INTERVAL_MS = 60_000;
 
 interface Activity {
   agent: string;
@@ -86,8 +88,11 @@ type Listener = () => void;
 export class SessionActivity {
   private readonly sessions = new Map<string, Activity>();
   private readonly listeners = new Set<Listener>();
+  private lastSweep: number;
 
-  constructor(private readonly options: SessionActivityOptions) {}
+  constructor(private readonly options: SessionActivityOptions) {
+    this.lastSweep = options.now();
+  }
 
   /** A call of `sessionId` ended with `call`'s decision. */
   record(sessionId: string, agent: string, call: Omit<CallSummary, 'at'>): void {
@@ -141,6 +146,11 @@ export class SessionActivity {
     return [...this.sessions.entries()].map(([id, activity]) => this.describe(id, activity));
   }
 
+  /** Sessions held now, idle ones not yet dropped included: for logs and tests. */
+  get size(): number {
+    return this.sessions.size;
+  }
+
   get(sessionId: string): LiveSession | undefined {
     this.sweep();
     const activity = this.sessions.get(sessionId);
@@ -166,6 +176,8 @@ export class SessionActivity {
 
   private touch(sessionId: string, agent: string): Activity {
     const now = this.options.now();
+    // Bounded even where nobody lists the sessions (a long-lived CLI governor): idle ones go on use too.
+    if (now - this.lastSweep >= SWEEP_INTERVAL_MS) this.sweep();
     let activity = this.sessions.get(sessionId);
     if (!activity) {
       activity = { agent, started: now, lastActive: now, calls: 0, recent: [], pending: 0 };
@@ -178,6 +190,7 @@ export class SessionActivity {
 
   private sweep(): void {
     const now = this.options.now();
+    this.lastSweep = now;
     let ended = false;
     for (const [id, activity] of this.sessions) {
       if (activity.pending > 0 || now - activity.lastActive <= this.options.idleMs) continue;

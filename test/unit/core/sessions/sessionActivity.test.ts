@@ -167,3 +167,15 @@ async function waitFor(condition: () => boolean): Promise<void> {
   for (let i = 0; i < 500 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
   assert.ok(condition(), 'condition never held');
 }
+
+describe('session activity: bounded where nobody lists it', () => {
+  it('drops idle sessions as new calls come in, without anyone listing them', () => {
+    let now = 0;
+    const sessions = new SessionRegistry({ idleMs: 30 * MINUTE, now: () => now });
+    for (let i = 0; i < 100; i++) {
+      sessions.activity.recordOutcome({ tool: 'read_file', input: {}, session_id: `s${i}`, agent: { name: 'agent' } }, { status: 'success' });
+      now += MINUTE;
+    }
+    assert.ok(sessions.activity.size <= 32, `${sessions.activity.size} sessions kept, though only the last half hour's are live`);
+  });
+});
