@@ -11,6 +11,7 @@ export const INTENTS_TEMPLATE = `# Intent Governor: the plan agents work against
 #     name: Move sessions to the new token store
 #     status: IN_PROGRESS            # PLANNED | IN_PROGRESS | BLOCKED | DONE | ABANDONED
 #     owner: alice                   # optional
+#     approval: every-change         # optional: every-change | destructive-only (default: the intentGovernor.approval setting)
 #     owned_scope:                   # workspace-relative globs this intent may write
 #       - src/auth/**
 #       - test/auth/**
