@@ -79,7 +79,7 @@ export function checkAuth(authorization: string | undefined, expectedDigest: Buf
   if (bearerMatches(authorization, expectedDigest)) return undefined;
   return {
     status: 401,
-    error: 'Missing or wrong bearer token. Send "Authorization: Bearer <token>" with the token from ~/.intent-governor/servers/<port>.json (or the extension\'s "Connect an agent" command).',
+    error: 'Missing or wrong bearer token. Send "Authorization: Bearer <token>" with the token from the file named for the workspace folder in ~/.intent-governor/servers/ (<folder>-<hash>.json; or the extension\'s "Connect an agent" command).',
     headers: { 'WWW-Authenticate': 'Bearer realm="intent-governor"' },
   };
 }
