@@ -76,12 +76,12 @@ export function createGovernedMcpServer(governor: Governor, options: GovernedMcp
   };
   // Calls wait for the session's SessionStart hooks, as an agent's own hook runner runs them before anything else.
   let started: Promise<unknown> = Promise.resolve();
-  if (options.lifecycleHooks !== false) {
-    server.oninitialized = () => {
-      started = lifecycle('SessionStart');
-    };
-    server.onclose = () => lifecycle('SessionEnd');
-  }
+  server.oninitialized = () => {
+    // A connected agent is live before its first call: the Agent Sessions view lists it from here.
+    governor.services.sessions.activity.opened(options.sessionId, server.getClientVersion()?.name ?? 'mcp-client');
+    if (options.lifecycleHooks !== false) started = lifecycle('SessionStart');
+  };
+  if (options.lifecycleHooks !== false) server.onclose = () => lifecycle('SessionEnd');
   const extras = new Map((options.extraTools ?? []).map((extra) => [extra.tool.name, extra]));
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [...governor.tools().map(toMcpTool), ...[...extras.values()].map((e) => e.tool)] }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {

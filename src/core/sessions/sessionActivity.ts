@@ -103,6 +103,12 @@ export class SessionActivity {
     this.changed();
   }
 
+  /** A door opened a session (an MCP client finished its handshake): it is live before its first call. */
+  opened(sessionId: string, agent: string): void {
+    this.touch(sessionId, agent);
+    this.changed();
+  }
+
   /** Records how a governed call ended, as the pipeline knows it (the one place every door's calls pass). */
   recordOutcome(call: CallRef, outcome: OutcomeRef): void {
     const decision: CallDecision = outcome.status === 'success' ? 'allowed' : outcome.status === 'blocked' ? 'denied' : outcome.status === 'asked' ? 'asked' : 'failed';

@@ -86,6 +86,14 @@ describe('session activity: what each live agent session is and did', () => {
     assert.equal(claude.lastCall?.decision, 'allowed');
   });
 
+  it('lists an MCP client from its handshake, before its first call', async () => {
+    await waitFor(() => activity().list().some((s) => s.door.kind === 'mcp'));
+    const mcp = byDoor('mcp');
+    assert.equal(mcp.agent, 'sdk-agent');
+    assert.equal(mcp.calls, 0);
+    assert.equal(mcp.lastCall, undefined);
+  });
+
   it('Unbind Intent: the session’s next write is NO_ACTIVE_INTENT, with no fallback to the human’s intent, until it selects one again', async () => {
     assert.equal(errorCode(await client.callTool({ name: 'select_active_intent', arguments: { intent_id: 'auth-refactor' } })), 'ok');
     const id = byDoor('mcp').id;
