@@ -28,7 +28,7 @@ async function main(): Promise<void> {
   const server: CodeServer = await startCodeServer({ workspace, extensionsDir, userDataDir: join(state, 'user-data'), settings: {
     'intentGovernor.approval': 'every-change',
     // The test servers' quiet defaults keep walkthroughs closed; a person trying it gets the first-run walkthrough.
-    'workbench.welcomePage.walkthroughs.openOnInstall': true,
+    'intentGovernor.openWalkthroughOnFirstRun': true,
   } });
   let stopping: Promise<void> | undefined;
   const stop = () =>

@@ -12,8 +12,9 @@ const SHOWN_KEY = 'intentGovernor.walkthroughShown';
 export function registerWalkthrough(context: vscode.ExtensionContext): vscode.Disposable[] {
   const fullId = `${context.extension.id}#${WALKTHROUGH_ID}`;
   const open = () => vscode.commands.executeCommand('workbench.action.openWalkthrough', fullId, false);
-  // VS Code's own switch for opening walkthroughs on install; tests turn it off to keep the editor area quiet.
-  const wanted = vscode.workspace.getConfiguration('workbench.welcomePage').get<boolean>('walkthroughs.openOnInstall', true);
+  // Our own switch: VS Code's workbench.welcomePage.walkthroughs.openOnInstall is machine-scoped, so an extension
+  // host on a remote (code-server) never sees the user's value. Tests turn this one off to keep the editor area quiet.
+  const wanted = vscode.workspace.getConfiguration('intentGovernor').get<boolean>('openWalkthroughOnFirstRun', true);
   if (wanted && !context.globalState.get<boolean>(SHOWN_KEY)) {
     void context.globalState.update(SHOWN_KEY, true).then(open, open);
   }

@@ -50,7 +50,7 @@ export const TEST_SETTINGS: Readonly<Record<string, unknown>> = {
   'workbench.enableExperiments': false,
   'workbench.startupEditor': 'none',
   // Intent Governor opens its walkthrough on a first run unless this is off; tests that want it turn it on.
-  'workbench.welcomePage.walkthroughs.openOnInstall': false,
+  'intentGovernor.openWalkthroughOnFirstRun': false,
   'update.mode': 'none',
   'extensions.autoCheckUpdates': false,
   'extensions.autoUpdate': false,
