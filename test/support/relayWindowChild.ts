@@ -1,5 +1,5 @@
 // Child process playing a VS Code window attached to the serving window's approval relay.
-//   <origin> <token> <relay key> <window id> <approve|reject|hold> [unfocused]
+//   <origin> <token> <relay key> <window id> <approve|session|reject|hold> [unfocused]
 // Prints "ready" once attached, "asked <title>" for each request, "notice <text>", "cancelled <title>" when a
 // request is withdrawn, "closed <why>" when the relay ends. `hold` never answers (a human who is away).
 import type { ApprovalDecision, ApprovalRequest, ApproveOptions, Approver } from '../../src/core/hooks/approver';
@@ -19,6 +19,7 @@ const approver: Approver = {
         resolve(cancelledDecision(request.tool));
       });
       if (mode === 'approve') resolve({ approved: true, approver: `modal:${windowId}` });
+      if (mode === 'session') resolve({ approved: true, approver: `modal:${windowId}`, for_session: true });
       if (mode === 'reject') resolve({ approved: false, approver: `modal:${windowId}`, reason: 'rejected in the approval dialog' });
     });
   },

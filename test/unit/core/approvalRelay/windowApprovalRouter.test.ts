@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { relayRoutes } from '../../../../src/core/approvalRelay/relayRoutes';
@@ -17,6 +18,8 @@ interface Window {
   child: ChildProcess;
   /** Resolves when the window has printed a line starting with `prefix`. */
   line(prefix: string): Promise<string>;
+  /** Everything printed so far. */
+  output(): string;
 }
 
 function exited(child: ChildProcess): Promise<void> {
@@ -31,7 +34,7 @@ describe('approval relay: approvals go to the window the human uses', function (
   let notices: string[];
   const windows: ChildProcess[] = [];
 
-  const openWindow = async (id: string, mode: 'approve' | 'reject' | 'hold', focus: 'focused' | 'unfocused' = 'focused', key = RELAY_KEY): Promise<Window> => {
+  const openWindow = async (id: string, mode: 'approve' | 'session' | 'reject' | 'hold', focus: 'focused' | 'unfocused' = 'focused', key = RELAY_KEY): Promise<Window> => {
     const child = spawn(process.execPath, [bundledScript(join(__dirname, '..', '..', '..', 'support', 'relayWindowChild.ts')), `http://127.0.0.1:${server.port}`, server.token, key, id, mode, focus], { stdio: ['ignore', 'pipe', 'pipe'] });
     windows.push(child);
     let out = '';
@@ -52,7 +55,7 @@ describe('approval relay: approvals go to the window the human uses', function (
         look();
       });
     if (key === RELAY_KEY) await line('ready');
-    return { child, line };
+    return { child, line, output: () => out };
   };
 
   const write = (content: string) => h.bound('write_file', { path: LOGIN, content, expected_content_hash: undefined });
@@ -81,6 +84,18 @@ describe('approval relay: approvals go to the window the human uses', function (
     assert.match(await focused.line('asked '), /write_file|login\.ts/);
     assert.equal(h.approver.requests.length, 0, 'the serving window showed no modal');
     assert.match(notices.join('\n'), /waiting for approval in another VS Code window/);
+  });
+
+  it('Approve for this Session clicked in another window stands for the session: the next write asks nobody', async () => {
+    const focused = await openWindow('tab2', 'session');
+    assert.equal(codeOf(await write('first\n')), 'ok');
+    await focused.line('asked ');
+    const second = await h.call('write_file', { path: LOGIN, content: 'second\n', expected_content_hash: `sha256:${createHash('sha256').update('first\n').digest('hex')}` });
+    assert.equal(codeOf(second), 'ok');
+    assert.equal(await readFile(join(h.root, LOGIN), 'utf8'), 'second\n');
+    // A second question would have been printed by the window before its answer let the write through.
+    assert.equal(focused.output().split('\n').filter((l) => l.startsWith('asked ')).length, 1, focused.output());
+    assert.equal(h.approver.requests.length, 0);
   });
 
   it('a Reject in the focused window refuses the write', async () => {
