@@ -78,6 +78,8 @@ export class NativeToolBridge {
    */
   private async lifecycle(request: BridgeRequest, signal?: AbortSignal): Promise<BridgeAnswer> {
     const event = request.native?.event;
+    // The agent's session is live from its start, before its first tool call (the Agent Sessions view).
+    if (event === 'SessionStart') this.governor.services.sessions.activity.opened(request.session_id, request.agent.name);
     const handshake = event === undefined || event === 'SessionStart' || event === 'UserPromptSubmit' ? await this.handshake(request.session_id) : undefined;
     const verdict = request.native ? await this.fireNative(request, event as HookEventName, signal) : undefined;
     const context = [handshake, verdict?.context].filter((c): c is string => typeof c === 'string' && c !== '').join('\n\n') || undefined;

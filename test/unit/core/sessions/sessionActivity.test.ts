@@ -94,6 +94,14 @@ describe('session activity: what each live agent session is and did', () => {
     assert.equal(mcp.lastCall, undefined);
   });
 
+  it('lists an agent behind the hook bridge from its SessionStart, before its first tool call', async () => {
+    const run = await runHook('claude', hookFixture('claude', 'session-start', h.root), [], env);
+    assert.equal(run.code, 0, run.stderr);
+    const claude = byDoor('hook-bridge');
+    assert.equal(claude.id, 'claude:abc123');
+    assert.equal(claude.calls, 0);
+  });
+
   it('Unbind Intent: the session’s next write is NO_ACTIVE_INTENT, with no fallback to the human’s intent, until it selects one again', async () => {
     assert.equal(errorCode(await client.callTool({ name: 'select_active_intent', arguments: { intent_id: 'auth-refactor' } })), 'ok');
     const id = byDoor('mcp').id;
