@@ -13,6 +13,8 @@ export type SessionsNode =
   | { kind: 'pending'; session: LiveSession }
   | { kind: 'standing'; session: LiveSession; approval: StandingApproval };
 
+const REFRESH_DELAY_MS = 150;
+
 const DECISION_ICONS: Record<string, string> = { allowed: 'pass', denied: 'error', asked: 'question', failed: 'warning' };
 
 /**
@@ -24,6 +26,7 @@ export class AgentSessionsTree implements vscode.TreeDataProvider<SessionsNode>,
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeTreeData = this.changed.event;
   private readonly stops: (() => void)[];
+  private pending: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly sessions: SessionRegistry,
@@ -31,7 +34,16 @@ export class AgentSessionsTree implements vscode.TreeDataProvider<SessionsNode>,
     /** The workspace root, so agents' absolute paths show relative to it. */
     private readonly root?: string,
   ) {
-    this.stops = [sessions.activity.onDidChange(() => this.changed.fire()), standing.onDidChange(() => this.changed.fire())];
+    this.stops = [sessions.activity.onDidChange(() => this.refreshSoon()), standing.onDidChange(() => this.refreshSoon())];
+  }
+
+  /** A busy agent reports many calls a second: one redraw per burst keeps the view readable and clickable. */
+  private refreshSoon(): void {
+    if (this.pending !== undefined) return;
+    this.pending = setTimeout(() => {
+      this.pending = undefined;
+      this.changed.fire();
+    }, REFRESH_DELAY_MS);
   }
 
   getChildren(node?: SessionsNode): SessionsNode[] {
@@ -94,6 +106,7 @@ export class AgentSessionsTree implements vscode.TreeDataProvider<SessionsNode>,
   }
 
   dispose(): void {
+    if (this.pending !== undefined) clearTimeout(this.pending);
     for (const stop of this.stops) stop();
     this.changed.dispose();
   }

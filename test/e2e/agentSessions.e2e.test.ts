@@ -113,9 +113,13 @@ describe('e2e: the Agent Sessions view and the status bar with two live agents f
     const view = sessionsView();
     const standing = view.locator('.monaco-list-row', { hasText: 'approved for this session in auth-refactor' });
     await standing.waitFor({ state: 'visible', timeout: 30_000 });
-    await standing.hover();
-    await standing.locator('.action-label[aria-label="Revoke"]').click();
-    await standing.waitFor({ state: 'detached', timeout: 30_000 });
+    // The view redraws on every call's outcome; a click that lands on a row being redrawn is lost, so click until it is gone.
+    await waitFor('Revoke to remove the standing approval', async () => {
+      if ((await standing.count()) === 0) return true;
+      await standing.hover();
+      await standing.locator('.action-label[aria-label="Revoke"]').click({ timeout: 5_000 }).catch(() => undefined);
+      return (await standing.waitFor({ state: 'detached', timeout: 3_000 }).then(() => true, () => undefined));
+    }, 30_000);
 
     const second = mcp!.callTool({ name: 'write_file', arguments: { path: 'src/auth/standing-2.ts', content: 'export const b = 2;\n' } });
     await answerModal(page, 'Reject');
