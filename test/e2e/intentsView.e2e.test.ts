@@ -106,6 +106,17 @@ describe('e2e: the Intent Governor side bar, New Intent… and the walkthrough i
     await shoot(page, 'intents-view.png');
   });
 
+  it("Show in Trace Inspector (the intent's activity line) opens the inspector on that intent's timeline", async () => {
+    const view = page.locator('[id="workbench.view.extension.intentGovernor"]');
+    await view.locator('.monaco-list-row', { hasText: 'last activity' }).click();
+    const frame = webviewFrame(page);
+    const intent = frame.locator('select[name="intent"]');
+    await waitFor('the inspector to filter on auth-refactor', async () => ((await intent.inputValue().catch(() => '')) === 'auth-refactor' ? true : undefined), 60_000);
+    await frame.locator('.row', { hasText: 'SCOPE_VIOLATION' }).first().waitFor({ state: 'visible', timeout: 30_000 });
+    assert.equal(await frame.locator('.row:not([data-intent="auth-refactor"])').count(), 0, 'rows of other intents are shown');
+    await runPaletteCommand(page, 'View: Close All Editors');
+  });
+
   it('New Intent… on a folder in the Explorer writes a valid intent into the YAML, keeping its comment, and the picker then offers it', async () => {
     const file = join(vscode!.workspace, INTENTS);
     const before = readFileSync(file, 'utf8');
