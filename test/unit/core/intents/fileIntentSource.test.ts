@@ -138,4 +138,24 @@ describe('FileIntentSource', () => {
     const result = await new FileIntentSource(root).addScope('auth', ['src/**']);
     assert.ok(!result.ok && result.error.code === 'INTENT_NOT_FOUND');
   });
+
+  it('adds a new intent and replaces a scope on disk, keeping comments; a refused intent writes nothing', async () => {
+    await writePlan(PLAN);
+    const source = new FileIntentSource(root);
+    const draft = { id: 'INT-001', name: 'Billing', status: 'PLANNED' as const, owned_scope: ['src/billing/**'], constraints: [], acceptance_criteria: [] };
+    const added = await source.addIntent(draft);
+    assert.ok(added.ok, JSON.stringify(!added.ok && added.error));
+    assert.deepEqual(intentsOf(added.value).map((i) => i.id), ['auth', 'INT-001']);
+    const scoped = await source.setScope('auth', ['src/auth/**', 'test/auth/**']);
+    assert.ok(scoped.ok);
+    const text = await readFile(file, 'utf8');
+    assert.ok(text.startsWith('# the plan\nactive_intents:\n  - id: auth  # main work\n'), text);
+    assert.match(text, /x-extra: kept/);
+    assert.deepEqual(intentsOf(await source.load())[0].owned_scope, ['src/auth/**', 'test/auth/**']);
+
+    const duplicate = await source.addIntent({ ...draft, name: 'Again' });
+    assert.ok(!duplicate.ok && duplicate.error.code === 'INVALID_INPUT');
+    assert.match(duplicate.error.message, /id 'INT-001' is already used/);
+    assert.equal(await readFile(file, 'utf8'), text);
+  });
 });
