@@ -18,6 +18,22 @@ async function shoot(page: Page, name: string): Promise<void> {
   if (process.env.UPDATE_DOC_IMAGES === '1') cpSync(path, join(docsImages, name));
 }
 
+/** For the screenshot: the chat panel closed and the side bar wide enough for the sessions' descriptions. */
+async function widenSideBar(page: Page): Promise<void> {
+  const chat = page.locator('.part.auxiliarybar');
+  if (await chat.isVisible()) {
+    await page.keyboard.press('Control+Alt+B');
+    await chat.waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => undefined);
+  }
+  const box = await page.locator('.part.sidebar').boundingBox();
+  if (!box) return;
+  await page.mouse.move(box.x + box.width + 1, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width + 300, box.y + box.height / 2, { steps: 10 });
+  await page.mouse.up();
+  await page.mouse.move(box.x + box.width + 600, box.y + box.height / 2); // off the sash, so it is not highlighted
+}
+
 /**
  * Two agents at once, through two doors, as a person sees them in VS Code: an MCP client connected to the
  * extension's server and Claude Code's command hook (dist/hook.js, answered by the running extension). The
@@ -85,6 +101,7 @@ describe('e2e: the Agent Sessions view and the status bar with two live agents f
 
     const item = page.locator('.statusbar-item', { hasText: 'auth-refactor · 2 agents' });
     await item.waitFor({ state: 'visible', timeout: 30_000 });
+    await widenSideBar(page);
     await shoot(page, 'agent-sessions.png');
   });
 
