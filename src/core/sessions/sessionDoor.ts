@@ -1,7 +1,8 @@
 /**
  * Which door a governance session came through, read from the session id each door mints
  * (`mcp-http:<uuid>`, `vscode-lm`, `claude:<agent's session>`…): the doors already name their sessions, so
- * no door has to say it twice.
+ * no door has to say it twice. The CLI's doors are among them: `governor mcp` (stdio, or resident with --agent)
+ * and `governor hook <agent>` (the hook bridge).
  */
 export type SessionDoor =
   | { kind: 'mcp'; label: 'MCP' }
@@ -9,7 +10,8 @@ export type SessionDoor =
   | { kind: 'language-model-tools'; label: 'language model tools' }
   | { kind: 'resident'; label: string; agent: string }
   | { kind: 'hook-bridge'; label: string; agent: string }
-  | { kind: 'cli'; label: 'CLI' };
+  /** Any other id: a call through the extension's API (another extension, a test). */
+  | { kind: 'api'; label: 'extension API' };
 
 /** The hook bridge's dialects (src/core/bridge/*Dialect.ts ids) and how a person calls each agent. */
 const HOOK_AGENTS: Record<string, string> = {
@@ -34,7 +36,7 @@ export function sessionDoor(sessionId: string): SessionDoor {
   }
   const hookAgent = Object.hasOwn(HOOK_AGENTS, prefix) ? HOOK_AGENTS[prefix] : undefined;
   if (hookAgent !== undefined) return { kind: 'hook-bridge', label: `hook bridge (${hookAgent})`, agent: hookAgent };
-  return { kind: 'cli', label: 'CLI' };
+  return { kind: 'api', label: 'extension API' };
 }
 
 function agentLabel(id: string): string {

@@ -35,7 +35,7 @@ describe('what the status bar and the Agent Sessions view say about live agents'
     assert.equal(sessionDescription(live('codex-resident:1', 'codex-cli', { kind: 'default' }, 2)), 'resident governor (Codex CLI) · no intent · 2 pending');
     assert.equal(sessionDoor('opencode:s1').label, 'hook bridge (OpenCode)');
     assert.equal(sessionDoor('mcp-stdio:1').label, 'MCP (stdio)');
-    assert.equal(sessionDoor('governor-decide').label, 'CLI');
+    assert.equal(sessionDoor('host-test').label, 'extension API');
     assert.equal(callText({ tool: 'write_file', target: '/w/src/a.ts', decision: 'denied', code: 'SCOPE_VIOLATION', at: '' }, '/w'), 'write_file src/a.ts: denied SCOPE_VIOLATION');
     assert.equal(callText({ tool: 'delete_file', target: 'src/a.ts', decision: 'allowed', approver: 'modal', at: '' }), 'delete_file src/a.ts: allowed (approved by modal)');
   });
