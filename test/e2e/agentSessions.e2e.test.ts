@@ -60,7 +60,8 @@ describe('e2e: the Agent Sessions view and the status bar with two live agents f
     this.timeout(600_000);
     mkdirSync(shots, { recursive: true });
     mkdirSync(docsImages, { recursive: true });
-    vscode = await launchGovernedVsCode({ prefix: 'ig-e2e-sessions-' });
+    // Every change asks, so Approve for this Session has a modal to be chosen in.
+    vscode = await launchGovernedVsCode({ prefix: 'ig-e2e-sessions-', settings: { 'intentGovernor.approval': 'every-change' } });
     page = vscode.workbench.page;
   });
 
