@@ -3,7 +3,7 @@ import { HOOK_AGENTS, HOOK_CONFIG_FILES, type HookAgent } from '../core/bridge/h
 import { detectClaudeHookKind } from '../core/bridge/claudeVersion';
 import { applyHookConfig } from '../core/bridge/hookInstaller';
 
-const LABELS: Record<HookAgent, string> = { vscode: 'VS Code agent', claude: 'Claude Code', cursor: 'Cursor', gemini: 'Gemini CLI', codex: 'Codex CLI', copilot: 'GitHub Copilot CLI', opencode: 'OpenCode' };
+const LABELS: Record<HookAgent, string> = { vscode: 'VS Code agent', claude: 'Claude Code', cursor: 'Cursor', gemini: 'Gemini CLI', codex: 'Codex CLI', copilot: 'GitHub Copilot CLI', opencode: 'OpenCode', cline: 'Cline' };
 
 /**
  * `Intent Governor: Install Agent Hooks`: writes the hook bridge into each picked agent's hook config in the

@@ -8,8 +8,8 @@ import { RESIDENT_HOOK_FIELDS, RESIDENT_HOOK_TOOL, RESIDENT_HOOK_TOOL_FOR_MODEL,
  * kept, ours (recognised by their command: `node "<cli>" hook <agent>`) are replaced or removed. Pure: text in,
  * text out; the host command and `governor hooks` do the file I/O.
  */
-export type HookAgent = 'vscode' | 'claude' | 'cursor' | 'gemini' | 'codex' | 'copilot' | 'opencode';
-export const HOOK_AGENTS: readonly HookAgent[] = ['vscode', 'claude', 'cursor', 'gemini', 'codex', 'copilot', 'opencode'];
+export type HookAgent = 'vscode' | 'claude' | 'cursor' | 'gemini' | 'codex' | 'copilot' | 'opencode' | 'cline';
+export const HOOK_AGENTS: readonly HookAgent[] = ['vscode', 'claude', 'cursor', 'gemini', 'codex', 'copilot', 'opencode', 'cline'];
 
 /** Seconds the agent waits for our hook; the bridge answers "blocked" before (see --timeout-ms). */
 const AGENT_TIMEOUT_S = 120;
@@ -27,6 +27,8 @@ export const HOOK_CONFIG_FILES: Record<HookAgent, string> = {
   copilot: '.github/hooks/intent-governor-copilot.json',
   // OpenCode's hooks are plugins: a module of ours (opencodePlugin.ts) rather than a JSON config.
   opencode: '.opencode/plugins/intent-governor.js',
+  // Cline's hooks are a script per event in this folder (clineHookFiles.ts).
+  cline: '.clinerules/hooks/',
 };
 
 export function hookCommandLine(cliPath: string, agent: HookAgent): string {

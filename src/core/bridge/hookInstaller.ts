@@ -3,8 +3,9 @@ import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { errnoOf } from '../ioError';
 import { claudeConfigFile, installClaudeLocalServer, uninstallClaudeLocalServer } from './claudeLocalServer';
+import { CLINE_HOOK_EVENTS, clineHookFile, installClineHook, uninstallClineHook } from './clineHookFiles';
 import { trustCodexHooks } from './codexHookTrust';
-import { HOOK_CONFIG_FILES, installHookConfig, uninstallHookConfig, type ClaudeHookKind, type ConfigEdit, type HookAgent } from './hookConfig';
+import { HOOK_CONFIG_FILES, hookCommandLine, installHookConfig, uninstallHookConfig, type ClaudeHookKind, type ConfigEdit, type HookAgent } from './hookConfig';
 import { installOpencodePlugin, uninstallOpencodePlugin } from './opencodePlugin';
 
 /** `note`: what else the person should know (Codex: whether its hooks could be trusted). */
@@ -50,6 +51,15 @@ export async function applyHookConfig(root: string, agent: HookAgent, mode: 'ins
   if (agent === 'opencode') {
     const file = join(root, HOOK_CONFIG_FILES.opencode);
     return [await editFile(agent, file, (existing) => (mode === 'install' ? installOpencodePlugin(existing, HOOK_CONFIG_FILES.opencode, cliPath) : uninstallOpencodePlugin(existing)))];
+  }
+  if (agent === 'cline') {
+    const command = hookCommandLine(cliPath, agent);
+    const changes: HookFileChange[] = [];
+    for (const event of CLINE_HOOK_EVENTS) {
+      const file = join(root, clineHookFile(event));
+      changes.push(await editFile(agent, file, (existing) => (mode === 'install' ? installClineHook(existing, file, command) : uninstallClineHook(existing))));
+    }
+    return changes;
   }
   const changes = [await editFile(agent, join(root, HOOK_CONFIG_FILES[agent]), (existing) => (mode === 'install' ? installHookConfig(agent, existing, cliPath, options) : uninstallHookConfig(agent, existing)))];
   // Codex runs a project's hooks only once trusted: ask the installed Codex to trust ours (its hash, its config).
