@@ -6,7 +6,7 @@ import { parseIntentsFile } from '../../src/core/intents/intentsFile';
 import { FileAnchorStore } from '../../src/core/trace/anchorStore';
 import { JsonlTraceSink } from '../../src/core/trace/traceWriter';
 import { repoRoot } from '../vscode/provisioned';
-import { runPaletteCommand, webviewFrame } from '../vscode/workbenchActions';
+import { webviewFrame } from '../vscode/workbenchActions';
 import { launchGovernedVsCode, pickIntentInPalette, waitFor, type GovernedVsCode } from './e2eSupport';
 
 const shots = join(repoRoot, 'test-results', 'intents-view');
@@ -33,6 +33,22 @@ async function seedLogs(workspace: string, anchorDir: string): Promise<void> {
     tool: 'write_file', decision: 'deny', code: 'SCOPE_VIOLATION', message: 'src/billing/invoice.ts is outside the owned scope of intent auth-refactor.', paths: ['src/billing/invoice.ts'],
   });
   await sink.close();
+}
+
+/** Runs a palette command by its title with the keyboard (Enter on the first match), which a re-rendering list cannot dodge. */
+async function runCommand(page: Page, title: string): Promise<void> {
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible' });
+  await input.fill(`>${title}`);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ state: 'visible', timeout: 30_000 });
+  await input.press('Enter');
+}
+
+/** Shows the Intent Governor side bar (its Activity Bar item toggles, so it is clicked only when hidden). */
+async function showIntentsView(page: Page): Promise<void> {
+  if (await page.locator('[id="workbench.view.extension.intentGovernor"]').isVisible()) return;
+  await page.locator('.activitybar [aria-label^="Intent Governor"]').first().click();
 }
 
 /** One step of a multi-step input, by its `(n/6)` title: types `value` (or keeps the suggestion) and presses Enter. */
@@ -81,7 +97,7 @@ describe('e2e: the Intent Governor side bar, New Intent… and the walkthrough i
   });
 
   it('shows the Intents view in its own Activity Bar container, with status, counts and the human\'s intent', async () => {
-    await page.locator('.activitybar [aria-label^="Intent Governor"]').first().click();
+    await showIntentsView(page);
     const view = page.locator('[id="workbench.view.extension.intentGovernor"]');
     const auth = view.locator('.monaco-list-row', { hasText: 'Move sessions to the new token store' });
     await auth.waitFor({ state: 'visible', timeout: 60_000 });
@@ -94,7 +110,7 @@ describe('e2e: the Intent Governor side bar, New Intent… and the walkthrough i
     await view.locator('.monaco-list-row', { hasText: 'src/auth/**' }).waitFor({ state: 'visible', timeout: 30_000 });
     assert.match(await view.locator('.monaco-list-row', { hasText: 'last activity' }).innerText(), /last activity \d+ minutes ago\s*1 change · 1 refusal/);
     // For the screenshot: the editor area closed and the side bar wide enough for the descriptions.
-    await runPaletteCommand(page, 'View: Close All Editors');
+    await runCommand(page, 'View: Close All Editors');
     const sash = await page.locator('.part.sidebar').boundingBox();
     if (sash) {
       await page.mouse.move(sash.x + sash.width + 1, sash.y + 200);
@@ -114,7 +130,31 @@ describe('e2e: the Intent Governor side bar, New Intent… and the walkthrough i
     await waitFor('the inspector to filter on auth-refactor', async () => ((await intent.inputValue().catch(() => '')) === 'auth-refactor' ? true : undefined), 60_000);
     await frame.locator('.row', { hasText: 'SCOPE_VIOLATION' }).first().waitFor({ state: 'visible', timeout: 30_000 });
     assert.equal(await frame.locator('.row:not([data-intent="auth-refactor"])').count(), 0, 'rows of other intents are shown');
-    await runPaletteCommand(page, 'View: Close All Editors');
+    await runCommand(page, 'View: Close All Editors');
+  });
+
+  it("Edit Scope… from an intent's context menu shows its globs and writes the new ones into the YAML, comments kept", async () => {
+    const file = join(vscode!.workspace, INTENTS);
+    const before = readFileSync(file, 'utf8');
+    const view = page.locator('[id="workbench.view.extension.intentGovernor"]');
+    await showIntentsView(page);
+    await view.locator('.monaco-list-row', { hasText: 'Remove the legacy invoice path' }).click({ button: 'right' });
+    const item = page.locator('.monaco-menu .action-label', { hasText: 'Edit Scope…' }).first();
+    await item.hover();
+    await item.click();
+    const widget = page.locator('.quick-input-widget');
+    await widget.locator('.quick-input-title', { hasText: 'Edit Scope of billing-cleanup' }).waitFor({ state: 'visible', timeout: 30_000 });
+    const input = widget.locator('input');
+    assert.equal(await input.inputValue(), 'src/billing/**');
+    await input.fill('src/billing/**, test/billing/**');
+    await input.press('Enter');
+    const after = await waitFor('the new scope in the file', () => {
+      const text = readFileSync(file, 'utf8');
+      return text.includes('test/billing/**') ? text : undefined;
+    }, 30_000);
+    assert.equal(after, before.replace('      - src/billing/**\n', '      - src/billing/**\n      - test/billing/**\n'));
+    await view.locator('.monaco-list-row', { hasText: 'Remove the legacy invoice path' }).click();
+    await view.locator('.monaco-list-row', { hasText: 'test/billing/**' }).waitFor({ state: 'visible', timeout: 30_000 });
   });
 
   it('New Intent… on a folder in the Explorer writes a valid intent into the YAML, keeping its comment, and the picker then offers it', async () => {
@@ -151,7 +191,7 @@ describe('e2e: the Intent Governor side bar, New Intent… and the walkthrough i
       acceptance_criteria: ['Retries are idempotent'],
       related: [],
     });
-    await page.locator('.activitybar [aria-label^="Intent Governor"]').first().click();
+    await showIntentsView(page);
     await page.locator('[id="workbench.view.extension.intentGovernor"] .monaco-list-row', { hasText: 'Payments retry queue' }).waitFor({ state: 'visible', timeout: 30_000 });
     await pickIntentInPalette(page, 'INT-001');
   });
@@ -176,7 +216,7 @@ describe('e2e: a workspace with no plan yet, in a real VS Code', function () {
   });
 
   it('the Intents view welcomes with Create the Plan, which writes the commented template; then it offers New Intent…', async () => {
-    await page.locator('.activitybar [aria-label^="Intent Governor"]').first().click();
+    await showIntentsView(page);
     const view = page.locator('[id="workbench.view.extension.intentGovernor"]');
     await view.getByText('This workspace has no plan yet').waitFor({ state: 'visible', timeout: 60_000 });
     // intentGovernor.openWalkthroughOnFirstRun is off on test servers: the extension, active by now, opened nothing.
@@ -191,7 +231,7 @@ describe('e2e: a workspace with no plan yet, in a real VS Code', function () {
   });
 
   it('the empty trace inspector says how records appear', async () => {
-    await runPaletteCommand(page, 'Intent Governor: Open Trace Inspector');
+    await runCommand(page, 'Intent Governor: Open Trace Inspector');
     const hint = webviewFrame(page).locator('.empty-trace');
     await hint.waitFor({ state: 'visible', timeout: 60_000 });
     assert.match(await hint.innerText(), /^No records yet\. Pick an intent .* connect an agent .*every change it makes and every call refused shows up here\.$/);
