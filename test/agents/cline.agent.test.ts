@@ -1,0 +1,155 @@
+import { strict as assert } from 'node:assert';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SAMPLE_INTENTS } from '../support/governorHarness';
+import { startScriptedOpenAI, type ScriptStep, type ScriptedOpenAI } from '../support/scriptedOpenAI';
+import { ensureBuilt, repoRoot } from './claudeCodeDriver';
+import { provisionedCline, runCline, type ClineRun } from './clineDriver';
+
+interface Played {
+  run: ClineRun;
+  model: ScriptedOpenAI;
+}
+
+/**
+ * The real Cline CLI, offline, with a scripted OpenAI-compatible model, governed through the hook files
+ * `governor hooks install --agent cline` writes into .clinerules/hooks/. A refusal is a `cancel`, which ends
+ * Cline's task with the reason as its error (its hook files cannot skip just one tool): the task's output says
+ * why, the model gets no further turn.
+ */
+describe('agents: the real Cline CLI governed through its hook files (the hook bridge)', function () {
+  let cline: string;
+  let temp: string;
+  let ws: string;
+  let home: string;
+
+  before(function () {
+    this.timeout(600_000);
+    cline = provisionedCline();
+    ensureBuilt();
+  });
+
+  beforeEach(() => {
+    temp = realpathSync(mkdtempSync(join(tmpdir(), 'ig-agent-cline-')));
+    ws = join(temp, 'ws');
+    home = join(temp, 'home');
+    mkdirSync(home, { recursive: true });
+    const put = (rel: string, content: string) => {
+      mkdirSync(join(ws, rel, '..'), { recursive: true });
+      writeFileSync(join(ws, rel), content);
+    };
+    put('.orchestration/active_intents.yaml', SAMPLE_INTENTS);
+    put('src/auth/login.ts', 'export function login() {\n  return false;\n}\n');
+    put('src/billing/invoice.ts', 'export const invoice = 1;\n');
+    spawnSync('git', ['init', '-q'], { cwd: ws });
+    const install = spawnSync(process.execPath, [join(repoRoot, 'dist', 'cli.js'), 'hooks', 'install', '--agent', 'cline', '--workspace', ws], { encoding: 'utf8', env: { ...process.env, HOME: home } });
+    assert.equal(install.status, 0, install.stdout + install.stderr);
+    assert.match(install.stdout, /\.clinerules\/hooks\/PreToolUse\.sh/);
+  });
+
+  // Cline's hub daemon may still be closing its databases under HOME when the run returns.
+  afterEach(() => rmSync(temp, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 }));
+
+  const play = async (script: ScriptStep[], options: { expectAllPlayed?: boolean } = {}): Promise<Played> => {
+    const model = await startScriptedOpenAI(script);
+    try {
+      const run = await runCline({
+        binary: cline,
+        cwd: ws,
+        modelUrl: model.url,
+        home,
+        env: { INTENT_GOVERNOR_INTENT: 'auth-refactor', INTENT_GOVERNOR_HOME: join(temp, 'governor-home'), INTENT_GOVERNOR_ANCHOR_DIR: join(temp, 'anchors') },
+      });
+      assert.equal(run.signal, null, `cline was killed: ${run.stderr}`);
+      if (options.expectAllPlayed !== false) assert.equal(model.remaining(), 0, `cline stopped before playing the script: ${run.stdout}\n${run.stderr}`);
+      return { run, model };
+    } finally {
+      await model.close();
+    }
+  };
+
+  const jsonl = (name: string): Record<string, unknown>[] => {
+    const path = join(ws, '.orchestration', name);
+    if (!existsSync(path)) return [];
+    return readFileSync(path, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line));
+  };
+
+  type TraceRecord = { files: { path: string }[]; metadata: Record<string, unknown> };
+
+  it("offers the tools the dialect maps (its built-in tool list in the first request)", async () => {
+    const { model } = await play([{ text: 'nothing to do' }]);
+    const names = model.toolNames();
+    for (const tool of ['read_files', 'search_codebase', 'run_commands', 'fetch_web_content', 'editor', 'ask_question', 'spawn_agent']) assert.ok(names.includes(tool), `${tool} in ${names.join(', ')}`);
+  });
+
+  it('an in-scope editor create lands and is traced as cline under the intent', async () => {
+    const { model } = await play([{ tool: 'editor', input: { path: join(ws, 'src/auth/token.ts'), new_text: 'export const token = 1;\n' } }, { text: 'written' }]);
+    assert.equal(readFileSync(join(ws, 'src/auth/token.ts'), 'utf8'), 'export const token = 1;\n', JSON.stringify(model.toolResults()));
+    const record = jsonl('agent_trace.jsonl').at(-1) as TraceRecord | undefined;
+    assert.ok(record, 'no trace record');
+    assert.equal(record.files[0].path, 'src/auth/token.ts');
+    assert.equal(record.metadata.agent, 'cline');
+    assert.equal(record.metadata.intent_id, 'auth-refactor');
+  });
+
+  it('an in-scope editor replace (old_text → new_text) lands and is traced', async () => {
+    const { model } = await play([{ tool: 'editor', input: { path: 'src/auth/login.ts', old_text: 'return false;', new_text: 'return true;' } }, { text: 'edited' }]);
+    assert.equal(readFileSync(join(ws, 'src/auth/login.ts'), 'utf8'), 'export function login() {\n  return true;\n}\n', JSON.stringify(model.toolResults()));
+    const record = jsonl('agent_trace.jsonl').at(-1) as TraceRecord | undefined;
+    assert.equal(record?.files[0].path, 'src/auth/login.ts');
+    assert.equal(record?.metadata.agent, 'cline');
+  });
+
+  /** Cline 3.0.65 prints a cancelled task as aborted, without the hook's errorMessage: the governance log has the reason. */
+  const aborted = (run: ClineRun) => assert.ok(run.events.some((e) => e.type === 'run_result' && e.finishReason === 'aborted'), run.stdout);
+  const logged = (code: string) => jsonl('governance_log.jsonl').filter((entry) => entry.code === code);
+
+  it('an out-of-scope editor write is refused before it lands: the task stops, the governance log has SCOPE_VIOLATION', async () => {
+    const { run } = await play([{ tool: 'editor', input: { path: join(ws, 'src/billing/x.ts'), new_text: 'x' } }, { text: 'never' }], { expectAllPlayed: false });
+    assert.equal(existsSync(join(ws, 'src/billing/x.ts')), false, 'the refused file was not created');
+    aborted(run);
+    const refusals = logged('SCOPE_VIOLATION');
+    assert.deepEqual(refusals.map((entry) => entry.paths), [['src/billing/x.ts']]);
+    assert.match(String(refusals[0].message), /"src\/billing\/x\.ts" is outside the owned scope of intent auth-refactor/, JSON.stringify(refusals));
+    assert.deepEqual(refusals[0].agent, { name: 'cline' });
+    assert.deepEqual(jsonl('agent_trace.jsonl'), []);
+  });
+
+  it('a command redirecting out of scope is refused before the shell runs it', async () => {
+    const { run } = await play([{ tool: 'run_commands', input: { commands: ['echo x > src/billing/y.ts'] } }, { text: 'never' }], { expectAllPlayed: false });
+    assert.equal(existsSync(join(ws, 'src/billing/y.ts')), false);
+    aborted(run);
+    assert.deepEqual(logged('SCOPE_VIOLATION').map((entry) => entry.paths), [['src/billing/y.ts']]);
+  });
+
+  it("a protected path is refused: the intents file and Cline's own hook files", async () => {
+    const intents = readFileSync(join(ws, '.orchestration/active_intents.yaml'), 'utf8');
+    const first = await play([{ tool: 'editor', input: { path: '.orchestration/active_intents.yaml', old_text: 'auth-refactor', new_text: 'x' } }, { text: 'never' }], { expectAllPlayed: false });
+    assert.equal(readFileSync(join(ws, '.orchestration/active_intents.yaml'), 'utf8'), intents);
+    aborted(first.run);
+    assert.equal(logged('PROTECTED_PATH').length, 1, JSON.stringify(jsonl('governance_log.jsonl')));
+    const hook = readFileSync(join(ws, '.clinerules/hooks/PreToolUse.sh'), 'utf8');
+    const second = await play([{ tool: 'run_commands', input: { commands: ['echo exit 0 > .clinerules/hooks/PreToolUse.sh'] } }, { text: 'never' }], { expectAllPlayed: false });
+    assert.equal(readFileSync(join(ws, '.clinerules/hooks/PreToolUse.sh'), 'utf8'), hook);
+    aborted(second.run);
+    assert.equal(logged('PROTECTED_PATH').length, 2, JSON.stringify(jsonl('governance_log.jsonl')));
+  });
+
+  it('a tool the bridge does not let through (spawn_agent) is refused, and the refusal is audited', async () => {
+    const { run } = await play([{ tool: 'spawn_agent', input: { systemPrompt: 'you write', task: 'write src/billing/z.ts' } }, { text: 'never' }], { expectAllPlayed: false });
+    aborted(run);
+    const refusal = jsonl('governance_log.jsonl').find((entry) => entry.tool_name === 'spawn_agent');
+    assert.match(String(refusal?.message), /spawn_agent starts another agent/, JSON.stringify(jsonl('governance_log.jsonl')));
+  });
+
+  it('uninstall removes only its own hook files', () => {
+    writeFileSync(join(ws, '.clinerules/hooks/PreToolUse'), '#!/bin/sh\necho {}\n');
+    const un = spawnSync(process.execPath, [join(repoRoot, 'dist', 'cli.js'), 'hooks', 'uninstall', '--agent', 'cline', '--workspace', ws], { encoding: 'utf8', env: { ...process.env, HOME: home } });
+    assert.equal(un.status, 0, un.stdout + un.stderr);
+    assert.equal(existsSync(join(ws, '.clinerules/hooks/PreToolUse.sh')), false);
+    assert.equal(existsSync(join(ws, '.clinerules/hooks/PostToolUse.sh')), false);
+    assert.equal(readFileSync(join(ws, '.clinerules/hooks/PreToolUse'), 'utf8'), '#!/bin/sh\necho {}\n');
+  });
+});

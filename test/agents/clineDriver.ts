@@ -1,0 +1,82 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { finished, type Finished } from '../support/childProcesses';
+import { provisionedAgent } from './claudeCodeDriver';
+
+/** The pinned Cline CLI (scripts/agents/cline.mjs). */
+export function provisionedCline(): string {
+  return provisionedAgent('cline');
+}
+
+/** A model id Cline offers its `editor` tool to (GPT ids get apply_patch instead). */
+export const CLINE_EDITOR_MODEL = 'claude-sonnet-4-5';
+
+export interface ClineRun extends Finished {
+  /** `cline --json` lines: hook_event, agent_event, …. */
+  events: Record<string, unknown>[];
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+/**
+ * Runs `cline --json` once, offline: a private HOME (its ~/.cline state), the scripted model as an
+ * OpenAI-compatible provider (`cline auth`), telemetry off, its hub daemon on a port of its own and stopped after,
+ * and the governor's headless intent and homes in the environment the hooks inherit.
+ */
+export async function runCline(options: { binary: string; cwd: string; modelUrl: string; home: string; env?: NodeJS.ProcessEnv; model?: string; prompt?: string }): Promise<ClineRun> {
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: options.home,
+    XDG_CONFIG_HOME: join(options.home, '.config'),
+    CLINE_HUB_PORT: String(await freePort()),
+    OTEL_TELEMETRY_ENABLED: 'false',
+    ...options.env,
+  };
+  const auth = spawnSync(options.binary, ['auth', '-p', 'openai-compatible', '-k', 'sk-scripted', '-m', options.model ?? CLINE_EDITOR_MODEL, '-b', `${options.modelUrl}/v1`], { cwd: options.cwd, env, encoding: 'utf8', timeout: 60_000 });
+  if (auth.status !== 0) throw new Error(`cline auth failed: ${auth.stdout}${auth.stderr}`);
+  const child = spawn(options.binary, ['--json', '-c', options.cwd, options.prompt ?? 'Do the scripted task.'], { cwd: options.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // A hung agent must fail the test, not the whole run.
+  const killer = setTimeout(() => child.kill('SIGKILL'), 90_000);
+  try {
+    const run = await finished(child);
+    const events = run.stdout
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    return { ...run, events };
+  } finally {
+    clearTimeout(killer);
+    await stopHub(env.CLINE_HUB_PORT as string);
+  }
+}
+
+/** The hub daemon a run started (found by the port this run gave it): stopped and waited for, so no test leaves it running or writing under HOME. */
+async function stopHub(port: string): Promise<void> {
+  const found = spawnSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' }).stdout.split('\n');
+  const pids = found.filter((line) => line.includes('--cline-hub-daemon') && line.includes(`--port ${port} `)).map((line) => Number.parseInt(line.trim(), 10));
+  for (const pid of pids) {
+    try {
+      process.kill(pid, 'SIGTERM');
+    } catch {
+      continue;
+    }
+    for (let i = 0; i < 100; i++) {
+      try {
+        process.kill(pid, 0);
+      } catch {
+        break;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+}
