@@ -52,7 +52,8 @@ function editor(input: Record<string, unknown>, place: AgentPlace): ToolMapping 
   return { kind: 'governed', calls: [{ tool: 'write_file', input: { path: absolute, content: input.new_text } }] };
 }
 
-const BLOCK = /^-{3,} ?SEARCH>?\s*\n([\s\S]*?)\n?^=======\s*\n([\s\S]*?)\n?^\+{3,} ?REPLACE>?\s*$/gmu;
+// The extension writes `------- SEARCH` … `=======` … `+++++++ REPLACE`; it still reads the older `<<<<<<<` / `>>>>>>>` markers.
+const BLOCK = /^(?:-{3,}|<{3,}) ?SEARCH>?[ \t]*\n([\s\S]*?)\n?^={3,}[ \t]*\n([\s\S]*?)\n?^(?:\+{3,}|>{3,}) ?REPLACE>?[ \t]*$/gmu;
 
 /** replace_in_file's `diff`: SEARCH/REPLACE blocks, each an edit of the first match; a diff with none is refused. */
 export function searchReplaceBlocks(diff: string): NativeEdit[] {
