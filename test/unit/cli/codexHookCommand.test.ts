@@ -20,7 +20,7 @@ describe('governor hook codex (headless, as Codex CLI runs it)', () => {
   });
   afterEach(async () => {
     await h.dispose();
-    await rm(home, { recursive: true, force: true });
+    await rm(home, { recursive: true, force: true, maxRetries: 10 }); // a detached intent-map job may still be writing there
   });
 
   /** A payload captured from codex-cli 0.169.0, aimed at the harness, with another tool input where given. */

@@ -21,7 +21,7 @@ describe('governor hook copilot (headless, as GitHub Copilot CLI runs it)', () =
   });
   afterEach(async () => {
     await h.dispose();
-    await rm(home, { recursive: true, force: true });
+    await rm(home, { recursive: true, force: true, maxRetries: 10 }); // a detached intent-map job may still be writing there
   });
 
   const hook = (fixture: string, args = ['--intent', 'auth-refactor']) => runHook('copilot', hookFixture('copilot', fixture, h.root), args, env);

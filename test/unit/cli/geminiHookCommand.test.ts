@@ -20,7 +20,7 @@ describe('governor hook gemini (headless, as Gemini CLI runs it)', () => {
   });
   afterEach(async () => {
     await h.dispose();
-    await rm(home, { recursive: true, force: true });
+    await rm(home, { recursive: true, force: true, maxRetries: 10 }); // a detached intent-map job may still be writing there
   });
 
   const hook = (fixture: string, args = ['--intent', 'auth-refactor']) => runHook('gemini', hookFixture('gemini', fixture, h.root), args, env);

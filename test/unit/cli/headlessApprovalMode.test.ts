@@ -11,7 +11,7 @@ describe('approval mode at the headless hook door', () => {
   let home: string;
   afterEach(async () => {
     await h?.dispose();
-    await rm(home, { recursive: true, force: true });
+    await rm(home, { recursive: true, force: true, maxRetries: 10 }); // a detached intent-map job may still be writing there
   });
 
   async function hookWrite(intents: string): Promise<{ code: number | null; stdout: string }> {

@@ -21,7 +21,7 @@ describe("governor hook: a hook's changed input never lets the original through"
   });
   afterEach(async () => {
     await h.dispose();
-    await rm(home, { recursive: true, force: true });
+    await rm(home, { recursive: true, force: true, maxRetries: 10 }); // a detached intent-map job may still be writing there
   });
 
   it("denies a Claude Write out of scope whose hook set a governed 'path' Claude would ignore", async () => {

@@ -60,7 +60,7 @@ function claudePayload(fixture: string, root: string, top: Record<string, unknow
 
 async function disposeWorkspace(h: Harness, home: string): Promise<void> {
   await h.dispose();
-  await rm(home, { recursive: true, force: true });
+  await rm(home, { recursive: true, force: true, maxRetries: 10 }); // a detached intent-map job may still be writing there
 }
 
 describe('governor hook (headless, as the agent runs it)', () => {

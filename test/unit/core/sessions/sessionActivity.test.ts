@@ -50,7 +50,7 @@ describe('session activity: what each live agent session is and did', () => {
     await client.close().catch(() => undefined);
     await server.close();
     await h.dispose();
-    await rm(home, { recursive: true, force: true });
+    await rm(home, { recursive: true, force: true, maxRetries: 10 }); // a detached intent-map job may still be writing there
   });
 
   const activity = () => h.governor.services.sessions.activity;
