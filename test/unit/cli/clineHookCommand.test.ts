@@ -1,0 +1,68 @@
+import { strict as assert } from 'node:assert';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { assertAgentTraceFile } from '../../support/agentTraceSchema';
+import { createHarness, type Harness } from '../../support/governorHarness';
+import { hookFixture, runHook } from '../../support/runHook';
+
+const LOGIN = 'export function login() {\n  return false;\n}\n';
+
+/** `node dist/hook.js hook cline` as Cline's hook scripts run it (what `governor hooks install --agent cline` writes), headless. */
+describe('governor hook cline (headless, as Cline runs it)', () => {
+  let h: Harness;
+  let home: string;
+  let env: NodeJS.ProcessEnv;
+  beforeEach(async () => {
+    h = await createHarness({ files: { 'src/auth/login.ts': LOGIN } });
+    home = await mkdtemp(join(tmpdir(), 'ig-home-'));
+    env = { INTENT_GOVERNOR_HOME: home, INTENT_GOVERNOR_ANCHOR_DIR: join(home, 'anchors') };
+  });
+  afterEach(async () => {
+    await h.dispose();
+    await rm(home, { recursive: true, force: true });
+  });
+
+  /** A Cline payload aimed at the harness, with another tool call where given. */
+  const payload = (fixture: string, call?: { name: string; input: Record<string, unknown> }) => {
+    const value = JSON.parse(hookFixture('cline', fixture, h.root)) as Record<string, Record<string, unknown>>;
+    const key = value.tool_result ? 'tool_result' : 'tool_call';
+    if (call) value[key] = { ...value[key], ...call };
+    return JSON.stringify(value);
+  };
+  const hook = (stdin: string) => runHook('cline', stdin, ['--intent', 'auth-refactor'], env);
+
+  it('lets an in-scope editor create through by printing nothing, and its tool_result traces it as cline', async () => {
+    const pre = await hook(payload('pre-editor'));
+    assert.equal(pre.code, 0, pre.stderr);
+    assert.equal(pre.stdout, '');
+    await writeFile(join(h.root, 'src/auth/token.ts'), 'export const token = 1;\n');
+    const post = await hook(payload('post-editor'));
+    assert.equal(post.code, 0, post.stderr);
+    const records = assertAgentTraceFile(join(h.root, '.orchestration', 'agent_trace.jsonl')) as { files: { path: string }[]; metadata: Record<string, unknown> }[];
+    assert.deepEqual(records.map((r) => [r.files[0].path, r.metadata.agent, r.metadata.intent_id]), [['src/auth/token.ts', 'cline', 'auth-refactor']]);
+  });
+
+  it('cancels an out-of-scope write with the reason, in the JSON Cline reads', async () => {
+    const run = await hook(payload('pre-editor', { name: 'editor', input: { path: join(h.root, 'src/billing/x.ts'), new_text: 'x' } }));
+    assert.equal(run.code, 0, run.stderr);
+    const out = JSON.parse(run.stdout) as { cancel: boolean; errorMessage: string };
+    assert.equal(out.cancel, true);
+    assert.match(out.errorMessage, /^\[SCOPE_VIOLATION\] "src\/billing\/x\.ts" is outside the owned scope of intent auth-refactor/);
+  });
+
+  it("cancels a replace_in_file whose SEARCH block is not in the file", async () => {
+    const diff = '------- SEARCH\n  return 42;\n=======\n  return true;\n+++++++ REPLACE\n';
+    const run = await hook(payload('pre-editor', { name: 'replace_in_file', input: { path: 'src/auth/login.ts', diff } }));
+    const out = JSON.parse(run.stdout) as { cancel: boolean; errorMessage: string };
+    assert.equal(out.cancel, true);
+    assert.match(out.errorMessage, /edits\[0\]\.search was not found in src\/auth\/login\.ts/);
+    assert.equal(await readFile(join(h.root, 'src/auth/login.ts'), 'utf8'), LOGIN);
+  });
+
+  it('cancels, never stays silent, on input it cannot read', async () => {
+    const run = await hook('not json');
+    assert.equal(run.code, 0);
+    assert.equal((JSON.parse(run.stdout) as { cancel: boolean }).cancel, true);
+  });
+});
