@@ -44,7 +44,8 @@ an untrusted project fails the install with what to do. For Gemini CLI it merges
 Gemini CLI runs those hooks only when started in this folder, and only once the person trusts it. For GitHub Copilot
 CLI it writes .github/hooks/intent-governor-copilot.json (camelCase events); Copilot CLI runs a repository's hooks
 only once the person trusts the folder, and runs VS Code's and Claude Code's entries too, which then stand aside
-for the copilot one. uninstall removes only
+for the copilot one. For Cline it writes a script per event (PreToolUse.sh, PostToolUse.sh, SessionShutdown.sh) in
+.clinerules/hooks/, beside the user's own hook files. uninstall removes only
 our entries (and a file left empty). Default: every agent. These files are protected from agents; run this
 yourself. Exit 0 done; 1 a file could not be changed.
 `;
