@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
-import { mkdtemp, realpath, rm } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { clineDialect, searchReplaceBlocks } from '../../../../src/core/bridge/clineDialect';
@@ -143,5 +144,15 @@ describe('Cline dialect', () => {
     assert.equal(installClineHook('#!/bin/sh\necho mine\n', '.clinerules/hooks/PreToolUse.sh', command).ok, false);
     assert.deepEqual(uninstallClineHook(clineHookScript(command)), { ok: true, text: null });
     assert.deepEqual(uninstallClineHook('#!/bin/sh\necho mine\n'), { ok: true, text: '#!/bin/sh\necho mine\n' });
+  });
+
+  it('the script prints a cancel when the hook command cannot start (Cline would run the tool on no output)', async () => {
+    const script = join(root, 'PreToolUse.sh');
+    await writeFile(script, clineHookScript('"/nonexistent/node" "/x/hook.js" hook cline'));
+    const run = spawnSync('sh', [script], { input: '{}', encoding: 'utf8' });
+    assert.equal(run.status, 0);
+    const out = JSON.parse(run.stdout.trim().split('\n').at(-1) ?? '') as { cancel: boolean; errorMessage: string };
+    assert.equal(out.cancel, true);
+    assert.match(out.errorMessage, /Intent Governor's hook could not run/);
   });
 });
