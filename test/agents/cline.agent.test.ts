@@ -102,7 +102,7 @@ describe('agents: the real Cline CLI governed through its hook files (the hook b
     assert.equal(record?.metadata.agent, 'cline');
   });
 
-  /** Cline 3.0.65 prints a cancelled task as aborted, without the hook's errorMessage: the governance log has the reason. */
+  /** Cline 3.0.65 prints a cancelled task as aborted, without the hook's errorMessage (its log has it): the governance log has the reason. */
   const aborted = (run: ClineRun) => assert.ok(run.events.some((e) => e.type === 'run_result' && e.finishReason === 'aborted'), run.stdout);
   const logged = (code: string) => jsonl('governance_log.jsonl').filter((entry) => entry.code === code);
 
@@ -114,6 +114,8 @@ describe('agents: the real Cline CLI governed through its hook files (the hook b
     assert.deepEqual(refusals.map((entry) => entry.paths), [['src/billing/x.ts']]);
     assert.match(String(refusals[0].message), /"src\/billing\/x\.ts" is outside the owned scope of intent auth-refactor/, JSON.stringify(refusals));
     assert.deepEqual(refusals[0].agent, { name: 'cline' });
+    // Cline records the hook's errorMessage as the reason its task stopped (ControlledStopError) in its log.
+    assert.match(readFileSync(join(home, '.cline', 'data', 'logs', 'cline.log'), 'utf8'), /"errorName":"ControlledStopError","errorMessage":"\[SCOPE_VIOLATION\] \\"src\/billing\/x\.ts\\" is outside the owned scope/);
     assert.deepEqual(jsonl('agent_trace.jsonl'), []);
   });
 
