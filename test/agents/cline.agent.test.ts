@@ -52,12 +52,12 @@ describe('agents: the real Cline CLI governed through its hook files (the hook b
   // Cline's hub daemon may still be closing its databases under HOME when the run returns.
   afterEach(() => rmSync(temp, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 }));
 
-  const play = async (script: ScriptStep[], options: { expectAllPlayed?: boolean } = {}): Promise<Played> => {
+  const play = async (script: ScriptStep[], options: { expectAllPlayed?: boolean; cwd?: string } = {}): Promise<Played> => {
     const model = await startScriptedOpenAI(script);
     try {
       const run = await runCline({
         binary: cline,
-        cwd: ws,
+        cwd: options.cwd ?? ws,
         modelUrl: model.url,
         home,
         env: { INTENT_GOVERNOR_INTENT: 'auth-refactor', INTENT_GOVERNOR_HOME: join(temp, 'governor-home'), INTENT_GOVERNOR_ANCHOR_DIR: join(temp, 'anchors') },
@@ -126,6 +126,17 @@ describe('agents: the real Cline CLI governed through its hook files (the hook b
     const refusals = logged('SCOPE_VIOLATION');
     assert.equal(refusals.length, 1, JSON.stringify(jsonl('governance_log.jsonl')));
     assert.match(String(refusals[0].message), /src\/billing\/y\.ts/);
+  });
+
+  it('started in a subfolder, a relative path is judged where Cline resolves it (its working directory, not workspaceRoots)', async () => {
+    const cwd = join(ws, 'src', 'auth');
+    await play([{ tool: 'editor', input: { path: 'token.ts', new_text: 'export const token = 1;\n' } }, { text: 'written' }], { cwd });
+    assert.equal(readFileSync(join(ws, 'src/auth/token.ts'), 'utf8'), 'export const token = 1;\n');
+    assert.equal((jsonl('agent_trace.jsonl').at(-1) as TraceRecord | undefined)?.files[0].path, 'src/auth/token.ts');
+    const { run } = await play([{ tool: 'run_commands', input: { commands: ['echo x > ../billing/y.ts'] } }, { text: 'never' }], { expectAllPlayed: false, cwd });
+    aborted(run);
+    assert.equal(existsSync(join(ws, 'src/billing/y.ts')), false);
+    assert.match(String(logged('SCOPE_VIOLATION')[0]?.message), /src\/billing\/y\.ts/, JSON.stringify(jsonl('governance_log.jsonl')));
   });
 
   it("a protected path is refused: the intents file and Cline's own hook files", async () => {

@@ -9,11 +9,14 @@ import type { BridgeAnswer, NativeCall, NativeEdit, ToolMapping } from './native
  * `hookName` (`tool_call`, `tool_result`, `agent_start`, `session_shutdown`, …), carries the tool's real input
  * in `tool_call.input` / `tool_result.input` (the legacy `preToolUse.parameters` has every value stringified),
  * the conversation in `taskId`, the session in `sessionContext.rootSessionId` and the workspace in
- * `workspaceRoots[0]`, which is where the tools resolve relative paths and run commands (the workspace root when started there).
+ * `workspaceRoots[0]` (the git root). The tools resolve relative paths and run commands in the session's working
+ * directory, which is not in the payload but is the hook process's own: started in a subfolder, Cline runs
+ * `pwd` there while `workspaceRoots[0]` names the root (verified). So the event carries no cwd and the hook's
+ * working directory is used.
  *
  * What the model is offered (its first request): read_files, search_codebase, fetch_web_content, ask_question,
  * skills and submit_and_exit change no file (passed through); run_commands {commands: [...]} runs each string
- * from the workspace root; editor {path, old_text?, new_text, insert_line?} creates, replaces or inserts; GPT
+ * from the working directory; editor {path, old_text?, new_text, insert_line?} creates, replaces or inserts; GPT
  * models get apply_patch {input} (Codex's patch grammar) instead of editor. spawn_agent and the team_* tools
  * start other agents: refused (see SUBAGENT_REASON). The names of the Cline VS Code extension's tools
  * (write_to_file, replace_in_file, execute_command, …) are mapped too, for hooks written against it.
@@ -123,9 +126,7 @@ function parse(payload: unknown): ReturnType<HookDialect['parse']> {
   if (typeof hookName !== 'string') return { ok: false, message: 'the hook input has no hookName' };
   const context = isRecord(payload.sessionContext) ? payload.sessionContext : {};
   const sessionId = [context.rootSessionId, payload.taskId].find((v): v is string => typeof v === 'string' && v !== '');
-  const roots = Array.isArray(payload.workspaceRoots) ? payload.workspaceRoots : [];
-  const cwd = typeof roots[0] === 'string' ? roots[0] : undefined;
-  const { hookName: _n, sessionContext: _c, workspaceRoots: _w, ...fields } = payload;
+  const { hookName: _n, sessionContext: _c, ...fields } = payload;
   if (PRE.has(hookName) || POST.has(hookName)) {
     if (sessionId === undefined) return { ok: false, message: `${hookName} input has no taskId` };
     const call = isRecord(payload.tool_call) ? payload.tool_call : isRecord(payload.tool_result) ? payload.tool_result : {};
@@ -137,14 +138,14 @@ function parse(payload: unknown): ReturnType<HookDialect['parse']> {
     const pre = PRE.has(hookName);
     const failed = !pre && (typeof call.error === 'string' || legacy.success === false);
     const toolUseId = typeof call.id === 'string' ? call.id : undefined;
-    return { ok: true, event: { kind: 'tool', phase: pre ? 'pre' : 'post', eventName: pre ? 'PreToolUse' : failed ? 'PostToolUseFailure' : 'PostToolUse', sessionId, cwd, toolName, toolInput, toolUseId, fields } };
+    return { ok: true, event: { kind: 'tool', phase: pre ? 'pre' : 'post', eventName: pre ? 'PreToolUse' : failed ? 'PostToolUseFailure' : 'PostToolUse', sessionId, toolName, toolInput, toolUseId, fields } };
   }
   if (END.has(hookName)) {
     if (sessionId === undefined) return { ok: false, message: `${hookName} input has no taskId` };
-    return { ok: true, event: { kind: 'end', eventName: hookName, sessionId, cwd, fields } };
+    return { ok: true, event: { kind: 'end', eventName: hookName, sessionId, fields } };
   }
   const hookEvent = Object.hasOwn(CONTEXT, hookName) ? CONTEXT[hookName] : undefined;
-  if (hookEvent) return { ok: true, event: { kind: 'context', eventName: hookName, hookEvent, sessionId: sessionId ?? 'unknown', cwd, fields } };
+  if (hookEvent) return { ok: true, event: { kind: 'context', eventName: hookName, hookEvent, sessionId: sessionId ?? 'unknown', fields } };
   return { ok: true, event: { kind: 'other', eventName: hookName } };
 }
 

@@ -30,7 +30,8 @@ describe('governor hook cline (headless, as Cline runs it)', () => {
     if (call) value[key] = { ...value[key], ...call };
     return JSON.stringify(value);
   };
-  const hook = (stdin: string) => runHook('cline', stdin, ['--intent', 'auth-refactor'], env);
+  // Cline runs the hook in the session's folder; here the workspace is named instead.
+  const hook = (stdin: string) => runHook('cline', stdin, ['--intent', 'auth-refactor', '--workspace', h.root], env);
 
   it('lets an in-scope editor create through by printing nothing, and its tool_result traces it as cline', async () => {
     const pre = await hook(payload('pre-editor'));
@@ -53,7 +54,7 @@ describe('governor hook cline (headless, as Cline runs it)', () => {
 
   it("cancels a replace_in_file whose SEARCH block is not in the file", async () => {
     const diff = '------- SEARCH\n  return 42;\n=======\n  return true;\n+++++++ REPLACE\n';
-    const run = await hook(payload('pre-editor', { name: 'replace_in_file', input: { path: 'src/auth/login.ts', diff } }));
+    const run = await hook(payload('pre-editor', { name: 'replace_in_file', input: { path: join(h.root, 'src/auth/login.ts'), diff } }));
     const out = JSON.parse(run.stdout) as { cancel: boolean; errorMessage: string };
     assert.equal(out.cancel, true);
     assert.match(out.errorMessage, /edits\[0\]\.search was not found in src\/auth\/login\.ts/);

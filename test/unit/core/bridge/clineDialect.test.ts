@@ -40,13 +40,13 @@ describe('Cline dialect', () => {
     assert.equal(clineDialect.agentName, 'cline');
   });
 
-  it("parses a captured tool_call: the real input from tool_call, the session, the workspace root as cwd", () => {
+  it("parses a captured tool_call: the real input from tool_call, the session, no cwd (the hook's own is the session's)", () => {
     const event = parsed('pre-run-commands');
     assert.equal(event.kind, 'tool');
     if (event.kind !== 'tool') return;
     assert.equal(event.phase, 'pre');
     assert.equal(event.sessionId, '1795448088615_1lwxj');
-    assert.equal(event.cwd, root);
+    assert.equal(event.cwd, undefined, 'workspaceRoots names the git root, not where the tools resolve paths');
     assert.equal(event.toolName, 'run_commands');
     assert.deepEqual(event.toolInput, { commands: ['echo hi > x.txt'] });
     assert.equal(event.toolUseId, 'call_scripted_1');
@@ -75,7 +75,7 @@ describe('Cline dialect', () => {
     assert.equal(clineDialect.parse({ taskId: 'x' }).ok, false);
   });
 
-  it('run_commands: every command, run from the workspace root', () => {
+  it('run_commands: every command, run in the working directory', () => {
     assert.deepEqual(calls(map('run_commands', { commands: ['ls', 'echo x > a'] })), [
       { tool: 'run_command', input: { command: 'ls', cwd: root } },
       { tool: 'run_command', input: { command: 'echo x > a', cwd: root } },
