@@ -52,12 +52,13 @@ describe('agents: the real Cline CLI governed through its hook files (the hook b
   // Cline's hub daemon may still be closing its databases under HOME when the run returns.
   afterEach(() => rmSync(temp, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 }));
 
-  const play = async (script: ScriptStep[], options: { expectAllPlayed?: boolean; cwd?: string } = {}): Promise<Played> => {
+  const play = async (script: ScriptStep[], options: { expectAllPlayed?: boolean; cwd?: string; model?: string } = {}): Promise<Played> => {
     const model = await startScriptedOpenAI(script);
     try {
       const run = await runCline({
         binary: cline,
         cwd: options.cwd ?? ws,
+        model: options.model,
         modelUrl: model.url,
         home,
         env: { INTENT_GOVERNOR_INTENT: 'auth-refactor', INTENT_GOVERNOR_HOME: join(temp, 'governor-home'), INTENT_GOVERNOR_ANCHOR_DIR: join(temp, 'anchors') },
@@ -126,6 +127,18 @@ describe('agents: the real Cline CLI governed through its hook files (the hook b
     const refusals = logged('SCOPE_VIOLATION');
     assert.equal(refusals.length, 1, JSON.stringify(jsonl('governance_log.jsonl')));
     assert.match(String(refusals[0].message), /src\/billing\/y\.ts/);
+  });
+
+  it('with a GPT model Cline offers apply_patch instead of editor: an in-scope patch lands and is traced, an out-of-scope one is refused', async () => {
+    const patch = (...lines: string[]) => ({ input: ['*** Begin Patch', ...lines, '*** End Patch', ''].join('\n') });
+    const { model } = await play([{ tool: 'apply_patch', input: patch('*** Update File: src/auth/login.ts', '@@', ' export function login() {', '-  return false;', '+  return true;', ' }') }, { text: 'patched' }], { model: 'gpt-4o' });
+    assert.ok(model.toolNames().includes('apply_patch') && !model.toolNames().includes('editor'), model.toolNames().join(', '));
+    assert.equal(readFileSync(join(ws, 'src/auth/login.ts'), 'utf8'), 'export function login() {\n  return true;\n}\n', JSON.stringify(model.toolResults()));
+    assert.equal((jsonl('agent_trace.jsonl').at(-1) as TraceRecord | undefined)?.metadata.agent, 'cline');
+    const { run } = await play([{ tool: 'apply_patch', input: patch('*** Add File: src/billing/x.ts', '+x') }, { text: 'never' }], { model: 'gpt-4o', expectAllPlayed: false });
+    aborted(run);
+    assert.equal(existsSync(join(ws, 'src/billing/x.ts')), false);
+    assert.deepEqual(logged('SCOPE_VIOLATION').map((entry) => entry.paths), [['src/billing/x.ts']]);
   });
 
   it('started in a subfolder, a relative path is judged where Cline resolves it (its working directory, not workspaceRoots)', async () => {
