@@ -1,22 +1,14 @@
 import { strict as assert } from 'node:assert';
 import { spawn } from 'node:child_process';
-import { cpSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Locator, Page } from 'playwright-core';
 import { finished, type Finished } from '../support/childProcesses';
 import { repoRoot } from '../vscode/provisioned';
-import { answerModal, connectMcpClient, errorOf, launchGovernedVsCode, pickIntentInPalette, waitFor, type GovernedVsCode } from './e2eSupport';
+import { answerModal, connectMcpClient, errorOf, launchGovernedVsCode, pickIntentInPalette, waitFor, type GovernedVsCode, shoot } from './e2eSupport';
 
 const shots = join(repoRoot, 'test-results', 'agent-sessions');
-const docsImages = join(repoRoot, 'docs', 'images');
-
-/** Saves under test-results/agent-sessions/ (ignored by git); `npm run docs:images` also copies it to docs/images/. */
-async function shoot(page: Page, name: string): Promise<void> {
-  const path = join(shots, name);
-  await page.screenshot({ path });
-  if (process.env.UPDATE_DOC_IMAGES === '1') cpSync(path, join(docsImages, name));
-}
 
 /** For the screenshot: the chat panel closed and the side bar wide enough for the sessions' descriptions. */
 async function widenSideBar(page: Page): Promise<void> {
@@ -59,7 +51,6 @@ describe('e2e: the Agent Sessions view and the status bar with two live agents f
   before(async function () {
     this.timeout(600_000);
     mkdirSync(shots, { recursive: true });
-    mkdirSync(docsImages, { recursive: true });
     // Every change asks, so Approve for this Session has a modal to be chosen in.
     vscode = await launchGovernedVsCode({ prefix: 'ig-e2e-sessions-', settings: { 'intentGovernor.approval': 'every-change' } });
     page = vscode.workbench.page;
@@ -103,7 +94,7 @@ describe('e2e: the Agent Sessions view and the status bar with two live agents f
     const item = page.locator('.statusbar-item', { hasText: 'auth-refactor · 2 agents' });
     await item.waitFor({ state: 'visible', timeout: 30_000 });
     await widenSideBar(page);
-    await shoot(page, 'agent-sessions.png');
+    await shoot(page, shots, 'agent-sessions.png');
   });
 
   it("Unbind Intent makes the session's next write NO_ACTIVE_INTENT, though the human has an intent", async () => {

@@ -1,13 +1,12 @@
 import { strict as assert } from 'node:assert';
-import { cpSync, mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Workbench } from '../vscode/codeServer';
 import { repoRoot } from '../vscode/provisioned';
-import { answerModal, connectMcpClient, errorOf, launchGovernedVsCode, text, type GovernedVsCode } from './e2eSupport';
+import { answerModal, connectMcpClient, errorOf, launchGovernedVsCode, text, type GovernedVsCode, publishShot } from './e2eSupport';
 
 const shots = join(repoRoot, 'test-results', 'e2e');
-const docsImages = join(repoRoot, 'docs', 'images');
 const MODAL_SHOT = 'approve-for-session-modal.png';
 
 interface TraceRecord {
@@ -44,7 +43,7 @@ describe('e2e: Approve for this Session in a real VS Code', function () {
 
     const first = write('src/auth/tokens.ts', 'export const TTL = 60;\n');
     const shown = await answerModal(workbench.page, 'Approve for this Session', join(shots, MODAL_SHOT));
-    if (process.env.UPDATE_DOC_IMAGES === '1') cpSync(join(shots, MODAL_SHOT), join(docsImages, MODAL_SHOT));
+    publishShot(join(shots, MODAL_SHOT));
     assert.match(shown, /Approve for this Session/);
     assert.match(shown, /Open Diff…/);
     assert.match(shown, /src\/auth\/tokens\.ts/);

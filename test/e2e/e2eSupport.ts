@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
-import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -10,6 +10,24 @@ import { readDiscoveryFiles, type DiscoveredServer } from '../../src/core/mcp/di
 import { installExtension, openWorkbench, startCodeServer, type CodeServer, type Workbench } from '../vscode/codeServer';
 import { provision, repoRoot } from '../vscode/provisioned';
 import { runPaletteCommand } from '../vscode/workbenchActions';
+
+/**
+ * Screenshots are saved under test-results/ (ignored by git); `npm run docs:images` (UPDATE_DOC_IMAGES=1) also
+ * copies them into docs/images/ for the README, so an ordinary test run leaves the tree clean.
+ */
+export function publishShot(path: string): void {
+  if (process.env.UPDATE_DOC_IMAGES !== '1') return;
+  const docsImages = join(repoRoot, 'docs', 'images');
+  mkdirSync(docsImages, { recursive: true });
+  cpSync(path, join(docsImages, basename(path)));
+}
+
+/** A full-page screenshot named `name` under `dir`, published as publishShot says. */
+export async function shoot(page: Page, dir: string, name: string): Promise<void> {
+  const path = join(dir, name);
+  await page.screenshot({ path });
+  publishShot(path);
+}
 
 /** Polls `probe` every `intervalMs` until it returns a value, or fails naming what never came. */
 export async function waitFor<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 90_000, intervalMs = 250): Promise<T> {

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -9,10 +9,9 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { pidAlive } from '../../src/core/trace/processIdentity';
 import { CHROMIUM_ARGS } from '../vscode/codeServer';
 import { provision, readProvisioned, repoRoot } from '../vscode/provisioned';
-import { answerModal, errorOf, text, waitFor } from './e2eSupport';
+import { answerModal, errorOf, text, waitFor, publishShot } from './e2eSupport';
 
 const shots = join(repoRoot, 'test-results', 'e2e');
-const docsImages = join(repoRoot, 'docs', 'images');
 const LOGIN = 'src/auth/login.ts';
 
 /** Every process below `root` now (Linux /proc), so the ones re-parented to pid 1 later are still known. */
@@ -163,7 +162,7 @@ describe('e2e: first contact, as a new user tries it (npm start, the printed URL
     const content = `export function login(user: string, password: string): boolean {\n  return user.length > 0 && password.length >= ${minimum};\n}\n`;
     const pending = client!.callTool({ name: 'write_file', arguments: { path: LOGIN, content, expected_content_hash: hash } });
     const shown = await answerModal(tab, 'Approve', screenshot && join(shots, screenshot));
-    if (screenshot && process.env.UPDATE_DOC_IMAGES === '1') cpSync(join(shots, screenshot), join(docsImages, screenshot));
+    if (screenshot) publishShot(join(shots, screenshot));
     assert.match(shown, /login\.ts|write_file/);
     const result = await pending;
     assert.equal(errorOf(result), undefined, text(result));

@@ -7,7 +7,7 @@ import type { DiscoveredServer } from '../../src/core/mcp/discoveryFile';
 import type { Workbench } from '../vscode/codeServer';
 import { repoRoot } from '../vscode/provisioned';
 import { openInEditor } from '../vscode/workbenchActions';
-import { answerModal, connectMcpClient, errorOf, launchGovernedVsCode, pickIntentInPalette, text, type GovernedVsCode } from './e2eSupport';
+import { answerModal, connectMcpClient, errorOf, launchGovernedVsCode, pickIntentInPalette, text, type GovernedVsCode, publishShot } from './e2eSupport';
 
 const shots = join(repoRoot, 'test-results', 'e2e');
 const LOGIN = 'src/auth/login.ts';
@@ -51,6 +51,7 @@ describe('e2e: an MCP agent governed inside a real VS Code', function () {
     const content = 'export function login(user: string, password: string): boolean {\n  return user.length > 0 && password.length >= 16;\n}\n';
     const pending = client!.callTool({ name: 'write_file', arguments: { path: LOGIN, content, expected_content_hash: hash } });
     const shown = await answerModal(workbench.page, 'Approve', join(shots, 'approval-modal.png'));
+    publishShot(join(shots, 'approval-modal.png'));
     assert.match(shown, /write_file|src\/auth\/login\.ts/);
     assert.match(shown, /auth-refactor/);
     const result = await pending;
@@ -118,5 +119,6 @@ describe('e2e: an MCP agent governed inside a real VS Code', function () {
     const page = workbench.page;
     await pickIntentInPalette(page, 'auth-refactor');
     await page.locator('.part.statusbar').screenshot({ path: join(shots, 'status-bar.png') });
+    publishShot(join(shots, 'status-bar.png'));
   });
 });

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { cpSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -10,22 +10,11 @@ import { JsonlTraceSink } from '../../src/core/trace/traceWriter';
 import { SYNTHETIC_INTENTS, writeSyntheticTrace } from '../support/syntheticTrace';
 import { repoRoot } from '../vscode/provisioned';
 import { runPaletteCommand, webviewFrame } from '../vscode/workbenchActions';
-import { connectMcpClient, launchGovernedVsCode, text, waitFor, type GovernedVsCode } from './e2eSupport';
+import { connectMcpClient, launchGovernedVsCode, text, waitFor, type GovernedVsCode, shoot } from './e2eSupport';
 
 const shots = join(repoRoot, 'test-results', 'inspector');
-const docsImages = join(repoRoot, 'docs', 'images');
 const LOGIN = 'src/auth/login.ts';
 const INVOICE = 'src/billing/invoice.ts';
-
-/**
- * Saves a screenshot under test-results/inspector/ (ignored by git); `npm run docs:images` also copies it to
- * docs/images/ for the README, so an ordinary test run leaves the tree clean.
- */
-async function shoot(page: Page, name: string): Promise<void> {
-  const path = join(shots, name);
-  await page.screenshot({ path });
-  if (process.env.UPDATE_DOC_IMAGES === '1') cpSync(path, join(docsImages, name));
-}
 
 /** Two intents' changes and one refusal, written before VS Code starts, as an earlier session would have left them. */
 async function seedLogs(workspace: string, anchorDir: string): Promise<void> {
@@ -56,7 +45,6 @@ describe('e2e: the trace inspector and intent blame inside a real VS Code', func
     this.timeout(600_000);
     assert.ok(existsSync(join(repoRoot, 'dist', 'webview', 'inspector.js')), 'run `npm run build` first');
     mkdirSync(shots, { recursive: true });
-    mkdirSync(docsImages, { recursive: true });
     vscode = await launchGovernedVsCode({
       prefix: 'ig-inspector-',
       settings: { 'intentGovernor.approval': 'destructive-only', 'workbench.secondarySideBar.defaultVisibility': 'hidden' },
@@ -87,7 +75,7 @@ describe('e2e: the trace inspector and intent blame inside a real VS Code', func
     assert.match(texts[2], /billing-cleanup[\s\S]*cursor/);
     assert.equal(await frame.locator('.row.governance').count(), 1);
     await frame.locator('.chain .badge[data-log=".orchestration/agent_trace.jsonl"]', { hasText: /verified/ }).waitFor({ timeout: 30_000 });
-    await shoot(page, 'inspector-timeline.png');
+    await shoot(page, shots, 'inspector-timeline.png');
   });
 
   it('filters by intent', async () => {
@@ -95,7 +83,7 @@ describe('e2e: the trace inspector and intent blame inside a real VS Code', func
     await waitFor('the filtered list', async () => ((await frame.locator('.row').count()) === 1 ? true : undefined), 15_000);
     assert.match(await frame.locator('.row').first().innerText(), /billing-cleanup/);
     assert.match(await frame.locator('.count').innerText(), /^1 record$/);
-    await shoot(page, 'inspector-filtered.png');
+    await shoot(page, shots, 'inspector-filtered.png');
     await frame.locator('select[name="intent"]').selectOption('');
     await waitFor('the unfiltered list', async () => ((await frame.locator('.row').count()) === 3 ? true : undefined), 15_000);
   });
@@ -112,7 +100,7 @@ describe('e2e: the trace inspector and intent blame inside a real VS Code', func
     assert.match(shown, /claude-sonnet-4-5/);
     assert.match(shown, /src\/auth\/login\.ts/);
     assert.match(shown, /sha256:[0-9a-f]{64}/);
-    await shoot(page, 'inspector-detail.png');
+    await shoot(page, shots, 'inspector-detail.png');
     await detail.locator('button.open-range', { hasText: 'Open at 2-2' }).click();
     const tab = page.locator('.tab.active', { hasText: 'login.ts' });
     await tab.first().waitFor({ state: 'visible', timeout: 30_000 });
@@ -151,7 +139,7 @@ describe('e2e: the trace inspector and intent blame inside a real VS Code', func
     const shown = await hover.first().innerText();
     assert.match(shown, /Intent auth-refactor/);
     assert.match(shown, /Open record in Trace Inspector/);
-    await shoot(page, 'blame-hover.png');
+    await shoot(page, shots, 'blame-hover.png');
   });
 
   it('shows the intents with their counts and the activity chart', async () => {
@@ -165,7 +153,7 @@ describe('e2e: the trace inspector and intent blame inside a real VS Code', func
     assert.equal(cells[4], '2');
     assert.equal(cells[5], '1');
     assert.equal(await frame.locator('.chart polyline').count(), 2);
-    await shoot(page, 'inspector-intents.png');
+    await shoot(page, shots, 'inspector-intents.png');
   });
 });
 

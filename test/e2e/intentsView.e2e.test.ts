@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { parseIntentsFile } from '../../src/core/intents/intentsFile';
@@ -7,18 +7,10 @@ import { FileAnchorStore } from '../../src/core/trace/anchorStore';
 import { JsonlTraceSink } from '../../src/core/trace/traceWriter';
 import { repoRoot } from '../vscode/provisioned';
 import { webviewFrame } from '../vscode/workbenchActions';
-import { launchGovernedVsCode, pickIntentInPalette, waitFor, type GovernedVsCode } from './e2eSupport';
+import { launchGovernedVsCode, pickIntentInPalette, waitFor, type GovernedVsCode, shoot } from './e2eSupport';
 
 const shots = join(repoRoot, 'test-results', 'intents-view');
-const docsImages = join(repoRoot, 'docs', 'images');
 const INTENTS = '.orchestration/active_intents.yaml';
-
-/** Saves under test-results/intents-view/ (ignored by git); `npm run docs:images` also copies it to docs/images/. */
-async function shoot(page: Page, name: string): Promise<void> {
-  const path = join(shots, name);
-  await page.screenshot({ path });
-  if (process.env.UPDATE_DOC_IMAGES === '1') cpSync(path, join(docsImages, name));
-}
 
 /** A change and a refusal under auth-refactor, as an earlier session would have left them. */
 async function seedLogs(workspace: string, anchorDir: string): Promise<void> {
@@ -69,7 +61,6 @@ describe('e2e: the Intent Governor side bar, New Intent… and the walkthrough i
   before(async function () {
     this.timeout(600_000);
     mkdirSync(shots, { recursive: true });
-    mkdirSync(docsImages, { recursive: true });
     vscode = await launchGovernedVsCode({
       prefix: 'ig-e2e-intents-view-',
       // Test servers keep the walkthrough closed; a user's VS Code opens it on the first run (the default).
@@ -93,7 +84,7 @@ describe('e2e: the Intent Governor side bar, New Intent… and the walkthrough i
     for (const step of ['Write or generate the plan', 'Pick an intent', 'Connect an agent', 'Watch the trace']) {
       await walkthrough.getByText(step, { exact: true }).first().waitFor({ state: 'visible', timeout: 10_000 });
     }
-    await shoot(page, 'walkthrough.png');
+    await shoot(page, shots, 'walkthrough.png');
   });
 
   it('shows the Intents view in its own Activity Bar container, with status, counts and the human\'s intent', async () => {
@@ -119,7 +110,7 @@ describe('e2e: the Intent Governor side bar, New Intent… and the walkthrough i
       await page.mouse.up();
       await page.mouse.move(sash.x + 200, sash.y + 500);
     }
-    await shoot(page, 'intents-view.png');
+    await shoot(page, shots, 'intents-view.png');
   });
 
   it("Show in Trace Inspector (the intent's activity line) opens the inspector on that intent's timeline", async () => {
@@ -221,7 +212,7 @@ describe('e2e: a workspace with no plan yet, in a real VS Code', function () {
     await view.getByText('This workspace has no plan yet').waitFor({ state: 'visible', timeout: 60_000 });
     // intentGovernor.openWalkthroughOnFirstRun is off on test servers: the extension, active by now, opened nothing.
     assert.equal(await page.locator('.gettingStartedContainer').isVisible(), false, 'the walkthrough opened although its setting is off');
-    await shoot(page, 'intents-welcome.png');
+    await shoot(page, shots, 'intents-welcome.png');
     await view.locator('.monaco-button', { hasText: 'Create the Plan' }).click();
     const file = join(vscode!.workspace, INTENTS);
     await waitFor('the template', () => (existsSync(file) ? true : undefined), 30_000);
