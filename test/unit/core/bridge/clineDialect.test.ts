@@ -6,8 +6,7 @@ import { join } from 'node:path';
 import { clineDialect, searchReplaceBlocks } from '../../../../src/core/bridge/clineDialect';
 import { clineHookScript, installClineHook, uninstallClineHook } from '../../../../src/core/bridge/clineHookFiles';
 import { DIALECTS } from '../../../../src/core/bridge/dialects';
-import type { HookEvent } from '../../../../src/core/bridge/hookDialect';
-import type { NativeCall, ToolMapping } from '../../../../src/core/bridge/nativeCall';
+import { dialectProbe } from '../../../support/dialectProbe';
 import { hookFixture } from '../../../support/runHook';
 
 /** The tools Cline CLI 3.0.65 offers the model that change no file, and the Cline extension's read-only ones. */
@@ -15,20 +14,7 @@ const PASSED = ['read_files', 'search_codebase', 'fetch_web_content', 'ask_quest
 
 describe('Cline dialect', () => {
   let root: string;
-  const map = (tool: string, input: Record<string, unknown>): ToolMapping => clineDialect.mapTool(tool, input, { cwd: root, workspace: root });
-  const calls = (mapping: ToolMapping): NativeCall[] => {
-    assert.equal(mapping.kind, 'governed', JSON.stringify(mapping));
-    return mapping.kind === 'governed' ? mapping.calls : [];
-  };
-  const reason = (mapping: ToolMapping): string => {
-    assert.equal(mapping.kind, 'refused', JSON.stringify(mapping));
-    return mapping.kind === 'refused' ? mapping.reason : '';
-  };
-  const parsed = (fixture: string): HookEvent => {
-    const result = clineDialect.parse(JSON.parse(hookFixture('cline', fixture, root)));
-    assert.ok(result.ok, result.ok ? '' : result.message);
-    return result.event;
-  };
+  const { map, calls, reason, parsed } = dialectProbe(clineDialect, 'cline', () => root);
 
   beforeEach(async () => {
     root = await realpath(await mkdtemp(join(tmpdir(), 'ig-cline-')));

@@ -5,8 +5,7 @@ import { join } from 'node:path';
 import { codexDialect } from '../../../../src/core/bridge/codexDialect';
 import { DIALECTS } from '../../../../src/core/bridge/dialects';
 import type { HookEvent } from '../../../../src/core/bridge/hookDialect';
-import type { NativeCall, ToolMapping } from '../../../../src/core/bridge/nativeCall';
-import { hookFixture } from '../../../support/runHook';
+import { dialectProbe } from '../../../support/dialectProbe';
 
 /**
  * Every tool Codex CLI 0.169.0 offers the model (its first request, gpt-5.5 profile; the multi-agent tools with
@@ -22,20 +21,7 @@ const patch = (...lines: string[]) => ({ command: ['*** Begin Patch', ...lines, 
 
 describe('Codex CLI dialect', () => {
   let root: string;
-  const map = (tool: string, input: Record<string, unknown>, cwd = root): ToolMapping => codexDialect.mapTool(tool, input, { cwd, workspace: root });
-  const calls = (mapping: ToolMapping): NativeCall[] => {
-    assert.equal(mapping.kind, 'governed', JSON.stringify(mapping));
-    return mapping.kind === 'governed' ? mapping.calls : [];
-  };
-  const reason = (mapping: ToolMapping): string => {
-    assert.equal(mapping.kind, 'refused', JSON.stringify(mapping));
-    return mapping.kind === 'refused' ? mapping.reason : '';
-  };
-  const parsed = (fixture: string): HookEvent => {
-    const result = codexDialect.parse(JSON.parse(hookFixture('codex', fixture, root)));
-    assert.ok(result.ok, result.ok ? '' : result.message);
-    return result.event;
-  };
+  const { map, calls, reason, parsed } = dialectProbe(codexDialect, 'codex', () => root);
 
   beforeEach(async () => {
     root = await realpath(await mkdtemp(join(tmpdir(), 'ig-codex-')));

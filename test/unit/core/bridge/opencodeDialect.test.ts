@@ -3,11 +3,9 @@ import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DIALECTS } from '../../../../src/core/bridge/dialects';
-import type { HookEvent } from '../../../../src/core/bridge/hookDialect';
-import type { NativeCall, ToolMapping } from '../../../../src/core/bridge/nativeCall';
 import { opencodeDialect } from '../../../../src/core/bridge/opencodeDialect';
 import { protectedPatternFor } from '../../../../src/core/paths/protectedPaths';
-import { hookFixture } from '../../../support/runHook';
+import { dialectProbe } from '../../../support/dialectProbe';
 
 /** The tools OpenCode 1.18.33 offers the model in its first request (a "gpt-" model gets apply_patch instead of edit and write). */
 const OFFERED = ['bash', 'edit', 'glob', 'grep', 'read', 'skill', 'task', 'todowrite', 'webfetch', 'write', 'apply_patch'];
@@ -22,20 +20,7 @@ const json = (text: string) => JSON.parse(text) as Record<string, unknown>;
 
 describe('OpenCode dialect', () => {
   let root: string;
-  const map = (tool: string, input: Record<string, unknown>): ToolMapping => opencodeDialect.mapTool(tool, input, { cwd: root, workspace: root });
-  const calls = (mapping: ToolMapping): NativeCall[] => {
-    assert.equal(mapping.kind, 'governed', JSON.stringify(mapping));
-    return mapping.kind === 'governed' ? mapping.calls : [];
-  };
-  const reason = (mapping: ToolMapping): string => {
-    assert.equal(mapping.kind, 'refused', JSON.stringify(mapping));
-    return mapping.kind === 'refused' ? mapping.reason : '';
-  };
-  const parsed = (fixture: string): HookEvent => {
-    const result = opencodeDialect.parse(JSON.parse(hookFixture('opencode', fixture, root)));
-    assert.ok(result.ok, result.ok ? '' : result.message);
-    return result.event;
-  };
+  const { map, calls, reason, parsed } = dialectProbe(opencodeDialect, 'opencode', () => root);
 
   beforeEach(async () => {
     root = await realpath(await mkdtemp(join(tmpdir(), 'ig-opencode-')));
