@@ -1,9 +1,8 @@
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { SAMPLE_INTENTS } from '../support/governorHarness';
+import { orchestrationJsonl, seedAgentWorkspace } from './agentWorkspace';
 import { startScriptedAnthropic, type ScriptStep, type ScriptedAnthropic } from '../support/scriptedAnthropic';
 import { ensureBuilt, provisionedClaude, repoRoot, runClaude, type ClaudeRun } from './claudeCodeDriver';
 
@@ -28,17 +27,7 @@ describe('agents: the real Claude Code governed through command hooks (the hook 
   });
 
   beforeEach(() => {
-    temp = realpathSync(mkdtempSync(join(tmpdir(), 'ig-agent-claude-')));
-    ws = join(temp, 'ws');
-    const put = (rel: string, content: string) => {
-      mkdirSync(join(ws, rel, '..'), { recursive: true });
-      writeFileSync(join(ws, rel), content);
-    };
-    put('.orchestration/active_intents.yaml', SAMPLE_INTENTS);
-    put('src/auth/login.ts', 'export function login() {}\n');
-    put('src/billing/invoice.ts', 'export const invoice = 1;\n');
-    mkdirSync(join(ws, 'src', 'other'), { recursive: true });
-    spawnSync('git', ['init', '-q'], { cwd: ws });
+    ({ temp, ws } = seedAgentWorkspace('claude', { login: 'export function login() {}\n', folders: ['src/other'] }));
     // The command-hook path (Claude Code before 2.1.118, or --claude-hooks command); the resident path has its own suite.
     const install = spawnSync(process.execPath, [join(repoRoot, 'dist', 'cli.js'), 'hooks', 'install', '--agent', 'claude', '--claude-hooks', 'command', '--workspace', ws], {
       encoding: 'utf8',
@@ -71,11 +60,7 @@ describe('agents: the real Claude Code governed through command hooks (the hook 
     }
   };
 
-  const jsonl = (name: string): Record<string, unknown>[] => {
-    const path = join(ws, '.orchestration', name);
-    if (!existsSync(path)) return [];
-    return readFileSync(path, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line));
-  };
+  const jsonl = (name: string): Record<string, unknown>[] => orchestrationJsonl(ws, name);
 
   it('an in-scope Write lands and is traced as claude-code under the intent', async () => {
     const file = join(ws, 'src/auth/token.ts');

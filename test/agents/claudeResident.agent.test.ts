@@ -1,9 +1,8 @@
 import { strict as assert } from 'node:assert';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { SAMPLE_INTENTS } from '../support/governorHarness';
+import { orchestrationJsonl, seedAgentWorkspace } from './agentWorkspace';
 import { startScriptedAnthropic, type ScriptStep, type ScriptedAnthropic } from '../support/scriptedAnthropic';
 import { ensureBuilt, provisionedClaude, repoRoot, runClaude, type ClaudeRun } from './claudeCodeDriver';
 
@@ -30,17 +29,7 @@ describe('agents: the real Claude Code governed by the resident governor (mcp_to
   });
 
   beforeEach(() => {
-    temp = realpathSync(mkdtempSync(join(tmpdir(), 'ig-agent-resident-')));
-    ws = join(temp, 'ws');
-    home = join(temp, 'home');
-    const put = (rel: string, content: string) => {
-      mkdirSync(join(ws, rel, '..'), { recursive: true });
-      writeFileSync(join(ws, rel), content);
-    };
-    put('.orchestration/active_intents.yaml', SAMPLE_INTENTS);
-    put('src/auth/login.ts', 'export function login() {}\n');
-    put('src/billing/invoice.ts', 'export const invoice = 1;\n');
-    spawnSync('git', ['init', '-q'], { cwd: ws });
+    ({ temp, ws, home } = seedAgentWorkspace('resident', { login: 'export function login() {}\n' }));
     const install = spawnSync(process.execPath, [join(repoRoot, 'dist', 'cli.js'), 'hooks', 'install', '--agent', 'claude', '--claude-hooks', 'mcp_tool', '--workspace', ws], {
       encoding: 'utf8',
       env: { ...process.env, HOME: home },
@@ -68,11 +57,7 @@ describe('agents: the real Claude Code governed by the resident governor (mcp_to
     }
   };
 
-  const jsonl = (name: string): Record<string, unknown>[] => {
-    const path = join(ws, '.orchestration', name);
-    if (!existsSync(path)) return [];
-    return readFileSync(path, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line));
-  };
+  const jsonl = (name: string): Record<string, unknown>[] => orchestrationJsonl(ws, name);
 
   const select: ScriptStep = { tool: 'mcp__intent-governor__select_active_intent', input: { intent_id: 'auth-refactor' } };
 

@@ -1,9 +1,8 @@
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { SAMPLE_INTENTS } from '../support/governorHarness';
+import { orchestrationJsonl, seedAgentWorkspace } from './agentWorkspace';
 import { startScriptedOpenAI, type ScriptStep, type ScriptedOpenAI } from '../support/scriptedOpenAI';
 import { ensureBuilt, repoRoot } from './claudeCodeDriver';
 import { provisionedCline, runCline, type ClineRun } from './clineDriver';
@@ -32,18 +31,8 @@ describe('agents: the real Cline CLI governed through its hook files (the hook b
   });
 
   beforeEach(() => {
-    temp = realpathSync(mkdtempSync(join(tmpdir(), 'ig-agent-cline-')));
-    ws = join(temp, 'ws');
-    home = join(temp, 'home');
+    ({ temp, ws, home } = seedAgentWorkspace('cline'));
     mkdirSync(home, { recursive: true });
-    const put = (rel: string, content: string) => {
-      mkdirSync(join(ws, rel, '..'), { recursive: true });
-      writeFileSync(join(ws, rel), content);
-    };
-    put('.orchestration/active_intents.yaml', SAMPLE_INTENTS);
-    put('src/auth/login.ts', 'export function login() {\n  return false;\n}\n');
-    put('src/billing/invoice.ts', 'export const invoice = 1;\n');
-    spawnSync('git', ['init', '-q'], { cwd: ws });
     const install = spawnSync(process.execPath, [join(repoRoot, 'dist', 'cli.js'), 'hooks', 'install', '--agent', 'cline', '--workspace', ws], { encoding: 'utf8', env: { ...process.env, HOME: home } });
     assert.equal(install.status, 0, install.stdout + install.stderr);
     assert.match(install.stdout, /\.clinerules\/hooks\/PreToolUse\.sh/);
@@ -71,11 +60,7 @@ describe('agents: the real Cline CLI governed through its hook files (the hook b
     }
   };
 
-  const jsonl = (name: string): Record<string, unknown>[] => {
-    const path = join(ws, '.orchestration', name);
-    if (!existsSync(path)) return [];
-    return readFileSync(path, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line));
-  };
+  const jsonl = (name: string): Record<string, unknown>[] => orchestrationJsonl(ws, name);
 
   type TraceRecord = { files: { path: string }[]; metadata: Record<string, unknown> };
 

@@ -1,9 +1,9 @@
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SAMPLE_INTENTS } from '../support/governorHarness';
+import { orchestrationJsonl, seedAgentWorkspace } from './agentWorkspace';
 import { startScriptedOpenAI, type ScriptStep, type ScriptedOpenAI } from '../support/scriptedOpenAI';
 import { ensureBuilt, repoRoot } from './claudeCodeDriver';
 import { pathWithCodex, provisionedCodex, runCodex, writeCodexConfig, type CodexRun } from './codexDriver';
@@ -33,18 +33,7 @@ describe('agents: the real Codex CLI governed through its hooks (the hook bridge
   });
 
   beforeEach(() => {
-    temp = realpathSync(mkdtempSync(join(tmpdir(), 'ig-agent-codex-')));
-    ws = join(temp, 'ws');
-    home = join(temp, 'home');
-    const put = (rel: string, content: string) => {
-      mkdirSync(join(ws, rel, '..'), { recursive: true });
-      writeFileSync(join(ws, rel), content);
-    };
-    put('.orchestration/active_intents.yaml', SAMPLE_INTENTS);
-    put('src/auth/login.ts', 'export function login() {\n  return false;\n}\n');
-    put('src/billing/invoice.ts', 'export const invoice = 1;\n');
-    mkdirSync(join(ws, 'src', 'other'), { recursive: true });
-    spawnSync('git', ['init', '-q'], { cwd: ws });
+    ({ temp, ws, home } = seedAgentWorkspace('codex', { folders: ['src/other'] }));
     // The person trusts the project once (Codex reads .codex/ only then); the install trusts our hooks.
     writeCodexConfig(home, [ws]);
     const install = spawnSync(process.execPath, [join(repoRoot, 'dist', 'cli.js'), 'hooks', 'install', '--agent', 'codex', '--workspace', ws], {
@@ -80,11 +69,7 @@ describe('agents: the real Codex CLI governed through its hooks (the hook bridge
     }
   };
 
-  const jsonl = (name: string): Record<string, unknown>[] => {
-    const path = join(ws, '.orchestration', name);
-    if (!existsSync(path)) return [];
-    return readFileSync(path, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line));
-  };
+  const jsonl = (name: string): Record<string, unknown>[] => orchestrationJsonl(ws, name);
 
   type TraceRecord = { files: { path: string }[]; metadata: Record<string, unknown> };
 

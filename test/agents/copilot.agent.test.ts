@@ -1,10 +1,9 @@
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Finished } from '../support/childProcesses';
-import { SAMPLE_INTENTS } from '../support/governorHarness';
+import { orchestrationJsonl, seedAgentWorkspace } from './agentWorkspace';
 import { startScriptedAnthropic, type ScriptStep, type ScriptedAnthropic } from '../support/scriptedAnthropic';
 import { ensureBuilt, repoRoot } from './claudeCodeDriver';
 import { COPILOT_GPT_MODEL, provisionedCopilot, runCopilot } from './copilotDriver';
@@ -46,17 +45,7 @@ describe('agents: the real GitHub Copilot CLI governed through its hooks (the ho
   };
 
   beforeEach(() => {
-    temp = realpathSync(mkdtempSync(join(tmpdir(), 'ig-agent-copilot-')));
-    ws = join(temp, 'ws');
-    const put = (rel: string, content: string) => {
-      mkdirSync(join(ws, rel, '..'), { recursive: true });
-      writeFileSync(join(ws, rel), content);
-    };
-    put('.orchestration/active_intents.yaml', SAMPLE_INTENTS);
-    put('src/auth/login.ts', 'export function login() {}\n');
-    put('src/billing/invoice.ts', 'export const invoice = 1;\n');
-    mkdirSync(join(ws, 'src', 'other'), { recursive: true });
-    spawnSync('git', ['init', '-q'], { cwd: ws });
+    ({ temp, ws } = seedAgentWorkspace('copilot', { login: 'export function login() {}\n', folders: ['src/other'] }));
   });
 
   afterEach(() => rmSync(temp, { recursive: true, force: true }));
@@ -88,11 +77,7 @@ describe('agents: the real GitHub Copilot CLI governed through its hooks (the ho
     }
   };
 
-  const jsonl = (name: string): Record<string, unknown>[] => {
-    const path = join(ws, '.orchestration', name);
-    if (!existsSync(path)) return [];
-    return readFileSync(path, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line));
-  };
+  const jsonl = (name: string): Record<string, unknown>[] => orchestrationJsonl(ws, name);
   const lastRecord = () => jsonl('agent_trace.jsonl').at(-1) as TraceRecord | undefined;
   /** What the model read back for each tool call, in order. Copilot CLI reports a hook's refusal as a plain result. */
   const results = (model: ScriptedAnthropic) => model.toolResults().map((result) => result.text);

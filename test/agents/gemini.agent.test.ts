@@ -1,11 +1,10 @@
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { geminiDialect } from '../../src/core/bridge/geminiDialect';
 import { installHookConfig } from '../../src/core/bridge/hookConfig';
-import { SAMPLE_INTENTS } from '../support/governorHarness';
+import { orchestrationJsonl, seedAgentWorkspace } from './agentWorkspace';
 import { startScriptedGemini, type ScriptedGemini, type ScriptStep } from '../support/scriptedGemini';
 import { ensureBuilt, repoRoot } from './claudeCodeDriver';
 import { provisionedGemini, runGemini, type GeminiRun } from './geminiDriver';
@@ -33,16 +32,7 @@ describe('agents: the real Gemini CLI governed through its hooks (the hook bridg
   });
 
   beforeEach(() => {
-    temp = realpathSync(mkdtempSync(join(tmpdir(), 'ig-agent-gemini-')));
-    ws = join(temp, 'ws');
-    const put = (rel: string, content: string) => {
-      mkdirSync(join(ws, rel, '..'), { recursive: true });
-      writeFileSync(join(ws, rel), content);
-    };
-    put('.orchestration/active_intents.yaml', SAMPLE_INTENTS);
-    put('src/auth/login.ts', 'export function login() {}\n');
-    put('src/billing/invoice.ts', 'export const invoice = 1;\n');
-    spawnSync('git', ['init', '-q'], { cwd: ws });
+    ({ temp, ws } = seedAgentWorkspace('gemini', { login: 'export function login() {}\n' }));
     const install = spawnSync(process.execPath, [join(repoRoot, 'dist', 'cli.js'), 'hooks', 'install', '--agent', 'gemini', '--workspace', ws], {
       encoding: 'utf8',
       env: { ...process.env, HOME: join(temp, 'home') },
@@ -75,11 +65,7 @@ describe('agents: the real Gemini CLI governed through its hooks (the hook bridg
     }
   };
 
-  const jsonl = (name: string): Record<string, unknown>[] => {
-    const path = join(ws, '.orchestration', name);
-    if (!existsSync(path)) return [];
-    return readFileSync(path, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line));
-  };
+  const jsonl = (name: string): Record<string, unknown>[] => orchestrationJsonl(ws, name);
   const lastRecord = () => jsonl('agent_trace.jsonl').at(-1) as TraceRecord | undefined;
 
   it('knows every tool the binary offers the model: none would be refused as unknown; the intent handshake reaches the model', async () => {

@@ -1,11 +1,10 @@
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Finished } from '../support/childProcesses';
-import { SAMPLE_INTENTS } from '../support/governorHarness';
+import { orchestrationJsonl, seedAgentWorkspace } from './agentWorkspace';
 import { startScriptedOpenAI, type ScriptStep, type ScriptedOpenAI } from '../support/scriptedOpenAI';
 import { ensureBuilt, repoRoot } from './claudeCodeDriver';
 import { provisionedOpencode, RUN_TIMEOUT_MS, runOpencode } from './opencodeDriver';
@@ -45,17 +44,7 @@ describe('agents: the real OpenCode governed through its plugin (the hook bridge
   });
 
   beforeEach(() => {
-    temp = realpathSync(mkdtempSync(join(tmpdir(), 'ig-agent-opencode-')));
-    ws = join(temp, 'ws');
-    home = join(temp, 'home');
-    const put = (rel: string, content: string) => {
-      mkdirSync(join(ws, rel, '..'), { recursive: true });
-      writeFileSync(join(ws, rel), content);
-    };
-    put('.orchestration/active_intents.yaml', SAMPLE_INTENTS);
-    put('src/auth/login.ts', 'export function login() {\n  return false;\n}\n');
-    put('src/billing/invoice.ts', 'export const invoice = 1;\n');
-    spawnSync('git', ['init', '-q'], { cwd: ws });
+    ({ temp, ws, home } = seedAgentWorkspace('opencode'));
     const install = spawnSync(process.execPath, [join(repoRoot, 'dist', 'cli.js'), 'hooks', 'install', '--agent', 'opencode', '--workspace', ws], { encoding: 'utf8', env: { ...process.env, HOME: home } });
     assert.equal(install.status, 0, install.stdout + install.stderr);
     assert.match(install.stdout, /opencode: .*\.opencode\/plugins\/intent-governor\.js written/);
@@ -88,11 +77,7 @@ describe('agents: the real OpenCode governed through its plugin (the hook bridge
     }
   };
 
-  const jsonl = (name: string): Record<string, unknown>[] => {
-    const path = join(ws, '.orchestration', name);
-    if (!existsSync(path)) return [];
-    return readFileSync(path, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line));
-  };
+  const jsonl = (name: string): Record<string, unknown>[] => orchestrationJsonl(ws, name);
 
   type TraceRecord = { files: { path: string }[]; metadata: Record<string, unknown> };
 

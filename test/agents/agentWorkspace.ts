@@ -1,0 +1,38 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SAMPLE_INTENTS } from '../support/governorHarness';
+
+/** A test's private folders: `ws` the governed workspace, `home` the agent's HOME, both inside `temp`. */
+export interface AgentWorkspace {
+  temp: string;
+  ws: string;
+  home: string;
+}
+
+/**
+ * The workspace every real-agent test starts from: the sample plan (auth-refactor owns src/auth/**), a
+ * login.ts inside its scope, an invoice.ts outside it, a git repository. `folders` are created empty.
+ */
+export function seedAgentWorkspace(agent: string, options: { login?: string; folders?: string[] } = {}): AgentWorkspace {
+  const temp = realpathSync(mkdtempSync(join(tmpdir(), `ig-agent-${agent}-`)));
+  const ws = join(temp, 'ws');
+  const put = (rel: string, content: string) => {
+    mkdirSync(join(ws, rel, '..'), { recursive: true });
+    writeFileSync(join(ws, rel), content);
+  };
+  put('.orchestration/active_intents.yaml', SAMPLE_INTENTS);
+  put('src/auth/login.ts', options.login ?? 'export function login() {\n  return false;\n}\n');
+  put('src/billing/invoice.ts', 'export const invoice = 1;\n');
+  for (const folder of options.folders ?? []) mkdirSync(join(ws, folder), { recursive: true });
+  spawnSync('git', ['init', '-q'], { cwd: ws });
+  return { temp, ws, home: join(temp, 'home') };
+}
+
+/** The records of `.orchestration/<name>` (the trace or the governance log); none when it does not exist yet. */
+export function orchestrationJsonl(ws: string, name: string): Record<string, unknown>[] {
+  const path = join(ws, '.orchestration', name);
+  if (!existsSync(path)) return [];
+  return readFileSync(path, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
+}
