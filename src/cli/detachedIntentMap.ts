@@ -35,7 +35,9 @@ export function detachedIntentMap(home: string, root: string, entry: string | un
         await requestRebuild(rebuildFiles(home, root), () => {
           // Required on use: most hook calls record nothing.
           const { spawn } = require('node:child_process') as typeof ChildProcesses;
-          spawn(process.execPath, [entry, 'intent-map-job', root], { detached: true, stdio: 'ignore' }).unref();
+          const worker = spawn(process.execPath, [entry, 'intent-map-job', root], { detached: true, stdio: 'ignore' });
+          worker.unref();
+          return worker.pid;
         });
       } catch (error) {
         // The map is a view of the logs: a failed ask leaves it behind until the next change, never blocks the call.

@@ -20,6 +20,17 @@ async function eventually<T>(what: string, probe: () => Promise<T | undefined>, 
   }
 }
 
+/** The pids of `intent-map-job <root>` workers still alive (Linux /proc; elsewhere none are seen). */
+async function workerProcesses(root: string): Promise<string[]> {
+  const pids = (await readdir('/proc').catch(() => [] as string[])).filter((name) => /^\d+$/.test(name));
+  const alive: string[] = [];
+  for (const pid of pids) {
+    const argv = (await readFile(join('/proc', pid, 'cmdline'), 'utf8').catch(() => '')).split('\0');
+    if (argv.includes('intent-map-job') && argv.includes(root)) alive.push(pid);
+  }
+  return alive;
+}
+
 /** A Claude Code Write of `path` as its one-shot command hooks see it: PreToolUse, the tool writes, PostToolUse. */
 function claudeWrite(root: string, path: string, id: string, phase: 'pre' | 'post'): string {
   const payload = JSON.parse(hookFixture('claude', `${phase}-write-in-scope`, root)) as Record<string, unknown> & { tool_input: Record<string, unknown> };
@@ -38,7 +49,9 @@ describe('intent map from one-shot hook processes (governor hook, headless)', fu
     env = { INTENT_GOVERNOR_HOME: home, INTENT_GOVERNOR_ANCHOR_DIR: join(home, 'anchors'), INTENT_GOVERNOR_INTENT: 'auth-refactor' };
   });
   afterEach(async () => {
-    // Let a worker still running finish before its workspace goes.
+    // Let every worker finish before its workspace goes: a spare one may not have taken the lock yet, so wait
+    // for the processes themselves (their command line names the workspace), then for the lock file.
+    await eventually('the workers to exit', async () => ((await workerProcesses(h.root)).length ? undefined : true));
     await eventually('the worker to let go', async () => ((await readdir(join(home, 'intent-map')).catch(() => [])).some((n) => n.endsWith('.worker')) ? undefined : true));
     await h.dispose();
     await rm(home, { recursive: true, force: true });
