@@ -1,6 +1,7 @@
-import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, realpath, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { removeTree } from './removeTree';
 import { Governor, type GovernedResult } from '../../src/core/governor';
 import type { GovernancePolicy } from '../../src/core/governorServices';
 import type { ApprovalDecision, ApprovalRequest, Approver } from '../../src/core/hooks/approver';
@@ -119,7 +120,7 @@ export async function createHarness(options: { files?: Record<string, string>; i
       return call(tool, input, session);
     },
     file,
-    dispose: () => rm(root, { recursive: true, force: true }),
+    dispose: () => removeTree(root),
   };
 }
 

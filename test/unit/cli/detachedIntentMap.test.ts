@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -8,6 +8,7 @@ import { INTENT_MAP_FILE } from '../../../src/core/intentMap/intentMapMarkdown';
 import { createHarness, type Harness } from '../../support/governorHarness';
 import { parseIntentMap } from '../../support/intentMapWorkspace';
 import { hookFixture, runHook } from '../../support/runHook';
+import { removeTree } from '../../support/removeTree';
 
 /** Waits for a detached process to reach a state; the deadline only bounds a broken run, it asserts nothing about speed. */
 async function eventually<T>(what: string, probe: () => Promise<T | undefined>, deadlineMs = 30_000): Promise<T> {
@@ -54,7 +55,7 @@ describe('intent map from one-shot hook processes (governor hook, headless)', fu
     await eventually('the workers to exit', async () => ((await workerProcesses(h.root)).length ? undefined : true));
     await eventually('the worker to let go', async () => ((await readdir(join(home, 'intent-map')).catch(() => [])).some((n) => n.endsWith('.worker')) ? undefined : true));
     await h.dispose();
-    await rm(home, { recursive: true, force: true });
+    await removeTree(home);
   });
 
   async function nativeWrite(path: string, id: string): Promise<void> {

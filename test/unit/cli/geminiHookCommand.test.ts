@@ -1,10 +1,11 @@
 import { strict as assert } from 'node:assert';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { assertAgentTraceFile } from '../../support/agentTraceSchema';
 import { createHarness, type Harness } from '../../support/governorHarness';
 import { hookFixture, runHook } from '../../support/runHook';
+import { removeTree } from '../../support/removeTree';
 
 const LOGIN = 'export function login() {\n  return false;\n}\n';
 
@@ -20,7 +21,7 @@ describe('governor hook gemini (headless, as Gemini CLI runs it)', () => {
   });
   afterEach(async () => {
     await h.dispose();
-    await rm(home, { recursive: true, force: true, maxRetries: 10 }); // a detached intent-map job may still be writing there
+    await removeTree(home);
   });
 
   const hook = (fixture: string, args = ['--intent', 'auth-refactor']) => runHook('gemini', hookFixture('gemini', fixture, h.root), args, env);

@@ -1,9 +1,10 @@
 import { strict as assert } from 'node:assert';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHarness, SAMPLE_INTENTS, type Harness } from '../../support/governorHarness';
 import { hookFixture, runHook } from '../../support/runHook';
+import { removeTree } from '../../support/removeTree';
 
 /** The approval mode at a headless door: a real hook process, as Claude Code runs it, with no VS Code to ask. */
 describe('approval mode at the headless hook door', () => {
@@ -11,7 +12,7 @@ describe('approval mode at the headless hook door', () => {
   let home: string;
   afterEach(async () => {
     await h?.dispose();
-    await rm(home, { recursive: true, force: true, maxRetries: 10 }); // a detached intent-map job may still be writing there
+    await removeTree(home);
   });
 
   async function hookWrite(intents: string): Promise<{ code: number | null; stdout: string }> {

@@ -1,10 +1,11 @@
 import { strict as assert } from 'node:assert';
-import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { commandHash, FileHookApprovals } from '../../../src/core/hooks/user/hookApprovals';
 import { createHarness, type Harness } from '../../support/governorHarness';
 import { hookFixture, runHook } from '../../support/runHook';
+import { removeTree } from '../../support/removeTree';
 
 /**
  * A workspace hook that rewrites a call must not make the bridge allow the agent's original call: the guards
@@ -21,7 +22,7 @@ describe("governor hook: a hook's changed input never lets the original through"
   });
   afterEach(async () => {
     await h.dispose();
-    await rm(home, { recursive: true, force: true, maxRetries: 10 }); // a detached intent-map job may still be writing there
+    await removeTree(home);
   });
 
   it("denies a Claude Write out of scope whose hook set a governed 'path' Claude would ignore", async () => {

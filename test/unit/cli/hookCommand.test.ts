@@ -12,6 +12,7 @@ import { bundledScript } from '../../support/bundledScript';
 import { finished, type Finished } from '../../support/childProcesses';
 import { createHarness, type Harness } from '../../support/governorHarness';
 import { hookFixture, runHook, spawnHook } from '../../support/runHook';
+import { removeTree } from '../../support/removeTree';
 
 const LOGIN = 'export function login() {\n  return false;\n}\n';
 
@@ -60,7 +61,7 @@ function claudePayload(fixture: string, root: string, top: Record<string, unknow
 
 async function disposeWorkspace(h: Harness, home: string): Promise<void> {
   await h.dispose();
-  await rm(home, { recursive: true, force: true, maxRetries: 10 }); // a detached intent-map job may still be writing there
+  await removeTree(home);
 }
 
 describe('governor hook (headless, as the agent runs it)', () => {

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
-import { mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, realpath, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { clineDialect, searchReplaceBlocks } from '../../../../src/core/bridge/clineDialect';
@@ -8,6 +8,7 @@ import { clineHookScript, installClineHook, uninstallClineHook } from '../../../
 import { DIALECTS } from '../../../../src/core/bridge/dialects';
 import { dialectProbe } from '../../../support/dialectProbe';
 import { hookFixture } from '../../../support/runHook';
+import { removeTree } from '../../../support/removeTree';
 
 /** The tools Cline CLI 3.0.65 offers the model that change no file, and the Cline extension's read-only ones. */
 const PASSED = ['read_files', 'search_codebase', 'fetch_web_content', 'ask_question', 'skills', 'submit_and_exit', 'read_file', 'list_files', 'search_files', 'list_code_definition_names', 'ask_followup_question', 'attempt_completion', 'plan_mode_respond', 'load_mcp_documentation'];
@@ -19,7 +20,7 @@ describe('Cline dialect', () => {
   beforeEach(async () => {
     root = await realpath(await mkdtemp(join(tmpdir(), 'ig-cline-')));
   });
-  afterEach(() => rm(root, { recursive: true, force: true }));
+  afterEach(() => removeTree(root));
 
   it('is registered as `governor hook cline` and traced as cline', () => {
     assert.equal(DIALECTS.cline, clineDialect);

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { mkdir, mkdtemp, realpath, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, realpath } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { copilotDialect } from '../../../../src/core/bridge/copilotDialect';
@@ -7,6 +7,7 @@ import { DIALECTS } from '../../../../src/core/bridge/dialects';
 import type { HookEvent } from '../../../../src/core/bridge/hookDialect';
 import type { NativeCall, ToolMapping } from '../../../../src/core/bridge/nativeCall';
 import { hookFixture } from '../../../support/runHook';
+import { removeTree } from '../../../support/removeTree';
 
 /**
  * The tools GitHub Copilot CLI 1.0.102 offers the model in prompt mode, as the real binary sends them in its first
@@ -54,7 +55,7 @@ describe('GitHub Copilot CLI dialect', () => {
   beforeEach(async () => {
     root = await realpath(await mkdtemp(join(tmpdir(), 'ig-copilot-')));
   });
-  afterEach(() => rm(root, { recursive: true, force: true }));
+  afterEach(() => removeTree(root));
 
   it('is `governor hook copilot`, traced as copilot-cli', () => {
     assert.equal(DIALECTS.copilot, copilotDialect);

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, realpath, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DIALECTS } from '../../../../src/core/bridge/dialects';
@@ -7,6 +7,7 @@ import { geminiDialect, geminiToolPath } from '../../../../src/core/bridge/gemin
 import type { HookEvent } from '../../../../src/core/bridge/hookDialect';
 import type { ToolMapping } from '../../../../src/core/bridge/nativeCall';
 import { hookFixture } from '../../../support/runHook';
+import { removeTree } from '../../../support/removeTree';
 
 /**
  * Every tool Gemini CLI 0.61 offers the model in a headless agent turn, as the real binary sends them (the
@@ -39,7 +40,7 @@ describe('Gemini CLI dialect', () => {
     await mkdir(join(root, 'src', 'auth'), { recursive: true });
     await writeFile(join(root, 'src', 'auth', 'login.ts'), 'export function login() {\n  return false;\n}\n');
   });
-  afterEach(() => rm(root, { recursive: true, force: true }));
+  afterEach(() => removeTree(root));
 
   it('is `governor hook gemini`, traced as gemini-cli', () => {
     assert.equal(DIALECTS.gemini, geminiDialect);

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { assertAgentTraceFile } from '../../../support/agentTraceSchema';
 import { createHarness, type Harness } from '../../../support/governorHarness';
 import { hookFixture, runHook } from '../../../support/runHook';
+import { removeTree } from '../../../support/removeTree';
 
 const LOGIN = 'export function login() {\n  return false;\n}\n';
 const INVOICE = 'export const total = 0;\n';
@@ -31,7 +32,7 @@ describe('VS Code agent tools through governor hook vscode (headless)', () => {
   });
   afterEach(async () => {
     await h.dispose();
-    await rm(home, { recursive: true, force: true });
+    await removeTree(home);
   });
 
   const hook = (fixture: string) => runHook('vscode', hookFixture('vscode', fixture, h.root), ['--intent', 'auth-refactor'], env);

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -15,6 +15,7 @@ import type { LiveSession } from '../../../../src/core/sessions/sessionActivity'
 import { SessionRegistry } from '../../../../src/core/sessions/sessionRegistry';
 import { codeOf, createHarness, type Harness } from '../../../support/governorHarness';
 import { hookFixture, runHook } from '../../../support/runHook';
+import { removeTree } from '../../../support/removeTree';
 
 const MINUTE = 60_000;
 
@@ -50,7 +51,7 @@ describe('session activity: what each live agent session is and did', () => {
     await client.close().catch(() => undefined);
     await server.close();
     await h.dispose();
-    await rm(home, { recursive: true, force: true, maxRetries: 10 }); // a detached intent-map job may still be writing there
+    await removeTree(home);
   });
 
   const activity = () => h.governor.services.sessions.activity;
