@@ -1,28 +1,17 @@
 import { strict as assert } from 'node:assert';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { assertAgentTraceFile } from '../../support/agentTraceSchema';
-import { createHarness, type Harness } from '../../support/governorHarness';
+import type { Harness } from '../../support/governorHarness';
+import { headlessHookWorkspace, type HeadlessHookWorkspace } from '../../support/headlessHookWorkspace';
 import { hookFixture, runHook } from '../../support/runHook';
-import { removeTree } from '../../support/removeTree';
-
-const LOGIN = 'export function login() {\n  return false;\n}\n';
 
 /** `node dist/hook.js hook codex` as Codex CLI runs it (the command `governor hooks install --agent codex` writes), headless. */
 describe('governor hook codex (headless, as Codex CLI runs it)', () => {
+  let workspace: HeadlessHookWorkspace;
   let h: Harness;
-  let home: string;
   let env: NodeJS.ProcessEnv;
-  beforeEach(async () => {
-    h = await createHarness({ files: { 'src/auth/login.ts': LOGIN } });
-    home = await mkdtemp(join(tmpdir(), 'ig-home-'));
-    env = { INTENT_GOVERNOR_HOME: home, INTENT_GOVERNOR_ANCHOR_DIR: join(home, 'anchors') };
-  });
-  afterEach(async () => {
-    await h.dispose();
-    await removeTree(home);
-  });
+  beforeEach(async () => ({ h, env } = workspace = await headlessHookWorkspace()));
+  afterEach(() => workspace.dispose());
 
   /** A payload captured from codex-cli 0.169.0, aimed at the harness, with another tool input where given. */
   const payload = (fixture: string, toolInput?: Record<string, unknown>) => {
@@ -42,7 +31,7 @@ describe('governor hook codex (headless, as Codex CLI runs it)', () => {
     await writeFile(join(h.root, 'src/auth/token.ts'), 'export const token = 1;\n');
     const post = await hook(payload('post-apply-patch', input));
     assert.equal(post.code, 0, post.stderr);
-    const records = assertAgentTraceFile(join(h.root, '.orchestration', 'agent_trace.jsonl')) as { files: { path: string }[]; metadata: Record<string, unknown> }[];
+    const records = workspace.traceRecords();
     assert.deepEqual(records.map((r) => r.files[0].path), ['src/auth/login.ts', 'src/auth/token.ts']);
     assert.deepEqual(records.map((r) => [r.metadata.agent, r.metadata.intent_id]), [['codex-cli', 'auth-refactor'], ['codex-cli', 'auth-refactor']]);
   });

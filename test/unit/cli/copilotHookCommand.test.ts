@@ -1,33 +1,21 @@
 import { strict as assert } from 'node:assert';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { assertAgentTraceFile } from '../../support/agentTraceSchema';
-import { createHarness, type Harness } from '../../support/governorHarness';
+import type { Harness } from '../../support/governorHarness';
+import { headlessHookWorkspace, type HeadlessHookWorkspace } from '../../support/headlessHookWorkspace';
 import { hookFixture, runHook } from '../../support/runHook';
-import { removeTree } from '../../support/removeTree';
-
-const LOGIN = 'export function login() {\n  return false;\n}\n';
 
 /** `node dist/hook.js hook copilot` as GitHub Copilot CLI runs it (the command `governor hooks install --agent copilot` writes), headless. */
 describe('governor hook copilot (headless, as GitHub Copilot CLI runs it)', () => {
+  let workspace: HeadlessHookWorkspace;
   let h: Harness;
-  let home: string;
   let env: NodeJS.ProcessEnv;
-  beforeEach(async () => {
-    h = await createHarness({ files: { 'src/auth/login.ts': LOGIN } });
-    home = await mkdtemp(join(tmpdir(), 'ig-home-'));
-    env = { INTENT_GOVERNOR_HOME: home, INTENT_GOVERNOR_ANCHOR_DIR: join(home, 'anchors') };
-  });
-  afterEach(async () => {
-    await h.dispose();
-    await removeTree(home);
-  });
+  beforeEach(async () => ({ h, env } = workspace = await headlessHookWorkspace()));
+  afterEach(() => workspace.dispose());
 
   const hook = (fixture: string, args = ['--intent', 'auth-refactor']) => runHook('copilot', hookFixture('copilot', fixture, h.root), args, env);
   const answer = (stdout: string) => JSON.parse(stdout) as { permissionDecision?: string; permissionDecisionReason?: string; additionalContext?: string; modifiedArgs?: unknown };
-  const governanceLog = async () => (await readFile(join(h.root, '.orchestration/governance_log.jsonl'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
 
   it('lets an in-scope create through by saying nothing, and its postToolUse traces the new file as copilot-cli', async () => {
     const pre = await hook('pre-create-in-scope');
@@ -36,7 +24,7 @@ describe('governor hook copilot (headless, as GitHub Copilot CLI runs it)', () =
     await writeFile(join(h.root, 'src/auth/token.ts'), 'export const token = 1;\n'); // Copilot CLI writes the file
     const post = await hook('post-create');
     assert.equal(post.code, 0, post.stderr);
-    const [record] = assertAgentTraceFile(join(h.root, '.orchestration', 'agent_trace.jsonl')) as { files: { path: string }[]; metadata: Record<string, unknown> }[];
+    const [record] = workspace.traceRecords();
     assert.equal(record.files[0].path, 'src/auth/token.ts');
     assert.equal(record.metadata.agent, 'copilot-cli');
     assert.equal(record.metadata.intent_id, 'auth-refactor');
@@ -48,7 +36,7 @@ describe('governor hook copilot (headless, as GitHub Copilot CLI runs it)', () =
     assert.deepEqual(Object.keys(answer(run.stdout)), ['permissionDecision', 'permissionDecisionReason', 'hookSpecificOutput']);
     assert.equal(answer(run.stdout).permissionDecision, 'deny');
     assert.match(answer(run.stdout).permissionDecisionReason ?? '', /^\[SCOPE_VIOLATION\] "src\/billing\/x\.ts" is outside the owned scope of intent auth-refactor/);
-    const [entry] = await governanceLog();
+    const [entry] = await workspace.governanceLog();
     assert.deepEqual([entry.decision, entry.code, entry.agent], ['deny', 'SCOPE_VIOLATION', { name: 'copilot-cli' }]);
   });
 
@@ -95,7 +83,7 @@ describe('governor hook copilot (headless, as GitHub Copilot CLI runs it)', () =
   it("governs a subagent's call in the session that started it, and refuses it out of scope", async () => {
     const run = await hook('pre-subagent-create');
     assert.equal(answer(run.stdout).permissionDecision, 'deny');
-    const [entry] = await governanceLog();
+    const [entry] = await workspace.governanceLog();
     assert.equal(entry.session_id, 'copilot:2d906b8e-c8f7-4987-8096-b4eff854c5f7');
   });
 
@@ -103,7 +91,7 @@ describe('governor hook copilot (headless, as GitHub Copilot CLI runs it)', () =
     const run = await hook('pre-other-mcp-tool');
     assert.equal(answer(run.stdout).permissionDecision, 'deny');
     assert.match(answer(run.stdout).permissionDecisionReason ?? '', /does not know Copilot CLI's tool 'github-mcp-server-create_or_update_file', so it is refused/);
-    const log = await governanceLog();
+    const log = await workspace.governanceLog();
     assert.deepEqual(log.map((r) => [r.decision, r.code, r.tool_name]), [['deny', 'INVALID_INPUT', 'github-mcp-server-create_or_update_file']]);
     const own = await hook('pre-own-mcp-tool');
     assert.equal(own.stdout, '');

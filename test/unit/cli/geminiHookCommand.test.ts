@@ -1,32 +1,20 @@
 import { strict as assert } from 'node:assert';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { assertAgentTraceFile } from '../../support/agentTraceSchema';
-import { createHarness, type Harness } from '../../support/governorHarness';
+import type { Harness } from '../../support/governorHarness';
+import { headlessHookWorkspace, type HeadlessHookWorkspace } from '../../support/headlessHookWorkspace';
 import { hookFixture, runHook } from '../../support/runHook';
-import { removeTree } from '../../support/removeTree';
-
-const LOGIN = 'export function login() {\n  return false;\n}\n';
 
 /** `node dist/hook.js hook gemini` as Gemini CLI runs it (the command `governor hooks install --agent gemini` writes), headless. */
 describe('governor hook gemini (headless, as Gemini CLI runs it)', () => {
+  let workspace: HeadlessHookWorkspace;
   let h: Harness;
-  let home: string;
   let env: NodeJS.ProcessEnv;
-  beforeEach(async () => {
-    h = await createHarness({ files: { 'src/auth/login.ts': LOGIN } });
-    home = await mkdtemp(join(tmpdir(), 'ig-home-'));
-    env = { INTENT_GOVERNOR_HOME: home, INTENT_GOVERNOR_ANCHOR_DIR: join(home, 'anchors') };
-  });
-  afterEach(async () => {
-    await h.dispose();
-    await removeTree(home);
-  });
+  beforeEach(async () => ({ h, env } = workspace = await headlessHookWorkspace()));
+  afterEach(() => workspace.dispose());
 
   const hook = (fixture: string, args = ['--intent', 'auth-refactor']) => runHook('gemini', hookFixture('gemini', fixture, h.root), args, env);
   const answer = (stdout: string) => JSON.parse(stdout) as { decision?: string; reason?: string; hookSpecificOutput?: Record<string, unknown> };
-  const governanceLog = async () => (await readFile(join(h.root, '.orchestration/governance_log.jsonl'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
 
   it('lets an in-scope write_file through by saying nothing, and its AfterTool traces the new file as gemini-cli', async () => {
     const pre = await hook('before-write-file-in-scope');
@@ -35,7 +23,7 @@ describe('governor hook gemini (headless, as Gemini CLI runs it)', () => {
     await writeFile(join(h.root, 'src/auth/token.ts'), 'export const token = 1;\n'); // Gemini CLI writes the file
     const post = await hook('after-write-file');
     assert.equal(post.code, 0, post.stderr);
-    const [record] = assertAgentTraceFile(join(h.root, '.orchestration', 'agent_trace.jsonl')) as { files: { path: string }[]; metadata: Record<string, unknown> }[];
+    const [record] = workspace.traceRecords();
     assert.equal(record.files[0].path, 'src/auth/token.ts');
     assert.equal(record.metadata.agent, 'gemini-cli');
     assert.equal(record.metadata.intent_id, 'auth-refactor');
@@ -75,7 +63,7 @@ describe('governor hook gemini (headless, as Gemini CLI runs it)', () => {
     const run = await hook('before-other-mcp-tool');
     assert.equal(answer(run.stdout).decision, 'deny');
     assert.match(answer(run.stdout).reason ?? '', /'mcp_other_echo' is a tool of another MCP server/);
-    const log = await governanceLog();
+    const log = await workspace.governanceLog();
     assert.deepEqual(log.map((r) => [r.decision, r.code, r.tool_name]), [['deny', 'INVALID_INPUT', 'mcp_other_echo']]);
   });
 

@@ -1,25 +1,16 @@
 import { strict as assert } from 'node:assert';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createHarness, SAMPLE_INTENTS, type Harness } from '../../support/governorHarness';
+import { SAMPLE_INTENTS } from '../../support/governorHarness';
+import { headlessHookWorkspace, type HeadlessHookWorkspace } from '../../support/headlessHookWorkspace';
 import { hookFixture, runHook } from '../../support/runHook';
-import { removeTree } from '../../support/removeTree';
 
 /** The approval mode at a headless door: a real hook process, as Claude Code runs it, with no VS Code to ask. */
 describe('approval mode at the headless hook door', () => {
-  let h: Harness | undefined;
-  let home: string;
-  afterEach(async () => {
-    await h?.dispose();
-    await removeTree(home);
-  });
+  let workspace: HeadlessHookWorkspace | undefined;
+  afterEach(() => workspace?.dispose());
 
   async function hookWrite(intents: string): Promise<{ code: number | null; stdout: string }> {
-    h = await createHarness({ intents });
-    home = await mkdtemp(join(tmpdir(), 'ig-home-'));
-    const env = { INTENT_GOVERNOR_HOME: home, INTENT_GOVERNOR_ANCHOR_DIR: join(home, 'anchors'), INTENT_GOVERNOR_INTENT: '' };
-    return runHook('claude', hookFixture('claude', 'pre-write-in-scope', h.root), ['--intent', 'auth-refactor'], env);
+    workspace = await headlessHookWorkspace({ intents });
+    return runHook('claude', hookFixture('claude', 'pre-write-in-scope', workspace.h.root), ['--intent', 'auth-refactor'], workspace.env);
   }
 
   it('keeps today’s default: an in-scope write is allowed without asking', async () => {

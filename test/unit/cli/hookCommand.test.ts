@@ -10,11 +10,9 @@ import { writeDiscoveryFile } from '../../../src/core/mcp/discoveryFile';
 import { assertAgentTraceFile } from '../../support/agentTraceSchema';
 import { bundledScript } from '../../support/bundledScript';
 import { finished, type Finished } from '../../support/childProcesses';
-import { createHarness, type Harness } from '../../support/governorHarness';
+import type { Harness } from '../../support/governorHarness';
+import { headlessHookWorkspace, LOGIN, type HeadlessHookWorkspace } from '../../support/headlessHookWorkspace';
 import { hookFixture, runHook, spawnHook } from '../../support/runHook';
-import { removeTree } from '../../support/removeTree';
-
-const LOGIN = 'export function login() {\n  return false;\n}\n';
 
 interface PreAnswer {
   hookSpecificOutput: { hookEventName: string; permissionDecision: string; permissionDecisionReason: string };
@@ -25,13 +23,6 @@ function preAnswer(stdout: string): PreAnswer['hookSpecificOutput'] {
   assert.deepEqual(Object.keys(answer), ['hookSpecificOutput']);
   assert.equal(answer.hookSpecificOutput.hookEventName, 'PreToolUse');
   return answer.hookSpecificOutput;
-}
-
-/** A sample workspace, a private governor home and the env a headless hook process runs with. */
-async function headlessWorkspace(intent: string): Promise<{ h: Harness; home: string; env: NodeJS.ProcessEnv }> {
-  const h = await createHarness({ files: { 'src/auth/login.ts': LOGIN } });
-  const home = await mkdtemp(join(tmpdir(), 'ig-home-'));
-  return { h, home, env: { INTENT_GOVERNOR_HOME: home, INTENT_GOVERNOR_ANCHOR_DIR: join(home, 'anchors'), INTENT_GOVERNOR_INTENT: intent } };
 }
 
 /**
@@ -59,19 +50,13 @@ function claudePayload(fixture: string, root: string, top: Record<string, unknow
   return JSON.stringify({ ...payload, ...top, ...(payload.tool_input ? { tool_input: { ...payload.tool_input, ...toolInput } } : {}) });
 }
 
-async function disposeWorkspace(h: Harness, home: string): Promise<void> {
-  await h.dispose();
-  await removeTree(home);
-}
-
 describe('governor hook (headless, as the agent runs it)', () => {
+  let workspace: HeadlessHookWorkspace;
   let h: Harness;
   let env: NodeJS.ProcessEnv;
   let home: string;
-  beforeEach(async () => {
-    ({ h, home, env } = await headlessWorkspace(''));
-  });
-  afterEach(() => disposeWorkspace(h, home));
+  beforeEach(async () => ({ h, home, env } = workspace = await headlessHookWorkspace()));
+  afterEach(() => workspace.dispose());
 
   const hook = (agent: string, fixture: string, args = ['--intent', 'auth-refactor']) => runHook(agent, hookFixture(agent, fixture, h.root), args, env);
 
@@ -386,13 +371,11 @@ describe('governor hook (headless, as the agent runs it)', () => {
 });
 
 describe('governor hook cursor (headless)', () => {
+  let workspace: HeadlessHookWorkspace;
   let h: Harness;
   let env: NodeJS.ProcessEnv;
-  let home: string;
-  beforeEach(async () => {
-    ({ h, home, env } = await headlessWorkspace('auth-refactor'));
-  });
-  afterEach(() => disposeWorkspace(h, home));
+  beforeEach(async () => ({ h, env } = workspace = await headlessHookWorkspace({ intent: 'auth-refactor' })));
+  afterEach(() => workspace.dispose());
   const hook = (fixture: string) => runHook('cursor', hookFixture('cursor', fixture, h.root), [], env);
 
   it('answers beforeShellExecution with Cursor’s permission JSON: allow, ask, deny with messages', async () => {
