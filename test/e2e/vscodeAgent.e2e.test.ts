@@ -165,10 +165,7 @@ describe('e2e: VS Code’s own agent governed through its hooks', function () {
     assert.equal(record.metadata.operation, 'edit');
   });
 
-  // Skipped: the agent's conversation stalls after the modal in code-server (the chat view never sends the request
-  // the next step answers); the approve/reject path itself is covered through the bridge in
-  // test/unit/core/bridge/extensionBridge.test.ts. Unskip once the chat driver handles that stall.
-  it.skip('a destructive terminal command asks a person in the native modal: Approve lets it run, Reject denies it', async () => {
+  it('a destructive terminal command asks a person in the native modal: Approve lets it run, Reject denies it', async () => {
     const tmp = join(workspace, 'src/auth/tmp');
     const rm = { tool: 'run_in_terminal', input: { command: 'rm -rf src/auth/tmp', explanation: 'clean up', goal: 'clean up', isBackground: false, timeout: 10_000 } };
 
