@@ -102,9 +102,9 @@ export class SessionRegistry {
 
   /** The intent a session works under: its own selection, else the human's pick. */
   boundIntentId(sessionId: string): string | undefined {
-    const state = this.touch(sessionId, false)?.state;
-    if (state?.unbound) return undefined;
-    return state?.intentId ?? this.defaultIntentId;
+    this.touch(sessionId, false); // the agent's own use keeps its session alive
+    const binding = this.binding(sessionId);
+    return binding.kind === 'unbound' ? undefined : binding.intentId;
   }
 
   /** Which intent the session works under and why, without touching it (a view looking is not the agent's use). */
