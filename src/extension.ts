@@ -4,6 +4,7 @@ import { hookRoute } from './core/bridge/hookRoute';
 import { NativeToolBridge } from './core/bridge/nativeToolBridge';
 import { Governor } from './core/governor';
 import { INTENTS_FILE_RELATIVE } from './core/intents/fileIntentSource';
+import { WorkspaceSessions } from './core/sessions/workspaceSessions';
 import { registerAgentSessionsView } from './host/agentSessionCommands';
 import { registerConnectAgentCommand } from './host/connectAgentCommand';
 import { startMcpHost, type McpHost } from './host/mcpHost';
@@ -56,9 +57,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<Intent
   if (host instanceof Error) return activateIdle(context, log, `${folder.uri.fsPath} cannot be governed (${host.message})`);
   const { services, intents, anchors, trace } = host;
   const governor = new Governor(services);
-  const statusBar = new IntentStatusBar(services.sessions);
+  const agentSessions = new WorkspaceSessions(services.sessions, services.standingApprovals);
+  const statusBar = new IntentStatusBar(agentSessions);
   const display = new IntentsDisplay(intents, services.sessions, statusBar, vscode.Uri.joinPath(folder.uri, INTENTS_FILE_RELATIVE));
-  const governed: GovernedFolder = { folder, governor, services, anchors, display, documents, log };
+  const governed: GovernedFolder = { folder, governor, services, agentSessions, anchors, display, documents, log };
   let mcp: McpHost | undefined;
   // deactivate awaits these: the trace's queued records and the MCP server's in-flight calls must land first.
   const shutdown = new ShutdownSequence(services.logger);
@@ -71,6 +73,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Intent
   const reloadIntents = () => display.reload().catch((error: unknown) => log.error(`reloading the intents file failed: ${String(error)}`));
 
   context.subscriptions.push(
+    agentSessions,
     statusBar,
     host.hookStatus,
     display,
@@ -102,6 +105,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Intent
     secrets: context.secrets,
     state: context.globalState,
     workspaceFolders: [services.workspace.root],
+    sessions: agentSessions,
     // Agents' native tools (governor hook) are judged here, with the approval modal and this trace.
     hookHandler: hookRoute(new NativeToolBridge(governor, new MemoryBeforeStash(), { askHuman: true }), services.logger),
   }).catch((error: unknown) => {

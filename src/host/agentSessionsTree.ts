@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import type { StandingApproval, StandingApprovals } from '../core/approval/standingApprovals';
+import type { StandingApproval } from '../core/approval/standingApprovals';
 import type { LiveSession } from '../core/sessions/sessionActivity';
-import type { SessionRegistry } from '../core/sessions/sessionRegistry';
+import type { WorkspaceSessions } from '../core/sessions/workspaceSessions';
 import { bindingText, bindingTooltip, callText, sessionDescription, standingText } from './agentSessionText';
 
 export const SESSIONS_VIEW_ID = 'intentGovernor.sessions';
@@ -19,22 +19,21 @@ const DECISION_ICONS: Record<string, string> = { allowed: 'pass', denied: 'error
 
 /**
  * The Agent Sessions view: every live session from every door with its agent, door, bound intent, last call
- * and decision, pending approvals and standing approvals. Redraws whenever the activity model or the
- * standing approvals change.
+ * and decision, pending approvals and standing approvals, including those of the window that serves the folder
+ * when this one does not. Redraws whenever any of them change.
  */
 export class AgentSessionsTree implements vscode.TreeDataProvider<SessionsNode>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeTreeData = this.changed.event;
-  private readonly stops: (() => void)[];
+  private readonly stop: () => void;
   private pending: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
-    private readonly sessions: SessionRegistry,
-    private readonly standing: StandingApprovals,
+    private readonly sessions: WorkspaceSessions,
     /** The workspace root, so agents' absolute paths show relative to it. */
     private readonly root?: string,
   ) {
-    this.stops = [sessions.activity.onDidChange(() => this.refreshSoon()), standing.onDidChange(() => this.refreshSoon())];
+    this.stop = sessions.onDidChange(() => this.refreshSoon());
   }
 
   /** A busy agent reports many calls a second: one redraw per burst keeps the view readable and clickable. */
@@ -47,13 +46,13 @@ export class AgentSessionsTree implements vscode.TreeDataProvider<SessionsNode>,
   }
 
   getChildren(node?: SessionsNode): SessionsNode[] {
-    if (!node) return this.sessions.activity.list().map((session) => ({ kind: 'session', session }));
+    if (!node) return this.sessions.list().map((session) => ({ kind: 'session', session }));
     if (node.kind !== 'session') return [];
     const { session } = node;
     const children: SessionsNode[] = [{ kind: 'intent', session }];
     if (session.lastCall) children.push({ kind: 'lastCall', session });
     if (session.pendingApprovals > 0) children.push({ kind: 'pending', session });
-    for (const approval of this.standing.list().filter((a) => a.session === session.id)) children.push({ kind: 'standing', session, approval });
+    for (const approval of this.sessions.standing().filter((a) => a.session === session.id)) children.push({ kind: 'standing', session, approval });
     return children;
   }
 
@@ -107,7 +106,7 @@ export class AgentSessionsTree implements vscode.TreeDataProvider<SessionsNode>,
 
   dispose(): void {
     if (this.pending !== undefined) clearTimeout(this.pending);
-    for (const stop of this.stops) stop();
+    this.stop();
     this.changed.dispose();
   }
 }

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { Governor } from '../core/governor';
 import type { GovernorServices } from '../core/governorServices';
+import type { WorkspaceSessions } from '../core/sessions/workspaceSessions';
 import type { AnchorStore } from '../core/trace/anchorStore';
 import type { IntentsDisplay } from './intentsDisplay';
 import type { VirtualDocuments } from './virtualDocuments';
@@ -10,6 +11,8 @@ export interface GovernedFolder {
   readonly folder: vscode.WorkspaceFolder;
   readonly governor: Governor;
   readonly services: GovernorServices;
+  /** The live agent sessions this window shows: its own and the serving window's. */
+  readonly agentSessions: WorkspaceSessions;
   readonly anchors: AnchorStore;
   readonly display: IntentsDisplay;
   readonly documents: VirtualDocuments;

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { SessionRegistry } from '../core/sessions/sessionRegistry';
+import type { WorkspaceSessions } from '../core/sessions/workspaceSessions';
 import { withAgents } from './agentSessionText';
 import type { IntentStatus } from './intentStatus';
 
@@ -12,10 +12,10 @@ export class IntentStatusBar implements vscode.Disposable {
   private status: IntentStatus | undefined;
   private readonly stopListening: () => void;
 
-  constructor(private readonly sessions?: SessionRegistry) {
+  constructor(private readonly sessions?: WorkspaceSessions) {
     this.item.name = 'Intent Governor';
     this.item.command = 'intentGovernor.selectIntent';
-    this.stopListening = sessions?.activity.onDidChange(() => this.render()) ?? (() => undefined);
+    this.stopListening = sessions?.onDidChange(() => this.render()) ?? (() => undefined);
   }
 
   get text(): string {
@@ -34,7 +34,7 @@ export class IntentStatusBar implements vscode.Disposable {
 
   private render(): void {
     if (!this.status) return;
-    const shown = this.sessions ? withAgents(this.status, this.sessions.getDefaultIntent(), this.sessions.activity.list()) : this.status;
+    const shown = this.sessions ? withAgents(this.status, this.sessions.defaultIntent(), this.sessions.list()) : this.status;
     this.item.text = shown.text;
     this.item.tooltip = shown.tooltip;
     this.item.backgroundColor = shown.text.startsWith('$(error)') ? new vscode.ThemeColor('statusBarItem.errorBackground') : undefined;

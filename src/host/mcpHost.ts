@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { RelayClient } from '../core/approvalRelay/relayClient';
 import { relayRoutes } from '../core/approvalRelay/relayRoutes';
+import { broadcastSessions } from '../core/approvalRelay/sessionsBroadcast';
 import { WindowApprovalRouter } from '../core/approvalRelay/windowApprovalRouter';
 import type { Governor } from '../core/governor';
 import type { Approver } from '../core/hooks/approver';
@@ -10,6 +11,7 @@ import { defaultServersDir, discoveryFilePath, folderKey, readDiscoveryFile, rem
 import { startHttpMcpServer, type HookHandler, type HttpMcpServer } from '../core/mcp/httpMcpServer';
 import { newBearerToken } from '../core/mcp/httpRequestGuard';
 import { tryLeaseFolder, type WorkspaceLease } from '../core/mcp/workspaceLease';
+import type { WorkspaceSessions } from '../core/sessions/workspaceSessions';
 
 const TOKEN_SECRET = 'intentGovernor.mcpToken';
 /** Only windows get it (agents get the MCP token): the relay answers approvals. */
@@ -35,6 +37,8 @@ export interface McpHostOptions {
   hookHandler?: HookHandler;
   /** Where discovery files and leases live; default ~/.intent-governor/servers. */
   serversDir?: string;
+  /** The window's view of the agent sessions: sent to the other windows while serving, mirrored while attached. */
+  sessions?: WorkspaceSessions;
 }
 
 /** Where agents reach the workspace's governor: this window's server, or the serving window's. */
@@ -90,6 +94,7 @@ export async function startMcpHost(options: McpHostOptions): Promise<McpHost> {
   const localApprover: Approver = options.governor.services.approver;
   const notice = (message: string) => void vscode.window.showInformationMessage(message);
 
+  const sessions = options.sessions;
   const changed = new vscode.EventEmitter<void>();
   let endpoint: McpEndpoint | undefined;
   let mode: Serving | Attached | undefined;
@@ -118,7 +123,7 @@ export async function startMcpHost(options: McpHostOptions): Promise<McpHost> {
       port: endpoint?.port ?? options.state.get<number>(portKey) ?? options.state.get<number>(PORT_STATE),
       logger,
       hookHandler: options.hookHandler,
-      relayHandler: relayKey ? relayRoutes(router, relayKey, logger) : undefined,
+      relayHandler: relayKey ? relayRoutes(router, relayKey, logger, sessions && { snapshot: () => sessions.snapshot(), act: (action) => sessions.actHere(action) }) : undefined,
     });
     if (server.token !== (await options.secrets.get(TOKEN_SECRET))) await options.secrets.store(TOKEN_SECRET, server.token);
     await options.state.update(portKey, server.port);
@@ -152,7 +157,7 @@ export async function startMcpHost(options: McpHostOptions): Promise<McpHost> {
       warnedNoKey = true;
       return attached;
     }
-    attached.client = new RelayClient({
+    const client = new RelayClient({
       origin: new URL(entry.url).origin,
       token: entry.token,
       relayKey,
@@ -160,8 +165,11 @@ export async function startMcpHost(options: McpHostOptions): Promise<McpHost> {
       focused: vscode.window.state.focused,
       approver: localApprover,
       notice,
+      // The serving window's sessions show in this window's Agent Sessions view; actions on them go back there.
+      sessions: (snapshot) => sessions?.mirror(snapshot, { act: (action) => client.sessionAction(action) }),
       logger,
     });
+    attached.client = client;
     void attached.client.ready.then(() => logger.info(`attached to the window serving ${folder} (pid ${entry.pid}, ${entry.url})`));
     return attached;
   };
@@ -231,6 +239,7 @@ export async function startMcpHost(options: McpHostOptions): Promise<McpHost> {
   await step();
   const running = supervise();
 
+  const stopBroadcast = sessions && broadcastSessions(sessions, () => router, () => mode?.role === 'serving');
   const focus = vscode.window.onDidChangeWindowState((state) => {
     if (mode?.role === 'serving') router?.focus(windowId, state.focused);
     else if (mode?.role === 'attached') mode.client?.reportFocus(state.focused);
@@ -246,6 +255,7 @@ export async function startMcpHost(options: McpHostOptions): Promise<McpHost> {
     (closing ??= (async () => {
       closed = true;
       wake?.();
+      stopBroadcast?.();
       focus.dispose();
       provider.dispose();
       changed.dispose();

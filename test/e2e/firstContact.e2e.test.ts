@@ -185,6 +185,11 @@ describe('e2e: first contact, as a new user tries it (npm start, the printed URL
     assert.equal((output.match(/MCP server: /g) ?? []).length, 1, output);
   });
 
+  it('the second tab shows the agent the serving tab holds: its status bar counts it, under its intent', async function () {
+    this.timeout(120_000);
+    await second.locator('.statusbar-item', { hasText: /1 agent on auth-refactor/ }).first().waitFor({ state: 'visible', timeout: 60_000 });
+  });
+
   it('the modal shows in the tab the human works in (the one focused last), not in the serving one', async function () {
     this.timeout(180_000);
     await second.bringToFront();

@@ -1,6 +1,7 @@
 import type { ApprovalRequest, Approver } from '../hooks/approver';
 import type { Logger } from '../logger';
-import { RELAY_ANSWER_PATH, RELAY_EVENTS_PATH, RELAY_FOCUS_PATH, RELAY_KEY_HEADER, type RelayEvent } from './relayProtocol';
+import { sessionsSnapshotFrom, type SessionAction, type SessionsSnapshot } from '../sessions/workspaceSessions';
+import { RELAY_ANSWER_PATH, RELAY_EVENTS_PATH, RELAY_FOCUS_PATH, RELAY_KEY_HEADER, RELAY_SESSION_PATH, type RelayEvent } from './relayProtocol';
 
 export interface RelayClientOptions {
   /** `http://127.0.0.1:<port>` of the serving window. */
@@ -14,6 +15,8 @@ export interface RelayClientOptions {
   /** This window's own approver (the modal queue): it asks the human here. */
   approver: Approver;
   notice(message: string): void;
+  /** The serving window's agent sessions as they change; undefined once the relay has ended. */
+  sessions?(snapshot: SessionsSnapshot | undefined): void;
   logger: Logger;
 }
 
@@ -41,6 +44,11 @@ export class RelayClient {
 
   reportFocus(focused: boolean): void {
     void this.post(RELAY_FOCUS_PATH, { window: this.options.windowId, focused }).catch((error: unknown) => this.options.logger.warn(`could not report focus to the serving window: ${String(error)}`));
+  }
+
+  /** Asks the serving window to act on one of its sessions; false when that session has ended there. */
+  async sessionAction(action: SessionAction): Promise<boolean> {
+    return this.post(RELAY_SESSION_PATH, { window: this.options.windowId, ...action });
   }
 
   dispose(): void {
@@ -71,6 +79,7 @@ export class RelayClient {
     else if (event.type === 'notice') this.options.notice(event.message);
     else if (event.type === 'cancel') this.asks.get(event.id)?.abort();
     else if (event.type === 'ask') this.ask(event.id, event.request);
+    else if (event.type === 'sessions') this.options.sessions?.(sessionsSnapshotFrom(event.snapshot));
   }
 
   private ask(id: string, request: ApprovalRequest): void {
@@ -89,10 +98,12 @@ export class RelayClient {
   private finish(why: string): string {
     for (const cancel of this.asks.values()) cancel.abort();
     this.asks.clear();
+    this.options.sessions?.(undefined);
     return why;
   }
 
-  private async post(path: string, body: unknown): Promise<void> {
+  /** True when the serving window did it; false for 410 (gone: that request or session is no longer there). */
+  private async post(path: string, body: unknown): Promise<boolean> {
     const response = await fetch(`${this.options.origin}${path}`, {
       method: 'POST',
       headers: { ...this.headers(), 'Content-Type': 'application/json' },
@@ -101,6 +112,7 @@ export class RelayClient {
     });
     await response.arrayBuffer();
     if (!response.ok && response.status !== 410) throw new Error(`HTTP ${response.status}`);
+    return response.ok;
   }
 
   private headers(): Record<string, string> {

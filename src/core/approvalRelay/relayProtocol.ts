@@ -1,4 +1,5 @@
 import type { ApprovalDecision, ApprovalRequest } from '../hooks/approver';
+import type { SessionsSnapshot } from '../sessions/workspaceSessions';
 
 /**
  * What the serving window and the other windows of one workspace say to each other over the serving window's
@@ -12,6 +13,8 @@ export const RELAY_EVENTS_PATH = `${RELAY_PATH}/events`;
 export const RELAY_FOCUS_PATH = `${RELAY_PATH}/focus`;
 /** POST {window, id, decision}: the human's answer to an `ask`. */
 export const RELAY_ANSWER_PATH = `${RELAY_PATH}/answer`;
+/** POST {window, action, session, intent?}: the person acted on one of the serving window's agent sessions. */
+export const RELAY_SESSION_PATH = `${RELAY_PATH}/session`;
 /** The header that carries the relay key. */
 export const RELAY_KEY_HEADER = 'x-intent-governor-relay-key';
 
@@ -23,7 +26,9 @@ export type RelayEvent =
   /** The agent stopped waiting (or the request moved elsewhere): drop the question. */
   | { type: 'cancel'; id: string }
   /** A message that needs no answer ("an agent waits for approval in another window"). */
-  | { type: 'notice'; message: string };
+  | { type: 'notice'; message: string }
+  /** The serving window's live agent sessions, on attach and whenever they change: for the Agent Sessions view. */
+  | { type: 'sessions'; snapshot: SessionsSnapshot };
 
 export interface FocusReport {
   window: string;

@@ -2,17 +2,24 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RelayHandler } from '../mcp/httpMcpServer';
 import { bearerMatches, tokenDigest } from '../mcp/httpRequestGuard';
 import type { Logger } from '../logger';
-import { decisionFrom, isWindowId, RELAY_ANSWER_PATH, RELAY_EVENTS_PATH, RELAY_FOCUS_PATH, RELAY_KEY_HEADER, type RelayEvent } from './relayProtocol';
+import { sessionActionFrom, type SessionAction, type SessionsSnapshot } from '../sessions/workspaceSessions';
+import { decisionFrom, isWindowId, RELAY_ANSWER_PATH, RELAY_EVENTS_PATH, RELAY_FOCUS_PATH, RELAY_KEY_HEADER, RELAY_SESSION_PATH, type RelayEvent } from './relayProtocol';
 import type { WindowApprovalRouter } from './windowApprovalRouter';
 
 /** Focus reports and answers are a few hundred bytes; nothing bigger is one. */
 const MAX_BODY_BYTES = 64 * 1024;
 
+/** The serving window's agent sessions, for the other windows' Agent Sessions views. */
+export interface RelayedSessions {
+  snapshot(): SessionsSnapshot;
+  act(action: SessionAction): boolean;
+}
+
 /**
  * The relay's HTTP side, mounted on the serving window's loopback server after its Host/Origin/token guard.
  * The relay key is checked here on top of the MCP token: agents get the token, only windows get the key.
  */
-export function relayRoutes(router: WindowApprovalRouter, relayKey: string, logger: Logger): RelayHandler {
+export function relayRoutes(router: WindowApprovalRouter, relayKey: string, logger: Logger, sessions?: RelayedSessions): RelayHandler {
   const keyDigest = tokenDigest(relayKey);
   return async (req, res, path) => {
     const key = req.headers[RELAY_KEY_HEADER];
@@ -21,14 +28,22 @@ export function relayRoutes(router: WindowApprovalRouter, relayKey: string, logg
       return reply(res, 403, { error: 'Wrong or missing relay key: only the VS Code windows of this workspace may use the relay.' });
     }
     const url = new URL(req.url ?? '', 'http://127.0.0.1');
-    if (path === RELAY_EVENTS_PATH && req.method === 'GET') return stream(router, url, res);
-    if (req.method !== 'POST' || (path !== RELAY_FOCUS_PATH && path !== RELAY_ANSWER_PATH)) return reply(res, 404, { error: `No relay route ${req.method ?? ''} ${path}.` });
+    if (path === RELAY_EVENTS_PATH && req.method === 'GET') return stream(router, url, res, sessions);
+    const routes = sessions ? [RELAY_FOCUS_PATH, RELAY_ANSWER_PATH, RELAY_SESSION_PATH] : [RELAY_FOCUS_PATH, RELAY_ANSWER_PATH];
+    if (req.method !== 'POST' || !routes.includes(path)) return reply(res, 404, { error: `No relay route ${req.method ?? ''} ${path}.` });
     const body = await readBody(req);
     const v = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
     if (!isWindowId(v.window)) return reply(res, 400, { error: 'Send {"window": "<id>", ...} as JSON.' });
     if (path === RELAY_FOCUS_PATH) {
       router.focus(v.window, v.focused === true);
       return reply(res, 200, { ok: true });
+    }
+    if (path === RELAY_SESSION_PATH && sessions) {
+      const action = sessionActionFrom(v);
+      if (!action) return reply(res, 400, { error: 'Send {"window", "action": "unbind"|"end"|"revoke", "session", "intent" (for revoke)} as JSON.' });
+      const done = sessions.act(action);
+      logger.info(`${action.action} of session ${action.session} from window ${v.window}: ${done ? 'done' : 'no such live session'}`);
+      return reply(res, done ? 200 : 410, done ? { ok: true } : { error: 'That agent session has ended.' });
     }
     if (typeof v.id !== 'string') return reply(res, 400, { error: 'An answer needs the id of the request it answers.' });
     const taken = router.answer(v.window, v.id, decisionFrom(v.decision));
@@ -37,7 +52,7 @@ export function relayRoutes(router: WindowApprovalRouter, relayKey: string, logg
 }
 
 /** One window's event stream: attached while the response is open, detached the moment it closes. */
-function stream(router: WindowApprovalRouter, url: URL, res: ServerResponse): void {
+function stream(router: WindowApprovalRouter, url: URL, res: ServerResponse, sessions: RelayedSessions | undefined): void {
   const id = url.searchParams.get('window');
   if (!isWindowId(id)) return reply(res, 400, { error: 'Open the event stream with ?window=<id>.' });
   res.writeHead(200, { 'Content-Type': 'application/x-ndjson', 'Cache-Control': 'no-store' });
@@ -49,6 +64,7 @@ function stream(router: WindowApprovalRouter, url: URL, res: ServerResponse): vo
   // The response, not the request: a GET's request 'close' fires once its (empty) body is read.
   res.once('close', detach);
   send({ type: 'ready' });
+  if (sessions) send({ type: 'sessions', snapshot: sessions.snapshot() });
 }
 
 function readBody(req: IncomingMessage): Promise<unknown> {

@@ -79,6 +79,17 @@ export class WindowApprovalRouter implements Approver {
     return true;
   }
 
+  /** Sends `event` to every attached window (their Agent Sessions views follow this window's sessions). */
+  broadcast(event: RelayEvent): void {
+    for (const state of this.windows.values()) {
+      try {
+        state.remote?.send(event);
+      } catch {
+        // A window whose stream broke is detached by its own close handler.
+      }
+    }
+  }
+
   /** The window a new request goes to now: focused first (the latest focus wins), else the last focused, else this one. */
   target(excluding: ReadonlySet<string> = new Set()): string {
     let best: WindowState | undefined;
