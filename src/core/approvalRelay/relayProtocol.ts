@@ -28,7 +28,12 @@ export type RelayEvent =
   /** A message that needs no answer ("an agent waits for approval in another window"). */
   | { type: 'notice'; message: string }
   /** The serving window's live agent sessions, on attach and whenever they change: for the Agent Sessions view. */
-  | { type: 'sessions'; snapshot: SessionsSnapshot };
+  | { type: 'sessions'; snapshot: SessionsSnapshot }
+  /** Nothing happened: keeps an idle stream open (Node's fetch gives up on a body silent for 5 minutes). */
+  | { type: 'heartbeat' };
+
+/** How often an idle relay stream carries a heartbeat: well inside fetch's 300 s body timeout. */
+export const RELAY_HEARTBEAT_MS = 30_000;
 
 export interface FocusReport {
   window: string;

@@ -3,7 +3,7 @@ import type { RelayHandler } from '../mcp/httpMcpServer';
 import { bearerMatches, tokenDigest } from '../mcp/httpRequestGuard';
 import type { Logger } from '../logger';
 import { sessionActionFrom, type SessionAction, type SessionsSnapshot } from '../sessions/workspaceSessions';
-import { decisionFrom, isWindowId, RELAY_ANSWER_PATH, RELAY_EVENTS_PATH, RELAY_FOCUS_PATH, RELAY_KEY_HEADER, RELAY_SESSION_PATH, type RelayEvent } from './relayProtocol';
+import { decisionFrom, isWindowId, RELAY_ANSWER_PATH, RELAY_EVENTS_PATH, RELAY_FOCUS_PATH, RELAY_HEARTBEAT_MS, RELAY_KEY_HEADER, RELAY_SESSION_PATH, type RelayEvent } from './relayProtocol';
 import type { WindowApprovalRouter } from './windowApprovalRouter';
 
 /** Focus reports and answers are a few hundred bytes; nothing bigger is one. */
@@ -19,7 +19,7 @@ export interface RelayedSessions {
  * The relay's HTTP side, mounted on the serving window's loopback server after its Host/Origin/token guard.
  * The relay key is checked here on top of the MCP token: agents get the token, only windows get the key.
  */
-export function relayRoutes(router: WindowApprovalRouter, relayKey: string, logger: Logger, sessions?: RelayedSessions): RelayHandler {
+export function relayRoutes(router: WindowApprovalRouter, relayKey: string, logger: Logger, sessions?: RelayedSessions, heartbeatMs = RELAY_HEARTBEAT_MS): RelayHandler {
   const keyDigest = tokenDigest(relayKey);
   return async (req, res, path) => {
     const key = req.headers[RELAY_KEY_HEADER];
@@ -28,7 +28,7 @@ export function relayRoutes(router: WindowApprovalRouter, relayKey: string, logg
       return reply(res, 403, { error: 'Wrong or missing relay key: only the VS Code windows of this workspace may use the relay.' });
     }
     const url = new URL(req.url ?? '', 'http://127.0.0.1');
-    if (path === RELAY_EVENTS_PATH && req.method === 'GET') return stream(router, url, res, sessions);
+    if (path === RELAY_EVENTS_PATH && req.method === 'GET') return stream(router, url, res, sessions, heartbeatMs);
     const routes = sessions ? [RELAY_FOCUS_PATH, RELAY_ANSWER_PATH, RELAY_SESSION_PATH] : [RELAY_FOCUS_PATH, RELAY_ANSWER_PATH];
     if (req.method !== 'POST' || !routes.includes(path)) return reply(res, 404, { error: `No relay route ${req.method ?? ''} ${path}.` });
     const body = await readBody(req);
@@ -52,7 +52,7 @@ export function relayRoutes(router: WindowApprovalRouter, relayKey: string, logg
 }
 
 /** One window's event stream: attached while the response is open, detached the moment it closes. */
-function stream(router: WindowApprovalRouter, url: URL, res: ServerResponse, sessions: RelayedSessions | undefined): void {
+function stream(router: WindowApprovalRouter, url: URL, res: ServerResponse, sessions: RelayedSessions | undefined, heartbeatMs: number): void {
   const id = url.searchParams.get('window');
   if (!isWindowId(id)) return reply(res, 400, { error: 'Open the event stream with ?window=<id>.' });
   res.writeHead(200, { 'Content-Type': 'application/x-ndjson', 'Cache-Control': 'no-store' });
@@ -62,7 +62,15 @@ function stream(router: WindowApprovalRouter, url: URL, res: ServerResponse, ses
   };
   const detach = router.attach(id, { send }, url.searchParams.get('focused') === '1');
   // The response, not the request: a GET's request 'close' fires once its (empty) body is read.
-  res.once('close', detach);
+  // A human may look at a question for longer than the client's fetch waits for a silent body.
+  const heartbeat = setInterval(() => {
+    if (!res.writableEnded && !res.destroyed) res.write(`${JSON.stringify({ type: 'heartbeat' } satisfies RelayEvent)}\n`);
+  }, heartbeatMs);
+  heartbeat.unref();
+  res.once('close', () => {
+    clearInterval(heartbeat);
+    detach();
+  });
   send({ type: 'ready' });
   if (sessions) send({ type: 'sessions', snapshot: sessions.snapshot() });
 }
