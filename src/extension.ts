@@ -59,7 +59,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Intent
   const governor = new Governor(services);
   const agentSessions = new WorkspaceSessions(services.sessions, services.standingApprovals);
   const statusBar = new IntentStatusBar(agentSessions);
-  const display = new IntentsDisplay(intents, services.sessions, statusBar, vscode.Uri.joinPath(folder.uri, INTENTS_FILE_RELATIVE));
+  const display = new IntentsDisplay(intents, agentSessions, statusBar, vscode.Uri.joinPath(folder.uri, INTENTS_FILE_RELATIVE));
   const governed: GovernedFolder = { folder, governor, services, agentSessions, anchors, display, documents, log };
   let mcp: McpHost | undefined;
   // deactivate awaits these: the trace's queued records and the MCP server's in-flight calls must land first.

@@ -19,10 +19,9 @@ export function registerIntentCommands(governed: GovernedFolder | undefined): vs
       if (!governed) return showNoFolderMessage();
       return selectIntent(governed, typeof intentId === 'string' ? intentId : undefined);
     }),
-    vscode.commands.registerCommand('intentGovernor.clearIntent', () => {
+    vscode.commands.registerCommand('intentGovernor.clearIntent', async () => {
       if (!governed) return showNoFolderMessage();
-      governed.services.sessions.setDefaultIntent(undefined);
-      governed.display.refresh();
+      await share(governed, undefined);
       governed.log.info('active intent cleared');
       return undefined;
     }),
@@ -52,14 +51,25 @@ async function selectIntent(governed: GovernedFolder, requested: string | undefi
     void vscode.window.showErrorMessage(`Intent '${id}' ${why}.`);
     return undefined;
   }
-  sessions.setDefaultIntent(id);
-  governed.display.refresh();
+  await share(governed, id);
   governed.log.info(`active intent: ${id}`);
   // The person's pick is an IntentSelected event for the user hooks too, as a model's select_active_intent is.
   void governed.governor.userHooks
     .fire({ event: 'IntentSelected', sessionKey: 'vscode-human', sessionId: 'vscode-human', agent: { name: 'vscode-human' }, cwd: governed.services.workspace.root, fields: { intent_id: id, selected_by: 'human' } })
     .catch((error: unknown) => governed.log.error(`IntentSelected hooks: ${error instanceof Error ? error.message : String(error)}`));
   return id;
+}
+
+/**
+ * The pick is the workspace's: agents served by another window of this folder work under it too. When that
+ * window cannot be told, the person learns that the pick holds in this window only.
+ */
+async function share(governed: GovernedFolder, intentId: string | undefined): Promise<void> {
+  const shared = await governed.agentSessions.pick(intentId).catch((error: unknown) => {
+    governed.log.warn(`the window serving this folder could not be told the pick: ${error instanceof Error ? error.message : String(error)}`);
+    return false;
+  });
+  if (!shared) void vscode.window.showWarningMessage('The VS Code window serving this folder could not be told: agents it serves keep the intent it had. Pick again in a moment.');
 }
 
 /** Opens the intents file, first creating it from a commented template when there is none. */

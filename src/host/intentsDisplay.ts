@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { FileIntentSource } from '../core/intents/fileIntentSource';
 import type { IntentsSnapshot } from '../core/intents/intent';
-import type { SessionRegistry } from '../core/sessions/sessionRegistry';
+import type { WorkspaceSessions } from '../core/sessions/workspaceSessions';
 import { IntentDiagnostics } from './intentDiagnostics';
 import { intentStatus } from './intentStatus';
 import type { IntentStatusBar } from './intentStatusBar';
@@ -18,15 +18,18 @@ export class IntentsDisplay implements vscode.Disposable {
   private readonly refreshed = new vscode.EventEmitter<void>();
   /** The plan or the human's intent may have changed: views that show them redraw (the Intents view). */
   readonly onDidRefresh = this.refreshed.event;
+  private readonly stopFollowingPick: () => void;
 
   constructor(
     private readonly intents: FileIntentSource,
-    private readonly sessions: SessionRegistry,
+    private readonly sessions: WorkspaceSessions,
     private readonly statusBar: IntentStatusBar,
     /** The intents file as the editor names it (through the folder's path, which may differ from the realpath). */
     intentsFile: vscode.Uri,
   ) {
     this.diagnostics = new IntentDiagnostics(intentsFile);
+    // A pick made here or in another window of the workspace.
+    this.stopFollowingPick = sessions.onDidChangePick(() => this.refresh());
   }
 
   /** Forgets the cached snapshot (the watcher saw a change that a same-size, same-tick edit could hide) and shows the new one. */
@@ -44,11 +47,12 @@ export class IntentsDisplay implements vscode.Disposable {
 
   /** Redraws the status bar, e.g. after the human picked or cleared an intent. */
   refresh(): void {
-    this.statusBar.show(intentStatus(this.snapshot, this.sessions.getDefaultIntent()));
+    this.statusBar.show(intentStatus(this.snapshot, this.sessions.defaultIntent()));
     this.refreshed.fire();
   }
 
   dispose(): void {
+    this.stopFollowingPick();
     this.diagnostics.dispose();
     this.refreshed.dispose();
   }

@@ -123,7 +123,7 @@ export async function startMcpHost(options: McpHostOptions): Promise<McpHost> {
       port: endpoint?.port ?? options.state.get<number>(portKey) ?? options.state.get<number>(PORT_STATE),
       logger,
       hookHandler: options.hookHandler,
-      relayHandler: relayKey ? relayRoutes(router, relayKey, logger, sessions && { snapshot: () => sessions.snapshot(), act: (action) => sessions.actHere(action) }) : undefined,
+      relayHandler: relayKey ? relayRoutes(router, relayKey, logger, sessions) : undefined,
     });
     if (server.token !== (await options.secrets.get(TOKEN_SECRET))) await options.secrets.store(TOKEN_SECRET, server.token);
     await options.state.update(portKey, server.port);
@@ -165,8 +165,8 @@ export async function startMcpHost(options: McpHostOptions): Promise<McpHost> {
       focused: vscode.window.state.focused,
       approver: localApprover,
       notice,
-      // The serving window's sessions show in this window's Agent Sessions view; actions on them go back there.
-      sessions: (snapshot) => sessions?.mirror(snapshot, { act: (action) => client.sessionAction(action) }),
+      // The serving window's sessions and pick show here; actions on them, and a pick made here, go back there.
+      sessions: (snapshot) => sessions?.mirror(snapshot, client),
       logger,
     });
     attached.client = client;

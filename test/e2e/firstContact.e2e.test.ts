@@ -9,7 +9,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { pidAlive } from '../../src/core/trace/processIdentity';
 import { CHROMIUM_ARGS } from '../vscode/codeServer';
 import { provision, readProvisioned, repoRoot } from '../vscode/provisioned';
-import { answerModal, errorOf, text, waitFor, publishShot } from './e2eSupport';
+import { answerModal, errorOf, pickIntentInPalette, publishShot, text, waitFor } from './e2eSupport';
 
 const shots = join(repoRoot, 'test-results', 'e2e');
 const LOGIN = 'src/auth/login.ts';
@@ -188,6 +188,13 @@ describe('e2e: first contact, as a new user tries it (npm start, the printed URL
   it('the second tab shows the agent the serving tab holds: its status bar counts it, under its intent', async function () {
     this.timeout(120_000);
     await second.locator('.statusbar-item', { hasText: /1 agent on auth-refactor/ }).first().waitFor({ state: 'visible', timeout: 60_000 });
+  });
+
+  it('an intent picked in the second tab is the workspace’s: the serving tab, which judges the agents, shows it too', async function () {
+    this.timeout(120_000);
+    await pickIntentInPalette(second, 'auth-refactor');
+    // Before, the serving tab said `no intent · 1 agent on auth-refactor` (the agent's own selection only).
+    await page.locator('.statusbar-item', { hasText: 'auth-refactor · 1 agent' }).first().waitFor({ state: 'visible', timeout: 60_000 });
   });
 
   it('the modal shows in the tab the human works in (the one focused last), not in the serving one', async function () {

@@ -1,7 +1,7 @@
 import type { ApprovalRequest, Approver } from '../hooks/approver';
 import type { Logger } from '../logger';
-import { sessionsSnapshotFrom, type SessionAction, type SessionsSnapshot } from '../sessions/workspaceSessions';
-import { RELAY_ANSWER_PATH, RELAY_EVENTS_PATH, RELAY_FOCUS_PATH, RELAY_KEY_HEADER, RELAY_SESSION_PATH, type RelayEvent } from './relayProtocol';
+import { sessionsSnapshotFrom, type ServingWindowSessions, type SessionAction, type SessionsSnapshot } from '../sessions/workspaceSessions';
+import { RELAY_ANSWER_PATH, RELAY_EVENTS_PATH, RELAY_FOCUS_PATH, RELAY_INTENT_PATH, RELAY_KEY_HEADER, RELAY_SESSION_PATH, type RelayEvent } from './relayProtocol';
 
 export interface RelayClientOptions {
   /** `http://127.0.0.1:<port>` of the serving window. */
@@ -24,9 +24,10 @@ export interface RelayClientOptions {
  * A window that does not serve its workspace, attached to the one that does: it receives the approval requests
  * meant for the human here, asks through its own modal approver and sends the answer back, and reports focus.
  * `closed` settles when the connection ends (the serving window closed, reloaded or refused us): the requests
- * still on screen are withdrawn, since their answer has nowhere to go.
+ * still on screen are withdrawn, since their answer has nowhere to go. It also carries the serving window's agent
+ * sessions and the person's pick here, and this window's actions on them and picks back (ServingWindowSessions).
  */
-export class RelayClient {
+export class RelayClient implements ServingWindowSessions {
   readonly closed: Promise<string>;
   /** Resolves once the serving window has attached this one (requests may come from then on). */
   readonly ready: Promise<void>;
@@ -47,8 +48,13 @@ export class RelayClient {
   }
 
   /** Asks the serving window to act on one of its sessions; false when that session has ended there. */
-  async sessionAction(action: SessionAction): Promise<boolean> {
+  async act(action: SessionAction): Promise<boolean> {
     return this.post(RELAY_SESSION_PATH, { window: this.options.windowId, ...action });
+  }
+
+  /** Tells the serving window the person picked (or cleared) the intent here. */
+  async pick(intentId: string | undefined): Promise<boolean> {
+    return this.post(RELAY_INTENT_PATH, { window: this.options.windowId, intent: intentId ?? null });
   }
 
   dispose(): void {

@@ -15,6 +15,8 @@ export const RELAY_FOCUS_PATH = `${RELAY_PATH}/focus`;
 export const RELAY_ANSWER_PATH = `${RELAY_PATH}/answer`;
 /** POST {window, action, session, intent?}: the person acted on one of the serving window's agent sessions. */
 export const RELAY_SESSION_PATH = `${RELAY_PATH}/session`;
+/** POST {window, intent: "<id>" | null}: the person picked (or cleared) the workspace's intent in that window. */
+export const RELAY_INTENT_PATH = `${RELAY_PATH}/intent`;
 /** The header that carries the relay key. */
 export const RELAY_KEY_HEADER = 'x-intent-governor-relay-key';
 

@@ -2,17 +2,18 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RelayHandler } from '../mcp/httpMcpServer';
 import { bearerMatches, tokenDigest } from '../mcp/httpRequestGuard';
 import type { Logger } from '../logger';
-import { sessionActionFrom, type SessionAction, type SessionsSnapshot } from '../sessions/workspaceSessions';
-import { decisionFrom, isWindowId, RELAY_ANSWER_PATH, RELAY_EVENTS_PATH, RELAY_FOCUS_PATH, RELAY_HEARTBEAT_MS, RELAY_KEY_HEADER, RELAY_SESSION_PATH, type RelayEvent } from './relayProtocol';
+import { pickFrom, sessionActionFrom, type SessionAction, type SessionsSnapshot } from '../sessions/workspaceSessions';
+import { decisionFrom, isWindowId, RELAY_ANSWER_PATH, RELAY_EVENTS_PATH, RELAY_FOCUS_PATH, RELAY_HEARTBEAT_MS, RELAY_INTENT_PATH, RELAY_KEY_HEADER, RELAY_SESSION_PATH, type RelayEvent } from './relayProtocol';
 import type { WindowApprovalRouter } from './windowApprovalRouter';
 
 /** Focus reports and answers are a few hundred bytes; nothing bigger is one. */
 const MAX_BODY_BYTES = 64 * 1024;
 
-/** The serving window's agent sessions, for the other windows' Agent Sessions views. */
+/** The serving window's agent sessions and the person's pick, shared with the other windows. */
 export interface RelayedSessions {
   snapshot(): SessionsSnapshot;
-  act(action: SessionAction): boolean;
+  actHere(action: SessionAction): boolean;
+  pickHere(intentId: string | undefined): void;
 }
 
 /**
@@ -29,7 +30,7 @@ export function relayRoutes(router: WindowApprovalRouter, relayKey: string, logg
     }
     const url = new URL(req.url ?? '', 'http://127.0.0.1');
     if (path === RELAY_EVENTS_PATH && req.method === 'GET') return stream(router, url, res, sessions, heartbeatMs);
-    const routes = sessions ? [RELAY_FOCUS_PATH, RELAY_ANSWER_PATH, RELAY_SESSION_PATH] : [RELAY_FOCUS_PATH, RELAY_ANSWER_PATH];
+    const routes = sessions ? [RELAY_FOCUS_PATH, RELAY_ANSWER_PATH, RELAY_SESSION_PATH, RELAY_INTENT_PATH] : [RELAY_FOCUS_PATH, RELAY_ANSWER_PATH];
     if (req.method !== 'POST' || !routes.includes(path)) return reply(res, 404, { error: `No relay route ${req.method ?? ''} ${path}.` });
     const body = await readBody(req);
     const v = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
@@ -41,9 +42,16 @@ export function relayRoutes(router: WindowApprovalRouter, relayKey: string, logg
     if (path === RELAY_SESSION_PATH && sessions) {
       const action = sessionActionFrom(v);
       if (!action) return reply(res, 400, { error: 'Send {"window", "action": "unbind"|"end"|"revoke", "session", "intent" (for revoke)} as JSON.' });
-      const done = sessions.act(action);
+      const done = sessions.actHere(action);
       logger.info(`${action.action} of session ${action.session} from window ${v.window}: ${done ? 'done' : 'no such live session'}`);
       return reply(res, done ? 200 : 410, done ? { ok: true } : { error: 'That agent session has ended.' });
+    }
+    if (path === RELAY_INTENT_PATH && sessions) {
+      const pick = pickFrom(v);
+      if (!pick) return reply(res, 400, { error: 'Send {"window", "intent": "<intent id>" | null} as JSON.' });
+      sessions.pickHere(pick.intent);
+      logger.info(`intent ${pick.intent ?? '(none)'} picked in window ${v.window}`);
+      return reply(res, 200, { ok: true });
     }
     if (typeof v.id !== 'string') return reply(res, 400, { error: 'An answer needs the id of the request it answers.' });
     const taken = router.answer(v.window, v.id, decisionFrom(v.decision));

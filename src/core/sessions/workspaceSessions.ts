@@ -9,11 +9,14 @@ export type SessionAction = { action: 'unbind' | 'end'; session: string } | { ac
 export interface SessionsSnapshot {
   sessions: LiveSession[];
   standing: StandingApproval[];
+  /** The person's pick in the workspace (absent: none), which sessions without their own selection work under. */
+  defaultIntent?: string;
 }
 
-/** The serving window, as an attached window reaches it: the person's actions on its sessions go there. */
+/** The serving window, as an attached window reaches it: the person's actions and pick go there. */
 export interface ServingWindowSessions {
   act(action: SessionAction): Promise<boolean>;
+  pick(intentId: string | undefined): Promise<boolean>;
 }
 
 type Listener = () => void;
@@ -27,6 +30,7 @@ type Listener = () => void;
 export class WorkspaceSessions {
   private mirrored: { snapshot: SessionsSnapshot; serving: ServingWindowSessions } | undefined;
   private readonly listeners = new Set<Listener>();
+  private readonly pickListeners = new Set<Listener>();
   private readonly stops: (() => void)[];
 
   constructor(
@@ -39,6 +43,29 @@ export class WorkspaceSessions {
   /** The human's own pick, which sessions without a selection of their own work under. */
   defaultIntent(): string | undefined {
     return this.sessions.getDefaultIntent();
+  }
+
+  /**
+   * The person picked (or cleared) the intent in this window. It is the workspace's pick: the serving window,
+   * which judges the MCP and hook-bridge calls, takes it and sends it to every window. False when the serving
+   * window could not be told (the pick then holds in this window only).
+   */
+  async pick(intentId: string | undefined): Promise<boolean> {
+    this.pickHere(intentId);
+    return this.mirrored ? this.mirrored.serving.pick(intentId) : true;
+  }
+
+  /** Sets the pick in this window (the serving window, for another window's pick). */
+  pickHere(intentId: string | undefined): void {
+    if (this.sessions.getDefaultIntent() === intentId) return;
+    this.sessions.setDefaultIntent(intentId);
+    for (const listener of [...this.pickListeners]) listener();
+  }
+
+  /** The pick changed: here, or in another window of the workspace. */
+  onDidChangePick(listener: Listener): () => void {
+    this.pickListeners.add(listener);
+    return () => this.pickListeners.delete(listener);
   }
 
   list(): LiveSession[] {
@@ -59,12 +86,14 @@ export class WorkspaceSessions {
 
   /** This window's own sessions: what it sends the other windows while it serves the folder. */
   snapshot(): SessionsSnapshot {
-    return { sessions: this.sessions.activity.list(), standing: this.standingApprovals.list() };
+    const pick = this.sessions.getDefaultIntent();
+    return { sessions: this.sessions.activity.list(), standing: this.standingApprovals.list(), ...(pick === undefined ? {} : { defaultIntent: pick }) };
   }
 
-  /** The serving window's sessions as it last sent them; undefined when the relay to it ended. */
+  /** The serving window's sessions and pick as it last sent them; undefined when the relay to it ended. */
   mirror(snapshot: SessionsSnapshot | undefined, serving?: ServingWindowSessions): void {
     this.mirrored = snapshot && serving ? { snapshot, serving } : undefined;
+    if (snapshot && serving) this.pickHere(snapshot.defaultIntent); // the serving window's pick is the workspace's
     this.changed();
   }
 
@@ -89,6 +118,7 @@ export class WorkspaceSessions {
   dispose(): void {
     for (const stop of this.stops) stop();
     this.listeners.clear();
+    this.pickListeners.clear();
   }
 
   private changed(): void {
@@ -109,6 +139,13 @@ function applySessionAction(sessions: SessionRegistry, standing: StandingApprova
   return true;
 }
 
+/** A pick from another window: an intent id, or null for none; undefined when it is neither. */
+export function pickFrom(value: unknown): { intent: string | undefined } | undefined {
+  const v = typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+  if (v.intent === null) return { intent: undefined };
+  return typeof v.intent === 'string' && v.intent.length > 0 && v.intent.length <= 256 ? { intent: v.intent } : undefined;
+}
+
 /** An action from another window, checked field by field; undefined for anything else. */
 export function sessionActionFrom(value: unknown): SessionAction | undefined {
   const v = typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
@@ -124,7 +161,7 @@ export function sessionsSnapshotFrom(value: unknown): SessionsSnapshot | undefin
   if (!Array.isArray(v.sessions) || !Array.isArray(v.standing)) return undefined;
   const sessions = v.sessions.filter((s): s is LiveSession => isRecord(s) && typeof s.id === 'string' && typeof s.agent === 'string' && isRecord(s.door) && isRecord(s.intent) && Array.isArray(s.recent));
   const standing = v.standing.filter((a): a is StandingApproval => isRecord(a) && typeof a.session === 'string' && typeof a.intent === 'string');
-  return { sessions, standing };
+  return { sessions, standing, ...(typeof v.defaultIntent === 'string' ? { defaultIntent: v.defaultIntent } : {}) };
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { StandingApprovals } from '../../../../src/core/approval/standingApprovals';
 import { RelayClient } from '../../../../src/core/approvalRelay/relayClient';
-import { RELAY_KEY_HEADER, RELAY_SESSION_PATH } from '../../../../src/core/approvalRelay/relayProtocol';
+import { RELAY_INTENT_PATH, RELAY_KEY_HEADER, RELAY_SESSION_PATH } from '../../../../src/core/approvalRelay/relayProtocol';
 import { relayRoutes } from '../../../../src/core/approvalRelay/relayRoutes';
 import { broadcastSessions } from '../../../../src/core/approvalRelay/sessionsBroadcast';
 import { WindowApprovalRouter } from '../../../../src/core/approvalRelay/windowApprovalRouter';
@@ -40,14 +40,14 @@ describe('approval relay: the serving window’s agent sessions in the other win
       focused: true,
       approver: h.approver,
       notice: () => undefined,
-      sessions: (snapshot) => attached.mirror(snapshot, { act: (action) => relay.sessionAction(action) }),
+      sessions: (snapshot) => attached.mirror(snapshot, relay),
       logger: h.logger,
     });
     client = relay;
     await relay.ready;
   };
-  const post = (body: unknown, key = RELAY_KEY) =>
-    fetch(`http://127.0.0.1:${server.port}${RELAY_SESSION_PATH}`, {
+  const post = (body: unknown, key = RELAY_KEY, path = RELAY_SESSION_PATH) =>
+    fetch(`http://127.0.0.1:${server.port}${path}`, {
       method: 'POST',
       headers: { Authorization: `Bearer ${server.token}`, [RELAY_KEY_HEADER]: key, 'Content-Type': 'application/json' },
       body: JSON.stringify(body),
@@ -58,8 +58,7 @@ describe('approval relay: the serving window’s agent sessions in the other win
     const { sessions, standingApprovals } = h.governor.services;
     serving = new WorkspaceSessions(sessions, standingApprovals);
     const router = new WindowApprovalRouter({ id: 'serving', approver: h.approver, notice: () => undefined }, h.logger);
-    const relayed = { snapshot: () => serving.snapshot(), act: (action: Parameters<WorkspaceSessions['actHere']>[0]) => serving.actHere(action) };
-    server = await startHttpMcpServer({ governor: h.governor, name: 'test', version: '0', logger: h.logger, relayHandler: relayRoutes(router, RELAY_KEY, h.logger, relayed) });
+    server = await startHttpMcpServer({ governor: h.governor, name: 'test', version: '0', logger: h.logger, relayHandler: relayRoutes(router, RELAY_KEY, h.logger, serving) });
     stopBroadcast = broadcastSessions(serving, () => router, () => true, 10);
     attachedRegistry = new SessionRegistry();
     attached = new WorkspaceSessions(attachedRegistry, new StandingApprovals());
@@ -122,6 +121,28 @@ describe('approval relay: the serving window’s agent sessions in the other win
     await eventually(() => (ids().length === 1 ? true : undefined), 'the mirrored session to leave');
     assert.deepEqual(ids(), ['vscode-lm']);
     assert.equal(await attached.act({ action: 'end', session: MCP }), false, 'nothing to act on once the relay is gone');
+  });
+
+  it("takes the workspace's pick on attach, and follows the serving window's later picks", async () => {
+    serving.pickHere('auth-refactor');
+    let told = 0;
+    attached.onDidChangePick(() => told++);
+    await attach();
+    await eventually(() => attached.defaultIntent(), 'the pick to arrive');
+    assert.equal(attached.defaultIntent(), 'auth-refactor');
+    serving.pickHere(undefined);
+    await eventually(() => (attached.defaultIntent() === undefined ? true : undefined), 'the cleared pick to arrive');
+    assert.equal(told, 2, 'the status bar was told of each change');
+  });
+
+  it("a pick made in this window becomes the serving window's, so the agents it serves work under it", async () => {
+    await attach();
+    assert.equal(await attached.pick('auth-refactor'), true);
+    assert.equal(h.governor.services.sessions.getDefaultIntent(), 'auth-refactor');
+    assert.equal(h.governor.services.sessions.boundIntentId(MCP), 'auth-refactor', 'the MCP agent without a selection of its own');
+    assert.equal(await attached.pick(undefined), true);
+    assert.equal(h.governor.services.sessions.getDefaultIntent(), undefined);
+    assert.equal((await post({ window: 'tab2', intent: 42 }, RELAY_KEY, RELAY_INTENT_PATH)).status, 400);
   });
 
   it('refuses an action without the relay key (403) or of an unknown kind (400), and changes nothing', async () => {
