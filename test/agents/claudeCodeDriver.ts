@@ -1,7 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { finished, type Finished } from '../support/childProcesses';
+import { finishedWithin, type Finished } from '../support/childProcesses';
 
 export const repoRoot = join(__dirname, '..', '..');
 
@@ -64,17 +64,11 @@ export async function runClaude(options: {
     ['-p', options.prompt ?? 'Do the scripted task.', '--output-format', 'json', '--dangerously-skip-permissions'],
     { cwd: options.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] },
   );
-  // A hung agent must fail the test, not the whole run.
-  const killer = setTimeout(() => child.kill('SIGKILL'), 90_000);
+  const run: ClaudeRun = await finishedWithin(child, 90_000);
   try {
-    const run: ClaudeRun = await finished(child);
-    try {
-      run.result = JSON.parse(run.stdout.trim().split('\n').at(-1) ?? '');
-    } catch {
-      run.result = undefined;
-    }
-    return run;
-  } finally {
-    clearTimeout(killer);
+    run.result = JSON.parse(run.stdout.trim().split('\n').at(-1) ?? '');
+  } catch {
+    run.result = undefined;
   }
+  return run;
 }

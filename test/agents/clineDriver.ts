@@ -1,7 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { finished, type Finished } from '../support/childProcesses';
+import { finishedWithin, jsonLines, type Finished } from '../support/childProcesses';
+import { freePort } from '../support/freePort';
 import { provisionedAgent } from './claudeCodeDriver';
 
 /** The pinned Cline CLI (scripts/agents/cline.mjs). */
@@ -15,17 +15,6 @@ export const CLINE_EDITOR_MODEL = 'claude-sonnet-4-5';
 export interface ClineRun extends Finished {
   /** `cline --json` lines: hook_event, agent_event, …. */
   events: Record<string, unknown>[];
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 }
 
 /**
@@ -45,17 +34,10 @@ export async function runCline(options: { binary: string; cwd: string; modelUrl:
   const auth = spawnSync(options.binary, ['auth', '-p', 'openai-compatible', '-k', 'sk-scripted', '-m', options.model ?? CLINE_EDITOR_MODEL, '-b', `${options.modelUrl}/v1`], { cwd: options.cwd, env, encoding: 'utf8', timeout: 60_000 });
   if (auth.status !== 0) throw new Error(`cline auth failed: ${auth.stdout}${auth.stderr}`);
   const child = spawn(options.binary, ['--json', '-c', options.cwd, options.prompt ?? 'Do the scripted task.'], { cwd: options.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  // A hung agent must fail the test, not the whole run.
-  const killer = setTimeout(() => child.kill('SIGKILL'), 90_000);
   try {
-    const run = await finished(child);
-    const events = run.stdout
-      .split('\n')
-      .filter((line) => line.startsWith('{'))
-      .map((line) => JSON.parse(line) as Record<string, unknown>);
-    return { ...run, events };
+    const run = await finishedWithin(child, 90_000);
+    return { ...run, events: jsonLines(run.stdout) };
   } finally {
-    clearTimeout(killer);
     await stopHub(env.CLINE_HUB_PORT as string);
   }
 }

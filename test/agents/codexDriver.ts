@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { finished, type Finished } from '../support/childProcesses';
+import { finishedWithin, jsonLines, type Finished } from '../support/childProcesses';
 import { provisionedAgent } from './claudeCodeDriver';
 
 /** The pinned Codex CLI binary (scripts/agents/codex.mjs). */
@@ -72,16 +72,6 @@ export async function runCodex(options: { binary: string; cwd: string; modelUrl:
   };
   const args = ['exec', '--json', '--skip-git-repo-check', '-c', `model_providers.scripted.base_url="${options.modelUrl}/v1"`, ...(options.args ?? []), options.prompt ?? 'Do the scripted task.'];
   const child = spawn(options.binary, args, { cwd: options.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  // A hung agent must fail the test, not the whole run.
-  const killer = setTimeout(() => child.kill('SIGKILL'), 90_000);
-  try {
-    const run = await finished(child);
-    const events = run.stdout
-      .split('\n')
-      .filter((line) => line.startsWith('{'))
-      .map((line) => JSON.parse(line) as Record<string, unknown>);
-    return { ...run, events };
-  } finally {
-    clearTimeout(killer);
-  }
+  const run = await finishedWithin(child, 90_000);
+  return { ...run, events: jsonLines(run.stdout) };
 }

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { finished, type Finished } from '../support/childProcesses';
+import { finishedWithin, type Finished } from '../support/childProcesses';
 import { provisionedAgent, repoRoot } from './claudeCodeDriver';
 
 /** A model Copilot CLI knows (its tool set follows the model: create/edit for Claude models, apply_patch for GPT ones). */
@@ -52,11 +52,5 @@ export async function runCopilot(options: {
   };
   const args = ['-p', options.prompt ?? 'Do the scripted task.', '--allow-all-tools', '--no-auto-update', '--disable-client-telemetry', ...(options.args ?? [])];
   const child = spawn(options.binary, args, { cwd: options.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  // A hung agent must fail the test, not the whole run.
-  const killer = setTimeout(() => child.kill('SIGKILL'), 90_000);
-  try {
-    return await finished(child);
-  } finally {
-    clearTimeout(killer);
-  }
+  return finishedWithin(child, 90_000);
 }

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { finished, type Finished } from '../support/childProcesses';
+import { finishedWithin, type Finished } from '../support/childProcesses';
 import { provisionedAgent } from './claudeCodeDriver';
 
 /** The model every run asks for: a fixed one, so Gemini CLI skips its model router (a side question per turn). */
@@ -57,17 +57,11 @@ export async function runGemini(options: {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  // A hung agent must fail the test, not the whole run.
-  const killer = setTimeout(() => child.kill('SIGKILL'), 90_000);
+  const run: GeminiRun = await finishedWithin(child, 90_000);
   try {
-    const run: GeminiRun = await finished(child);
-    try {
-      run.result = JSON.parse(run.stdout);
-    } catch {
-      run.result = undefined;
-    }
-    return run;
-  } finally {
-    clearTimeout(killer);
+    run.result = JSON.parse(run.stdout);
+  } catch {
+    run.result = undefined;
   }
+  return run;
 }

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { finished, type Finished } from '../support/childProcesses';
+import { finishedWithin, type Finished } from '../support/childProcesses';
 import { provisionedAgent } from './claudeCodeDriver';
 
 /** How long one `opencode run` may take before it is killed; the tests' own timeout is above it. */
@@ -72,11 +72,5 @@ export async function runOpencode(options: { binary: string; cwd: string; modelU
   };
   // Its warnings and errors on stderr, so a run that hangs or fails says why.
   const child = spawn(options.binary, ['run', '--print-logs', '--log-level', 'WARN', options.prompt ?? 'Do the scripted task.'], { cwd: options.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  // A hung agent must fail the test, not the whole run (its start installs packages from npm, slow on a busy machine).
-  const killer = setTimeout(() => child.kill('SIGKILL'), RUN_TIMEOUT_MS);
-  try {
-    return await finished(child);
-  } finally {
-    clearTimeout(killer);
-  }
+  return finishedWithin(child, RUN_TIMEOUT_MS);
 }

@@ -23,6 +23,24 @@ export function finished(child: ChildProcess): Promise<Finished> {
   });
 }
 
+/** `finished`, with a deadline: a child still running after `limitMs` is killed, so a hung agent fails its test, not the whole run. */
+export async function finishedWithin(child: ChildProcess, limitMs: number): Promise<Finished> {
+  const killer = setTimeout(() => child.kill('SIGKILL'), limitMs);
+  try {
+    return await finished(child);
+  } finally {
+    clearTimeout(killer);
+  }
+}
+
+/** The JSON objects an agent's `--json` mode printed, one per line; other lines (logs) are skipped. */
+export function jsonLines(stdout: string): Record<string, unknown>[] {
+  return stdout
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
 /** Resolves when the child's stdout contains `text`; rejects if it exits first. */
 export function waitForOutput(child: ChildProcess, text: string): Promise<void> {
   return new Promise((resolve, reject) => {

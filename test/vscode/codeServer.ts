@@ -3,10 +3,10 @@
 // extension host only starts once a window connects. Recipe: shared/VSCODE_RUNTIME.md.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { freePort } from '../support/freePort';
 import { readProvisioned } from './provisioned';
 
 export interface CodeServerOptions {
@@ -151,18 +151,6 @@ function hostEnv(): NodeJS.ProcessEnv {
     env[key] = value;
   }
   return env;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** Polls /healthz until the server answers; fails fast with the server's log if it exits first. */
