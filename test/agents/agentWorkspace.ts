@@ -1,8 +1,9 @@
-import { spawnSync } from 'node:child_process';
+import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SAMPLE_INTENTS } from '../support/governorHarness';
+import { repoRoot } from './claudeCodeDriver';
 
 /** A test's private folders: `ws` the governed workspace, `home` the agent's HOME, both inside `temp`. */
 export interface AgentWorkspace {
@@ -35,4 +36,14 @@ export function orchestrationJsonl(ws: string, name: string): Record<string, unk
   const path = join(ws, '.orchestration', name);
   if (!existsSync(path)) return [];
   return readFileSync(path, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+/** Where the governor keeps its state in a test, never the real home: the env the agent's hook processes inherit. */
+export function governorHomes(temp: string): { INTENT_GOVERNOR_HOME: string; INTENT_GOVERNOR_ANCHOR_DIR: string } {
+  return { INTENT_GOVERNOR_HOME: join(temp, 'governor-home'), INTENT_GOVERNOR_ANCHOR_DIR: join(temp, 'anchors') };
+}
+
+/** `node dist/cli.js ...args`: the build the installed hooks run, as a person runs it, `env` over this process's. */
+export function builtGovernor(args: string[], env: NodeJS.ProcessEnv): SpawnSyncReturns<string> {
+  return spawnSync(process.execPath, [join(repoRoot, 'dist', 'cli.js'), ...args], { encoding: 'utf8', env: { ...process.env, ...env } });
 }

@@ -2,9 +2,9 @@ import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { orchestrationJsonl, seedAgentWorkspace } from './agentWorkspace';
+import { builtGovernor, governorHomes, orchestrationJsonl, seedAgentWorkspace } from './agentWorkspace';
 import { startScriptedAnthropic, type ScriptStep, type ScriptedAnthropic } from '../support/scriptedAnthropic';
-import { ensureBuilt, provisionedClaude, repoRoot, runClaude, type ClaudeRun } from './claudeCodeDriver';
+import { ensureBuilt, provisionedClaude, runClaude, type ClaudeRun } from './claudeCodeDriver';
 
 interface Played {
   run: ClaudeRun;
@@ -29,10 +29,7 @@ describe('agents: the real Claude Code governed through command hooks (the hook 
   beforeEach(() => {
     ({ temp, ws } = seedAgentWorkspace('claude', { login: 'export function login() {}\n', folders: ['src/other'] }));
     // The command-hook path (Claude Code before 2.1.118, or --claude-hooks command); the resident path has its own suite.
-    const install = spawnSync(process.execPath, [join(repoRoot, 'dist', 'cli.js'), 'hooks', 'install', '--agent', 'claude', '--claude-hooks', 'command', '--workspace', ws], {
-      encoding: 'utf8',
-      env: { ...process.env, HOME: join(temp, 'home') },
-    });
+    const install = builtGovernor(['hooks', 'install', '--agent', 'claude', '--claude-hooks', 'command', '--workspace', ws], { HOME: join(temp, 'home') });
     assert.equal(install.status, 0, install.stderr);
   });
 
@@ -48,8 +45,7 @@ describe('agents: the real Claude Code governed through command hooks (the hook 
         home: join(temp, 'home'),
         env: {
           INTENT_GOVERNOR_INTENT: 'auth-refactor',
-          INTENT_GOVERNOR_HOME: join(temp, 'governor-home'),
-          INTENT_GOVERNOR_ANCHOR_DIR: join(temp, 'anchors'),
+          ...governorHomes(temp),
         },
       });
       assert.equal(run.signal, null, `claude was killed: ${run.stderr}`);
@@ -167,10 +163,7 @@ describe('agents: the real Claude Code governed through command hooks (the hook 
   /** The project's hooks (.orchestration/hooks.json, Claude Code's shape), trusted the way a person does it: `governor hooks trust --yes`. */
   const projectHooks = (hooks: Record<string, unknown>) => {
     writeFileSync(join(ws, '.orchestration', 'hooks.json'), JSON.stringify({ hooks }, null, 2));
-    const trust = spawnSync(process.execPath, [join(repoRoot, 'dist', 'cli.js'), 'hooks', 'trust', '--yes', '--workspace', ws], {
-      encoding: 'utf8',
-      env: { ...process.env, INTENT_GOVERNOR_HOME: join(temp, 'governor-home'), INTENT_GOVERNOR_ANCHOR_DIR: join(temp, 'anchors') },
-    });
+    const trust = builtGovernor(['hooks', 'trust', '--yes', '--workspace', ws], governorHomes(temp));
     assert.equal(trust.status, 0, trust.stdout + trust.stderr);
   };
 

@@ -1,8 +1,8 @@
 import { strict as assert } from 'node:assert';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { orchestrationJsonl, seedAgentWorkspace } from './agentWorkspace';
+import { builtGovernor, governorHomes, orchestrationJsonl, seedAgentWorkspace } from './agentWorkspace';
 import { startScriptedAnthropic, type ScriptStep, type ScriptedAnthropic } from '../support/scriptedAnthropic';
 import { ensureBuilt, provisionedClaude, repoRoot, runClaude, type ClaudeRun } from './claudeCodeDriver';
 
@@ -30,10 +30,7 @@ describe('agents: the real Claude Code governed by the resident governor (mcp_to
 
   beforeEach(() => {
     ({ temp, ws, home } = seedAgentWorkspace('resident', { login: 'export function login() {}\n' }));
-    const install = spawnSync(process.execPath, [join(repoRoot, 'dist', 'cli.js'), 'hooks', 'install', '--agent', 'claude', '--claude-hooks', 'mcp_tool', '--workspace', ws], {
-      encoding: 'utf8',
-      env: { ...process.env, HOME: home },
-    });
+    const install = builtGovernor(['hooks', 'install', '--agent', 'claude', '--claude-hooks', 'mcp_tool', '--workspace', ws], { HOME: home });
     assert.equal(install.status, 0, install.stderr);
   });
 
@@ -47,7 +44,7 @@ describe('agents: the real Claude Code governed by the resident governor (mcp_to
         cwd: ws,
         modelUrl: model.url,
         home,
-        env: { INTENT_GOVERNOR_HOME: join(temp, 'governor-home'), INTENT_GOVERNOR_ANCHOR_DIR: join(temp, 'anchors') },
+        env: governorHomes(temp),
       });
       assert.equal(run.signal, null, `claude was killed: ${run.stderr}`);
       assert.equal(model.remaining(), 0, `claude stopped before playing the script: ${run.stdout}\n${run.stderr}`);

@@ -1,10 +1,10 @@
 import { strict as assert } from 'node:assert';
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { orchestrationJsonl, seedAgentWorkspace } from './agentWorkspace';
+import type { TraceRecord } from '../support/agentTraceSchema';
+import { builtGovernor, governorHomes, orchestrationJsonl, seedAgentWorkspace } from './agentWorkspace';
 import { startScriptedOpenAI, type ScriptStep, type ScriptedOpenAI } from '../support/scriptedOpenAI';
-import { ensureBuilt, repoRoot } from './claudeCodeDriver';
+import { ensureBuilt } from './claudeCodeDriver';
 import { provisionedCline, runCline, type ClineRun } from './clineDriver';
 
 interface Played {
@@ -33,7 +33,7 @@ describe('agents: the real Cline CLI governed through its hook files (the hook b
   beforeEach(() => {
     ({ temp, ws, home } = seedAgentWorkspace('cline'));
     mkdirSync(home, { recursive: true });
-    const install = spawnSync(process.execPath, [join(repoRoot, 'dist', 'cli.js'), 'hooks', 'install', '--agent', 'cline', '--workspace', ws], { encoding: 'utf8', env: { ...process.env, HOME: home } });
+    const install = builtGovernor(['hooks', 'install', '--agent', 'cline', '--workspace', ws], { HOME: home });
     assert.equal(install.status, 0, install.stdout + install.stderr);
     assert.match(install.stdout, /\.clinerules\/hooks\/PreToolUse\.sh/);
   });
@@ -50,7 +50,7 @@ describe('agents: the real Cline CLI governed through its hook files (the hook b
         model: options.model,
         modelUrl: model.url,
         home,
-        env: { INTENT_GOVERNOR_INTENT: 'auth-refactor', INTENT_GOVERNOR_HOME: join(temp, 'governor-home'), INTENT_GOVERNOR_ANCHOR_DIR: join(temp, 'anchors') },
+        env: { INTENT_GOVERNOR_INTENT: 'auth-refactor', ...governorHomes(temp) },
       });
       assert.equal(run.signal, null, `cline was killed: ${run.stderr}`);
       if (options.expectAllPlayed !== false) assert.equal(model.remaining(), 0, `cline stopped before playing the script: ${run.stdout}\n${run.stderr}`);
@@ -61,8 +61,6 @@ describe('agents: the real Cline CLI governed through its hook files (the hook b
   };
 
   const jsonl = (name: string): Record<string, unknown>[] => orchestrationJsonl(ws, name);
-
-  type TraceRecord = { files: { path: string }[]; metadata: Record<string, unknown> };
 
   it("offers the tools the dialect maps (its built-in tool list in the first request)", async () => {
     const { model } = await play([{ text: 'nothing to do' }]);
@@ -159,7 +157,7 @@ describe('agents: the real Cline CLI governed through its hook files (the hook b
 
   it('uninstall removes only its own hook files', () => {
     writeFileSync(join(ws, '.clinerules/hooks/PreToolUse'), '#!/bin/sh\necho {}\n');
-    const un = spawnSync(process.execPath, [join(repoRoot, 'dist', 'cli.js'), 'hooks', 'uninstall', '--agent', 'cline', '--workspace', ws], { encoding: 'utf8', env: { ...process.env, HOME: home } });
+    const un = builtGovernor(['hooks', 'uninstall', '--agent', 'cline', '--workspace', ws], { HOME: home });
     assert.equal(un.status, 0, un.stdout + un.stderr);
     assert.equal(existsSync(join(ws, '.clinerules/hooks/PreToolUse.sh')), false);
     assert.equal(existsSync(join(ws, '.clinerules/hooks/PostToolUse.sh')), false);

@@ -1,11 +1,11 @@
 import { strict as assert } from 'node:assert';
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SAMPLE_INTENTS } from '../support/governorHarness';
-import { orchestrationJsonl, seedAgentWorkspace } from './agentWorkspace';
+import type { TraceRecord } from '../support/agentTraceSchema';
+import { builtGovernor, governorHomes, orchestrationJsonl, seedAgentWorkspace } from './agentWorkspace';
 import { startScriptedOpenAI, type ScriptStep, type ScriptedOpenAI } from '../support/scriptedOpenAI';
-import { ensureBuilt, repoRoot } from './claudeCodeDriver';
+import { ensureBuilt } from './claudeCodeDriver';
 import { pathWithCodex, provisionedCodex, runCodex, writeCodexConfig, type CodexRun } from './codexDriver';
 
 interface Played {
@@ -36,10 +36,7 @@ describe('agents: the real Codex CLI governed through its hooks (the hook bridge
     ({ temp, ws, home } = seedAgentWorkspace('codex', { folders: ['src/other'] }));
     // The person trusts the project once (Codex reads .codex/ only then); the install trusts our hooks.
     writeCodexConfig(home, [ws]);
-    const install = spawnSync(process.execPath, [join(repoRoot, 'dist', 'cli.js'), 'hooks', 'install', '--agent', 'codex', '--workspace', ws], {
-      encoding: 'utf8',
-      env: { ...process.env, HOME: home, CODEX_HOME: join(home, '.codex'), PATH: pathWithCodex(codex) },
-    });
+    const install = builtGovernor(['hooks', 'install', '--agent', 'codex', '--workspace', ws], { HOME: home, CODEX_HOME: join(home, '.codex'), PATH: pathWithCodex(codex) });
     assert.equal(install.status, 0, install.stdout + install.stderr);
     assert.match(install.stdout, /codex: .*\.codex\/config\.toml written \(trusted Intent Governor's 10 hooks/);
   });
@@ -57,8 +54,7 @@ describe('agents: the real Codex CLI governed through its hooks (the hook bridge
         args: options.args,
         env: {
           INTENT_GOVERNOR_INTENT: 'auth-refactor',
-          INTENT_GOVERNOR_HOME: join(temp, 'governor-home'),
-          INTENT_GOVERNOR_ANCHOR_DIR: join(temp, 'anchors'),
+          ...governorHomes(temp),
         },
       });
       assert.equal(run.signal, null, `codex was killed: ${run.stderr}`);
@@ -70,8 +66,6 @@ describe('agents: the real Codex CLI governed through its hooks (the hook bridge
   };
 
   const jsonl = (name: string): Record<string, unknown>[] => orchestrationJsonl(ws, name);
-
-  type TraceRecord = { files: { path: string }[]; metadata: Record<string, unknown> };
 
   it('an in-scope apply_patch that adds a file lands and is traced as codex-cli under the intent', async () => {
     const { model } = await play([{ tool: 'apply_patch', input: patch('*** Add File: src/auth/token.ts', '+export const token = 1;') }, { text: 'written' }]);
@@ -169,10 +163,7 @@ describe('agents: the real Codex CLI governed through its hooks (the hook bridge
     const untrusted = join(temp, 'untrusted');
     mkdirSync(join(untrusted, '.orchestration'), { recursive: true });
     writeFileSync(join(untrusted, '.orchestration', 'active_intents.yaml'), SAMPLE_INTENTS);
-    const install = spawnSync(process.execPath, [join(repoRoot, 'dist', 'cli.js'), 'hooks', 'install', '--agent', 'codex', '--workspace', untrusted], {
-      encoding: 'utf8',
-      env: { ...process.env, HOME: home, CODEX_HOME: join(home, '.codex'), PATH: pathWithCodex(codex) },
-    });
+    const install = builtGovernor(['hooks', 'install', '--agent', 'codex', '--workspace', untrusted], { HOME: home, CODEX_HOME: join(home, '.codex'), PATH: pathWithCodex(codex) });
     assert.equal(install.status, 1, install.stdout + install.stderr);
     assert.match(install.stdout, /codex: .*untrusted\/\.codex\/hooks\.json written/);
     assert.match(install.stderr, /Codex does not load .*untrusted\/\.codex\/hooks\.json: it reads a project's \.codex\/ folder only once you trust the project.*then run this install again/);
@@ -188,10 +179,7 @@ describe('agents: the real Codex CLI governed through its hooks (the hook bridge
     // Moves every patched path under src/billing/ to src/auth/, where the intent may write.
     const mover = `node -e 'let s="";process.stdin.on("data",c=>s+=c).on("end",()=>{const t=JSON.parse(s).tool_input;t.command=t.command.replaceAll("src/billing/","src/auth/");console.log(JSON.stringify({hookSpecificOutput:{hookEventName:"PreToolUse",permissionDecision:"allow",updatedInput:t}}))})'`;
     writeFileSync(join(ws, '.orchestration', 'hooks.json'), JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'apply_patch', hooks: [{ type: 'command', command: mover }] }] } }, null, 2));
-    const trust = spawnSync(process.execPath, [join(repoRoot, 'dist', 'cli.js'), 'hooks', 'trust', '--yes', '--workspace', ws], {
-      encoding: 'utf8',
-      env: { ...process.env, HOME: home, INTENT_GOVERNOR_HOME: join(temp, 'governor-home'), INTENT_GOVERNOR_ANCHOR_DIR: join(temp, 'anchors') },
-    });
+    const trust = builtGovernor(['hooks', 'trust', '--yes', '--workspace', ws], { HOME: home, ...governorHomes(temp) });
     assert.equal(trust.status, 0, trust.stdout + trust.stderr);
     const { model } = await play([{ tool: 'apply_patch', input: patch('*** Add File: src/billing/moved.ts', '+export const moved = 1;') }, { text: 'written' }]);
     assert.match(model.toolResults()[0]?.text ?? '', /A src\/auth\/moved\.ts/, JSON.stringify(model.toolResults()));

@@ -1,9 +1,9 @@
 import { strict as assert } from 'node:assert';
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Finished } from '../support/childProcesses';
-import { orchestrationJsonl, seedAgentWorkspace } from './agentWorkspace';
+import type { TraceRecord } from '../support/agentTraceSchema';
+import { builtGovernor, governorHomes, orchestrationJsonl, seedAgentWorkspace } from './agentWorkspace';
 import { startScriptedAnthropic, type ScriptStep, type ScriptedAnthropic } from '../support/scriptedAnthropic';
 import { ensureBuilt, repoRoot } from './claudeCodeDriver';
 import { COPILOT_GPT_MODEL, provisionedCopilot, runCopilot } from './copilotDriver';
@@ -12,8 +12,6 @@ interface Played {
   run: Finished;
   model: ScriptedAnthropic;
 }
-
-type TraceRecord = { files: { path: string }[]; metadata: Record<string, unknown> };
 
 /** The tools Copilot CLI 1.0.102 offers a Claude model in prompt mode (its first request), all in the dialect's table. */
 const OFFERED_TO_CLAUDE = ['bash', 'create', 'edit', 'fetch_copilot_cli_documentation', 'glob', 'grep', 'list_agents', 'list_bash', 'read_agent', 'read_bash', 'session_store_sql', 'skill', 'sql', 'stop_bash', 'task', 'view', 'write_agent'];
@@ -34,10 +32,7 @@ describe('agents: the real GitHub Copilot CLI governed through its hooks (the ho
   });
 
   const governor = (args: string[]) =>
-    spawnSync(process.execPath, [join(repoRoot, 'dist', 'cli.js'), ...args], {
-      encoding: 'utf8',
-      env: { ...process.env, HOME: join(temp, 'home'), INTENT_GOVERNOR_HOME: join(temp, 'governor-home'), INTENT_GOVERNOR_ANCHOR_DIR: join(temp, 'anchors') },
-    });
+    builtGovernor(args, { HOME: join(temp, 'home'), ...governorHomes(temp) });
 
   const install = (agents: string[]) => {
     const run = governor(['hooks', 'install', ...agents.flatMap((a) => ['--agent', a]), '--claude-hooks', 'command', '--workspace', ws]);
@@ -64,8 +59,7 @@ describe('agents: the real GitHub Copilot CLI governed through its hooks (the ho
         args: options.args,
         env: {
           INTENT_GOVERNOR_INTENT: 'auth-refactor',
-          INTENT_GOVERNOR_HOME: join(temp, 'governor-home'),
-          INTENT_GOVERNOR_ANCHOR_DIR: join(temp, 'anchors'),
+          ...governorHomes(temp),
         },
       });
       assert.equal(run.signal, null, `copilot was killed: ${run.stderr}`);

@@ -1,10 +1,10 @@
 import { strict as assert } from 'node:assert';
-import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { geminiDialect } from '../../src/core/bridge/geminiDialect';
 import { installHookConfig } from '../../src/core/bridge/hookConfig';
-import { orchestrationJsonl, seedAgentWorkspace } from './agentWorkspace';
+import type { TraceRecord } from '../support/agentTraceSchema';
+import { builtGovernor, governorHomes, orchestrationJsonl, seedAgentWorkspace } from './agentWorkspace';
 import { startScriptedGemini, type ScriptedGemini, type ScriptStep } from '../support/scriptedGemini';
 import { ensureBuilt, repoRoot } from './claudeCodeDriver';
 import { provisionedGemini, runGemini, type GeminiRun } from './geminiDriver';
@@ -13,8 +13,6 @@ interface Played {
   run: GeminiRun;
   model: ScriptedGemini;
 }
-
-type TraceRecord = { files: { path: string }[]; metadata: Record<string, unknown> };
 
 /**
  * The real Gemini CLI, offline, with a scripted Gemini API, governed through the hooks
@@ -33,10 +31,7 @@ describe('agents: the real Gemini CLI governed through its hooks (the hook bridg
 
   beforeEach(() => {
     ({ temp, ws } = seedAgentWorkspace('gemini', { login: 'export function login() {}\n' }));
-    const install = spawnSync(process.execPath, [join(repoRoot, 'dist', 'cli.js'), 'hooks', 'install', '--agent', 'gemini', '--workspace', ws], {
-      encoding: 'utf8',
-      env: { ...process.env, HOME: join(temp, 'home') },
-    });
+    const install = builtGovernor(['hooks', 'install', '--agent', 'gemini', '--workspace', ws], { HOME: join(temp, 'home') });
     assert.equal(install.status, 0, install.stderr);
   });
 
@@ -53,8 +48,7 @@ describe('agents: the real Gemini CLI governed through its hooks (the hook bridg
         settings,
         env: {
           INTENT_GOVERNOR_INTENT: 'auth-refactor',
-          INTENT_GOVERNOR_HOME: join(temp, 'governor-home'),
-          INTENT_GOVERNOR_ANCHOR_DIR: join(temp, 'anchors'),
+          ...governorHomes(temp),
         },
       });
       assert.equal(run.signal, null, `gemini was killed: ${run.stderr}`);
@@ -179,10 +173,7 @@ describe('agents: the real Gemini CLI governed through its hooks (the hook bridg
   /** The project's hooks (.orchestration/hooks.json, Claude Code's shape), trusted the way a person does it: `governor hooks trust --yes`. */
   const projectHooks = (hooks: Record<string, unknown>) => {
     writeFileSync(join(ws, '.orchestration', 'hooks.json'), JSON.stringify({ hooks }, null, 2));
-    const trust = spawnSync(process.execPath, [join(repoRoot, 'dist', 'cli.js'), 'hooks', 'trust', '--yes', '--workspace', ws], {
-      encoding: 'utf8',
-      env: { ...process.env, INTENT_GOVERNOR_HOME: join(temp, 'governor-home'), INTENT_GOVERNOR_ANCHOR_DIR: join(temp, 'anchors') },
-    });
+    const trust = builtGovernor(['hooks', 'trust', '--yes', '--workspace', ws], governorHomes(temp));
     assert.equal(trust.status, 0, trust.stdout + trust.stderr);
   };
 

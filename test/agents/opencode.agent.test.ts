@@ -1,10 +1,10 @@
 import { strict as assert } from 'node:assert';
-import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Finished } from '../support/childProcesses';
-import { orchestrationJsonl, seedAgentWorkspace } from './agentWorkspace';
+import type { TraceRecord } from '../support/agentTraceSchema';
+import { builtGovernor, governorHomes, orchestrationJsonl, seedAgentWorkspace } from './agentWorkspace';
 import { startScriptedOpenAI, type ScriptStep, type ScriptedOpenAI } from '../support/scriptedOpenAI';
 import { ensureBuilt, repoRoot } from './claudeCodeDriver';
 import { provisionedOpencode, RUN_TIMEOUT_MS, runOpencode } from './opencodeDriver';
@@ -45,7 +45,7 @@ describe('agents: the real OpenCode governed through its plugin (the hook bridge
 
   beforeEach(() => {
     ({ temp, ws, home } = seedAgentWorkspace('opencode'));
-    const install = spawnSync(process.execPath, [join(repoRoot, 'dist', 'cli.js'), 'hooks', 'install', '--agent', 'opencode', '--workspace', ws], { encoding: 'utf8', env: { ...process.env, HOME: home } });
+    const install = builtGovernor(['hooks', 'install', '--agent', 'opencode', '--workspace', ws], { HOME: home });
     assert.equal(install.status, 0, install.stdout + install.stderr);
     assert.match(install.stdout, /opencode: .*\.opencode\/plugins\/intent-governor\.js written/);
   });
@@ -64,8 +64,7 @@ describe('agents: the real OpenCode governed through its plugin (the hook bridge
         mcp: options.mcp,
         env: {
           INTENT_GOVERNOR_INTENT: 'auth-refactor',
-          INTENT_GOVERNOR_HOME: join(temp, 'governor-home'),
-          INTENT_GOVERNOR_ANCHOR_DIR: join(temp, 'anchors'),
+          ...governorHomes(temp),
         },
       });
       assert.equal(run.signal, null, `opencode was killed: ${run.stdout}\n${run.stderr}`);
@@ -78,8 +77,6 @@ describe('agents: the real OpenCode governed through its plugin (the hook bridge
   };
 
   const jsonl = (name: string): Record<string, unknown>[] => orchestrationJsonl(ws, name);
-
-  type TraceRecord = { files: { path: string }[]; metadata: Record<string, unknown> };
 
   it('an in-scope write and edit land and are traced as opencode under the intent, which the model was told in its system prompt', async () => {
     const { model, results } = await play([
@@ -227,10 +224,7 @@ await server.connect(new StdioServerTransport());
     // Moves every write under src/billing/ to src/auth/, where the intent may write.
     const mover = `node -e 'let s="";process.stdin.on("data",c=>s+=c).on("end",()=>{const t=JSON.parse(s).tool_input;t.filePath=t.filePath.replace("src/billing/","src/auth/");console.log(JSON.stringify({hookSpecificOutput:{hookEventName:"PreToolUse",permissionDecision:"allow",updatedInput:t}}))})'`;
     writeFileSync(join(ws, '.orchestration', 'hooks.json'), JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'write', hooks: [{ type: 'command', command: mover }] }] } }, null, 2));
-    const trust = spawnSync(process.execPath, [join(repoRoot, 'dist', 'cli.js'), 'hooks', 'trust', '--yes', '--workspace', ws], {
-      encoding: 'utf8',
-      env: { ...process.env, HOME: home, INTENT_GOVERNOR_HOME: join(temp, 'governor-home'), INTENT_GOVERNOR_ANCHOR_DIR: join(temp, 'anchors') },
-    });
+    const trust = builtGovernor(['hooks', 'trust', '--yes', '--workspace', ws], { HOME: home, ...governorHomes(temp) });
     assert.equal(trust.status, 0, trust.stdout + trust.stderr);
     const { results } = await play([{ tool: 'write', input: { filePath: 'src/billing/moved.ts', content: 'export const moved = 1;\n' } }, { text: 'written' }]);
     assert.match(results[0], /Wrote file successfully/, JSON.stringify(results));
@@ -243,7 +237,7 @@ await server.connect(new StdioServerTransport());
 
   it('uninstall removes only our plugin: a plugin of the person\'s own in the same folder stays', () => {
     writeFileSync(join(ws, '.opencode', 'plugins', 'deploy.js'), DEPLOY_PLUGIN);
-    const uninstall = spawnSync(process.execPath, [join(repoRoot, 'dist', 'cli.js'), 'hooks', 'uninstall', '--agent', 'opencode', '--workspace', ws], { encoding: 'utf8', env: { ...process.env, HOME: home } });
+    const uninstall = builtGovernor(['hooks', 'uninstall', '--agent', 'opencode', '--workspace', ws], { HOME: home });
     assert.equal(uninstall.status, 0, uninstall.stdout + uninstall.stderr);
     assert.equal(existsSync(join(ws, '.opencode/plugins/intent-governor.js')), false);
     assert.equal(readFileSync(join(ws, '.opencode/plugins/deploy.js'), 'utf8'), DEPLOY_PLUGIN);

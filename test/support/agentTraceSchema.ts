@@ -24,3 +24,9 @@ export function assertAgentTraceFile(path: string): Record<string, unknown>[] {
     return record;
   });
 }
+
+/** The parts of an Agent Trace record tests read: the files it names and its metadata. */
+export type TraceRecord = {
+  files: { path: string }[];
+  metadata: Record<string, unknown>;
+};

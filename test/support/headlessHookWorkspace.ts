@@ -1,7 +1,7 @@
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { assertAgentTraceFile } from './agentTraceSchema';
+import { assertAgentTraceFile, type TraceRecord } from './agentTraceSchema';
 import { createHarness, type Harness } from './governorHarness';
 import { removeTree } from './removeTree';
 
@@ -17,11 +17,6 @@ export interface HeadlessHookWorkspace {
   /** The governance log's entries (refusals, asks), in order. */
   governanceLog(): Promise<Record<string, unknown>[]>;
   dispose(): Promise<void>;
-}
-
-export interface TraceRecord {
-  files: { path: string }[];
-  metadata: Record<string, unknown>;
 }
 
 /** `intent` is the human's pick the hook sees (INTENT_GOVERNOR_INTENT); none by default, so a test names it. */
