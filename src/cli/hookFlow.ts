@@ -1,10 +1,10 @@
 import type * as Crypto from 'node:crypto';
 import { join, resolve } from 'node:path';
-import { claudeDialect } from '../core/bridge/claudeDialect';
-import { copilotStandIn } from '../core/bridge/copilotStandIn';
-import { DIALECTS } from '../core/bridge/dialects';
+import { claudeDialect } from '../core/agents/claude/claudeDialect';
+import { copilotStandIn } from '../core/agents/copilot/copilotStandIn';
+import { DIALECTS } from '../core/agents/registry';
 import { askExtension, findGoverningServer } from '../core/bridge/extensionClient';
-import type { HookDialect, HookEvent, HookReply } from '../core/bridge/hookDialect';
+import type { HookDialect, HookEvent, HookReply } from '../core/agents/common/hookDialect';
 import type { BridgeAnswer, BridgeRequest, NativeEventFacts } from '../core/bridge/nativeCall';
 import { userHookFilesPresent } from '../core/hooks/user/hookFilesPresent';
 import { governorHome } from '../core/paths/governorHome';

@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { detectClaudeHookKind } from '../core/bridge/claudeVersion';
-import { HOOK_AGENTS, type ClaudeHookKind, type HookAgent } from '../core/bridge/hookConfig';
-import { applyHookConfig } from '../core/bridge/hookInstaller';
+import { detectClaudeHookKind } from '../core/agents/claude/claudeVersion';
+import { HOOK_AGENTS, type ClaudeHookKind, type HookAgent } from '../core/agents/common/hookConfig';
+import { applyHookConfig } from '../core/agents/common/hookInstaller';
 import { FileHookRunLog } from '../core/hooks/user/fileHookRunLog';
 import { FileHookApprovals } from '../core/hooks/user/hookApprovals';
 import { loadHookLayers } from '../core/hooks/user/hookLayers';

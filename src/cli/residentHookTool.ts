@@ -1,6 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { claudeDialect } from '../core/bridge/claudeDialect';
-import { RESIDENT_HOOK_FIELDS, RESIDENT_HOOK_TOOL } from '../core/bridge/residentHook';
+import { claudeDialect } from '../core/agents/claude/claudeDialect';
+import { RESIDENT_HOOK_FIELDS, RESIDENT_HOOK_TOOL } from '../core/agents/claude/residentHook';
 import type { ExtraTool } from '../core/mcp/governedMcpServer';
 import type { CliIO } from './cliCommand';
 import { answerHookPayload, type HeadlessDecider, type HookOptions } from './hookFlow';

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import { HOOK_AGENTS, HOOK_CONFIG_FILES, type HookAgent } from '../core/bridge/hookConfig';
-import { detectClaudeHookKind } from '../core/bridge/claudeVersion';
-import { applyHookConfig } from '../core/bridge/hookInstaller';
+import { HOOK_AGENTS, HOOK_CONFIG_FILES, type HookAgent } from '../core/agents/common/hookConfig';
+import { detectClaudeHookKind } from '../core/agents/claude/claudeVersion';
+import { applyHookConfig } from '../core/agents/common/hookInstaller';
 
 const LABELS: Record<HookAgent, string> = { vscode: 'VS Code agent', claude: 'Claude Code', cursor: 'Cursor', gemini: 'Gemini CLI', codex: 'Codex CLI', copilot: 'GitHub Copilot CLI', opencode: 'OpenCode', cline: 'Cline' };
 

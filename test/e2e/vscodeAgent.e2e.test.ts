@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { vscodeDialect } from '../../src/core/bridge/vscodeDialect';
+import { vscodeDialect } from '../../src/core/agents/vscode/vscodeDialect';
 import { assertAgentTraceFile } from '../support/agentTraceSchema';
 import { startScriptedAnthropic, type ScriptedAnthropic } from '../support/scriptedAnthropic';
 import { installExtension, type Workbench } from '../vscode/codeServer';

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import type { HookDialect, HookEvent } from '../../src/core/bridge/hookDialect';
+import type { HookDialect, HookEvent } from '../../src/core/agents/common/hookDialect';
 import type { NativeCall, ToolMapping } from '../../src/core/bridge/nativeCall';
 import { hookFixture } from './runHook';
 

@@ -13,7 +13,7 @@ export type SessionDoor =
   /** Any other id: a call through the extension's API (another extension, a test). */
   | { kind: 'api'; label: 'extension API' };
 
-/** The hook bridge's dialects (src/core/bridge/*Dialect.ts ids) and how a person calls each agent. */
+/** The hook bridge's dialects (the ids in src/core/agents/registry.ts) and how a person calls each agent. */
 const HOOK_AGENTS: Record<string, string> = {
   claude: 'Claude Code',
   codex: 'Codex CLI',

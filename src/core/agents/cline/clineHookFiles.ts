@@ -1,0 +1,43 @@
+import type { ConfigEdit } from '../common/hookConfig';
+
+/**
+ * Cline's hooks are files, one per event, in `<workspace>/.clinerules/hooks/`; Cline runs every file whose name
+ * without its extension is the event's, so ours (`<Event>.sh`) sit beside a user's own `<Event>` script.
+ */
+export const CLINE_HOOKS_DIR = '.clinerules/hooks';
+
+/** PreToolUse judges, PostToolUse traces, SessionShutdown frees the session (TaskStart runs detached: no handshake). */
+export const CLINE_HOOK_EVENTS = ['PreToolUse', 'PostToolUse', 'SessionShutdown'] as const;
+
+const MARKER = '# intent-governor: written by `governor hooks install --agent cline`; `governor hooks uninstall` removes it';
+
+export function clineHookFile(event: string): string {
+  return `${CLINE_HOOKS_DIR}/${event}.sh`;
+}
+
+/**
+ * Cline runs the tool when a hook prints no JSON (node missing, the bundle moved), so a command that cannot start
+ * prints a cancel itself. The hook reads the payload from stdin, which `exec` hands on.
+ */
+export function clineHookScript(command: string): string {
+  const cancel = JSON.stringify({ cancel: true, errorMessage: "Intent Governor's hook could not run, so Cline's task is stopped. Check that node is on PATH and rerun `governor hooks install --agent cline`." });
+  return `#!/bin/sh\n${MARKER}\n${command} || printf '%s\\n' '${cancel.replace(/'/gu, "'\\''")}'\n`;
+}
+
+export function isOurClineHook(text: string): boolean {
+  return text.includes(MARKER);
+}
+
+/** Our script for one event; a user's own file of that name is never overwritten. */
+export function installClineHook(existing: string | undefined, file: string, command: string): ConfigEdit {
+  if (existing !== undefined && !isOurClineHook(existing)) {
+    return { ok: false, message: `${file} is not Intent Governor's (it has no intent-governor marker); move it to another name (Cline runs every ${file.replace(/^.*\//u, '').replace(/\.sh$/u, '')}.* file) and install again.` };
+  }
+  return { ok: true, text: clineHookScript(command) };
+}
+
+/** Removes only our script. */
+export function uninstallClineHook(existing: string | undefined): ConfigEdit {
+  if (existing === undefined) return { ok: true, text: null };
+  return { ok: true, text: isOurClineHook(existing) ? null : existing };
+}

@@ -1,0 +1,81 @@
+import { strict as assert } from 'node:assert';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { installClaudeLocalServer, uninstallClaudeLocalServer } from '../../../../../src/core/agents/claude/claudeLocalServer';
+import { installHookConfig, uninstallHookConfig } from '../../../../../src/core/agents/common/hookConfig';
+import { applyHookConfig } from '../../../../../src/core/agents/common/hookInstaller';
+import { RESIDENT_HOOK_FIELDS } from '../../../../../src/core/agents/claude/residentHook';
+
+const CLI = '/opt/governor/dist/hook.js';
+const text = (edit: ReturnType<typeof installHookConfig>): string => {
+  assert.ok(edit.ok, edit.ok ? '' : edit.message);
+  return edit.text ?? '';
+};
+
+describe('Claude Code with the resident governor: what install writes', () => {
+  it('every tool (matcher *) and every event goes to the hook tool with the whole hook input; SessionStart and SessionEnd stay command hooks', () => {
+    const config = JSON.parse(text(installHookConfig('claude', undefined, CLI, { claudeHooks: 'mcp_tool' })));
+    const [pre] = config.hooks.PreToolUse;
+    assert.equal(pre.matcher, '*', 'no tool passes unchecked');
+    assert.deepEqual(pre.hooks[0].server, 'intent-governor');
+    assert.deepEqual(pre.hooks[0].tool, 'agent_hook');
+    assert.equal(pre.hooks[0].onFailure, 'block', 'a governor that is not there blocks');
+    assert.deepEqual(Object.keys(pre.hooks[0].input), [...RESIDENT_HOOK_FIELDS]);
+    assert.equal(pre.hooks[0].input.tool_input, '${tool_input}');
+    for (const event of ['PostToolUse', 'UserPromptSubmit', 'Stop', 'SubagentStop', 'PermissionRequest']) assert.equal(config.hooks[event][0].hooks[0].type, 'mcp_tool', event);
+    for (const event of ['SessionStart', 'SessionEnd']) assert.match(config.hooks[event][0].hooks[0].command, /^node ".*" hook claude/, event);
+    assert.deepEqual(config.permissions.deny, ['mcp__intent-governor__agent_hook'], 'the model may not call the hook tool itself');
+  });
+
+  it("keeps the user's hooks and permissions, replaces an older install of either kind, and uninstall leaves exactly the user's", () => {
+    const mine = JSON.stringify({ permissions: { deny: ['Bash(rm:*)'], allow: ['Read'] }, hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: './lint.sh' }] }] } });
+    const command = text(installHookConfig('claude', mine, CLI, { claudeHooks: 'command' }));
+    const resident = JSON.parse(text(installHookConfig('claude', command, CLI, { claudeHooks: 'mcp_tool' })));
+    assert.deepEqual(resident.hooks.PreToolUse.map((e: { matcher: string }) => e.matcher), ['Bash', '*'], 'the command install was replaced, not added to');
+    assert.deepEqual(resident.permissions, { deny: ['Bash(rm:*)', 'mcp__intent-governor__agent_hook'], allow: ['Read'] });
+    const again = text(installHookConfig('claude', JSON.stringify(resident), CLI, { claudeHooks: 'mcp_tool' }));
+    assert.deepEqual(JSON.parse(again), resident, 'installing twice changes nothing');
+    assert.deepEqual(JSON.parse(text(uninstallHookConfig('claude', again))), JSON.parse(mine));
+  });
+
+  it("registers the server in Claude's own config as the project's local-scope server, keeping everything else, and removes only ours", () => {
+    const existing = JSON.stringify({ numStartups: 3, projects: { '/ws': { allowedTools: [], mcpServers: { github: { type: 'http', url: 'https://x' } } }, '/other': {} } });
+    const installed = JSON.parse(text(installClaudeLocalServer(existing, '~/.claude.json', '/ws', '/opt/governor/dist/cli.js')));
+    assert.equal(installed.numStartups, 3);
+    assert.deepEqual(installed.projects['/ws'].mcpServers['intent-governor'], { type: 'stdio', command: 'node', args: ['/opt/governor/dist/cli.js', 'mcp', '--workspace', '/ws', '--agent', 'claude'], env: {} });
+    assert.deepEqual(installed.projects['/ws'].mcpServers.github, { type: 'http', url: 'https://x' });
+    assert.deepEqual(installed.projects['/other'], {});
+    const removed = JSON.parse(text(uninstallClaudeLocalServer(JSON.stringify(installed), '~/.claude.json', '/ws')));
+    assert.deepEqual(removed, JSON.parse(existing));
+  });
+
+  it("refuses to replace a server of the user's that has our name, and never rewrites a config it cannot read", () => {
+    const theirs = JSON.stringify({ projects: { '/ws': { mcpServers: { 'intent-governor': { type: 'http', url: 'https://theirs' } } } } });
+    const refused = installClaudeLocalServer(theirs, '~/.claude.json', '/ws', '/cli.js');
+    assert.ok(!refused.ok);
+    assert.match(refused.message, /already has an MCP server named 'intent-governor'/);
+    assert.deepEqual(uninstallClaudeLocalServer(theirs, '~/.claude.json', '/ws'), { ok: true, text: theirs }, 'uninstall leaves their server alone');
+    const broken = installClaudeLocalServer('{ not json', '~/.claude.json', '/ws', '/cli.js');
+    assert.ok(!broken.ok);
+    assert.match(broken.message, /is not a JSON object/);
+  });
+
+  it('applyHookConfig writes both files: the workspace hooks and Claude config under the HOME (or CLAUDE_CONFIG_DIR) it is given', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'ig-resident-install-'));
+    try {
+      await writeFile(join(root, 'keep'), '');
+      const changes = await applyHookConfig(root, 'claude', 'install', join(root, 'dist', 'hook.js'), { claudeHooks: 'mcp_tool', env: { HOME: join(root, 'home') } });
+      assert.deepEqual(changes.map((c) => [c.file.replace(root, '<root>'), c.action]), [['<root>/.claude/settings.local.json', 'written'], ['<root>/home/.claude.json', 'written']]);
+      const claude = JSON.parse(await readFile(join(root, 'home', '.claude.json'), 'utf8'));
+      assert.deepEqual(claude.projects[root].mcpServers['intent-governor'].args.slice(0, 2), [join(root, 'dist', 'cli.js'), 'mcp']);
+      const custom = await applyHookConfig(root, 'claude', 'install', join(root, 'dist', 'hook.js'), { claudeHooks: 'mcp_tool', env: { HOME: join(root, 'home'), CLAUDE_CONFIG_DIR: join(root, 'cfg') } });
+      assert.equal(custom[1].file, join(root, 'cfg', '.claude.json'));
+      const gone = await applyHookConfig(root, 'claude', 'uninstall', join(root, 'dist', 'hook.js'), { env: { HOME: join(root, 'home') } });
+      assert.deepEqual(gone.map((c) => c.action), ['removed', 'written']);
+      assert.deepEqual(JSON.parse(await readFile(join(root, 'home', '.claude.json'), 'utf8')).projects[root].mcpServers, {});
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,174 @@
+import { strict as assert } from 'node:assert';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { applyHookConfig } from '../../../../../src/core/agents/common/hookInstaller';
+import { OPENCODE_PLUGIN_MARKER, opencodePluginText } from '../../../../../src/core/agents/opencode/opencodePlugin';
+import { bundledScript } from '../../../../support/bundledScript';
+import { SAMPLE_INTENTS } from '../../../../support/governorHarness';
+
+type Hook = (input: Record<string, unknown>, output: Record<string, unknown>) => Promise<void>;
+interface LoadedPlugin {
+  'experimental.chat.system.transform': Hook;
+  'tool.execute.before': Hook;
+  'tool.execute.after': Hook;
+}
+
+/**
+ * The plugin `governor hooks install --agent opencode` writes, loaded as OpenCode loads it (a module whose export
+ * is the plugin function) and run under plain Node, with real hook processes behind it.
+ */
+describe('OpenCode plugin', () => {
+  let temp: string;
+  let ws: string;
+  let count = 0;
+
+  beforeEach(() => {
+    temp = realpathSync(mkdtempSync(join(tmpdir(), 'ig-opencode-plugin-')));
+    ws = join(temp, 'ws');
+    mkdirSync(ws);
+  });
+  afterEach(() => rmSync(temp, { recursive: true, force: true }));
+
+  /** Our plugin pointed at `hookScript`, imported as a fresh module. */
+  const load = async (hookScript: string): Promise<LoadedPlugin> => {
+    const file = join(temp, `plugin-${++count}.mjs`);
+    writeFileSync(file, opencodePluginText(hookScript));
+    const module = (await import(pathToFileURL(file).href)) as Record<string, (ctx: object) => Promise<LoadedPlugin>>;
+    assert.deepEqual(Object.keys(module), ['IntentGovernor'], 'OpenCode calls every export as a plugin: only the plugin is exported');
+    return module.IntentGovernor({ directory: ws, worktree: ws });
+  };
+  /** A stand-in hook process: a Node script that reads stdin and then runs `body` (with `input` parsed). */
+  const hookScript = (body: string): string => {
+    const file = join(temp, `hook-${++count}.cjs`);
+    writeFileSync(file, `let s='';process.stdin.on('data',c=>s+=c).on('end',()=>{const input=JSON.parse(s);require('fs').writeFileSync(${JSON.stringify(join(temp, 'last-input.json'))}, s);${body}});`);
+    return file;
+  };
+  const before = (plugin: LoadedPlugin, args: Record<string, unknown>) => {
+    const output = { args };
+    return plugin['tool.execute.before']({ tool: 'write', sessionID: 'ses_1', callID: 'call_1' }, output).then(() => output);
+  };
+
+  it('hands the hook process the call in the dialect it reads, and lets an allowed call run', async () => {
+    const plugin = await load(hookScript(`console.log(JSON.stringify({decision:'allow'}))`));
+    const output = await before(plugin, { filePath: 'a.ts', content: 'x' });
+    assert.deepEqual(output.args, { filePath: 'a.ts', content: 'x' });
+    assert.deepEqual(JSON.parse(readFileSync(join(temp, 'last-input.json'), 'utf8')), {
+      event: 'tool.execute.before', sessionID: 'ses_1', callID: 'call_1', tool: 'write', args: { filePath: 'a.ts', content: 'x' }, directory: ws, worktree: ws,
+    });
+  });
+
+  it("runs the args a user hook rewrote them to: the same object OpenCode handed over, changed in place", async () => {
+    const plugin = await load(hookScript(`console.log(JSON.stringify({decision:'allow',args:{filePath:'b.ts',content:'y'}}))`));
+    const args = { filePath: 'a.ts', content: 'x', extra: 1 };
+    const output = await before(plugin, args);
+    assert.equal(output.args, args);
+    assert.deepEqual(args, { filePath: 'b.ts', content: 'y' });
+  });
+
+  it('throws with the reason on a deny, which OpenCode reports to the model as the tool error', async () => {
+    const plugin = await load(hookScript(`console.log(JSON.stringify({decision:'deny',reason:'[SCOPE_VIOLATION] not yours'}))`));
+    await assert.rejects(before(plugin, {}), { message: '[SCOPE_VIOLATION] not yours' });
+  });
+
+  it('fails closed: a hook that cannot start, crashes, exits non-zero or prints nonsense blocks the call', async () => {
+    const cases: [string, RegExp][] = [
+      [join(temp, 'missing-hook.js'), /Intent Governor blocked this call: .*Cannot find module/s],
+      [hookScript(`throw new Error('boom')`), /Intent Governor blocked this call: .*boom/s],
+      [hookScript(`console.log(JSON.stringify({decision:'allow'}));process.exit(3)`), /Intent Governor blocked this call: its hook process exited with 3/],
+      [hookScript(`console.log('allow')`), /Intent Governor blocked this call: its hook process exited with 0/],
+      [hookScript(`console.log(JSON.stringify({decision:'maybe'}))`), /Intent Governor blocked this call/],
+      [hookScript(`console.log(JSON.stringify({decision:'deny'}))`), /Intent Governor blocked this call/],
+    ];
+    for (const [script, expected] of cases) {
+      const plugin = await load(script);
+      await assert.rejects(before(plugin, { filePath: 'a.ts', content: 'x' }), expected, script);
+    }
+  });
+
+  it('fails closed when node itself cannot be found on PATH', async () => {
+    const plugin = await load(hookScript(`console.log(JSON.stringify({decision:'allow'}))`));
+    const path = process.env.PATH;
+    process.env.PATH = join(temp, 'no-bin');
+    try {
+      await assert.rejects(before(plugin, {}), /Intent Governor blocked this call: its hook process could not start \(spawn node ENOENT\)/);
+    } finally {
+      process.env.PATH = path;
+    }
+  });
+
+  it('appends what the governor says after a tool ran to the output the model reads', async () => {
+    const plugin = await load(hookScript(`console.log(JSON.stringify({decision:'allow',context:'Traced under auth-refactor.'}))`));
+    const output = { title: 't', output: 'Wrote file successfully.', metadata: {} };
+    await plugin['tool.execute.after']({ tool: 'write', sessionID: 'ses_1', callID: 'call_1', args: { filePath: 'a.ts', content: 'x' } }, output);
+    assert.equal(output.output, 'Wrote file successfully.\n\nTraced under auth-refactor.');
+    assert.deepEqual(JSON.parse(readFileSync(join(temp, 'last-input.json'), 'utf8')).result, { title: 't', output: 'Wrote file successfully.' });
+  });
+
+  it("asks once per session for the intent handshake and adds it to every system prompt of that session; requests without a session get nothing", async () => {
+    const calls = join(temp, 'calls.log');
+    const plugin = await load(hookScript(`require('fs').appendFileSync(${JSON.stringify(calls)}, input.event + ' ' + input.sessionID + '\\n');console.log(JSON.stringify({decision:'allow',context:'Intent: auth-refactor'}))`));
+    const transform = plugin['experimental.chat.system.transform'];
+    const first = { system: ['You are OpenCode.'] };
+    const second = { system: ['You are OpenCode.'] };
+    const title = { system: ['Write a title.'] };
+    await transform({ sessionID: 'ses_1', model: {} }, first);
+    await transform({ sessionID: 'ses_1', model: {} }, second);
+    await transform({ model: {} }, title);
+    assert.deepEqual(first.system, ['You are OpenCode.', 'Intent: auth-refactor']);
+    assert.deepEqual(second.system, ['You are OpenCode.', 'Intent: auth-refactor']);
+    assert.deepEqual(title.system, ['Write a title.']);
+    assert.equal(readFileSync(calls, 'utf8'), 'session.start ses_1\n');
+  });
+
+  it('with the real hook bundle: an out-of-scope write is refused with SCOPE_VIOLATION, an in-scope one allowed', async () => {
+    const src = join(__dirname, '..', '..', '..', '..', '..', 'src', 'cli');
+    bundledScript(join(src, 'headlessDecider.ts'), 'hook-headless.js');
+    const hook = bundledScript(join(src, 'hookMain.ts'), 'hook.js');
+    mkdirSync(join(ws, '.orchestration'));
+    writeFileSync(join(ws, '.orchestration', 'active_intents.yaml'), SAMPLE_INTENTS);
+    const saved = { ...process.env };
+    Object.assign(process.env, { INTENT_GOVERNOR_HOME: join(temp, 'home'), INTENT_GOVERNOR_ANCHOR_DIR: join(temp, 'anchors'), INTENT_GOVERNOR_INTENT: 'auth-refactor' });
+    try {
+      const plugin = await load(hook);
+      await assert.rejects(before(plugin, { filePath: 'src/billing/x.ts', content: 'x' }), /\[SCOPE_VIOLATION\] "src\/billing\/x\.ts" is outside the owned scope of intent auth-refactor/);
+      await before(plugin, { filePath: join(ws, 'src/auth/x.ts'), content: 'x' });
+    } finally {
+      for (const key of ['INTENT_GOVERNOR_HOME', 'INTENT_GOVERNOR_ANCHOR_DIR', 'INTENT_GOVERNOR_INTENT']) {
+        if (saved[key] === undefined) delete process.env[key];
+        else process.env[key] = saved[key];
+      }
+    }
+  });
+
+  describe('install and uninstall (governor hooks --agent opencode, Install Agent Hooks…)', () => {
+    const file = () => join(ws, '.opencode', 'plugins', 'intent-governor.js');
+
+    it('writes our plugin into .opencode/plugins/, naming the hook bundle; a second install changes nothing', async () => {
+      assert.deepEqual(await applyHookConfig(ws, 'opencode', 'install', '/opt/ig/dist/hook.js'), [{ agent: 'opencode', file: file(), action: 'written' }]);
+      const text = readFileSync(file(), 'utf8');
+      assert.ok(text.startsWith(OPENCODE_PLUGIN_MARKER));
+      assert.match(text, /const HOOK = "\/opt\/ig\/dist\/hook\.js";/);
+      assert.deepEqual(await applyHookConfig(ws, 'opencode', 'install', '/opt/ig/dist/hook.js'), [{ agent: 'opencode', file: file(), action: 'unchanged' }]);
+    });
+
+    it("leaves a plugin of the person's own at our path alone, on install and on uninstall", async () => {
+      mkdirSync(join(ws, '.opencode', 'plugins'), { recursive: true });
+      writeFileSync(file(), 'export const Mine = async () => ({});\n');
+      const [installed] = await applyHookConfig(ws, 'opencode', 'install', '/opt/ig/dist/hook.js');
+      assert.equal(installed.action, 'failed');
+      assert.match(installed.action === 'failed' ? installed.message : '', /is not Intent Governor's plugin; it was left unchanged/);
+      assert.deepEqual(await applyHookConfig(ws, 'opencode', 'uninstall', '/opt/ig/dist/hook.js'), [{ agent: 'opencode', file: file(), action: 'unchanged' }]);
+      assert.equal(readFileSync(file(), 'utf8'), 'export const Mine = async () => ({});\n');
+    });
+
+    it('uninstall removes only our file', async () => {
+      await applyHookConfig(ws, 'opencode', 'install', '/opt/ig/dist/hook.js');
+      writeFileSync(join(ws, '.opencode', 'plugins', 'mine.js'), 'export const Mine = async () => ({});\n');
+      assert.deepEqual(await applyHookConfig(ws, 'opencode', 'uninstall', '/opt/ig/dist/hook.js'), [{ agent: 'opencode', file: file(), action: 'removed' }]);
+      assert.equal(existsSync(file()), false);
+      assert.ok(existsSync(join(ws, '.opencode', 'plugins', 'mine.js')));
+    });
+  });
+});
