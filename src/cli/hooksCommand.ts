@@ -2,8 +2,9 @@ import { existsSync } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { detectClaudeHookKind } from '../core/agents/claude/claudeVersion';
-import { HOOK_AGENTS, type ClaudeHookKind, type HookAgent } from '../core/agents/common/hookConfig';
-import { applyHookConfig } from '../core/agents/common/hookInstaller';
+import { AGENT_IDS, isAgentId, type HookAgent } from '../core/agents/registry';
+import { type ClaudeHookKind } from '../core/agents/common/hookFileEdit';
+import { applyHookConfig } from '../core/agents/agentHooks';
 import { FileHookRunLog } from '../core/hooks/user/fileHookRunLog';
 import { FileHookApprovals } from '../core/hooks/user/hookApprovals';
 import { loadHookLayers } from '../core/hooks/user/hookLayers';
@@ -18,7 +19,7 @@ const USAGE = `governor hooks: see and trust user hooks; install or remove the h
 
 Usage: governor hooks list [--workspace DIR] [--json]
        governor hooks trust [--workspace DIR] [--yes]
-       governor hooks <install|uninstall> [--agent ${HOOK_AGENTS.join('|')}] [--workspace DIR] [--claude-hooks mcp_tool|command]
+       governor hooks <install|uninstall> [--agent ${AGENT_IDS.join('|')}] [--workspace DIR] [--claude-hooks mcp_tool|command]
 
 list shows every user hook the governor runs for this workspace: ~/.intent-governor/hooks.json (yours, runs
 without approval), .orchestration/hooks.json, .orchestration/hooks.yaml and Claude Code's .claude/settings*.json
@@ -75,7 +76,7 @@ export const hooksCommand: CliCommand = {
     if (mode === 'list' || mode === 'trust') return userHooks(mode, await realpath(root), parsed.values.json === true, parsed.values.yes === true, io);
     const kind = parsed.values['claude-hooks'] as string | undefined;
     if (kind !== undefined && kind !== 'mcp_tool' && kind !== 'command') return usageError(io, 'hooks', `--claude-hooks must be 'mcp_tool' or 'command', not '${kind}'`);
-    return installBridge(mode, root, (parsed.values.agent as unknown as string[] | undefined) ?? [...HOOK_AGENTS], kind, io);
+    return installBridge(mode, root, (parsed.values.agent as unknown as string[] | undefined) ?? [...AGENT_IDS], kind, io);
   },
 };
 
@@ -93,8 +94,8 @@ async function userHooks(mode: 'list' | 'trust', root: string, json: boolean, ye
 }
 
 async function installBridge(mode: 'install' | 'uninstall', root: string, requested: string[], requestedKind: ClaudeHookKind | undefined, io: CliIO): Promise<number> {
-  const unknown = requested.filter((a) => !HOOK_AGENTS.includes(a as HookAgent));
-  if (unknown.length) return usageError(io, 'hooks', `unknown agent '${unknown[0]}' (expected ${HOOK_AGENTS.join(', ')})`);
+  const unknown = requested.filter((a) => !isAgentId(a));
+  if (unknown.length) return usageError(io, 'hooks', `unknown agent '${unknown[0]}' (expected ${AGENT_IDS.join(', ')})`);
   // Point agents at the small hook bundle beside this CLI when it is there (dist/hook.js), else at this CLI.
   const self = resolve(process.argv[1] ?? 'dist/cli.js');
   const hookBundle = join(dirname(self), 'hook.js');

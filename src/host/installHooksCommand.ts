@@ -1,9 +1,7 @@
 import * as vscode from 'vscode';
-import { HOOK_AGENTS, HOOK_CONFIG_FILES, type HookAgent } from '../core/agents/common/hookConfig';
+import { AGENTS, agentById, type HookAgent } from '../core/agents/registry';
 import { detectClaudeHookKind } from '../core/agents/claude/claudeVersion';
-import { applyHookConfig } from '../core/agents/common/hookInstaller';
-
-const LABELS: Record<HookAgent, string> = { vscode: 'VS Code agent', claude: 'Claude Code', cursor: 'Cursor', gemini: 'Gemini CLI', codex: 'Codex CLI', copilot: 'GitHub Copilot CLI', opencode: 'OpenCode', cline: 'Cline' };
+import { applyHookConfig } from '../core/agents/agentHooks';
 
 /**
  * `Intent Governor: Install Agent Hooks`: writes the hook bridge into each picked agent's hook config in the
@@ -18,7 +16,7 @@ export async function installAgentHooks(root: string | undefined, cliPath: strin
     agents ??
     (
       await vscode.window.showQuickPick(
-        HOOK_AGENTS.map((agent) => ({ label: LABELS[agent], description: HOOK_CONFIG_FILES[agent], agent, picked: true })),
+        AGENTS.map((agent) => ({ label: agent.label, description: agent.hookFiles, agent: agent.id as HookAgent, picked: true })),
         { title: 'Install Intent Governor hooks for…', canPickMany: true },
       )
     )?.map((item) => item.agent);
@@ -27,7 +25,7 @@ export async function installAgentHooks(root: string | undefined, cliPath: strin
   const claudeHooks = picked.includes('claude') && mode === 'install' ? detectClaudeHookKind().kind : undefined;
   for (const agent of picked) {
     for (const change of await applyHookConfig(root, agent, mode, cliPath, { claudeHooks })) {
-      if (change.action === 'failed') void vscode.window.showErrorMessage(`Intent Governor: ${LABELS[agent]}: ${change.message}`);
+      if (change.action === 'failed') void vscode.window.showErrorMessage(`Intent Governor: ${agentById(agent).label}: ${change.message}`);
       else written.push(change.file);
     }
   }

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { geminiDialect } from '../../src/core/agents/gemini/geminiDialect';
-import { installHookConfig } from '../../src/core/agents/common/hookConfig';
+import { installHookConfig } from '../../src/core/agents/agentHooks';
 import type { TraceRecord } from '../support/agentTraceSchema';
 import { builtGovernor, governorHomes, orchestrationJsonl, seedAgentWorkspace } from './agentWorkspace';
 import { startScriptedGemini, type ScriptedGemini, type ScriptStep } from '../support/scriptedGemini';

@@ -1,3 +1,5 @@
+import { agentById } from '../agents/registry';
+
 /**
  * Which door a governance session came through, read from the session id each door mints
  * (`mcp-http:<uuid>`, `vscode-lm`, `claude:<agent's session>`…): the doors already name their sessions, so
@@ -13,16 +15,6 @@ export type SessionDoor =
   /** Any other id: a call through the extension's API (another extension, a test). */
   | { kind: 'api'; label: 'extension API' };
 
-/** The hook bridge's dialects (the ids in src/core/agents/registry.ts) and how a person calls each agent. */
-const HOOK_AGENTS: Record<string, string> = {
-  claude: 'Claude Code',
-  codex: 'Codex CLI',
-  copilot: 'Copilot CLI',
-  cursor: 'Cursor',
-  gemini: 'Gemini CLI',
-  opencode: 'OpenCode',
-  vscode: 'VS Code agent',
-};
 
 export function sessionDoor(sessionId: string): SessionDoor {
   if (sessionId === 'vscode-lm') return { kind: 'language-model-tools', label: 'language model tools' };
@@ -34,11 +26,11 @@ export function sessionDoor(sessionId: string): SessionDoor {
     const agent = agentLabel(prefix.slice(0, -'-resident'.length));
     return { kind: 'resident', label: `resident governor (${agent})`, agent };
   }
-  const hookAgent = Object.hasOwn(HOOK_AGENTS, prefix) ? HOOK_AGENTS[prefix] : undefined;
+  const hookAgent = agentById(prefix)?.label;
   if (hookAgent !== undefined) return { kind: 'hook-bridge', label: `hook bridge (${hookAgent})`, agent: hookAgent };
   return { kind: 'api', label: 'extension API' };
 }
 
 function agentLabel(id: string): string {
-  return Object.hasOwn(HOOK_AGENTS, id) ? (HOOK_AGENTS[id] as string) : id;
+  return agentById(id)?.label ?? id;
 }

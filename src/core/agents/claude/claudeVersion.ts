@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { MCP_TOOL_HOOKS_SINCE } from './residentHook';
-import type { ClaudeHookKind } from '../common/hookConfig';
+import type { ClaudeHookKind } from '../common/hookFileEdit';
 
 function older(version: string, than: string): boolean {
   const a = version.split('.').map(Number);

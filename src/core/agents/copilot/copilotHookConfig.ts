@@ -7,6 +7,9 @@
  */
 const COPILOT_TIMEOUT_S = 120;
 
+/** A file of its own beside VS Code's: Copilot CLI reads every .github/hooks/*.json. */
+export const COPILOT_HOOK_FILE = '.github/hooks/intent-governor-copilot.json';
+
 /** Every tool before and after it runs (no matcher: every tool, MCP tools included), and the lifecycle events. */
 const EVENTS = ['preToolUse', 'postToolUse', 'postToolUseFailure', 'sessionStart', 'userPromptSubmitted', 'agentStop', 'subagentStart', 'subagentStop', 'preCompact', 'sessionEnd'];
 

@@ -1,6 +1,8 @@
 import { join, resolve } from 'node:path';
 import { readRegularFileSync } from '../../io/regularFile';
-import { HOOK_CONFIG_FILES, isOurCommand, type HookAgent } from '../common/hookConfig';
+import { isOurCommand } from '../common/hookConfig';
+import { VSCODE_HOOK_FILE } from '../vscode/vscodeHookConfig';
+import { COPILOT_HOOK_FILE } from './copilotHookConfig';
 import { isRecord, type HookDialect } from '../common/hookDialect';
 import type { ToolMapping } from '../../bridge/nativeCall';
 
@@ -20,7 +22,8 @@ import type { ToolMapping } from '../../bridge/nativeCall';
 export type CopilotStandIn = 'aside' | Extract<ToolMapping, { kind: 'refused' }>;
 
 const MAX_CONFIG_BYTES = 256 * 1024;
-const NAMES: Partial<Record<HookAgent, string>> = { copilot: 'GitHub Copilot CLI', vscode: "VS Code's agent" };
+/** The two agents that run each other's entries, and where each one's own entry lives. */
+const RUNNERS = { copilot: { name: 'GitHub Copilot CLI', file: COPILOT_HOOK_FILE }, vscode: { name: "VS Code's agent", file: VSCODE_HOOK_FILE } };
 
 /** What one of our entries does when the other agent runs it; undefined when its own agent runs it. */
 export function copilotStandIn(dialect: HookDialect, payload: unknown, env: NodeJS.ProcessEnv, cwd: string): CopilotStandIn | undefined {
@@ -41,13 +44,13 @@ function standIn(runner: 'copilot' | 'vscode', dialect: HookDialect, root: strin
   if (entryInstalled(runner, root)) return 'aside';
   return {
     kind: 'refused',
-    reason: `${NAMES[runner]} ran Intent Governor's hook for another agent (${dialect.agentName}), which cannot read its tools, so the call is refused. To govern ${NAMES[runner]}, the person runs \`governor hooks install --agent ${runner}\` in this workspace (it writes ${HOOK_CONFIG_FILES[runner]}).`,
+    reason: `${RUNNERS[runner].name} ran Intent Governor's hook for another agent (${dialect.agentName}), which cannot read its tools, so the call is refused. To govern ${RUNNERS[runner].name}, the person runs \`governor hooks install --agent ${runner}\` in this workspace (it writes ${RUNNERS[runner].file}).`,
   };
 }
 
 /** Whether the agent's hook file has our pre-tool entry (read as the decision path reads files: bounded, regular files only). */
 function entryInstalled(agent: 'copilot' | 'vscode', root: string): boolean {
-  const read = readRegularFileSync(join(root, HOOK_CONFIG_FILES[agent]), { maxBytes: MAX_CONFIG_BYTES });
+  const read = readRegularFileSync(join(root, RUNNERS[agent].file), { maxBytes: MAX_CONFIG_BYTES });
   if (!read.ok) return false;
   try {
     const config = JSON.parse(read.bytes.toString('utf8')) as unknown;

@@ -3,8 +3,8 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { installClaudeLocalServer, uninstallClaudeLocalServer } from '../../../../../src/core/agents/claude/claudeLocalServer';
-import { installHookConfig, uninstallHookConfig } from '../../../../../src/core/agents/common/hookConfig';
-import { applyHookConfig } from '../../../../../src/core/agents/common/hookInstaller';
+import { installHookConfig, uninstallHookConfig } from '../../../../../src/core/agents/agentHooks';
+import { applyHookConfig } from '../../../../../src/core/agents/agentHooks';
 import { RESIDENT_HOOK_FIELDS } from '../../../../../src/core/agents/claude/residentHook';
 
 const CLI = '/opt/governor/dist/hook.js';

@@ -4,7 +4,8 @@ import { chmod, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/pr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { codexHookCommand } from '../../../../../src/core/agents/codex/codexHookConfig';
-import { hookCommandLine, installHookConfig, uninstallHookConfig } from '../../../../../src/core/agents/common/hookConfig';
+import { hookCommandLine } from '../../../../../src/core/agents/common/hookConfig';
+import { installHookConfig, uninstallHookConfig } from '../../../../../src/core/agents/agentHooks';
 import { createHarness } from '../../../../support/governorHarness';
 import { runGovernor } from '../../../../support/runGovernor';
 

@@ -2,7 +2,8 @@ import { strict as assert } from 'node:assert';
 import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { hookCommandLine, installHookConfig, uninstallHookConfig } from '../../../../../src/core/agents/common/hookConfig';
+import { hookCommandLine } from '../../../../../src/core/agents/common/hookConfig';
+import { installHookConfig, uninstallHookConfig } from '../../../../../src/core/agents/agentHooks';
 import { createHarness } from '../../../../support/governorHarness';
 import { runGovernor } from '../../../../support/runGovernor';
 

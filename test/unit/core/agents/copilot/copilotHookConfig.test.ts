@@ -3,7 +3,9 @@ import { spawnSync } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { copilotHookCommand } from '../../../../../src/core/agents/copilot/copilotHookConfig';
-import { HOOK_CONFIG_FILES, hookCommandLine, installHookConfig, uninstallHookConfig } from '../../../../../src/core/agents/common/hookConfig';
+import { hookCommandLine } from '../../../../../src/core/agents/common/hookConfig';
+import { HOOK_CONFIG_FILES } from '../../../../../src/core/agents/registry';
+import { installHookConfig, uninstallHookConfig } from '../../../../../src/core/agents/agentHooks';
 import { createHarness } from '../../../../support/governorHarness';
 import { runGovernor } from '../../../../support/runGovernor';
 

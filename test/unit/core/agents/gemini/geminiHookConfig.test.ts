@@ -3,7 +3,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { geminiHookCommand } from '../../../../../src/core/agents/gemini/geminiHookConfig';
-import { hookCommandLine, installHookConfig, uninstallHookConfig } from '../../../../../src/core/agents/common/hookConfig';
+import { hookCommandLine } from '../../../../../src/core/agents/common/hookConfig';
+import { installHookConfig, uninstallHookConfig } from '../../../../../src/core/agents/agentHooks';
 import { createHarness } from '../../../../support/governorHarness';
 import { runGovernor } from '../../../../support/runGovernor';
 

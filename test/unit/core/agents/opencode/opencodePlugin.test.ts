@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync,
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { applyHookConfig } from '../../../../../src/core/agents/common/hookInstaller';
+import { applyHookConfig } from '../../../../../src/core/agents/agentHooks';
 import { OPENCODE_PLUGIN_MARKER, opencodePluginText } from '../../../../../src/core/agents/opencode/opencodePlugin';
 import { bundledScript } from '../../../../support/bundledScript';
 import { SAMPLE_INTENTS } from '../../../../support/governorHarness';

@@ -1,0 +1,34 @@
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+import type { AgentAdapter } from '../common/agentAdapter';
+import { editHookFile } from '../common/hookFileEdit';
+import { jsonHookInstall } from '../common/jsonHookAgent';
+import { claudeDialect } from './claudeDialect';
+import { CLAUDE_HOOK_FILE, claudeHooks } from './claudeHookConfig';
+import { claudeConfigFile, installClaudeLocalServer, uninstallClaudeLocalServer } from './claudeLocalServer';
+
+const writeHooks = jsonHookInstall('claude', claudeHooks);
+
+/**
+ * Claude Code: its hooks in `.claude/settings.local.json` and, with the resident governor (the default), this
+ * project's local-scope MCP server in Claude's own config (this machine's path stays out of the repository).
+ */
+export const claudeAgent = {
+  id: 'claude',
+  label: 'Claude Code',
+  dialect: claudeDialect,
+  hookFiles: CLAUDE_HOOK_FILE,
+  binary: 'claude',
+  enforcement: 'enforced',
+  jsonHooks: claudeHooks,
+  async install(root, mode, cliPath, context) {
+    const hooks = await writeHooks(root, mode, cliPath, context);
+    const env = context.env ?? process.env;
+    const claudeConfig = claudeConfigFile(env, env.HOME || homedir());
+    const resident = mode === 'install' && (context.claudeHooks ?? 'mcp_tool') === 'mcp_tool';
+    // The server is the full CLI beside the hook bundle.
+    const serverCli = join(dirname(cliPath), 'cli.js');
+    const server = await editHookFile('claude', claudeConfig, (existing) => (resident ? installClaudeLocalServer(existing, claudeConfig, root, serverCli) : uninstallClaudeLocalServer(existing, claudeConfig, root)));
+    return [...hooks, server];
+  },
+} as const satisfies AgentAdapter<'claude'>;

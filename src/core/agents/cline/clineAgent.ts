@@ -1,0 +1,25 @@
+import { join } from 'node:path';
+import type { AgentAdapter } from '../common/agentAdapter';
+import { hookCommandLine } from '../common/hookConfig';
+import { editHookFile, type HookFileChange } from '../common/hookFileEdit';
+import { clineDialect } from './clineDialect';
+import { CLINE_HOOK_EVENTS, CLINE_HOOKS_DIR, clineHookFile, installClineHook, uninstallClineHook } from './clineHookFiles';
+
+/** Cline's hooks are a script per event in `.clinerules/hooks/`, beside the user's own. */
+export const clineAgent = {
+  id: 'cline',
+  label: 'Cline',
+  dialect: clineDialect,
+  hookFiles: `${CLINE_HOOKS_DIR}/`,
+  binary: 'cline',
+  enforcement: 'enforced',
+  async install(root, mode, cliPath) {
+    const command = hookCommandLine(cliPath, 'cline');
+    const changes: HookFileChange[] = [];
+    for (const event of CLINE_HOOK_EVENTS) {
+      const file = join(root, clineHookFile(event));
+      changes.push(await editHookFile('cline', file, (existing) => (mode === 'install' ? installClineHook(existing, file, command) : uninstallClineHook(existing))));
+    }
+    return changes;
+  },
+} as const satisfies AgentAdapter<'cline'>;

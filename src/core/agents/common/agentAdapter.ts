@@ -1,0 +1,26 @@
+import type { JsonHooks } from './hookConfig';
+import type { HookDialect } from './hookDialect';
+import type { HookFileChange, HookInstallContext } from './hookFileEdit';
+
+/**
+ * Everything the project knows about one agent, in one place: how its hooks talk (dialect), where they are
+ * installed and how, and how to find the agent's own binary. Each agent's folder exports one; the registry
+ * lists them, and every other list (CLI agent names, install targets, labels, the support table) derives from it.
+ */
+export interface AgentAdapter<Id extends string = string> {
+  /** `governor hook <id>`, `governor hooks install --agent <id>`; the dialect's id too. */
+  readonly id: Id;
+  /** How a person calls the agent ("Claude Code"). */
+  readonly label: string;
+  readonly dialect: HookDialect;
+  /** Where its hooks live, relative to the workspace (a file, or a folder ending in '/'). */
+  readonly hookFiles: string;
+  /** Writes or removes our hooks for this agent in `root` (the user's own hooks and settings are kept). */
+  install(root: string, mode: 'install' | 'uninstall', cliPath: string, context: HookInstallContext): Promise<HookFileChange[]>;
+  /** For an agent whose hooks are one JSON file: its shape and our entries (install uses them). */
+  readonly jsonHooks?: JsonHooks;
+  /** The agent's own command, for version detection (`<binary> --version`); none for an editor's built-in agent. */
+  readonly binary?: string;
+  /** What the hooks can govern, for the README's support table and `governor doctor`. */
+  readonly enforcement: 'enforced' | 'trace-only';
+}
