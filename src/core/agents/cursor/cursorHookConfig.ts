@@ -1,5 +1,39 @@
-/** Our entries in Cursor's `.cursor/hooks.json` (version 1): a command per event. */
-export function cursorHookEntries(command: string): Record<string, unknown[]> {
-  const entry = { command };
-  return { beforeShellExecution: [entry], beforeReadFile: [entry], afterFileEdit: [entry], beforeSubmitPrompt: [entry], stop: [entry] };
+/**
+ * Our entries in Cursor's `.cursor/hooks.json` (https://cursor.com/docs/hooks): the file is
+ * `{ "version": 1, "hooks": { "<event>": [ { "command", "timeout"?, "failClosed"?, "matcher"? } ] } }`, one flat
+ * entry per hook, `timeout` in seconds, no matcher (every tool, so an unknown one or another MCP server's reaches
+ * the governor and is refused).
+ *
+ * Cursor runs the action when a hook fails in any other way than exit 2 (a crash, a timeout, output it cannot
+ * read) unless the entry says `"failClosed": true`, so every entry that can stop an action says it. The timeout
+ * is above the bridge's --timeout-ms (110 s), so the governor answers "blocked" before Cursor gives up on it.
+ *
+ * Installed: every gate (preToolUse for every tool, and the gates Cursor had before it: beforeShellExecution,
+ * beforeReadFile, beforeMCPExecution; a call both reach is judged twice, the stricter answer wins), one post event
+ * per call (postToolUse and postToolUseFailure: afterFileEdit, afterShellExecution and afterMCPExecution report
+ * the same calls again and would trace each edit twice, so they are not installed; the dialect still answers
+ * them), and the lifecycle events the intent handshake and the user's hooks need.
+ */
+const CURSOR_TIMEOUT_S = 120;
+
+/** Events whose answer can stop an action: a failure of the hook blocks. */
+export const CURSOR_GATE_EVENTS = ['preToolUse', 'beforeShellExecution', 'beforeReadFile', 'beforeMCPExecution', 'beforeSubmitPrompt', 'sessionStart', 'subagentStart'] as const;
+
+/** Events after the fact or around the session: nothing to block, a failure must not stop the agent. */
+export const CURSOR_OBSERVE_EVENTS = ['postToolUse', 'postToolUseFailure', 'subagentStop', 'preCompact', 'stop', 'sessionEnd'] as const;
+
+/**
+ * A hook command that cannot even start (node missing, the bundle moved) exits with 127 or 1, which Cursor may run
+ * the action on: `|| exit 2` makes it a block. Windows' shell has no `||`; there `failClosed` alone covers it.
+ */
+export function cursorHookCommand(command: string, platform: NodeJS.Platform = process.platform): string {
+  return platform === 'win32' ? command : `${command} || exit 2`;
+}
+
+export function cursorHookEntries(command: string, platform: NodeJS.Platform = process.platform): Record<string, unknown[]> {
+  const run = cursorHookCommand(command, platform);
+  return {
+    ...Object.fromEntries(CURSOR_GATE_EVENTS.map((event) => [event, [{ command: run, timeout: CURSOR_TIMEOUT_S, failClosed: true }]])),
+    ...Object.fromEntries(CURSOR_OBSERVE_EVENTS.map((event) => [event, [{ command: run, timeout: CURSOR_TIMEOUT_S }]])),
+  };
 }
