@@ -1,10 +1,7 @@
-import { existsSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
+import { GOVERNED_MARKER } from '../core/paths/governedWorkspace';
 import type { CliIO } from './cliCommand';
-
-/** What marks a governed workspace: the folder the intents file, the trace and the signers live in. */
-export const GOVERNED_MARKER = '.orchestration';
 
 /** The nearest folder at or above `start` holding `.orchestration/`, as git finds `.git/`; undefined when none does. */
 export async function findGovernedWorkspace(start: string): Promise<string | undefined> {
@@ -14,14 +11,6 @@ export async function findGovernedWorkspace(start: string): Promise<string | und
     const parent = dirname(dir);
     if (parent === dir) return undefined;
     dir = parent;
-  }
-}
-
-/** The same, synchronously, for the hook process's hot path: it only asks whether the marker exists. */
-export function findGovernedWorkspaceSync(start: string): string | undefined {
-  for (let dir = resolve(start); ; dir = dirname(dir)) {
-    if (existsSync(join(dir, GOVERNED_MARKER))) return dir;
-    if (dirname(dir) === dir) return undefined;
   }
 }
 

@@ -1,15 +1,12 @@
-import type * as Crypto from 'node:crypto';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { claudeDialect } from '../core/agents/claude/claudeDialect';
-import { copilotStandIn } from '../core/agents/copilot/copilotStandIn';
 import { DIALECTS } from '../core/agents/registry';
 import { askExtension, findGoverningServer } from '../core/bridge/extensionClient';
 import type { HookDialect, HookEvent, HookReply } from '../core/agents/common/hookDialect';
-import type { BridgeAnswer, BridgeRequest, NativeEventFacts } from '../core/bridge/nativeCall';
-import { userHookFilesPresent } from '../core/hooks/user/hookFilesPresent';
+import type { BridgeAnswer, BridgeRequest } from '../core/bridge/nativeCall';
+import { closeHookCall, openHookCall, refuseHookCall } from '../core/agents/hookDoor';
 import { governorHome } from '../core/paths/governorHome';
 import { parseCliArgs, usageError } from './cliArgs';
-import { findGovernedWorkspaceSync } from './governedWorkspace';
 import type { CliIO } from './cliCommand';
 
 /**
@@ -47,13 +44,6 @@ extension kept for the session.
 Unknown tools, unreadable input, a crash or a timeout block the call (exit 2), never allow it.
 `;
 
-/** Identifies a native call by its input when the agent sends no id (Cursor). */
-function inputHash(toolName: string, toolInput: unknown): string {
-  // Required on use: most agents send an id, and a hook process that never hashes skips loading node:crypto.
-  const { createHash } = require('node:crypto') as typeof Crypto;
-  return createHash('sha256').update(`${toolName}\0${JSON.stringify(toolInput)}`).digest('hex');
-}
-
 export { governorHome };
 
 function print(io: CliIO, reply: HookReply): number {
@@ -79,13 +69,13 @@ export async function runHookFlow(args: string[], io: CliIO, headless: HeadlessD
     const parsed = parseCliArgs(args, { workspace: { type: 'string' }, intent: { type: 'string' }, 'timeout-ms': { type: 'string' }, headless: { type: 'boolean' } }, true);
     const dialect = parsed.ok ? DIALECTS[parsed.positionals[0] ?? ''] : undefined;
     // A broken hook command must still block: exit 2 is "blocked" for every agent we serve.
-    if (!parsed.ok) return print(io, claudeDialect.renderFailure(`governor hook: ${parsed.message}.`));
+    if (!parsed.ok) return print(io, refuseHookCall(claudeDialect, `governor hook: ${parsed.message}.`));
     if (!dialect || parsed.positionals.length !== 1) {
       usageError(io, 'hook', `expected one agent (${Object.keys(DIALECTS).join(', ')})`);
       return 2;
     }
     const timeoutMs = Number(parsed.values['timeout-ms'] ?? DEFAULT_TIMEOUT_MS);
-    if (!Number.isInteger(timeoutMs) || timeoutMs < 100) return print(io, dialect.renderFailure('governor hook: --timeout-ms must be an integer of at least 100.'));
+    if (!Number.isInteger(timeoutMs) || timeoutMs < 100) return print(io, refuseHookCall(dialect, 'governor hook: --timeout-ms must be an integer of at least 100.'));
     const deadline = new AbortController();
     const options: HookOptions = {
       workspace: parsed.values.workspace as string | undefined,
@@ -98,12 +88,12 @@ export async function runHookFlow(args: string[], io: CliIO, headless: HeadlessD
     const timedOut = new Promise<HookReply>((done) => {
       timer = setTimeout(() => {
         deadline.abort();
-        done(dialect.renderFailure(`Intent Governor did not decide within ${timeoutMs} ms, so the call is refused (fail closed).`));
+        done(refuseHookCall(dialect, `Intent Governor did not decide within ${timeoutMs} ms, so the call is refused (fail closed).`));
       }, timeoutMs);
       timer.unref();
     });
     const work = answerHook(dialect, options, io, headless).catch((error: unknown) =>
-      dialect.renderFailure(`Intent Governor failed while checking this call (${error instanceof Error ? error.message : String(error)}), so it is refused (fail closed).`),
+      refuseHookCall(dialect, `Intent Governor failed while checking this call (${error instanceof Error ? error.message : String(error)}), so it is refused (fail closed).`),
     );
     const reply = await Promise.race([work, timedOut]);
     clearTimeout(timer);
@@ -116,66 +106,16 @@ async function answerHook(dialect: HookDialect, options: HookOptions, io: CliIO,
   try {
     payload = JSON.parse(await io.readStdin());
   } catch (error) {
-    return dialect.renderFailure(`the hook input is not valid JSON (${error instanceof Error ? error.message : String(error)}).`);
+    return refuseHookCall(dialect, `the hook input is not valid JSON (${error instanceof Error ? error.message : String(error)}).`);
   }
   return answerHookPayload(dialect, payload, options, io, headless);
 }
 
-/** One hook event, already read: map it, let the extension or `headless` decide, answer in the agent's dialect. */
+/** One hook event, already read: the shared hook door maps it, the extension or `headless` decides, the door answers. */
 export async function answerHookPayload(dialect: HookDialect, payload: unknown, options: HookOptions, io: Pick<CliIO, 'cwd' | 'env'>, headless: HeadlessDecider): Promise<HookReply> {
-  // GitHub Copilot CLI runs VS Code's and Claude Code's hook files, VS Code's agent Copilot CLI's: each agent's own entry judges its calls.
-  const standIn = copilotStandIn(dialect, payload, io.env, io.cwd);
-  if (standIn === 'aside') return { exitCode: 0, stdout: '', stderr: '' };
-  const parsed = dialect.parse(payload);
-  if (!parsed.ok) return dialect.renderFailure(standIn?.reason ?? `${parsed.message}.`);
-  const event = parsed.event;
-  if (event.kind === 'other') return dialect.render(event, { decision: 'allow' });
-  const cwd = resolve(io.cwd, event.cwd ?? '.');
-  // Agents may run in a subfolder: the governed root is the nearest folder above holding .orchestration/.
-  const found = options.workspace !== undefined ? resolve(io.cwd, options.workspace) : findGovernedWorkspaceSync(cwd);
-  const root = found ?? cwd;
-  const native: NativeEventFacts = { dialect: dialect.id, event: hookEventOf(event), session_id: event.sessionId, cwd, fields: event.fields ?? {} };
-  const request: BridgeRequest = { phase: event.kind === 'end' ? 'end' : 'context', session_id: `${dialect.id}:${event.sessionId}`, agent: { name: dialect.agentName }, key: '', calls: [], native };
-  if (event.kind === 'tool') {
-    native.tool_name = event.toolName;
-    native.tool_input = event.toolInput;
-    // Paths and commands are resolved where the agent stands: its cwd (from the payload) and the workspace folder.
-    const mapping = standIn ?? dialect.mapTool(event.toolName, event.toolInput, { cwd, workspace: root });
-    // Nothing governs here: refuse what would change something, and leave no log behind in a folder nobody governs.
-    if (found === undefined) {
-      const readsOnly = mapping.kind === 'passthrough' || (mapping.kind === 'governed' && mapping.calls.every((call) => call.tool === 'read_file'));
-      return dialect.render(event, readsOnly || event.phase === 'post' ? { decision: 'allow' } : ungoverned(cwd));
-    }
-    // A read-only tool needs no governed check; only the user's hooks may have something to say about it.
-    if (mapping.kind === 'passthrough' && !userHookFilesPresent(root, governorHome(io.env), dialect.agentName)) return dialect.render(event, { decision: 'allow' });
-    if (mapping.kind === 'passthrough') native.passthrough = true;
-    if (mapping.kind === 'refused' && event.phase === 'post') return dialect.render(event, { decision: 'allow' });
-    request.phase = event.phase;
-    // A tool we cannot map is refused by the governor, not here, so the refusal lands in the governance log.
-    if (mapping.kind === 'refused') request.unmapped = { tool: event.toolName, reason: mapping.reason };
-    else if (mapping.kind === 'governed') request.calls = mapping.calls;
-    request.key = `${request.session_id}:${event.toolUseId ?? inputHash(event.toolName, event.toolInput)}`;
-  }
-  if (found === undefined) return dialect.render(event, { decision: 'allow' });
-  const answer = await decide(request, root, options, io, event, headless);
-  // An older extension may not know `unmapped` and judge an empty call list: an unmapped tool is never allowed.
-  if (request.unmapped && answer.decision !== 'deny') return dialect.render(event, { decision: 'deny', reason: request.unmapped.reason });
-  return dialect.render(event, answer);
-}
-
-/** The refusal of a change where no folder at or above the agent's cwd is governed (reads are let through). */
-function ungoverned(cwd: string): BridgeAnswer {
-  return {
-    decision: 'deny',
-    reason: `[NO_GOVERNED_WORKSPACE] Intent Governor found no governed workspace at or above ${cwd} (no .orchestration/ folder), so it cannot judge this call and refuses it. Work inside the governed project, or install the hook with --workspace DIR.`,
-  };
-}
-
-/** The agent's event in Claude Code's terms, the names user hooks are declared for. */
-function hookEventOf(event: Exclude<HookEvent, { kind: 'other' }>): string {
-  if (event.kind === 'tool') return event.phase === 'pre' ? 'PreToolUse' : event.eventName === 'PostToolUseFailure' ? 'PostToolUseFailure' : 'PostToolUse';
-  if (event.kind === 'end') return 'SessionEnd';
-  return event.hookEvent ?? event.eventName;
+  const step = openHookCall(dialect, payload, { cwd: io.cwd, env: io.env, workspace: options.workspace });
+  if (step.kind === 'reply') return step.reply;
+  return closeHookCall(dialect, step, await decide(step.request, step.root, options, io, step.event, headless));
 }
 
 async function decide(request: BridgeRequest, root: string, options: HookOptions, io: Pick<CliIO, 'cwd' | 'env'>, event: HookEvent, headless: HeadlessDecider): Promise<BridgeAnswer> {

@@ -1,5 +1,5 @@
 import { codexDialect } from '../codex/codexDialect';
-import { isRecord, mapByTable, resolveAgainst, stringField, type AgentPlace, type HookDialect, type HookEvent, type HookReply, type NativeToolTable } from '../common/hookDialect';
+import { isRecord, unknownEvent, mapByTable, resolveAgainst, stringField, type AgentPlace, type HookDialect, type HookEvent, type HookReply, type NativeToolTable } from '../common/hookDialect';
 import type { BridgeAnswer, NativeCall, NativeEdit, ToolMapping } from '../../bridge/nativeCall';
 
 /**
@@ -146,7 +146,7 @@ function parse(payload: unknown): ReturnType<HookDialect['parse']> {
   }
   const hookEvent = Object.hasOwn(CONTEXT, hookName) ? CONTEXT[hookName] : undefined;
   if (hookEvent) return { ok: true, event: { kind: 'context', eventName: hookName, hookEvent, sessionId: sessionId ?? 'unknown', fields } };
-  return { ok: true, event: { kind: 'other', eventName: hookName } };
+  return unknownEvent('Cline', hookName);
 }
 
 const json = (value: unknown) => `${JSON.stringify(value)}\n`;
@@ -159,7 +159,6 @@ const json = (value: unknown) => `${JSON.stringify(value)}\n`;
  * gives the model on its next turn.
  */
 function render(event: HookEvent, answer: BridgeAnswer): HookReply {
-  if (event.kind === 'other') return { exitCode: 0, stdout: '', stderr: '' };
   const out: Record<string, unknown> = {};
   const refused = event.kind === 'tool' && event.phase === 'pre' && answer.decision !== 'allow';
   if (answer.stop !== undefined || refused || (answer.decision === 'deny' && event.kind !== 'end')) {

@@ -1,6 +1,6 @@
 import { CLAUDE_HOOK_EVENTS } from '../../hooks/user/hookEvents';
 import type { HookDialect, HookEvent, HookReply } from './hookDialect';
-import { isRecord } from './hookDialect';
+import { isRecord, unknownEvent } from './hookDialect';
 import type { BridgeAnswer } from '../../bridge/nativeCall';
 
 /** Fields every event has; the rest of a payload goes to the user hooks as the event's own fields. */
@@ -45,14 +45,13 @@ export function parseClaudeStyle(payload: unknown): ReturnType<HookDialect['pars
     const toolFields = typeof payload.tool_name === 'string' ? { tool_name: payload.tool_name, tool_input: payload.tool_input } : {};
     return { ok: true, event: { kind: 'context', eventName, hookEvent: eventName, sessionId: typeof sessionId === 'string' ? sessionId : 'unknown', cwd, fields: { ...toolFields, ...fields } } };
   }
-  return { ok: true, event: { kind: 'other', eventName } };
+  return unknownEvent('this agent', eventName);
 }
 
 const json = (value: unknown) => `${JSON.stringify(value)}\n`;
 
 /** The answer in Claude's words; an allow without anything to say prints nothing (the agent's own rules still apply). */
 export function renderClaudeStyle(event: HookEvent, answer: BridgeAnswer): HookReply {
-  if (event.kind === 'other') return { exitCode: 0, stdout: '', stderr: '' };
   const name = event.kind === 'context' ? (event.hookEvent ?? event.eventName) : event.eventName;
   const out: Record<string, unknown> = {};
   const specific: Record<string, unknown> = { hookEventName: name };

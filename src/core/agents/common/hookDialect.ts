@@ -12,9 +12,7 @@ export type HookEvent =
    */
   | { kind: 'context'; eventName: string; hookEvent?: string; sessionId: string; cwd?: string; fields?: Record<string, unknown> }
   /** The agent's session is over: the governor forgets what it kept for it. */
-  | { kind: 'end'; eventName: string; sessionId: string; cwd?: string; fields?: Record<string, unknown> }
-  /** An event we are not installed for; answered with "no opinion". */
-  | { kind: 'other'; eventName: string };
+  | { kind: 'end'; eventName: string; sessionId: string; cwd?: string; fields?: Record<string, unknown> };
 
 /** What the hook process prints and exits with. */
 export interface HookReply {
@@ -29,6 +27,10 @@ export interface HookDialect {
   id: string;
   /** The agent name recorded in the trace. */
   agentName: string;
+  /**
+   * An event the dialect does not know (a misspelled or newer name, one we are not installed for) is `ok: false`:
+   * there is no "no opinion" answer, so the shared layer refuses it in the agent's blocking terms.
+   */
   parse(payload: unknown): { ok: true; event: HookEvent } | { ok: false; message: string };
   /** The governed calls a native tool amounts to, its paths resolved to absolute ones exactly as the agent resolves them. */
   mapTool(toolName: string, toolInput: Record<string, unknown>, place: AgentPlace): ToolMapping;
@@ -41,6 +43,11 @@ export interface HookDialect {
 export interface AgentPlace {
   cwd: string;
   workspace: string;
+}
+
+/** The parse result for an event name the dialect does not know: refused, whatever it carries. */
+export function unknownEvent(agent: string, eventName: string): { ok: false; message: string } {
+  return { ok: false, message: `'${eventName.slice(0, 80)}' is not a hook event Intent Governor knows from ${agent}, so the call is refused (governance fails closed); reinstall the hooks with \`governor hooks install\`` };
 }
 
 export function isRecord(value: unknown): value is Record<string, unknown> {

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { parseClaudeStyle } from '../common/claudeStyleProtocol';
 import { parseCodexPatch, type PatchChunk } from '../common/applyPatch';
 import { isVscodePayload } from './copilotStandIn';
-import { isRecord, mapByTable, stringField, type AgentPlace, type HookDialect, type HookEvent, type HookReply, type NativeToolTable } from '../common/hookDialect';
+import { isRecord, mapByTable, stringField, unknownEvent, type AgentPlace, type HookDialect, type HookEvent, type HookReply, type NativeToolTable } from '../common/hookDialect';
 import type { BridgeAnswer, NativeCall, NativeEdit, ToolMapping } from '../../bridge/nativeCall';
 import { RESIDENT_SERVER_NAME } from '../claude/residentHook';
 import type { ToolName } from '../../tools/toolDefinition';
@@ -81,7 +81,7 @@ function parse(payload: unknown): ReturnType<HookDialect['parse']> {
     if (sessionId === undefined) return { ok: false, message: 'sessionEnd input has no sessionId' };
     return { ok: true, event: { kind: 'end', eventName: 'sessionEnd', sessionId, cwd, fields } };
   }
-  return { ok: true, event: { kind: 'other', eventName: typeof payload.hookName === 'string' ? payload.hookName : 'unknown' } };
+  return unknownEvent('GitHub Copilot CLI', typeof payload.hookName === 'string' ? payload.hookName : typeof payload.hook_event_name === 'string' ? payload.hook_event_name : '(no event name)');
 }
 
 /**
@@ -249,7 +249,7 @@ function render(event: HookEvent, answer: BridgeAnswer): HookReply {
   }
   // The handshake on sessionStart, notes after a change; Copilot CLI has no separate line for the person.
   const context = [answer.context, answer.systemMessage].filter(Boolean).join('\n');
-  if (context && event.kind !== 'other' && event.kind !== 'end') out.additionalContext = context;
+  if (context && event.kind !== 'end') out.additionalContext = context;
   return { exitCode: 0, stdout: Object.keys(out).length ? json(out) : '', stderr: '' };
 }
 

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
-import { isRecord, mapByTable, stringField, type AgentPlace, type HookDialect, type HookEvent, type HookReply, type NativeToolTable } from '../common/hookDialect';
+import { isRecord, mapByTable, stringField, unknownEvent, type AgentPlace, type HookDialect, type HookEvent, type HookReply, type NativeToolTable } from '../common/hookDialect';
 import type { BridgeAnswer, ToolMapping } from '../../bridge/nativeCall';
 import { RESIDENT_SERVER_NAME } from '../claude/residentHook';
 
@@ -45,7 +45,7 @@ function parse(payload: unknown): ReturnType<HookDialect['parse']> {
   if (Object.hasOwn(CONTEXT_EVENTS, eventName)) {
     return { ok: true, event: { kind: 'context', eventName, hookEvent: CONTEXT_EVENTS[eventName], sessionId: sessionId ?? 'unknown', cwd, fields } };
   }
-  return { ok: true, event: { kind: 'other', eventName } };
+  return unknownEvent('Gemini CLI', eventName);
 }
 
 /**
@@ -164,7 +164,6 @@ function droppedKeys(original: Record<string, unknown>, rewritten: Record<string
 
 /** The answer in Gemini CLI's words; an allow with nothing to say prints nothing, so its own approval rules still apply. */
 function render(event: HookEvent, answer: BridgeAnswer): HookReply {
-  if (event.kind === 'other') return { exitCode: 0, stdout: '', stderr: '' };
   const out: Record<string, unknown> = {};
   const native = event.kind === 'tool' ? (event.phase === 'pre' ? 'BeforeTool' : 'AfterTool') : event.eventName;
   const specific: Record<string, unknown> = { hookEventName: native };

@@ -1,5 +1,5 @@
 import { parseCodexPatch, type PatchChunk } from '../common/applyPatch';
-import { isRecord, mapByTable, resolveAgainst, stringField, type AgentPlace, type HookDialect, type HookEvent, type HookReply, type NativeToolTable } from '../common/hookDialect';
+import { isRecord, mapByTable, resolveAgainst, stringField, unknownEvent, type AgentPlace, type HookDialect, type HookEvent, type HookReply, type NativeToolTable } from '../common/hookDialect';
 import type { BridgeAnswer, NativeCall, NativeEdit, ToolMapping } from '../../bridge/nativeCall';
 import { RESIDENT_SERVER_NAME } from '../claude/residentHook';
 
@@ -135,7 +135,7 @@ function parse(payload: unknown): { ok: true; event: HookEvent } | { ok: false; 
   // The plugin's own event, sent once per session before the model's first request: the intent handshake.
   if (event === 'session.start') return { ok: true, event: { kind: 'context', eventName: event, hookEvent: 'SessionStart', sessionId: sessionID, cwd: directory, fields: { source: 'startup', ...rest } } };
   const phase = EVENTS[event];
-  if (!phase) return { ok: true, event: { kind: 'other', eventName: event } };
+  if (!phase) return unknownEvent('OpenCode', event);
   if (typeof tool !== 'string' || tool === '') return { ok: false, message: `the OpenCode plugin input for ${event} has no tool` };
   if (!isRecord(args)) return { ok: false, message: `the OpenCode plugin input for ${event} has no args object` };
   const fields: Record<string, unknown> = { ...rest };

@@ -123,10 +123,11 @@ describe('GitHub Copilot CLI dialect', () => {
       assert.ok(result.ok && result.event.kind === 'tool' && result.event.toolName === 'create' && result.event.phase === 'pre');
     });
 
-    it('gives events it was not installed for no opinion', () => {
-      assert.deepEqual(copilotDialect.parse({ hookName: 'permissionRequest', sessionId: 's', cwd: root, toolName: 'edit', toolInput: {} }), { ok: true, event: { kind: 'other', eventName: 'permissionRequest' } });
+    it('refuses events it was not installed for, naming them, rather than giving no opinion', () => {
+      const permission = copilotDialect.parse({ hookName: 'permissionRequest', sessionId: 's', cwd: root, toolName: 'edit', toolInput: {} });
+      assert.ok(!permission.ok && /'permissionRequest' is not a hook event/.test(permission.message));
       const error = copilotDialect.parse({ sessionId: 's', cwd: root, error: { message: 'x', name: 'Error' }, errorContext: 'system', recoverable: true });
-      assert.equal(error.ok && error.event.kind, 'other');
+      assert.equal(error.ok, false);
     });
   });
 

@@ -76,9 +76,10 @@ describe('Gemini CLI dialect', () => {
       assert.equal(parsed('before-agent', root).kind === 'context' && (parsed('before-agent', root) as { fields?: Record<string, unknown> }).fields?.prompt, 'Add a token helper to the auth module.');
     });
 
-    it('gives BeforeModel, AfterModel and BeforeToolSelection no opinion, and refuses a tool event it cannot read', () => {
+    it('refuses events it is not installed for (BeforeModel, AfterModel, BeforeToolSelection) and a tool event it cannot read', () => {
       for (const name of ['BeforeModel', 'AfterModel', 'BeforeToolSelection']) {
-        assert.deepEqual(geminiDialect.parse({ hook_event_name: name, session_id: 's', cwd: root }), { ok: true, event: { kind: 'other', eventName: name } });
+        const parsed = geminiDialect.parse({ hook_event_name: name, session_id: 's', cwd: root });
+        assert.ok(!parsed.ok && parsed.message.includes(`'${name}' is not a hook event`));
       }
       assert.equal(geminiDialect.parse({ hook_event_name: 'BeforeTool', session_id: 's', cwd: root, tool_name: 'write_file' }).ok, false);
       assert.equal(geminiDialect.parse({ hook_event_name: 'BeforeTool', cwd: root, tool_name: 'write_file', tool_input: {} }).ok, false);

@@ -50,11 +50,11 @@ describe('OpenCode dialect', () => {
       assert.deepEqual(json(opencodeDialect.render(start.event, { decision: 'allow', context: 'Intent: auth-refactor' }).stdout), { decision: 'allow', context: 'Intent: auth-refactor' });
     });
 
-    it('reads session.deleted as the end of the session, and any other event as one it has no opinion on', () => {
+    it('reads session.deleted as the end of the session, and refuses any event the plugin does not send', () => {
       const end = opencodeDialect.parse({ event: 'session.deleted', sessionID: 'ses_1', directory: root });
       assert.deepEqual(end.ok && end.event, { kind: 'end', eventName: 'session.deleted', sessionId: 'ses_1', cwd: root, fields: {} });
       const other = opencodeDialect.parse({ event: 'session.idle', sessionID: 'ses_1', directory: root });
-      assert.deepEqual(other.ok && other.event, { kind: 'other', eventName: 'session.idle' });
+      assert.ok(!other.ok && other.message.includes("'session.idle' is not a hook event"));
     });
 
     it('refuses to read input it cannot judge: not an object, no event, session, directory, tool or args object', () => {
