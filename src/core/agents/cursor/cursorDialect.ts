@@ -420,8 +420,8 @@ function render(event: HookEvent, answer: BridgeAnswer): HookReply {
   if (event.kind === 'tool') return { exitCode: 0, stdout: json(event.eventName === 'postToolUse' && answer.context ? { additional_context: answer.context } : {}), stderr: '' };
   if (event.kind === 'context') return renderContext(event, answer);
   if (event.kind === 'end') return { exitCode: 0, stdout: json({}), stderr: '' };
-  // `other` is never parsed from a Cursor payload; should one reach here, it is refused like an unknown event.
-  return renderFailure(`Intent Governor does not know Cursor's hook event '${event.eventName}', so it is refused (governance fails closed).`);
+  // Nothing else is parsed from a Cursor payload (an older HookEvent had `other`); whatever reaches here is refused.
+  return renderFailure(`Cursor's hook event '${(event as { eventName: string }).eventName}' is not one Intent Governor knows, so it is refused (governance fails closed).`);
 }
 
 function renderFailure(reason: string): HookReply {

@@ -23,17 +23,12 @@ export const CURSOR_GATE_EVENTS = ['preToolUse', 'beforeShellExecution', 'before
 export const CURSOR_OBSERVE_EVENTS = ['postToolUse', 'postToolUseFailure', 'subagentStop', 'preCompact', 'stop', 'sessionEnd'] as const;
 
 /**
- * A hook command that cannot even start (node missing, the bundle moved) exits with 127 or 1, which Cursor may run
- * the action on: `|| exit 2` makes it a block. Windows' shell has no `||`; there `failClosed` alone covers it.
+ * `command` is the hook command as installed for every agent (the shared layer makes a hook that cannot start or
+ * answer exit 2 with the dialect's refusal, which Cursor reads as a block even without `failClosed`).
  */
-export function cursorHookCommand(command: string, platform: NodeJS.Platform = process.platform): string {
-  return platform === 'win32' ? command : `${command} || exit 2`;
-}
-
-export function cursorHookEntries(command: string, platform: NodeJS.Platform = process.platform): Record<string, unknown[]> {
-  const run = cursorHookCommand(command, platform);
+export function cursorHookEntries(command: string): Record<string, unknown[]> {
   return {
-    ...Object.fromEntries(CURSOR_GATE_EVENTS.map((event) => [event, [{ command: run, timeout: CURSOR_TIMEOUT_S, failClosed: true }]])),
-    ...Object.fromEntries(CURSOR_OBSERVE_EVENTS.map((event) => [event, [{ command: run, timeout: CURSOR_TIMEOUT_S }]])),
+    ...Object.fromEntries(CURSOR_GATE_EVENTS.map((event) => [event, [{ command, timeout: CURSOR_TIMEOUT_S, failClosed: true }]])),
+    ...Object.fromEntries(CURSOR_OBSERVE_EVENTS.map((event) => [event, [{ command, timeout: CURSOR_TIMEOUT_S }]])),
   };
 }
