@@ -1,7 +1,7 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { parseClaudeStyle, renderClaudeStyle, renderClaudeStyleFailure } from '../common/claudeStyleProtocol';
-import { isRecord, mapByTable, resolveAgainst, stringField, type HookDialect, type NativeToolTable } from '../common/hookDialect';
+import { isRecord, mapByTable, missingInput, resolveAgainst, stringField, type HookDialect, type NativeToolTable } from '../common/hookDialect';
 import type { NativeEdit, ToolMapping } from '../../bridge/nativeCall';
 import { RESIDENT_SERVER_NAME } from './residentHook';
 
@@ -18,9 +18,7 @@ const PASSTHROUGH = new Set([
 /** The governor's own MCP tools are governed by the server that answers them; no second judgement here. */
 const OWN_MCP_PREFIX = `mcp__${RESIDENT_SERVER_NAME}__`;
 
-function invalid(tool: string, what: string): ToolMapping {
-  return { kind: 'refused', reason: `Claude Code's ${tool} call has no ${what}, so Intent Governor cannot check it and refuses it.` };
-}
+const invalid = (tool: string, what: string): ToolMapping => missingInput('Claude Code', tool, what);
 
 function filePath(input: Record<string, unknown>, cwd: string): string | undefined {
   const path = stringField(input, 'file_path');

@@ -1,5 +1,5 @@
 import { codexDialect } from '../codex/codexDialect';
-import { isRecord, unknownEvent, mapByTable, resolveAgainst, stringField, type AgentPlace, type HookDialect, type HookEvent, type HookReply, type NativeToolTable } from '../common/hookDialect';
+import { isRecord, mapByTable, missingInput, resolveAgainst, stringField, unknownEvent, type AgentPlace, type HookDialect, type HookEvent, type HookReply, type NativeToolTable } from '../common/hookDialect';
 import type { BridgeAnswer, NativeCall, NativeEdit, ToolMapping } from '../../bridge/nativeCall';
 
 /**
@@ -31,9 +31,7 @@ const PASSTHROUGH = new Set([
 const SUBAGENT_REASON =
   'starts another agent whose work Intent Governor cannot follow through Cline\'s hook files, so it is refused (governance fails closed). Do the work yourself with run_commands and the editor or apply_patch tool, which Intent Governor judges.';
 
-function invalid(tool: string, what: string): ToolMapping {
-  return { kind: 'refused', reason: `Cline's ${tool} call has no ${what}, so Intent Governor cannot check it and refuses it.` };
-}
+const invalid = (tool: string, what: string): ToolMapping => missingInput('Cline', tool, what);
 
 function run(tool: string, commands: unknown, place: AgentPlace): ToolMapping {
   const list = typeof commands === 'string' ? [commands] : Array.isArray(commands) && commands.every((c) => typeof c === 'string') ? (commands as string[]) : undefined;

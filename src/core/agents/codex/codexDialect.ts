@@ -1,7 +1,7 @@
 import { parseClaudeStyle, renderClaudeStyle, renderClaudeStyleFailure } from '../common/claudeStyleProtocol';
-import { parseCodexPatch, type PatchChunk } from '../common/applyPatch';
-import { mapByTable, resolveAgainst, stringField, type AgentPlace, type HookDialect, type HookEvent, type HookReply, type NativeToolTable } from '../common/hookDialect';
-import type { BridgeAnswer, NativeCall, NativeEdit, ToolMapping } from '../../bridge/nativeCall';
+import { patchCalls } from '../common/patchCalls';
+import { mapByTable, missingInput, resolveAgainst, stringField, type AgentPlace, type HookDialect, type HookEvent, type HookReply, type NativeToolTable } from '../common/hookDialect';
+import type { BridgeAnswer, ToolMapping } from '../../bridge/nativeCall';
 import { RESIDENT_SERVER_NAME } from '../claude/residentHook';
 
 /**
@@ -40,59 +40,11 @@ const PASSTHROUGH = new Set([
 
 const OWN_MCP_PREFIX = `mcp__${RESIDENT_SERVER_NAME}__`;
 
-function invalid(tool: string, what: string): ToolMapping {
-  return { kind: 'refused', reason: `Codex's ${tool} call has no ${what}, so Intent Governor cannot check it and refuses it.` };
-}
+const invalid = (tool: string, what: string): ToolMapping => missingInput('Codex', tool, what);
 
-/**
- * One search/replace per chunk: the lines it removes and keeps, in the file's order. A chunk that only adds lines
- * names no text to find (Codex appends it at the end of the file), so it cannot be checked as an edit.
- */
-function chunkEdit(chunk: PatchChunk): NativeEdit | undefined {
-  const oldLines = [...chunk.oldLines];
-  const newLines = [...chunk.newLines];
-  // Codex retries without a trailing empty context line when the text is not found; matching without it is the same leniency.
-  while (oldLines.length > 1 && oldLines.at(-1) === '' && newLines.at(-1) === '') {
-    oldLines.pop();
-    newLines.pop();
-  }
-  if (oldLines.every((line) => line === '')) return undefined;
-  return { search: oldLines.join('\n'), replace: newLines.join('\n'), all: false };
-}
-
-/** An apply_patch input → a write per added file and an edit per updated file; deletions and moves are refused. */
+/** apply_patch: a write per added file, an edit per updated one (patchCalls). */
 function applyPatch(input: Record<string, unknown>, place: AgentPlace): ToolMapping {
-  const text = stringField(input, 'command', 'input', 'patch');
-  if (text === undefined) return invalid('apply_patch', 'patch text');
-  const parsed = parseCodexPatch(text);
-  if (!parsed.ok) return { kind: 'refused', reason: `Intent Governor cannot read this apply_patch input (${parsed.message}), so it is refused. Send a patch in the '*** Begin Patch' … '*** End Patch' format.` };
-  if (parsed.operations.length === 0) return invalid('apply_patch', 'file operation');
-  const calls: NativeCall[] = [];
-  const edits = new Map<string, NativeEdit[]>();
-  for (const op of parsed.operations) {
-    const path = resolveAgainst(place.cwd, op.path);
-    if (op.kind === 'delete') {
-      return { kind: 'refused', reason: `This patch deletes ${op.path}, which Intent Governor cannot check as part of a patch, so the whole patch is refused. Leave the deletion out of the patch and delete the file with a shell command (rm ${op.path}), which Intent Governor judges.` };
-    }
-    if (op.kind === 'add') {
-      calls.push({ tool: 'write_file', input: { path, content: op.content } });
-      continue;
-    }
-    if (op.moveTo !== undefined) {
-      return { kind: 'refused', reason: `This patch moves ${op.path} to ${op.moveTo}, which Intent Governor cannot check as part of a patch, so the whole patch is refused. Rename the file with a shell command (git mv or mv), which Intent Governor judges, then patch it at its new path.` };
-    }
-    const list = edits.get(path) ?? [];
-    for (const chunk of op.chunks) {
-      const edit = chunkEdit(chunk);
-      if (!edit) {
-        return { kind: 'refused', reason: `A chunk of this patch adds lines to ${op.path} without any line it removes or keeps, so Intent Governor cannot tell where it lands and refuses the patch. Include at least one unchanged context line (' ' prefix) next to the added lines.` };
-      }
-      list.push(edit);
-    }
-    if (!edits.has(path)) calls.push({ tool: 'edit_file', input: { path }, edits: list });
-    edits.set(path, list);
-  }
-  return { kind: 'governed', calls };
+  return patchCalls(input, { agent: 'Codex', tool: 'apply_patch', textFields: ['command', 'input', 'patch'], resolve: (path) => resolveAgainst(place.cwd, path), shell: 'a shell command', lenientTrailingContext: true });
 }
 
 /** Codex's tools as its hooks name them, each mapped to the governed calls it amounts to. */

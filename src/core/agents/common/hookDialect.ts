@@ -66,6 +66,11 @@ export function mapByTable(agent: string, passthrough: ReadonlySet<string>, tabl
   };
 }
 
+/** A tool call that lacks what it needs to be judged: refused, naming what is missing. */
+export function missingInput(agent: string, tool: string, what: string): ToolMapping {
+  return { kind: 'refused', reason: `${agent}'s ${tool} call has no ${what}, so Intent Governor cannot check it and refuses it.` };
+}
+
 export function unknownTool(agent: string, toolName: string): ToolMapping {
   return {
     kind: 'refused',

@@ -1,10 +1,10 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseClaudeStyle } from '../common/claudeStyleProtocol';
-import { parseCodexPatch, type PatchChunk } from '../common/applyPatch';
+import { patchCalls } from '../common/patchCalls';
 import { isVscodePayload } from './copilotStandIn';
-import { isRecord, mapByTable, stringField, unknownEvent, type AgentPlace, type HookDialect, type HookEvent, type HookReply, type NativeToolTable } from '../common/hookDialect';
-import type { BridgeAnswer, NativeCall, NativeEdit, ToolMapping } from '../../bridge/nativeCall';
+import { isRecord, mapByTable, missingInput, stringField, unknownEvent, type AgentPlace, type HookDialect, type HookEvent, type HookReply, type NativeToolTable } from '../common/hookDialect';
+import type { BridgeAnswer, ToolMapping } from '../../bridge/nativeCall';
 import { RESIDENT_SERVER_NAME } from '../claude/residentHook';
 import type { ToolName } from '../../tools/toolDefinition';
 
@@ -96,9 +96,7 @@ const PASSTHROUGH = new Set([
   'ask_user', 'update_todo', 'exit_plan_mode', 'task_complete', 'web_fetch', 'web_search', 'store_memory', 'read_memories', 'vote_memory',
 ]);
 
-function invalid(tool: string, what: string): ToolMapping {
-  return { kind: 'refused', reason: `Copilot CLI's ${tool} call has no ${what}, so Intent Governor cannot check it and refuses it.` };
-}
+const invalid = (tool: string, what: string): ToolMapping => missingInput('Copilot CLI', tool, what);
 
 /**
  * Where a Copilot CLI tool acts: an absolute path as given, anything else against the session's working directory
@@ -129,48 +127,9 @@ function replaceCall(input: Record<string, unknown>, tool: string, place: AgentP
   return { kind: 'governed', calls: [{ tool: 'edit_file', input: { path: toolPath(path, place) }, edits: [{ search: input.old_str, replace: input.new_str, all: false }] }] };
 }
 
-/** One search/replace per chunk: the lines it removes and keeps, in the file's order; none for a chunk that only adds. */
-function chunkEdit(chunk: PatchChunk): NativeEdit | undefined {
-  if (chunk.oldLines.every((line) => line === '')) return undefined;
-  return { search: chunk.oldLines.join('\n'), replace: chunk.newLines.join('\n'), all: false };
-}
-
-/**
- * apply_patch (offered to GPT models instead of create/edit): the patch text, in the format Codex's apply_patch
- * reads, with paths relative to the working directory. A write per added file, an edit per updated one.
- */
+/** apply_patch: a write per added file, an edit per updated one (patchCalls). */
 function applyPatch(input: Record<string, unknown>, place: AgentPlace): ToolMapping {
-  const text = stringField(input, 'input');
-  if (text === undefined) return invalid('apply_patch', 'patch text');
-  const parsed = parseCodexPatch(text);
-  if (!parsed.ok) return { kind: 'refused', reason: `Intent Governor cannot read this apply_patch input (${parsed.message}), so it is refused. Send a patch in the '*** Begin Patch' … '*** End Patch' format.` };
-  if (parsed.operations.length === 0) return invalid('apply_patch', 'file operation');
-  const calls: NativeCall[] = [];
-  const edits = new Map<string, NativeEdit[]>();
-  for (const op of parsed.operations) {
-    const path = toolPath(op.path, place);
-    if (op.kind === 'delete') {
-      return { kind: 'refused', reason: `This patch deletes ${op.path}, which Intent Governor cannot check as part of a patch, so the whole patch is refused. Leave the deletion out and delete the file with the bash tool (rm ${op.path}), which Intent Governor judges.` };
-    }
-    if (op.kind === 'add') {
-      calls.push({ tool: 'write_file', input: { path, content: op.content } });
-      continue;
-    }
-    if (op.moveTo !== undefined) {
-      return { kind: 'refused', reason: `This patch moves ${op.path} to ${op.moveTo}, which Intent Governor cannot check as part of a patch, so the whole patch is refused. Rename the file with the bash tool (git mv or mv), which Intent Governor judges, then patch it at its new path.` };
-    }
-    const list = edits.get(path) ?? [];
-    for (const chunk of op.chunks) {
-      const edit = chunkEdit(chunk);
-      if (!edit) {
-        return { kind: 'refused', reason: `A chunk of this patch adds lines to ${op.path} without any line it removes or keeps, so Intent Governor cannot tell where it lands and refuses the patch. Include at least one unchanged context line (' ' prefix) next to the added lines.` };
-      }
-      list.push(edit);
-    }
-    if (!edits.has(path)) calls.push({ tool: 'edit_file', input: { path }, edits: list });
-    edits.set(path, list);
-  }
-  return { kind: 'governed', calls };
+  return patchCalls(input, { agent: 'Copilot CLI', tool: 'apply_patch', textFields: ['input'], resolve: (path) => toolPath(path, place), shell: 'the bash tool' });
 }
 
 /**

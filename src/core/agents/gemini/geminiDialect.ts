@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
-import { isRecord, mapByTable, stringField, unknownEvent, type AgentPlace, type HookDialect, type HookEvent, type HookReply, type NativeToolTable } from '../common/hookDialect';
+import { isRecord, mapByTable, missingInput, stringField, unknownEvent, type AgentPlace, type HookDialect, type HookEvent, type HookReply, type NativeToolTable } from '../common/hookDialect';
 import type { BridgeAnswer, ToolMapping } from '../../bridge/nativeCall';
 import { RESIDENT_SERVER_NAME } from '../claude/residentHook';
 
@@ -64,9 +64,7 @@ const PASSTHROUGH = new Set([
 /** Gemini CLI names an MCP tool `mcp_<server>_<tool>`; the governor's own server judges its tools itself. */
 const OWN_MCP_PREFIX = `mcp_${RESIDENT_SERVER_NAME}_`;
 
-function invalid(tool: string, what: string): ToolMapping {
-  return { kind: 'refused', reason: `Gemini CLI's ${tool} call has no ${what}, so Intent Governor cannot check it and refuses it.` };
-}
+const invalid = (tool: string, what: string): ToolMapping => missingInput('Gemini CLI', tool, what);
 
 /**
  * A file tool's path as Gemini CLI 0.61 resolves it (resolveDefensiveToolPath): NULs dropped, then against its

@@ -1,6 +1,6 @@
-import { parseCodexPatch, type PatchChunk } from '../common/applyPatch';
-import { isRecord, mapByTable, resolveAgainst, stringField, unknownEvent, type AgentPlace, type HookDialect, type HookEvent, type HookReply, type NativeToolTable } from '../common/hookDialect';
-import type { BridgeAnswer, NativeCall, NativeEdit, ToolMapping } from '../../bridge/nativeCall';
+import { patchCalls } from '../common/patchCalls';
+import { isRecord, mapByTable, missingInput, resolveAgainst, stringField, unknownEvent, type AgentPlace, type HookDialect, type HookEvent, type HookReply, type NativeToolTable } from '../common/hookDialect';
+import type { BridgeAnswer, NativeEdit, ToolMapping } from '../../bridge/nativeCall';
 import { RESIDENT_SERVER_NAME } from '../claude/residentHook';
 
 /**
@@ -30,9 +30,7 @@ const PASSTHROUGH = new Set(['glob', 'grep', 'list', 'todowrite', 'todoread', 'w
 /** OpenCode names an MCP tool `<server>_<tool>`, the server's name as configured (verified with 1.18.33). */
 const OWN_MCP_PREFIX = `${RESIDENT_SERVER_NAME}_`;
 
-function invalid(tool: string, what: string): ToolMapping {
-  return { kind: 'refused', reason: `OpenCode's ${tool} call has no ${what}, so Intent Governor cannot check it and refuses it.` };
-}
+const invalid = (tool: string, what: string): ToolMapping => missingInput('OpenCode', tool, what);
 
 function filePath(input: Record<string, unknown>, place: AgentPlace): string | undefined {
   const path = stringField(input, 'filePath');
@@ -44,44 +42,9 @@ function edit(value: unknown): NativeEdit | undefined {
   return { search: value.oldString, replace: value.newString, all: value.replaceAll === true };
 }
 
-/** One search/replace per chunk; a chunk that only adds lines names no text to find, so it cannot be checked. */
-function chunkEdit(chunk: PatchChunk): NativeEdit | undefined {
-  if (chunk.oldLines.every((line) => line === '')) return undefined;
-  return { search: chunk.oldLines.join('\n'), replace: chunk.newLines.join('\n'), all: false };
-}
-
+/** apply_patch {patchText} (and the older `patch`): a write per added file, an edit per updated one (patchCalls). */
 function applyPatch(tool: string) {
-  return (input: Record<string, unknown>, place: AgentPlace): ToolMapping => {
-    const text = stringField(input, 'patchText');
-    if (text === undefined) return invalid(tool, 'patchText');
-    const parsed = parseCodexPatch(text);
-    if (!parsed.ok) return { kind: 'refused', reason: `Intent Governor cannot read this ${tool} input (${parsed.message}), so it is refused. Send a patch in the '*** Begin Patch' … '*** End Patch' format.` };
-    if (parsed.operations.length === 0) return invalid(tool, 'file operation');
-    const calls: NativeCall[] = [];
-    const edits = new Map<string, NativeEdit[]>();
-    for (const op of parsed.operations) {
-      const path = resolveAgainst(place.cwd, op.path);
-      if (op.kind === 'delete') {
-        return { kind: 'refused', reason: `This patch deletes ${op.path}, which Intent Governor cannot check as part of a patch, so the whole patch is refused. Leave the deletion out and delete the file with bash (rm ${op.path}), which Intent Governor judges.` };
-      }
-      if (op.kind === 'add') {
-        calls.push({ tool: 'write_file', input: { path, content: op.content } });
-        continue;
-      }
-      if (op.moveTo !== undefined) {
-        return { kind: 'refused', reason: `This patch moves ${op.path} to ${op.moveTo}, which Intent Governor cannot check as part of a patch, so the whole patch is refused. Rename the file with bash (git mv or mv), which Intent Governor judges, then patch it at its new path.` };
-      }
-      const list = edits.get(path) ?? [];
-      for (const chunk of op.chunks) {
-        const one = chunkEdit(chunk);
-        if (!one) return { kind: 'refused', reason: `A chunk of this patch adds lines to ${op.path} without any line it removes or keeps, so Intent Governor cannot tell where it lands and refuses the patch. Include at least one unchanged context line (' ' prefix).` };
-        list.push(one);
-      }
-      if (!edits.has(path)) calls.push({ tool: 'edit_file', input: { path }, edits: list });
-      edits.set(path, list);
-    }
-    return { kind: 'governed', calls };
-  };
+  return (input: Record<string, unknown>, place: AgentPlace): ToolMapping => patchCalls(input, { agent: 'OpenCode', tool, textFields: ['patchText'], resolve: (path) => resolveAgainst(place.cwd, path), shell: 'bash' });
 }
 
 /** OpenCode's tools by their ids, each mapped to the governed calls it amounts to. */

@@ -1,7 +1,7 @@
 import { isAbsolute } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseClaudeStyle, renderClaudeStyle, renderClaudeStyleFailure } from '../common/claudeStyleProtocol';
-import { isRecord, mapByTable, stringField, type HookDialect, type HookEvent, type HookReply, type NativeToolTable } from '../common/hookDialect';
+import { isRecord, mapByTable, missingInput, stringField, type HookDialect, type HookEvent, type HookReply, type NativeToolTable } from '../common/hookDialect';
 import type { BridgeAnswer, NativeCall, NativeEdit, ToolMapping } from '../../bridge/nativeCall';
 import { readVscodePatch } from './vscodePatch';
 import { parseShell } from '../../policy/shellSyntax';
@@ -47,9 +47,7 @@ const PASSTHROUGH = new Set([
  */
 const OWN_TOOL = /^(?:intent-governor_|mcp_intent[-_]gove(?:rn|r\d|\d\d)_)/u;
 
-function invalid(tool: string, what: string): ToolMapping {
-  return { kind: 'refused', reason: `VS Code's ${tool} call has no ${what}, so Intent Governor cannot check it and refuses it.` };
-}
+const invalid = (tool: string, what: string): ToolMapping => missingInput('VS Code', tool, what);
 
 function refused(reason: string): ToolMapping {
   return { kind: 'refused', reason };

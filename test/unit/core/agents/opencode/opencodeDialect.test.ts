@@ -105,7 +105,7 @@ describe('OpenCode dialect', () => {
       assert.match(reason(map('apply_patch', patch('*** Update File: a.txt', '*** Move to: b.txt', '@@', '-a', '+b'))), /moves a\.txt to b\.txt/);
       assert.match(reason(map('apply_patch', patch('*** Update File: a.txt', '@@', '+only added'))), /without any line it removes or keeps/);
       assert.match(reason(map('apply_patch', { patchText: 'rm -rf /' })), /cannot read this apply_patch input/);
-      assert.match(reason(map('apply_patch', {})), /has no patchText/);
+      assert.match(reason(map('apply_patch', {})), /has no patch text/);
     });
 
     it('judges bash where it runs: workdir resolved against the project directory, else the project directory', () => {
