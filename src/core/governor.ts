@@ -13,7 +13,7 @@ import { toolFiring, userHookChain } from './hooks/user/userHookChain';
 import { UserHookRunner } from './hooks/user/userHookRunner';
 import { CallFacts } from './hooks/callFacts';
 import { HookEngine, type ChainVerdict } from './hooks/hookEngine';
-import type { AppliedChange, CallOutcome, NativeToolUse, ToolCall, ToolOutput } from './hooks/hookTypes';
+import type { AppliedChange, CallOutcome, NativeToolUse, RecordAs, ToolCall, ToolOutput } from './hooks/hookTypes';
 import { toolError, type ErrorCode, type ToolError } from './toolError';
 import { validateInput } from './tools/inputValidation';
 import type { ToolDefinition } from './tools/toolDefinition';
@@ -196,14 +196,15 @@ export class Governor {
 
   /**
    * Records what an agent's native tool did after `authorize` let it: the post-chain sees a successful call
-   * with these changes, so the read ledger and the trace treat it like one of ours.
+   * with these changes, so the read ledger and the trace treat it like one of ours. `recordAs`: a change whose
+   * post event never came, recorded under the intent of its PreToolUse and marked as reconciled.
    */
-  async recordNative(request: ToolCallRequest, output: { data: Record<string, unknown>; changes: AppliedChange[] }, approval?: ApprovalDecision): Promise<void> {
+  async recordNative(request: ToolCallRequest, output: { data: Record<string, unknown>; changes: AppliedChange[] }, approval?: ApprovalDecision, recordAs?: RecordAs): Promise<void> {
     const definition = findTool(request.tool);
     if (!definition) return;
     const call: ToolCall = { tool: definition.name, input: isObject(request.input) ? request.input : {}, session_id: request.session_id, agent: request.agent, invocation_id: request.invocation_id ?? randomUUID(), ...(request.native ? { native: request.native } : {}) };
     const facts = new CallFacts(call, definition, this.services);
-    await this.engine.runPost({ call, facts, outcome: { status: 'success', output: { text: '', data: output.data, changes: output.changes }, approval } });
+    await this.engine.runPost({ call, facts, outcome: { status: 'success', output: { text: '', data: output.data, changes: output.changes }, approval, ...(recordAs ? { recordAs } : {}) } });
   }
 
   /** An agent's native tool that no door knows how to judge: refused (fail closed) and audited like an unknown tool. */

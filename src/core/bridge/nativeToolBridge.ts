@@ -1,7 +1,8 @@
-import { realpathSync } from 'node:fs';
+import { lstatSync, realpathSync } from 'node:fs';
 import { isAbsolute, relative, sep } from 'node:path';
 import { decodeText } from '../hooks/callFacts';
 import type { Governor, ToolCallRequest } from '../governor';
+import type { ApprovalDecision } from '../hooks/approver';
 import type { AppliedChange } from '../hooks/hookTypes';
 import { renderIntentContext } from '../intents/intentContext';
 import { resolveIntentForWrites } from '../intents/intentResolution';
@@ -9,7 +10,9 @@ import { canonicalizePath, type PathPurpose } from '../paths/canonicalPath';
 import { protectedPatternFor } from '../paths/protectedPaths';
 import { contentHash } from '../policy/optimisticLock';
 import { toolError, type ToolError } from '../toolError';
-import type { BeforeStash } from './beforeStash';
+import type { BeforeStash, StashedInvocation } from './beforeStash';
+import { reconcileNativeChanges, type ChangedFile, type ReconcileOptions, type ReconcileSummary } from './nativeReconciler';
+import { PendingNativeChanges, type Completion, type HeldEntry, type PendingNativeFile } from './pendingNativeChanges';
 import { matchNames } from '../hooks/user/claudeToolNames';
 import { RESIDENT_SERVER_NAME } from '../agents/claude/residentHook';
 import { DIALECTS } from '../agents/registry';
@@ -24,9 +27,23 @@ const MAX_STASHED_BYTES = 2 * 1024 * 1024;
 export interface NativeToolBridgeOptions {
   /** The extension asks its human (modal); headless, `ask` goes back to the agent, whose own UI asks. */
   askHuman: boolean;
+  /**
+   * This process outlives the calls it judges (the extension, `governor mcp`): a change it allowed waits for its
+   * post event while the process runs, and is reconciled at once by others when it is gone. Default false (a
+   * one-shot hook process, gone as soon as it answered).
+   */
+  resident?: boolean;
 }
 
-type Prepared = { ok: true; request: ToolCallRequest; abs?: string; before?: string } | { ok: false; reason: string };
+/** A file last modified longer ago than this is recognised as unchanged by its stat alone. */
+const STAT_TRUSTED_AFTER_MS = 2_000;
+
+/** An unforced reconciliation pass runs at most this often in one process. */
+const RECONCILE_INTERVAL_MS = 1_000;
+
+type Prepared =
+  | { ok: true; request: ToolCallRequest; abs?: string; rel?: string; before?: string; beforeHash?: string | null; beforeStat?: PendingNativeFile['before_stat'] }
+  | { ok: false; reason: string };
 
 type FileCall = Exclude<NativeCall, { tool: 'run_command' }>;
 
@@ -46,11 +63,17 @@ type FileCall = Exclude<NativeCall, { tool: 'run_command' }>;
  * protected paths and intents are checked exactly as for our own tools.
  */
 export class NativeToolBridge {
+  /** Allowed native changes between their pre and post events, on disk: the post completes them, or a reconciliation does. */
+  private readonly pending: PendingNativeChanges;
+  private lastReconciled = 0;
+
   constructor(
     private readonly governor: Governor,
     private readonly stash: BeforeStash,
     private readonly options: NativeToolBridgeOptions,
-  ) {}
+  ) {
+    this.pending = new PendingNativeChanges(this.root, { resident: options.resident === true });
+  }
 
   private get root(): string {
     return this.governor.services.workspace.root;
@@ -58,6 +81,8 @@ export class NativeToolBridge {
 
   /** `signal` aborts when the hook stops waiting: a pending approval is then dropped and the call refused. */
   async handle(request: BridgeRequest, signal?: AbortSignal): Promise<BridgeAnswer> {
+    // Every hook call looks for changes whose post never came (one directory listing when there are none).
+    await this.reconcileQuietly(request.phase === 'end' ? { session: request.session_id } : request.phase === 'post' ? { except: request.key } : {});
     if (request.phase === 'end') {
       const verdict = request.native ? await this.fireNative(request, 'SessionEnd', signal) : undefined;
       this.governor.services.sessions.end(request.session_id);
@@ -186,6 +211,8 @@ export class NativeToolBridge {
     // A pre phase with nothing to judge is a malformed request (or a newer hook's field this build does not know).
     if (request.calls.length === 0) return { decision: 'deny', reason: 'Intent Governor received nothing it can check for this call, so it is refused (fail closed).' };
     const before: Record<string, string | null> = {};
+    const files: PendingNativeFile[] = [];
+    const kept: Record<string, string> = {};
     const asks: string[] = [];
     let approval;
     const context: string[] = [];
@@ -198,8 +225,17 @@ export class NativeToolBridge {
       if (verdict.decision === 'ask') asks.push(verdict.request.reasons.join('; '));
       if (verdict.decision === 'allow' && verdict.approval) approval = verdict.approval;
       if (prepared.abs !== undefined) before[prepared.abs] = prepared.before ?? null;
+      if (prepared.rel !== undefined && prepared.beforeHash !== undefined && (call.tool === 'write_file' || call.tool === 'edit_file')) {
+        files.push({ index, tool: call.tool, path: prepared.rel, before_hash: prepared.beforeHash, ...(prepared.beforeStat ? { before_stat: prepared.beforeStat } : {}) });
+        if (prepared.before !== undefined) kept[prepared.rel] = prepared.before;
+      }
     }
     if (Object.keys(before).length) await this.stash.put(request.key, { before, approval, invocationId: request.key });
+    if (files.length) {
+      // On disk before the agent hears "allow": if its post never comes, the change is still recorded.
+      const failed = await this.beginPending(request, files, kept, approval);
+      if (failed) return { decision: 'deny', reason: failed };
+    }
     if (asks.length) return { decision: 'ask', reason: `Intent Governor asks a human: ${asks.join('; ')}` };
     return { decision: 'allow', context: context.length ? context.join('\n\n') : undefined };
   }
@@ -214,6 +250,8 @@ export class NativeToolBridge {
     // Outside the workspace, protected, or not a regular file: the guards refuse it (and log it) without a read.
     if (!target || protectedPatternFor(target.rel)) return { ok: true, request: { ...base, ...unread(call) } };
     const { abs, rel } = target;
+    // Before the read: a change made between the two shows as a different stat later, never as "unchanged".
+    const stat = lstatSync(abs, { throwIfNoEntry: false });
     let bytes: Uint8Array | undefined;
     try {
       bytes = await this.governor.services.workspace.readFile(abs);
@@ -224,19 +262,24 @@ export class NativeToolBridge {
     // What the agent read is the basis when the governor saw the read (a resident or extension session's ledger):
     // a change made since (a person's save, another agent) is then a STALE_FILE. Otherwise, the file as it is now.
     const readByAgent = this.governor.services.sessions.lastRead(request.session_id, rel) !== undefined;
-    const basis = bytes === undefined || readByAgent ? {} : { expected_content_hash: contentHash(bytes) };
+    const beforeHash = bytes === undefined ? null : contentHash(bytes);
+    const basis = beforeHash === null || readByAgent ? {} : { expected_content_hash: beforeHash };
     const keep = bytes !== undefined && bytes.byteLength <= MAX_STASHED_BYTES ? current : undefined;
-    if (call.tool === 'write_file') return { ok: true, abs, before: keep, request: { ...base, tool: 'write_file', input: { path: rel, content: call.input.content, ...basis } } };
+    // The stat lets a later reconciliation skip hashing an untouched file; only a file older than the filesystem's
+    // clock tick can be told apart that way from a write of the same size right after this.
+    const settled = stat?.isFile() && Date.now() - stat.mtimeMs > STAT_TRUSTED_AFTER_MS ? stat : undefined;
+    const kept = { abs, rel, before: keep, beforeHash, ...(settled ? { beforeStat: { size: settled.size, mtime_ms: settled.mtimeMs, ino: settled.ino } } : {}) };
+    if (call.tool === 'write_file') return { ok: true, ...kept, request: { ...base, tool: 'write_file', input: { path: rel, content: call.input.content, ...basis } } };
     // New text unknown until the tool runs: judged as a write of the file as it stands; post traces what it wrote.
-    if (call.edits.length === 0) return { ok: true, abs, before: keep, request: { ...base, tool: 'write_file', input: { path: rel, content: current ?? '', ...basis } } };
+    if (call.edits.length === 0) return { ok: true, ...kept, request: { ...base, tool: 'write_file', input: { path: rel, content: current ?? '', ...basis } } };
     if (!call.edits.some((e) => e.all)) {
       const edits = call.edits.map((e) => ({ search: e.search, replace: e.replace }));
-      return { ok: true, abs, before: keep, request: { ...base, tool: 'edit_file', input: { path: rel, edits, ...basis } } };
+      return { ok: true, ...kept, request: { ...base, tool: 'edit_file', input: { path: rel, edits, ...basis } } };
     }
     // replace_all has no edit_file equivalent: judge the content it would leave as a write based on the same basis.
     const next = current === undefined ? undefined : applyEdits(current, call.edits);
     if (next === undefined) return { ok: false, reason: `The edit of ${rel} does not apply to its current content (a search text is missing); read the file again.` };
-    return { ok: true, abs, before: keep, request: { ...base, tool: 'write_file', input: { path: rel, content: next, ...basis } } };
+    return { ok: true, ...kept, request: { ...base, tool: 'write_file', input: { path: rel, content: next, ...basis } } };
   }
 
   /** Where the canonicaliser puts an agent's path (absolute, as the dialect resolved it); undefined when it refuses. */
@@ -270,27 +313,137 @@ export class NativeToolBridge {
 
   private async recordPost(request: BridgeRequest): Promise<void> {
     const stashed = await this.stash.take(request.key);
-    for (const [index, call] of request.calls.entries()) {
-      if (call.tool === 'run_command') continue; // what a command wrote is not known; its pre-check is the governance
-      // What the tool left behind, read only where the canonicaliser accepts it and only if it is a regular file.
-      const target = await this.canonical(call.input.path, 'read');
-      if (!target) continue;
-      const { abs, rel } = target;
-      const native = request.native?.tool_name !== undefined ? { native: { tool: request.native.tool_name, input: request.native.tool_input ?? {} } } : {};
-      const governed: ToolCallRequest = { session_id: request.session_id, agent: request.agent, invocation_id: `${request.key}#${index}`, tool: call.tool, input: { ...call.input, path: rel }, ...native };
-      const bytes = await this.governor.services.workspace.readFile(abs).catch(() => undefined);
-      const after = decodeText(bytes);
-      if (call.tool === 'read_file') {
-        if (bytes !== undefined) await this.governor.recordNative(governed, { data: { path: rel, content: after, content_hash: contentHash(bytes) }, changes: [] });
-        continue;
+    // The pre phase's pending entry: taken now, so no reconciliation records the change too (or, if one already
+    // did, what it recorded). Kept by the pre phase on disk, it also carries the before-contents a closed editor lost.
+    const completion = request.calls.some((c) => c.tool !== 'run_command' && c.tool !== 'read_file') ? await this.completePending(request.key) : { kind: 'none' as const };
+    const held = completion.kind === 'held' ? completion.held : undefined;
+    try {
+      for (const [index, call] of request.calls.entries()) {
+        if (call.tool === 'run_command') continue; // what a command wrote is not known; its pre-check is the governance
+        // What the tool left behind, read only where the canonicaliser accepts it and only if it is a regular file.
+        const target = await this.canonical(call.input.path, 'read');
+        if (!target) continue;
+        const { abs, rel } = target;
+        const native = request.native?.tool_name !== undefined ? { native: { tool: request.native.tool_name, input: request.native.tool_input ?? {} } } : {};
+        const governed: ToolCallRequest = { session_id: request.session_id, agent: request.agent, invocation_id: `${request.key}#${index}`, tool: call.tool, input: { ...call.input, path: rel }, ...native };
+        const bytes = await this.governor.services.workspace.readFile(abs).catch(() => undefined);
+        const after = decodeText(bytes);
+        if (call.tool === 'read_file') {
+          if (bytes !== undefined) await this.governor.recordNative(governed, { data: { path: rel, content: after, content_hash: contentHash(bytes) }, changes: [] });
+          continue;
+        }
+        const afterHash = bytes === undefined ? null : contentHash(bytes);
+        // A reconciliation recorded this very content already (the post came late): no second record.
+        if (completion.kind === 'recorded' && Object.hasOwn(completion.after, rel) && completion.after[rel] === afterHash) continue;
+        const base = this.beforeOf(abs, rel, index, call, after, stashed, held);
+        if (base.known && (base.hash !== undefined ? base.hash === afterHash : base.before === after)) continue; // the tool failed or changed nothing
+        const change: AppliedChange = { path: rel, before: base.before, after, ...(base.hash !== undefined && base.hash !== null ? { before_hash: base.hash } : {}) };
+        const data = bytes === undefined ? {} : { path: rel, content_hash: afterHash };
+        await this.governor.recordNative(governed, { data, changes: [change] }, stashed?.approval ?? held?.entry.approval);
       }
-      const known = stashed !== undefined && Object.hasOwn(stashed.before, abs);
-      // No pre phase (Cursor's afterFileEdit): undo the reported edits on what is there now to get the before.
-      const before = known ? (stashed.before[abs] ?? undefined) : call.tool === 'edit_file' && after !== undefined ? revertEdits(after, call.edits) : undefined;
-      if (known && before === after) continue; // the tool failed or changed nothing
-      const change: AppliedChange = { path: rel, before, after };
-      const data = bytes === undefined ? {} : { path: rel, content_hash: contentHash(bytes) };
-      await this.governor.recordNative(governed, { data, changes: [change] }, stashed?.approval);
+    } catch (error) {
+      if (held) this.pending.putBack(held.id); // not recorded: a later reconciliation records it
+      throw error;
+    }
+    if (held) this.pending.release(held.id);
+  }
+
+  /**
+   * What a file held before the native tool ran: the stash (this process's pre phase, or the headless stash file),
+   * else the pending entry (another process's pre phase: before-contents, or only the hash when they were not kept),
+   * else, with no pre phase at all (Cursor's afterFileEdit), the reported edits undone on what is there now.
+   */
+  private beforeOf(abs: string, rel: string, index: number, call: FileCall, after: string | undefined, stashed: StashedInvocation | undefined, held: HeldEntry | undefined): { known: boolean; before?: string; hash?: string | null } {
+    if (stashed !== undefined && Object.hasOwn(stashed.before, abs)) return { known: true, before: stashed.before[abs] ?? undefined };
+    const file = held?.entry.files.find((f) => f.index === index && f.path === rel);
+    if (held && file) {
+      if (file.before_hash === null) return { known: true };
+      if (Object.hasOwn(held.before, rel)) return { known: true, before: held.before[rel] };
+      return { known: true, hash: file.before_hash };
+    }
+    return { known: false, before: call.tool === 'edit_file' && after !== undefined ? revertEdits(after, call.edits) : undefined };
+  }
+
+  /** The post's side of the pending entry; a pending folder that cannot be read leaves the post to record as before. */
+  private async completePending(key: string): Promise<Completion> {
+    try {
+      return await this.pending.complete(key);
+    } catch (error) {
+      this.governor.services.logger.warn(`pending native changes: ${error instanceof Error ? error.message : String(error)}`);
+      return { kind: 'none' };
+    }
+  }
+
+  /** Writes the pending entry of an allowed change; the refusal's reason when it cannot be written (fail closed). */
+  private async beginPending(request: BridgeRequest, files: PendingNativeFile[], kept: Record<string, string>, approval: ApprovalDecision | undefined): Promise<string | undefined> {
+    try {
+      const intentId = this.governor.services.sessions.boundIntentId(request.session_id);
+      const intent = intentId === undefined ? undefined : resolveIntentForWrites(await this.governor.services.intents.load(), intentId);
+      this.pending.begin(
+        {
+          key: request.key,
+          session_id: request.session_id,
+          agent: request.agent,
+          ...(intentId !== undefined ? { intent_id: intentId } : {}),
+          ...(intent?.ok ? { intent_scope: [...intent.value.owned_scope] } : {}),
+          ...(request.native?.tool_name !== undefined ? { native_tool: request.native.tool_name } : {}),
+          files,
+          ...(approval ? { approval } : {}),
+        },
+        kept,
+      );
+      return undefined;
+    } catch (error) {
+      const why = error instanceof Error ? error.message : String(error);
+      this.governor.services.logger.error(`pending native change ${request.key}: ${why}`);
+      return `Intent Governor could not write the pending record of this change in .orchestration/pending/ (${why}), so the change is refused: it would land without a record if the agent's post event never came.`;
+    }
+  }
+
+  /**
+   * Records the changes of allowed native calls whose post event never came (see nativeReconciler.ts): on every
+   * hook call (at most once a second unless a session ended), on a resident governor's timer, and in `governor check`.
+   */
+  async reconcilePending(options: ReconcileOptions = {}): Promise<ReconcileSummary> {
+    this.lastReconciled = Date.now();
+    return reconcileNativeChanges(this.pending, this.root, (held, changed, reason) => this.recordReconciled(held, changed, reason), options);
+  }
+
+  /** A resident governor's pass every `intervalMs`, for agents that went quiet; dispose stops it. */
+  startReconciling(intervalMs = 30_000): { dispose(): void } {
+    const timer = setInterval(() => void this.reconcileQuietly({}), intervalMs);
+    timer.unref();
+    return { dispose: () => clearInterval(timer) };
+  }
+
+  private async reconcileQuietly(options: ReconcileOptions): Promise<void> {
+    if (options.session === undefined && Date.now() - this.lastReconciled < RECONCILE_INTERVAL_MS) return;
+    try {
+      await this.reconcilePending(options);
+    } catch (error) {
+      // The call being handled goes on; the entry stays for the next pass.
+      this.governor.services.logger.warn(`reconciling pending native changes: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  /** One record per changed file, as the post would have written it, under the intent of the pre phase and marked reconciled. */
+  private async recordReconciled(held: HeldEntry, changed: ChangedFile[], reason: string): Promise<void> {
+    const { entry } = held;
+    for (const { file, state } of changed) {
+      const after = decodeText(state.bytes);
+      const known = Object.hasOwn(held.before, file.path);
+      const before = known ? held.before[file.path] : undefined;
+      const change: AppliedChange = { path: file.path, before, after, ...(!known && file.before_hash !== null ? { before_hash: file.before_hash } : {}) };
+      const governed: ToolCallRequest = {
+        session_id: entry.session_id,
+        agent: entry.agent,
+        invocation_id: `${entry.key}#${file.index}`,
+        tool: file.tool,
+        input: { path: file.path },
+        ...(entry.native_tool !== undefined ? { native: { tool: entry.native_tool, input: {} } } : {}),
+      };
+      const data = state.hash === null ? {} : { path: file.path, content_hash: state.hash };
+      await this.governor.recordNative(governed, { data, changes: [change] }, entry.approval, { intent_id: entry.intent_id, intent_scope: entry.intent_scope, reconciled: reason });
     }
   }
 }

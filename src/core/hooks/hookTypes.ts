@@ -56,7 +56,7 @@ export interface PreHook {
 
 /** How a governed call ended. */
 export type CallOutcome =
-  | { status: 'success'; output: ToolOutput; approval?: ApprovalDecision }
+  | { status: 'success'; output: ToolOutput; approval?: ApprovalDecision; recordAs?: RecordAs }
   | { status: 'blocked'; error: ToolError; approval?: ApprovalDecision }
   | { status: 'error'; error: ToolError; approval?: ApprovalDecision };
 
@@ -80,6 +80,18 @@ export interface AppliedChange {
   path: string;
   before?: string;
   after?: string;
+  /** A file that existed, known only by its hash (a reconciled native change): its ranges cover the whole file. */
+  before_hash?: string;
+}
+
+/**
+ * An agent's native change recorded after its post event never came: under the intent its session had at
+ * PreToolUse (the session may be gone), and marked as reconciled (`metadata.reconciled`).
+ */
+export interface RecordAs {
+  intent_id?: string;
+  intent_scope?: string[];
+  reconciled: string;
 }
 
 /** A tool's success: text for the model, structured data for programs, and what it changed. */

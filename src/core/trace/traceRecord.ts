@@ -58,6 +58,8 @@ export interface TraceMetadata {
   mutation_class_rule?: string;
   mutation_class_reason?: string;
   files?: FileChangeMeta[];
+  /** An agent's native change recorded although its post event never came, and why. */
+  reconciled?: string;
   /** Set by the writer when it continues after a union merge (see traceVerify.ts). */
   merge?: MergeNote;
   prev_hash?: string;
@@ -138,8 +140,8 @@ export function buildMutationRecord(event: MutationEvent, context: RecordContext
     files.push({ path, conversations: [related ? { contributor, ranges, related } : { contributor, ranges }] });
     fileMeta.push({
       path,
-      change: change.after === undefined ? 'deleted' : change.before === undefined ? 'created' : 'modified',
-      before_hash: change.before === undefined ? undefined : hashContent(change.before),
+      change: change.after === undefined ? 'deleted' : change.before === undefined && change.before_hash === undefined ? 'created' : 'modified',
+      before_hash: change.before === undefined ? change.before_hash : hashContent(change.before),
       after_hash: change.after === undefined ? undefined : hashContent(change.after),
     });
   }
@@ -163,6 +165,7 @@ export function buildMutationRecord(event: MutationEvent, context: RecordContext
       mutation_class_rule: event.change_class?.rule,
       mutation_class_reason: event.change_class?.reason,
       files: fileMeta.map(dropUndefined),
+      reconciled: event.reconciled,
     }),
   };
 }

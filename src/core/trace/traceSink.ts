@@ -14,6 +14,8 @@ export interface FileChange {
   path: string;
   before?: string;
   after?: string;
+  /** A file that existed but whose content before is not known, only its hash: its ranges cover the whole file. */
+  before_hash?: string;
 }
 
 /** A successful change to the workspace, handed to the trace after the tool ran. */
@@ -36,6 +38,8 @@ export interface MutationEvent {
   approver?: string;
   /** Set when a standing approval ("Approve for this Session") allowed the change or was granted with it. */
   approval?: TraceApproval;
+  /** An agent's native change recorded without its post event, and why (`metadata.reconciled`). */
+  reconciled?: string;
 }
 
 /** A standing approval as the trace names it. */

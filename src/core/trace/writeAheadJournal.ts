@@ -97,7 +97,8 @@ export class WriteAheadJournal {
     const found: { file: string; entry: JournalEntry }[] = [];
     for (const name of names) {
       if (name.endsWith('.json.tmp')) this.sweepTorn(join(pendingDir(this.root), name));
-      if (!name.endsWith('.json')) continue;
+      // `native.*`: agents' native changes waiting for their post event (src/core/bridge/pendingNativeChanges.ts).
+      if (!name.endsWith('.json') || name.startsWith('native.')) continue;
       const file = join(pendingDir(this.root), name);
       let entry: JournalEntry;
       try {

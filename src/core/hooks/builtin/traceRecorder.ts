@@ -11,7 +11,7 @@ export const traceRecorder: PostHook = {
     const { services } = facts;
     if (outcome.status === 'success') {
       if (outcome.output.recorded) return;
-      const event = await mutationEventFor(facts, outcome.output.changes ?? [], outcome.approval);
+      const event = await mutationEventFor(facts, outcome.output.changes ?? [], outcome.approval, outcome.recordAs);
       if (event) await services.trace.recordMutation(event);
       return;
     }

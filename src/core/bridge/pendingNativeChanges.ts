@@ -1,0 +1,323 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { lstatSync, mkdirSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
+import type { ApprovalDecision } from '../hooks/approver';
+import { readRegularFileSync } from '../io/regularFile';
+import { errnoOf } from '../ioError';
+import { contentHash } from '../policy/optimisticLock';
+import { currentProcess, localProcessGone } from '../trace/processIdentity';
+import type { AgentInfo } from '../trace/traceSink';
+import { pendingDir } from '../trace/writeAheadJournal';
+
+/**
+ * An agent's native change between its PreToolUse and its PostToolUse, on disk: the pre phase of an allowed
+ * write or edit leaves one in `.orchestration/pending/` (beside the write-ahead journal's entries) before it
+ * answers, the post phase completes it, and when the post never comes (the editor closed, the agent was killed,
+ * the hook timed out) a later governor compares each file with its before hash and records what changed.
+ *
+ * Names, one invocation `<id>` (a hash of its key):
+ *   native.<id>.json                     the entry (who, what, the before hashes), renamed into place whole
+ *   native.<id>.before                   the before-contents, when there are any, for the ranges of the record
+ *   native.<id>.claimed.<pid>.<start>    the entry, taken by one process to record it (rename: only one wins)
+ *   native.<id>.done                     recorded by a reconciliation: the after hashes, so a late post adds no second record
+ * A claim whose process died is taken over by the next reconciliation.
+ */
+export interface PendingNativeFile {
+  /** The call's index in the invocation: its record's invocation id is `<key>#<index>`. */
+  index: number;
+  tool: 'write_file' | 'edit_file';
+  /** Workspace-relative, as the canonicaliser placed it. */
+  path: string;
+  /** `sha256:` of the bytes before the tool ran; null: there was no file. */
+  before_hash: string | null;
+  /** The file's stat before it was read: while size, mtime and inode are the same, it has not changed. */
+  before_stat?: { size: number; mtime_ms: number; ino: number };
+}
+
+export interface PendingNativeChange {
+  kind: 'native-change';
+  key: string;
+  session_id: string;
+  agent: AgentInfo;
+  intent_id?: string;
+  /** The intent's owned_scope at PreToolUse, recorded with a reconciled change (`governor check` judges by it). */
+  intent_scope?: string[];
+  /** The agent's own tool (`Write`, `create_file`). */
+  native_tool?: string;
+  files: PendingNativeFile[];
+  approval?: ApprovalDecision;
+  /** Whether `native.<id>.before` holds before-contents. */
+  before_kept: boolean;
+  pid: number;
+  pid_start: number;
+  host: string;
+  /** The process outlives its calls (the extension, `governor mcp`): the post comes back to it while it runs. */
+  resident: boolean;
+  started: string;
+}
+
+export type PendingNativeInput = Omit<PendingNativeChange, 'kind' | 'before_kept' | 'pid' | 'pid_start' | 'host' | 'resident' | 'started'>;
+
+/** An entry one process now holds: record it, then `release` (or `markRecorded`, for a reconciliation). */
+export interface HeldEntry {
+  id: string;
+  entry: PendingNativeChange;
+  /** Workspace-relative path → content before. */
+  before: Record<string, string>;
+}
+
+/** What a post finds of its invocation. */
+export type Completion =
+  | { kind: 'held'; held: HeldEntry }
+  /** A reconciliation recorded it already: path → the after hash it recorded (null: the file was gone). */
+  | { kind: 'recorded'; after: Record<string, string | null> }
+  | { kind: 'none' };
+
+/** One pending invocation as a listing shows it. */
+export interface PendingListing {
+  id: string;
+  entry: boolean;
+  /** Claims by processes that are gone (this host): their holder stopped between claiming and releasing. */
+  deadClaims: string[];
+  liveClaim: boolean;
+  done: boolean;
+}
+
+const PREFIX = 'native.';
+/** A temp file this old belongs to a writer that died between writing it and renaming it. */
+const TORN_AGE_MS = 60_000;
+/** A `done` marker is kept this long for a post that may still come. */
+const DONE_KEEP_MS = 60 * 60_000;
+/** An entry names a few files and ids; anything larger is not one of ours. */
+const MAX_ENTRY_BYTES = 256 * 1024;
+/** Before-contents are kept up to 2 MiB per file by the bridge. */
+const MAX_BEFORE_BYTES = 64 * 1024 * 1024;
+/** Files larger than this are not hashed by a reconciliation: left as they are. */
+const MAX_HASHED_BYTES = 64 * 1024 * 1024;
+/** How long a post waits for another process that holds its entry (a reconciliation recording it). */
+const HELD_WAIT_MS = 2_000;
+
+export function isNativePendingName(name: string): boolean {
+  return name.startsWith(PREFIX);
+}
+
+export class PendingNativeChanges {
+  readonly dir: string;
+
+  constructor(
+    private readonly root: string,
+    private readonly options: { resident: boolean },
+  ) {
+    this.dir = pendingDir(root);
+  }
+
+  idOf(key: string): string {
+    return createHash('sha256').update(key).digest('hex').slice(0, 32);
+  }
+
+  private path(name: string): string {
+    return join(this.dir, name);
+  }
+
+  /** Leaves the entry on disk before the pre phase answers: synchronous, one small file (two with before-contents). */
+  begin(input: PendingNativeInput, before: Record<string, string>): void {
+    const id = this.idOf(input.key);
+    const me = currentProcess();
+    const keep = Object.keys(before).length > 0;
+    const entry: PendingNativeChange = { kind: 'native-change', ...input, before_kept: keep, pid: me.pid, pid_start: me.start, host: me.host, resident: this.options.resident, started: new Date().toISOString() };
+    // An earlier invocation with the same key (agents without tool ids key by input) was reconciled: its marker goes.
+    removeIfThere(this.path(`${PREFIX}${id}.done`));
+    if (keep) this.publish(`${PREFIX}${id}.before`, JSON.stringify(before));
+    this.publish(`${PREFIX}${id}.json`, JSON.stringify(entry));
+  }
+
+  /** Written aside and renamed into place: an entry is always whole. */
+  private publish(name: string, text: string): void {
+    const write = () => {
+      const temp = this.path(`${name}.${randomBytes(4).toString('hex')}.tmp`);
+      writeFileSync(temp, text, { flag: 'wx', mode: 0o600 });
+      renameSync(temp, this.path(name));
+    };
+    try {
+      write();
+    } catch (error) {
+      if (errnoOf(error) !== 'ENOENT') throw error;
+      mkdirSync(this.dir, { recursive: true });
+      // Machine state, never part of a commit (the write-ahead journal writes the same).
+      writeFileSync(this.path('.gitignore'), '*\n');
+      write();
+    }
+  }
+
+  /**
+   * The post phase takes its invocation's entry, so no reconciliation records the change as well. When a
+   * reconciliation holds it right now, the post waits for it (briefly) and learns what it recorded.
+   */
+  async complete(key: string): Promise<Completion> {
+    const id = this.idOf(key);
+    const held = this.claim(id, `${PREFIX}${id}.json`);
+    if (held) return { kind: 'held', held };
+    const deadline = Date.now() + HELD_WAIT_MS;
+    while (this.list(id)[0]?.liveClaim && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    const done = readJson<{ after: Record<string, string | null> }>(this.path(`${PREFIX}${id}.done`), MAX_ENTRY_BYTES);
+    return done && typeof done.after === 'object' && done.after !== null ? { kind: 'recorded', after: done.after } : { kind: 'none' };
+  }
+
+  /** Takes an entry (or a dead process's claim on one) by renaming it to this process's claim. */
+  claim(id: string, from: string): HeldEntry | undefined {
+    const me = currentProcess();
+    const claimed = this.path(`${PREFIX}${id}.claimed.${me.pid}.${me.start}`);
+    try {
+      renameSync(this.path(from), claimed);
+    } catch (error) {
+      if (errnoOf(error) === 'ENOENT') return undefined; // someone else took it
+      throw error;
+    }
+    const entry = readJson<PendingNativeChange>(claimed, MAX_ENTRY_BYTES);
+    if (!entry || entry.kind !== 'native-change' || typeof entry.key !== 'string' || !Array.isArray(entry.files) || this.idOf(entry.key) !== id) {
+      this.release(id); // not one of ours, or torn: nothing can be recorded from it
+      return undefined;
+    }
+    const before = entry.before_kept ? (readJson<Record<string, string>>(this.path(`${PREFIX}${id}.before`), MAX_BEFORE_BYTES) ?? {}) : {};
+    return { id, entry: { ...entry, files: entry.files.filter(validFile) }, before };
+  }
+
+  /** The entry is recorded (or needs no record): its files go. */
+  release(id: string): void {
+    const me = currentProcess();
+    removeIfThere(this.path(`${PREFIX}${id}.before`));
+    removeIfThere(this.path(`${PREFIX}${id}.claimed.${me.pid}.${me.start}`));
+  }
+
+  /** Gives a held entry back (its record could not be written): the next reconciliation takes it again. */
+  putBack(id: string): void {
+    const me = currentProcess();
+    try {
+      renameSync(this.path(`${PREFIX}${id}.claimed.${me.pid}.${me.start}`), this.path(`${PREFIX}${id}.json`));
+    } catch (error) {
+      if (errnoOf(error) !== 'ENOENT') throw error;
+    }
+  }
+
+  /** A reconciliation recorded the entry: a post that still comes finds the after hashes and adds no second record. */
+  markRecorded(id: string, after: Record<string, string | null>): void {
+    this.publish(`${PREFIX}${id}.done`, JSON.stringify({ after, at: new Date().toISOString() }));
+    this.release(id);
+  }
+
+  /** Reads an entry without taking it (a reconciliation deciding whether it is due). */
+  peek(id: string): PendingNativeChange | undefined {
+    const entry = readJson<PendingNativeChange>(this.path(`${PREFIX}${id}.json`), MAX_ENTRY_BYTES);
+    return entry && entry.kind === 'native-change' && Array.isArray(entry.files) ? { ...entry, files: entry.files.filter(validFile) } : undefined;
+  }
+
+  /** Milliseconds since the entry was written; undefined when it is gone. */
+  ageOf(id: string, now = Date.now()): number | undefined {
+    const info = statSync(this.path(`${PREFIX}${id}.json`), { throwIfNoEntry: false });
+    return info ? now - info.mtimeMs : undefined;
+  }
+
+  /**
+   * The pending invocations (one directory listing; `only` narrows it to one id). Also sweeps what a dead writer
+   * left half-written and `done` markers past their use.
+   */
+  list(only?: string): PendingListing[] {
+    let names: string[];
+    try {
+      names = readdirSync(this.dir);
+    } catch {
+      return [];
+    }
+    const byId = new Map<string, PendingListing>();
+    const at = (id: string) => {
+      let listing = byId.get(id);
+      if (!listing) byId.set(id, (listing = { id, entry: false, deadClaims: [], liveClaim: false, done: false }));
+      return listing;
+    };
+    for (const name of names) {
+      if (!name.startsWith(PREFIX)) continue;
+      const [, id, kind, pid, start] = name.split('.');
+      if (!id || (only !== undefined && id !== only)) continue;
+      if (name.endsWith('.tmp')) {
+        sweepOlderThan(this.path(name), TORN_AGE_MS);
+      } else if (kind === 'json' && name === `${PREFIX}${id}.json`) {
+        at(id).entry = true;
+      } else if (kind === 'claimed') {
+        // Claims are only ever made on this host (the entry's directory is the workspace's); a pid that is gone is a dead holder.
+        if (localProcessGone(Number(pid), Number(start))) at(id).deadClaims.push(name);
+        else at(id).liveClaim = true;
+      } else if (kind === 'done') {
+        if (sweepOlderThan(this.path(name), DONE_KEEP_MS)) continue;
+        at(id).done = true;
+      }
+    }
+    return [...byId.values()];
+  }
+
+  /** Drops an entry that needs no record (nothing changed): taken first, so a post that comes now still records. */
+  drop(id: string): boolean {
+    const held = this.claim(id, `${PREFIX}${id}.json`);
+    if (!held) return false;
+    this.release(id);
+    return true;
+  }
+
+  /** Where each of the entry's files stands now, compared with its before hash. */
+  fileState(file: PendingNativeFile): FileState {
+    const abs = join(this.root, file.path);
+    const info = lstatSync(abs, { throwIfNoEntry: false });
+    if (!info) return file.before_hash === null ? { kind: 'unchanged' } : { kind: 'changed', bytes: undefined, hash: null, mtimeMs: 0 };
+    if (!info.isFile()) return { kind: 'unreadable' };
+    const stat = file.before_stat;
+    if (file.before_hash !== null && stat && info.size === stat.size && info.mtimeMs === stat.mtime_ms && info.ino === stat.ino) return { kind: 'unchanged' };
+    // Non-blocking and regular files only: whatever was put at the path, the hook call answers promptly.
+    const read = readRegularFileSync(abs, { maxBytes: MAX_HASHED_BYTES, noFollow: true });
+    if (!read.ok) return read.problem.kind === 'missing' ? (file.before_hash === null ? { kind: 'unchanged' } : { kind: 'changed', bytes: undefined, hash: null, mtimeMs: 0 }) : { kind: 'unreadable' };
+    const hash = contentHash(read.bytes);
+    return hash === file.before_hash ? { kind: 'unchanged' } : { kind: 'changed', bytes: read.bytes, hash, mtimeMs: read.stats.mtimeMs };
+  }
+}
+
+/** `changed`: the bytes now (undefined: the file is gone), their hash, and when it was written (0: gone, not known). */
+export type FileState = { kind: 'unchanged' } | { kind: 'unreadable' } | { kind: 'changed'; bytes: Buffer | undefined; hash: string | null; mtimeMs: number };
+
+/** A file an entry may name: inside the workspace, relative, no `..`. */
+function validFile(file: PendingNativeFile): boolean {
+  return (
+    typeof file === 'object' &&
+    file !== null &&
+    typeof file.path === 'string' &&
+    file.path !== '' &&
+    !isAbsolute(file.path) &&
+    !file.path.split(/[\\/]/).includes('..') &&
+    Number.isInteger(file.index) &&
+    (file.tool === 'write_file' || file.tool === 'edit_file') &&
+    (file.before_hash === null || typeof file.before_hash === 'string')
+  );
+}
+
+function readJson<T>(path: string, maxBytes: number): T | undefined {
+  const read = readRegularFileSync(path, { maxBytes, noFollow: true });
+  if (!read.ok) return undefined;
+  try {
+    return JSON.parse(read.bytes.toString('utf8')) as T;
+  } catch {
+    return undefined;
+  }
+}
+
+function removeIfThere(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch (error) {
+    if (errnoOf(error) !== 'ENOENT') throw error;
+  }
+}
+
+/** Removes the file when it is older than `ms`; true when it did. */
+function sweepOlderThan(path: string, ms: number): boolean {
+  const info = statSync(path, { throwIfNoEntry: false });
+  if (!info || Date.now() - info.mtimeMs <= ms) return false;
+  removeIfThere(path);
+  return true;
+}
