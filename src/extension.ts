@@ -11,6 +11,7 @@ import { startMcpHost, type McpHost } from './host/mcpHost';
 import { createExtensionApi, type IntentGovernorApi } from './host/extensionApi';
 import type { GovernedFolder } from './host/governedFolder';
 import { createHostServices } from './host/hostServices';
+import { refreshHookLauncher } from './host/hookLauncherHost';
 import { registerInstallHooksCommand } from './host/installHooksCommand';
 import { registerIntentCommands } from './host/intentCommands';
 import { IntentsDisplay } from './host/intentsDisplay';
@@ -36,6 +37,8 @@ import { registerWalkthrough } from './host/walkthrough';
 export async function activate(context: vscode.ExtensionContext): Promise<IntentGovernorApi | undefined> {
   const log = vscode.window.createOutputChannel('Intent Governor', { log: true });
   context.subscriptions.push(log);
+  // Agents' installed hooks run the per-user launcher: point it at this version, whether or not a folder is open.
+  void refreshHookLauncher(context.asAbsolutePath('dist/hook.js'), log);
 
   // Single-root: the first folder is governed. Opening a first folder restarts the extension host, so an
   // idle window never needs to switch to governing later.

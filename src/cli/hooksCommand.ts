@@ -5,6 +5,7 @@ import { detectClaudeHookKind } from '../core/agents/claude/claudeVersion';
 import { AGENT_IDS, isAgentId, type HookAgent } from '../core/agents/registry';
 import { type ClaudeHookKind } from '../core/agents/common/hookFileEdit';
 import { applyHookConfig } from '../core/agents/agentHooks';
+import { ensureHookLauncher } from '../core/agents/common/hookLauncher';
 import { FileHookRunLog } from '../core/hooks/user/fileHookRunLog';
 import { FileHookApprovals } from '../core/hooks/user/hookApprovals';
 import { loadHookLayers } from '../core/hooks/user/hookLayers';
@@ -33,9 +34,12 @@ hooks? [y/N]"; on y each is approved by the hash of what it runs (a changed hook
 approve: without a terminal on stdin it refuses (exit 2) unless --yes is given, for a script you run yourself.
 Agents are refused this command. Exit 0 approved or nothing to approve; 1 not approved or a file has a problem.
 
-install writes (or merges into) .github/hooks/intent-governor.json (VS Code), .claude/settings.local.json
-(Claude Code) and .cursor/hooks.json (Cursor), each running \`node <dist/hook.js beside this CLI> hook <agent>\`; the user's
-other hooks and settings are kept. For Claude Code 2.1.118+ (detected with \`claude --version\`, or
+install writes the hook launcher ~/.intent-governor/bin/governor-hook (under $INTENT_GOVERNOR_HOME when set;
+outside the workspace, pointing at dist/hook.js beside this CLI; the extension rewrites it each time it starts),
+then writes (or merges into) .github/hooks/intent-governor.json (VS Code), .claude/settings.local.json
+(Claude Code) and .cursor/hooks.json (Cursor), each running the launcher as \`hook <agent>\` and naming no path
+of this machine, so the files can be committed; every failure (no launcher on a teammate's machine, node missing,
+a hook that dies without an answer) blocks the call in that agent's terms. The user's other hooks and settings are kept. For Claude Code 2.1.118+ (detected with \`claude --version\`, or
 --claude-hooks mcp_tool) every tool and event goes instead to mcp_tool hooks answered by the resident governor,
 \`governor mcp --agent claude\`, registered as this project's local-scope MCP server in ~/.claude.json (this
 machine's path stays out of the repository); the model is denied the hook tool itself. For Codex CLI it writes
@@ -101,6 +105,16 @@ async function installBridge(mode: 'install' | 'uninstall', root: string, reques
   const hookBundle = join(dirname(self), 'hook.js');
   const cliPath = existsSync(hookBundle) ? hookBundle : self;
   let failed = false;
+  if (mode === 'install' && process.platform !== 'win32') {
+    // The hook files name the launcher, not this path: it must be there before an agent runs them.
+    try {
+      const launcher = await ensureHookLauncher(io.env, cliPath);
+      io.stdout(`launcher: ${launcher.file} ${launcher.action}\n`);
+    } catch (error) {
+      io.stderr(`governor hooks: cannot write the hook launcher (${error instanceof Error ? error.message : String(error)}); the installed hooks will refuse every call until it exists\n`);
+      failed = true;
+    }
+  }
   const claudeHooks = claudeHookKind(requested, mode, requestedKind, io);
   for (const agent of requested as HookAgent[]) {
     for (const change of await applyHookConfig(root, agent, mode, cliPath, { claudeHooks, env: io.env })) {

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { AGENTS, agentById, type HookAgent } from '../core/agents/registry';
 import { detectClaudeHookKind } from '../core/agents/claude/claudeVersion';
 import { applyHookConfig } from '../core/agents/agentHooks';
+import { ensureHookLauncher } from '../core/agents/common/hookLauncher';
 
 /**
  * `Intent Governor: Install Agent Hooks`: writes the hook bridge into each picked agent's hook config in the
@@ -22,6 +23,14 @@ export async function installAgentHooks(root: string | undefined, cliPath: strin
     )?.map((item) => item.agent);
   if (!picked?.length) return undefined;
   const written: string[] = [];
+  if (mode === 'install' && process.platform !== 'win32') {
+    // The hook files name the per-user launcher (activation writes it too; it may have been removed since).
+    const problem = await ensureHookLauncher(process.env, cliPath).then(
+      () => undefined,
+      (error: unknown) => (error instanceof Error ? error.message : String(error)),
+    );
+    if (problem !== undefined) void vscode.window.showErrorMessage(`Intent Governor: cannot write the hook launcher (${problem}); the installed hooks refuse every call until it exists.`);
+  }
   const claudeHooks = picked.includes('claude') && mode === 'install' ? detectClaudeHookKind().kind : undefined;
   for (const agent of picked) {
     for (const change of await applyHookConfig(root, agent, mode, cliPath, { claudeHooks })) {

@@ -1,6 +1,5 @@
 import { join } from 'node:path';
 import type { AgentAdapter } from '../common/agentAdapter';
-import { hookCommandLine } from '../common/hookConfig';
 import { editHookFile, type HookFileChange } from '../common/hookFileEdit';
 import { clineDialect } from './clineDialect';
 import { CLINE_HOOK_EVENTS, CLINE_HOOKS_DIR, clineHookFile, installClineHook, uninstallClineHook } from './clineHookFiles';
@@ -13,8 +12,7 @@ export const clineAgent = {
   hookFiles: `${CLINE_HOOKS_DIR}/`,
   binary: 'cline',
   enforcement: 'enforced',
-  async install(root, mode, cliPath) {
-    const command = hookCommandLine(cliPath, 'cline');
+  async install(root, mode, _cliPath, { command }) {
     const changes: HookFileChange[] = [];
     for (const event of CLINE_HOOK_EVENTS) {
       const file = join(root, clineHookFile(event));

@@ -16,12 +16,12 @@ export function clineHookFile(event: string): string {
 }
 
 /**
- * Cline runs the tool when a hook prints no JSON (node missing, the bundle moved), so a command that cannot start
- * prints a cancel itself. The hook reads the payload from stdin, which `exec` hands on.
+ * Our script for one event: the shared hook command (agentHookCommand), which names the per-user launcher and, since
+ * Cline runs the tool when a hook prints no JSON (node missing, the launcher missing, a crash), prints Cline's cancel
+ * on every failure. The hook reads the payload from the script's stdin.
  */
 export function clineHookScript(command: string): string {
-  const cancel = JSON.stringify({ cancel: true, errorMessage: "Intent Governor's hook could not run, so Cline's task is stopped. Check that node is on PATH and rerun `governor hooks install --agent cline`." });
-  return `#!/bin/sh\n${MARKER}\n${command} || printf '%s\\n' '${cancel.replace(/'/gu, "'\\''")}'\n`;
+  return `#!/bin/sh\n${MARKER}\n${command}\n`;
 }
 
 export function isOurClineHook(text: string): boolean {

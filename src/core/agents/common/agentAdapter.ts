@@ -1,6 +1,6 @@
 import type { JsonHooks } from './hookConfig';
 import type { HookDialect } from './hookDialect';
-import type { HookFileChange, HookInstallContext } from './hookFileEdit';
+import type { AgentInstallContext, HookFileChange } from './hookFileEdit';
 
 /**
  * Everything the project knows about one agent, in one place: how its hooks talk (dialect), where they are
@@ -15,8 +15,12 @@ export interface AgentAdapter<Id extends string = string> {
   readonly dialect: HookDialect;
   /** Where its hooks live, relative to the workspace (a file, or a folder ending in '/'). */
   readonly hookFiles: string;
-  /** Writes or removes our hooks for this agent in `root` (the user's own hooks and settings are kept). */
-  install(root: string, mode: 'install' | 'uninstall', cliPath: string, context: HookInstallContext): Promise<HookFileChange[]>;
+  /**
+   * Writes or removes our hooks for this agent in `root` (the user's own hooks and settings are kept). `cliPath` is
+   * this machine's hook bundle: it stays out of the workspace (the hooks run `context.command`, which names the
+   * per-user launcher); Claude Code's local MCP server in ~/.claude.json names it.
+   */
+  install(root: string, mode: 'install' | 'uninstall', cliPath: string, context: AgentInstallContext): Promise<HookFileChange[]>;
   /** For an agent whose hooks are one JSON file: its shape and our entries (install uses them). */
   readonly jsonHooks?: JsonHooks;
   /** The agent's own command, for version detection (`<binary> --version`); none for an editor's built-in agent. */

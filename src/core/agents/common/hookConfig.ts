@@ -1,3 +1,4 @@
+import { isOurCommand } from './hookCommand';
 import type { HookInstallContext } from './hookFileEdit';
 
 /**
@@ -8,16 +9,7 @@ import type { HookInstallContext } from './hookFileEdit';
 
 /** Seconds an agent waits for our hook; the bridge answers "blocked" before (see --timeout-ms). */
 export const AGENT_TIMEOUT_S = 120;
-export const BRIDGE_TIMEOUT_MS = 110_000;
-
-export function hookCommandLine(cliPath: string, agent: string): string {
-  return `node ${JSON.stringify(cliPath)} hook ${agent} --timeout-ms ${BRIDGE_TIMEOUT_MS}`;
-}
-
-/** Our hook command, whichever agent it is for: recognised by its shape, so no list of agents has to be kept here. */
-export function isOurCommand(command: unknown): boolean {
-  return typeof command === 'string' && /^node "[^"]+" hook [a-z][a-z0-9-]*\b/.test(command);
-}
+export { BRIDGE_TIMEOUT_MS, isOurCommand } from './hookCommand';
 
 type Json = Record<string, unknown>;
 export type ConfigEdit = { ok: true; text: string | null } | { ok: false; message: string };
@@ -37,6 +29,7 @@ export interface HookConfigShape {
 /** An agent whose hooks are one JSON file of the workspace: its shape and our entries in it. */
 export interface JsonHooks {
   shape: HookConfigShape;
+  /** `command`: the hook command every entry runs (agentHookCommand: the launcher, guarded by the agent's blocking answer). */
   entries(command: string, context: HookInstallContext): Record<string, unknown[]>;
 }
 

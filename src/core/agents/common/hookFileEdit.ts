@@ -16,6 +16,14 @@ export interface HookInstallContext {
   env?: NodeJS.ProcessEnv;
 }
 
+/**
+ * What an agent's installer gets: the person's choices and the command its hooks run, built for it by the shared
+ * layer (agentHookCommand: the per-user launcher, guarded by the agent's own blocking answer), never by the agent.
+ */
+export interface AgentInstallContext extends HookInstallContext {
+  command: string;
+}
+
 /** Reads a config, applies a pure edit, writes it back by rename (or removes it when nothing is left). */
 export async function editHookFile(agent: string, file: string, edit: (existing: string | undefined) => ConfigEdit): Promise<HookFileChange> {
   let existing: string | undefined;

@@ -13,22 +13,12 @@ export const COPILOT_HOOK_FILE = '.github/hooks/intent-governor-copilot.json';
 /** Every tool before and after it runs (no matcher: every tool, MCP tools included), and the lifecycle events. */
 const EVENTS = ['preToolUse', 'postToolUse', 'postToolUseFailure', 'sessionStart', 'userPromptSubmitted', 'agentStop', 'subagentStart', 'subagentStop', 'preCompact', 'sessionEnd'];
 
-/** The deny a shell prints when the hook process cannot start; no single quote inside, it is quoted with them. */
-const CANNOT_START = JSON.stringify({
-  permissionDecision: 'deny',
-  permissionDecisionReason: 'Intent Governor could not start its hook (is node on the PATH, and the extension or CLI still installed where the hook file says?), so the call is refused. Ask the person to run governor hooks install --agent copilot again.',
-});
-
 /**
- * Copilot CLI 1.0.102 denies a call whose hook cannot start, but its reference calls a failing hook a warning that
- * lets the tool run; printing the deny when the command fails holds either way. Our hook itself exits non-zero only
- * with nothing on stdout, so the two never mix. Windows: PowerShell before 7 has no `||`.
+ * Copilot CLI 1.0.102 denies a call whose hook fails, but its reference calls a failing hook a warning that lets the
+ * tool run: the shared command (agentHookCommand) prints Copilot's deny on stdout for every failure, so it holds
+ * either way.
  */
-export function copilotHookCommand(command: string, platform: NodeJS.Platform = process.platform): string {
-  return platform === 'win32' ? command : `${command} || echo '${CANNOT_START}'`;
-}
-
-export function copilotHookEntries(command: string, platform: NodeJS.Platform = process.platform): Record<string, unknown[]> {
-  const entry = { type: 'command', command: copilotHookCommand(command, platform), timeoutSec: COPILOT_TIMEOUT_S };
+export function copilotHookEntries(command: string): Record<string, unknown[]> {
+  const entry = { type: 'command', command, timeoutSec: COPILOT_TIMEOUT_S };
   return Object.fromEntries(EVENTS.map((event) => [event, [entry]]));
 }

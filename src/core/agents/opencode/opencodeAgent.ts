@@ -14,8 +14,9 @@ export const opencodeAgent = {
   hookFiles: OPENCODE_PLUGIN_FILE,
   binary: 'opencode',
   enforcement: 'enforced',
-  async install(root, mode, cliPath) {
-    const edit = (existing: string | undefined) => (mode === 'install' ? installOpencodePlugin(existing, OPENCODE_PLUGIN_FILE, cliPath) : uninstallOpencodePlugin(existing));
+  // The plugin computes the launcher's path itself: no command, and no path of this machine, goes into the file.
+  async install(root, mode) {
+    const edit = (existing: string | undefined) => (mode === 'install' ? installOpencodePlugin(existing, OPENCODE_PLUGIN_FILE) : uninstallOpencodePlugin(existing));
     return [await editHookFile('opencode', join(root, OPENCODE_PLUGIN_FILE), edit)];
   },
 } as const satisfies AgentAdapter<'opencode'>;

@@ -1,38 +1,49 @@
+import { BRIDGE_TIMEOUT_MS, LAUNCHER_MISSING_REASON } from '../common/hookCommand';
 import type { ConfigEdit } from '../common/hookConfig';
 
 /**
  * The plugin `governor hooks install --agent opencode` writes. OpenCode's hooks are plugins (JS modules it loads
  * from `.opencode/plugins/` and `.opencode/plugin/`), so ours is a small module that hands every tool call to the
- * hook process (`node <hook.js> hook opencode`, the same process other agents' command hooks start) and throws
- * with the governor's reason unless it answered allow. Node built-ins only: it needs none of the packages OpenCode
- * installs into .opencode/ at start.
+ * hook process (the per-user launcher, `<governor home>/bin/governor-hook hook opencode`, the same process other
+ * agents' command hooks start) and throws with the governor's reason unless it answered allow. The launcher's path is
+ * computed when the plugin loads (INTENT_GOVERNOR_HOME, else ~/.intent-governor), so the file names no path of this
+ * machine and works in a teammate's clone. Node built-ins only: it needs none of the packages OpenCode installs
+ * into .opencode/ at start.
  */
 
 /** The first line of our plugin: how install and uninstall tell it from a file the person wrote. */
 export const OPENCODE_PLUGIN_MARKER = '// intent-governor: OpenCode plugin';
 
-/** The bridge answers "blocked" after this; the plugin stops waiting a little later and blocks too. */
-const BRIDGE_TIMEOUT_MS = 110_000;
+/** The bridge answers "blocked" after BRIDGE_TIMEOUT_MS; the plugin stops waiting a little later and blocks too. */
 const PLUGIN_TIMEOUT_MS = 120_000;
 
-export function opencodePluginText(hookScript: string): string {
+export function opencodePluginText(): string {
   return `${OPENCODE_PLUGIN_MARKER}, written by \`governor hooks install --agent opencode\` (remove it with \`governor hooks uninstall --agent opencode\`).
 // Every tool call OpenCode makes is judged by Intent Governor before it runs; anything but an "allow" throws,
 // which blocks the call and tells the model why. A hook process that cannot start, fails, times out or answers
 // something unreadable blocks the call too (fail closed).
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 
-const HOOK = ${JSON.stringify(hookScript)};
-const ARGS = [HOOK, 'hook', 'opencode', '--timeout-ms', '${BRIDGE_TIMEOUT_MS}'];
+// The per-user launcher Intent Governor writes (its extension on every start, or \`governor hooks install\`).
+const LAUNCHER = join(process.env.INTENT_GOVERNOR_HOME || join(process.env.HOME || homedir(), '.intent-governor'), 'bin', 'governor-hook');
+const ARGS = ['hook', 'opencode', '--timeout-ms', '${BRIDGE_TIMEOUT_MS}'];
 const TIMEOUT_MS = ${PLUGIN_TIMEOUT_MS};
+const MISSING = ${JSON.stringify(LAUNCHER_MISSING_REASON)};
 
 const refused = (why) => ({ decision: 'deny', reason: \`Intent Governor blocked this call: \${why} (governance fails closed).\` });
 
 function ask(payload) {
   return new Promise((resolve) => {
+    if (!existsSync(LAUNCHER)) {
+      resolve({ decision: 'deny', reason: \`Intent Governor blocked this call: \${MISSING} (\${LAUNCHER} is missing)\` });
+      return;
+    }
     let child;
     try {
-      child = spawn('node', ARGS, { stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
+      child = spawn(LAUNCHER, ARGS, { stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
     } catch (error) {
       resolve(refused(\`its hook process could not start (\${error?.message ?? error})\`));
       return;
@@ -58,8 +69,10 @@ function ask(payload) {
       } catch {
         answer = undefined;
       }
+      // The launcher's own refusals (node missing, the bundle gone) already start with our prefix.
+      const said = err.trim().replace(/^Intent Governor blocked this call: /, '');
       if (code === 0 && answer && (answer.decision === 'allow' || (answer.decision === 'deny' && typeof answer.reason === 'string'))) resolve(answer);
-      else resolve(typeof answer?.reason === 'string' ? { decision: 'deny', reason: answer.reason } : refused(err.trim() || \`its hook process exited with \${code}\`));
+      else resolve(typeof answer?.reason === 'string' ? { decision: 'deny', reason: answer.reason } : refused(said || \`its hook process (\${LAUNCHER}) exited with \${code} and no answer; check that node is on the PATH OpenCode runs with\`));
     });
     child.stdin.end(JSON.stringify(payload));
   });
@@ -112,11 +125,11 @@ export function isOurOpencodePlugin(text: string | undefined): boolean {
 }
 
 /** Our plugin, replacing an older one of ours; a file of the person's own at that path is left alone. */
-export function installOpencodePlugin(existing: string | undefined, file: string, hookScript: string): ConfigEdit {
+export function installOpencodePlugin(existing: string | undefined, file: string): ConfigEdit {
   if (existing !== undefined && existing.trim() !== '' && !isOurOpencodePlugin(existing)) {
     return { ok: false, message: `${file} exists and is not Intent Governor's plugin; it was left unchanged. Move it aside and install again` };
   }
-  return { ok: true, text: opencodePluginText(hookScript) };
+  return { ok: true, text: opencodePluginText() };
 }
 
 /** Removes only our plugin; a file of the person's own stays as it is. */

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { clineDialect, searchReplaceBlocks } from '../../../../../src/core/agents/cline/clineDialect';
 import { clineHookScript, installClineHook, uninstallClineHook } from '../../../../../src/core/agents/cline/clineHookFiles';
 import { DIALECTS } from '../../../../../src/core/agents/registry';
+import { hookCommandFor } from '../../../../../src/core/agents/agentHooks';
 import { dialectProbe } from '../../../../support/dialectProbe';
 import { hookFixture } from '../../../../support/runHook';
 import { removeTree } from '../../../../support/removeTree';
@@ -122,24 +123,25 @@ describe('Cline dialect', () => {
     assert.deepEqual(JSON.parse(failure.stdout), { cancel: true, errorMessage: 'Intent Governor blocked this call: timed out' });
   });
 
-  it("installs a script per event that cancels when the hook cannot start, never over a user's file; uninstall removes only ours", () => {
-    const command = 'node "/x/hook.js" hook cline --timeout-ms 110000';
+  it("installs a script per event running the shared hook command, never over a user's file; uninstall removes only ours", () => {
+    const command = hookCommandFor('cline', '/x/hook.js');
     const written = installClineHook(undefined, '.clinerules/hooks/PreToolUse.sh', command);
     assert.ok(written.ok && written.text);
     assert.equal(written.ok && written.text, clineHookScript(command));
-    assert.match(clineHookScript(command), /^#!\/bin\/sh\n# intent-governor[^\n]*\nnode "\/x\/hook\.js" hook cline --timeout-ms 110000 \|\| printf '%s\\n' '\{"cancel":true,/);
+    assert.equal(clineHookScript(command), `#!/bin/sh\n${clineHookScript('').split('\n')[1]}\n${command}\n`);
+    assert.doesNotMatch(clineHookScript(command), /\/x\/hook\.js/, 'the launcher, not this machine’s path');
     assert.equal(installClineHook('#!/bin/sh\necho mine\n', '.clinerules/hooks/PreToolUse.sh', command).ok, false);
     assert.deepEqual(uninstallClineHook(clineHookScript(command)), { ok: true, text: null });
     assert.deepEqual(uninstallClineHook('#!/bin/sh\necho mine\n'), { ok: true, text: '#!/bin/sh\necho mine\n' });
   });
 
-  it('the script prints a cancel when the hook command cannot start (Cline would run the tool on no output)', async () => {
+  it('the script prints a cancel when the hook cannot run (no launcher for this user), saying what to install', async () => {
     const script = join(root, 'PreToolUse.sh');
-    await writeFile(script, clineHookScript('"/nonexistent/node" "/x/hook.js" hook cline'));
-    const run = spawnSync('sh', [script], { input: '{}', encoding: 'utf8' });
+    await writeFile(script, clineHookScript(hookCommandFor('cline', '/x/hook.js')));
+    const run = spawnSync('sh', [script], { input: '{}', encoding: 'utf8', env: { ...process.env, INTENT_GOVERNOR_HOME: join(root, 'no-governor-home') } });
     assert.equal(run.status, 0);
     const out = JSON.parse(run.stdout.trim().split('\n').at(-1) ?? '') as { cancel: boolean; errorMessage: string };
     assert.equal(out.cancel, true);
-    assert.match(out.errorMessage, /Intent Governor's hook could not run/);
+    assert.match(out.errorMessage, /Intent Governor blocked this call: its hook launcher is not installed for this user\. Install Intent Governor/);
   });
 });

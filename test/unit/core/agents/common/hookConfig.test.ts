@@ -2,8 +2,7 @@ import { strict as assert } from 'node:assert';
 import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { hookCommandLine } from '../../../../../src/core/agents/common/hookConfig';
-import { installHookConfig, uninstallHookConfig } from '../../../../../src/core/agents/agentHooks';
+import { hookCommandFor, installHookConfig, uninstallHookConfig } from '../../../../../src/core/agents/agentHooks';
 import { createHarness } from '../../../../support/governorHarness';
 import { runGovernor } from '../../../../support/runGovernor';
 
@@ -22,7 +21,7 @@ describe('hook configs (install / uninstall)', () => {
     assert.equal(twice, once);
     const config = JSON.parse(once);
     assert.deepEqual(config.permissions, { allow: ['Bash(npm test)'] });
-    const ours = { type: 'command', command: `node "${CLI}" hook claude --timeout-ms 110000`, timeout: 120 };
+    const ours = { type: 'command', command: hookCommandFor('claude', CLI), timeout: 120 };
     assert.deepEqual(config.hooks.PreToolUse, [
       { matcher: 'Bash', hooks: [{ type: 'command', command: './lint.sh' }] },
       { matcher: 'Write|Edit|MultiEdit|NotebookEdit|Bash|Read', hooks: [ours] },
@@ -39,7 +38,7 @@ describe('hook configs (install / uninstall)', () => {
 
   it('writes VS Code’s and Cursor’s formats, and uninstall leaves no file behind when nothing else is in it', () => {
     const vscode = JSON.parse(text(installHookConfig('vscode', undefined, CLI)));
-    assert.deepEqual(vscode.hooks.PreToolUse, [{ type: 'command', command: hookCommandLine(CLI, 'vscode'), timeout: 120 }]);
+    assert.deepEqual(vscode.hooks.PreToolUse, [{ type: 'command', command: hookCommandFor('vscode', CLI), timeout: 120 }]);
     const cursor = JSON.parse(text(installHookConfig('cursor', undefined, CLI)));
     assert.equal(cursor.version, 1);
     assert.deepEqual(Object.keys(cursor.hooks), ['beforeShellExecution', 'beforeReadFile', 'afterFileEdit', 'beforeSubmitPrompt', 'stop']);
@@ -78,7 +77,7 @@ describe('hook configs (install / uninstall)', () => {
       assert.equal(installed.code, 0, installed.stderr);
       assert.match(installed.stdout, /claude: .*settings\.local\.json written/);
       const claude = JSON.parse(await readFile(join(h.root, '.claude', 'settings.local.json'), 'utf8'));
-      assert.match(claude.hooks.PreToolUse[0].hooks[0].command, /^node ".*\.js" hook claude --timeout-ms 110000$/);
+      assert.equal(claude.hooks.PreToolUse[0].hooks[0].command, hookCommandFor('claude', ''), 'the launcher, not this machine’s path');
       const cursor = JSON.parse(await readFile(join(h.root, '.cursor', 'hooks.json'), 'utf8'));
       assert.deepEqual(cursor.hooks.stop[0], { command: './notify.sh' }, "the user's own stop hook is kept, ours follows it");
       assert.equal(cursor.hooks.stop.length, 2);

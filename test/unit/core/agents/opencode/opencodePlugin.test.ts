@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { applyHookConfig } from '../../../../../src/core/agents/agentHooks';
+import { ensureHookLauncher } from '../../../../../src/core/agents/common/hookLauncher';
 import { OPENCODE_PLUGIN_MARKER, opencodePluginText } from '../../../../../src/core/agents/opencode/opencodePlugin';
 import { bundledScript } from '../../../../support/bundledScript';
 import { SAMPLE_INTENTS } from '../../../../support/governorHarness';
@@ -23,18 +24,26 @@ describe('OpenCode plugin', () => {
   let temp: string;
   let ws: string;
   let count = 0;
+  const savedHome = process.env.INTENT_GOVERNOR_HOME;
 
   beforeEach(() => {
     temp = realpathSync(mkdtempSync(join(tmpdir(), 'ig-opencode-plugin-')));
     ws = join(temp, 'ws');
     mkdirSync(ws);
+    // The plugin finds the launcher where the hook processes of this user find it: INTENT_GOVERNOR_HOME here.
+    process.env.INTENT_GOVERNOR_HOME = join(temp, 'governor-home');
   });
-  afterEach(() => rmSync(temp, { recursive: true, force: true }));
+  afterEach(() => {
+    if (savedHome === undefined) delete process.env.INTENT_GOVERNOR_HOME;
+    else process.env.INTENT_GOVERNOR_HOME = savedHome;
+    rmSync(temp, { recursive: true, force: true });
+  });
 
-  /** Our plugin pointed at `hookScript`, imported as a fresh module. */
-  const load = async (hookScript: string): Promise<LoadedPlugin> => {
+  /** Our plugin, imported as a fresh module, with the user's launcher pointed at `hookScript` (none: no launcher). */
+  const load = async (hookScript: string | undefined): Promise<LoadedPlugin> => {
+    if (hookScript !== undefined) await ensureHookLauncher(process.env, hookScript);
     const file = join(temp, `plugin-${++count}.mjs`);
-    writeFileSync(file, opencodePluginText(hookScript));
+    writeFileSync(file, opencodePluginText());
     const module = (await import(pathToFileURL(file).href)) as Record<string, (ctx: object) => Promise<LoadedPlugin>>;
     assert.deepEqual(Object.keys(module), ['IntentGovernor'], 'OpenCode calls every export as a plugin: only the plugin is exported');
     return module.IntentGovernor({ directory: ws, worktree: ws });
@@ -74,10 +83,10 @@ describe('OpenCode plugin', () => {
 
   it('fails closed: a hook that cannot start, crashes, exits non-zero or prints nonsense blocks the call', async () => {
     const cases: [string, RegExp][] = [
-      [join(temp, 'missing-hook.js'), /Intent Governor blocked this call: .*Cannot find module/s],
+      [join(temp, 'missing-hook.js'), /Intent Governor blocked this call: its hook launcher \(.*\) points at .*missing-hook\.js, which is not there any more/s],
       [hookScript(`throw new Error('boom')`), /Intent Governor blocked this call: .*boom/s],
-      [hookScript(`console.log(JSON.stringify({decision:'allow'}));process.exit(3)`), /Intent Governor blocked this call: its hook process exited with 3/],
-      [hookScript(`console.log('allow')`), /Intent Governor blocked this call: its hook process exited with 0/],
+      [hookScript(`console.log(JSON.stringify({decision:'allow'}));process.exit(3)`), /Intent Governor blocked this call: its hook process \(.*governor-hook\) exited with 3 and no answer/],
+      [hookScript(`console.log('allow')`), /Intent Governor blocked this call: its hook process \(.*\) exited with 0/],
       [hookScript(`console.log(JSON.stringify({decision:'maybe'}))`), /Intent Governor blocked this call/],
       [hookScript(`console.log(JSON.stringify({decision:'deny'}))`), /Intent Governor blocked this call/],
     ];
@@ -92,10 +101,20 @@ describe('OpenCode plugin', () => {
     const path = process.env.PATH;
     process.env.PATH = join(temp, 'no-bin');
     try {
-      await assert.rejects(before(plugin, {}), /Intent Governor blocked this call: its hook process could not start \(spawn node ENOENT\)/);
+      await assert.rejects(before(plugin, {}), /Intent Governor blocked this call: node is not on the PATH its hook runs with/);
     } finally {
       process.env.PATH = path;
     }
+  });
+
+  it('fails closed, saying what to install, when this user has no launcher (a teammate’s clone on a machine without Intent Governor)', async () => {
+    const plugin = await load(undefined);
+    await assert.rejects(before(plugin, {}), (error: Error) => {
+      assert.match(error.message, /^Intent Governor blocked this call: its hook launcher is not installed for this user\. Install Intent Governor: the VS Code extension writes the launcher/);
+      assert.match(error.message, /run governor hooks install in this workspace/);
+      assert.ok(error.message.includes(join(temp, 'governor-home', 'bin', 'governor-hook')), error.message);
+      return true;
+    });
   });
 
   it('appends what the governor says after a tool ran to the output the model reads', async () => {
@@ -145,11 +164,12 @@ describe('OpenCode plugin', () => {
   describe('install and uninstall (governor hooks --agent opencode, Install Agent Hooks…)', () => {
     const file = () => join(ws, '.opencode', 'plugins', 'intent-governor.js');
 
-    it('writes our plugin into .opencode/plugins/, naming the hook bundle; a second install changes nothing', async () => {
+    it('writes our plugin into .opencode/plugins/, naming no path of this machine (it finds the launcher when it loads); a second install changes nothing', async () => {
       assert.deepEqual(await applyHookConfig(ws, 'opencode', 'install', '/opt/ig/dist/hook.js'), [{ agent: 'opencode', file: file(), action: 'written' }]);
       const text = readFileSync(file(), 'utf8');
       assert.ok(text.startsWith(OPENCODE_PLUGIN_MARKER));
-      assert.match(text, /const HOOK = "\/opt\/ig\/dist\/hook\.js";/);
+      assert.doesNotMatch(text, /\/opt\/ig/);
+      assert.match(text, /'bin', 'governor-hook'\)/);
       assert.deepEqual(await applyHookConfig(ws, 'opencode', 'install', '/opt/ig/dist/hook.js'), [{ agent: 'opencode', file: file(), action: 'unchanged' }]);
     });
 
