@@ -88,7 +88,7 @@ function parse(payload: unknown): Parsed {
   const sessionId = nonEmpty(payload.conversation_id) ?? (eventName === 'sessionStart' || eventName === 'sessionEnd' ? nonEmpty(payload.session_id) : undefined);
   const known = Object.hasOwn(TOOL_EVENTS, eventName) || Object.hasOwn(ACTION_EVENTS, eventName) || Object.hasOwn(CONTEXT_EVENTS, eventName) || eventName === 'sessionEnd';
   if (!known) {
-    return { ok: false, message: `Cursor's hook event '${eventName}' is not one Intent Governor knows, so it is refused (governance fails closed); it answers ${[...Object.keys(TOOL_EVENTS), ...Object.keys(ACTION_EVENTS), ...Object.keys(CONTEXT_EVENTS), 'sessionEnd'].join(', ')}` };
+    return { ok: false, message: `Cursor's hook event '${eventName.slice(0, 80)}' is not one Intent Governor knows, so it is refused (governance fails closed); it answers ${[...Object.keys(TOOL_EVENTS), ...Object.keys(ACTION_EVENTS), ...Object.keys(CONTEXT_EVENTS), 'sessionEnd'].join(', ')}` };
   }
   if (sessionId === undefined) return { ok: false, message: `Cursor's ${eventName} input has no conversation_id` };
 
