@@ -104,7 +104,8 @@ export async function runHookFlow(args: string[], io: CliIO, headless: HeadlessD
 async function answerHook(dialect: HookDialect, options: HookOptions, io: CliIO, headless: HeadlessDecider): Promise<HookReply> {
   let payload: unknown;
   try {
-    payload = JSON.parse(await io.readStdin());
+    // Cursor's agent on Windows starts its stdin with a byte order mark, which JSON.parse refuses.
+    payload = JSON.parse((await io.readStdin()).replace(/^\uFEFF/u, ''));
   } catch (error) {
     return refuseHookCall(dialect, `the hook input is not valid JSON (${error instanceof Error ? error.message : String(error)}).`);
   }

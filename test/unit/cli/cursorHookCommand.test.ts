@@ -62,6 +62,10 @@ describe('governor hook cursor (headless, as Cursor runs it)', () => {
   }
 
   describe('preToolUse: refused before the tool runs', () => {
+    it('a payload that starts with a byte order mark (Cursor on Windows) is read, and its out-of-scope Write refused', async () => {
+      refusal(await run(`\uFEFF${hookFixture('cursor', 'pre-tool-use-write-out-of-scope', h.root)}`), /^\[SCOPE_VIOLATION\] "docs\/evil\.ts" is outside the owned scope/);
+    });
+
     it('an out-of-scope Write, with the reason the agent reads', async () => {
       const body = refusal(await hook('pre-tool-use-write-out-of-scope'), /^\[SCOPE_VIOLATION\] "docs\/evil\.ts" is outside the owned scope of intent auth-refactor/);
       assert.equal(body.decision, 'deny', 'the first preToolUse schema');
