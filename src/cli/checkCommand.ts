@@ -1,4 +1,13 @@
+import { readdirSync } from 'node:fs';
+import { MemoryBeforeStash } from '../core/bridge/beforeStash';
+import { NativeToolBridge } from '../core/bridge/nativeToolBridge';
+import { Governor } from '../core/governor';
 import { FileIntentSource } from '../core/intents/fileIntentSource';
+import { createNodeServices, denyingApprover } from '../core/nodeServices';
+import { defaultKeysDir, fileSigner } from '../core/signing/fileSigningKeyStore';
+import { defaultAnchorDir } from '../core/trace/anchorStore';
+import { createTraceStack } from '../core/trace/traceStack';
+import { pendingDir, WriteAheadJournal } from '../core/trace/writeAheadJournal';
 import { allSigned } from '../core/signing/signatureAudit';
 import { formatProblem } from '../core/intents/intentsFile';
 import { detectCaseInsensitive } from '../core/paths/canonicalPath';
@@ -9,6 +18,7 @@ import { parseCliArgs, usageError } from './cliArgs';
 import { governedWorkspaceFrom } from './governedWorkspace';
 import type { CliCommand } from './cliCommand';
 import { describeLogSignatures, describeSigners, verifyLogs } from './signedVerification';
+import { TOOL_VERSION } from './toolVersion';
 
 const USAGE = `governor check: one pass/fail gate for CI
 
@@ -16,6 +26,10 @@ Usage: governor check [--workspace DIR] [--require-signatures]
 
 The workspace is the nearest folder at or above the current directory that holds .orchestration/ (as git
 finds .git/), or --workspace DIR.
+
+First, changes still pending in .orchestration/pending/ on this machine are settled, as any governor settles
+them: a governed write whose writer died is reconciled with the disk, and an agent's native change whose post
+event never came is recorded (metadata.reconciled) when its files changed, dropped when they did not.
 
 Checks, and reports every failure:
   1. .orchestration/active_intents.yaml is valid (problems listed with line and column);
@@ -39,6 +53,14 @@ export const checkCommand: CliCommand = {
     if (!root) return 2;
     const failures: string[] = [];
     const out = (text: string) => io.stdout(`${text}\n`);
+
+    try {
+      const settled = await settlePending(root, io.env);
+      if (settled) out(`ok    pending: ${settled}`);
+    } catch (error) {
+      out(`FAIL  pending: changes waiting in .orchestration/pending/ could not be recorded (${error instanceof Error ? error.message : String(error)})`);
+      failures.push('pending changes not recorded');
+    }
 
     const snapshot = await new FileIntentSource(root).load();
     if (snapshot.valid) {
@@ -88,3 +110,36 @@ export const checkCommand: CliCommand = {
     return failures.length ? 1 : 0;
   },
 };
+
+/**
+ * Settles what waits in `.orchestration/pending/` before the logs are verified, so the check sees every change on
+ * disk: journal entries of dead writers (the trace writer reconciles them when it opens) and agents' native changes
+ * whose post event never came. Nothing pending: nothing is opened, and undefined is returned.
+ */
+async function settlePending(root: string, env: NodeJS.ProcessEnv): Promise<string | undefined> {
+  let names: string[];
+  try {
+    names = readdirSync(pendingDir(root));
+  } catch {
+    return undefined;
+  }
+  const native = names.some((name) => name.startsWith('native.'));
+  const orphans = new WriteAheadJournal(root).orphans().length;
+  if (!native && orphans === 0) return undefined;
+  const { sink } = createTraceStack({ workspaceRoot: root, toolVersion: TOOL_VERSION, anchorDir: defaultAnchorDir(env), signer: fileSigner(defaultKeysDir(env)) });
+  try {
+    if (orphans) await sink.open(); // reconciles the journal's orphans (a native record would too, before it is written)
+    const governor = new Governor(await createNodeServices({ root, approver: denyingApprover, trace: sink }));
+    const summary = await new NativeToolBridge(governor, new MemoryBeforeStash(), { askHuman: false }).reconcilePending({ dropUnchanged: true });
+    await governor.userHooks.drain();
+    const parts = [
+      ...(orphans ? [`${orphans} interrupted governed write(s) reconciled`] : []),
+      `${summary.recorded} native change(s) recorded whose post event never came`,
+      `${summary.dropped} dropped (files unchanged)`,
+      ...(summary.waiting ? [`${summary.waiting} still in flight (left for their post event)`] : []),
+    ];
+    return parts.join(', ');
+  } finally {
+    await sink.close();
+  }
+}

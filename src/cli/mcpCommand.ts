@@ -116,7 +116,8 @@ export const mcpCommand: CliCommand = {
  */
 function residentGovernor(governor: Governor, sessionId: string, root: string, intent: string | undefined, io: CliIO): ExtraTool {
   // One process serves the session's pre and post phases: what a change replaces waits in memory, not in a file.
-  const bridge = new NativeToolBridge(governor, new MemoryBeforeStash(), { askHuman: false });
+  const bridge = new NativeToolBridge(governor, new MemoryBeforeStash(), { askHuman: false, resident: true });
+  bridge.startReconciling(); // unref'd: it never keeps the process alive
   const sessions = governor.services.sessions;
   if (intent !== undefined) sessions.bindIntent(sessionId, intent);
   return residentHookTool({
