@@ -101,6 +101,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<Intent
     ...registerLanguageModelTools(governor),
   );
   await reloadIntents();
+  // Agents' native changes this window allowed are on disk until their post event; a closed window leaves them for the next governor.
+  const bridge = new NativeToolBridge(governor, new MemoryBeforeStash(), { askHuman: true, resident: true });
+  context.subscriptions.push(bridge.startReconciling());
   mcp = await startMcpHost({
     governor,
     version: String(context.extension.packageJSON.version),
@@ -110,7 +113,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Intent
     workspaceFolders: [services.workspace.root],
     sessions: agentSessions,
     // Agents' native tools (governor hook) are judged here, with the approval modal and this trace.
-    hookHandler: hookRoute(new NativeToolBridge(governor, new MemoryBeforeStash(), { askHuman: true }), services.logger),
+    hookHandler: hookRoute(bridge, services.logger),
   }).catch((error: unknown) => {
     log.error(`the MCP server could not start: ${error instanceof Error ? error.message : String(error)}`);
     return undefined;
