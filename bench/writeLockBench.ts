@@ -1,7 +1,8 @@
 import { realpath } from 'node:fs/promises';
 import { join } from 'node:path';
+import { contentHash } from '../src/core/contentHash';
 import { createNodeWorkspace } from '../src/core/nodeWorkspace';
-import { contentHash, replaceIfUnchanged } from '../src/core/policy/optimisticLock';
+import { replaceIfUnchanged } from '../src/core/policy/optimisticLock';
 import { PathLocks } from '../src/core/policy/pathLock';
 import { WriteLocks } from '../src/core/policy/writeLocks';
 import { MemoryAnchorStore } from '../src/core/trace/anchorStore';

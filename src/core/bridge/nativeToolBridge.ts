@@ -8,7 +8,7 @@ import { renderIntentContext } from '../intents/intentContext';
 import { resolveIntentForWrites } from '../intents/intentResolution';
 import { canonicalizePath, type PathPurpose } from '../paths/canonicalPath';
 import { protectedPatternFor } from '../paths/protectedPaths';
-import { contentHash } from '../policy/optimisticLock';
+import { contentHash } from '../contentHash';
 import { toolError, type ToolError } from '../toolError';
 import type { BeforeStash, StashedInvocation } from './beforeStash';
 import { reconcileNativeChanges, type ChangedFile, type ReconcileOptions, type ReconcileSummary } from './nativeReconciler';

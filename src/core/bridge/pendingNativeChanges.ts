@@ -4,7 +4,7 @@ import { isAbsolute, join } from 'node:path';
 import type { ApprovalDecision } from '../hooks/approver';
 import { readRegularFileSync } from '../io/regularFile';
 import { errnoOf } from '../ioError';
-import { contentHash } from '../policy/optimisticLock';
+import { contentHash } from '../contentHash';
 import { currentProcess, localProcessGone } from '../trace/processIdentity';
 import type { AgentInfo } from '../trace/traceSink';
 import { pendingDir } from '../trace/writeAheadJournal';

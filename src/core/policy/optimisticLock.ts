@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import { createTwoFilesPatch } from 'diff';
+import { contentHash } from '../contentHash';
 import { ioToolError } from '../ioError';
 import { fail, ok, toolError, type Result, type ToolError } from '../toolError';
 import { checkAncestors } from '../paths/ancestorCheck';
@@ -30,13 +30,6 @@ const DIFF_MAX_BYTES = 16 * 1024;
 /** Beyond these, a line diff costs more than it tells; the agent is told to read the file again. */
 const DIFF_MAX_INPUT_BYTES = 2 * 1024 * 1024;
 const DIFF_MAX_EDIT_LENGTH = 5000;
-
-/** `sha256:<hex>` of the bytes; strings are hashed as UTF-8. */
-export function contentHash(data: Uint8Array | string): string {
-  const hash = createHash('sha256');
-  hash.update(typeof data === 'string' ? Buffer.from(data, 'utf8') : data);
-  return `sha256:${hash.digest('hex')}`;
-}
 
 /** Everything a guarded write was decided on, fixed when the call was checked (see CallFacts). */
 export interface GuardedWrite {

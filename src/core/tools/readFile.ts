@@ -1,5 +1,5 @@
 import { decodeText } from '../hooks/callFacts';
-import { contentHash } from '../policy/optimisticLock';
+import { contentHash } from '../contentHash';
 import { fail, ok, toolError } from '../toolError';
 import type { ToolDefinition } from './toolDefinition';
 import { PATH_PROPERTY, pathFields } from './toolInput';

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, unlin
 import { isAbsolute, join } from 'node:path';
 import { readRegularFileSync } from '../io/regularFile';
 import { errnoOf } from '../ioError';
-import { contentHash } from '../policy/optimisticLock';
+import { contentHash } from '../contentHash';
 import type { AgentInfo, LandingFile } from './traceSink';
 import { currentProcess, localProcessGone } from './processIdentity';
 

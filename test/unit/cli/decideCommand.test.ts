@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { contentHash } from '../../../src/core/policy/optimisticLock';
+import { contentHash } from '../../../src/core/contentHash';
 import { bundledScript } from '../../support/bundledScript';
 import { finished, type Finished } from '../../support/childProcesses';
 import { createHarness, type Harness } from '../../support/governorHarness';

@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { contentHash } from '../../../../src/core/policy/optimisticLock';
+import { contentHash } from '../../../../src/core/contentHash';
 import { MemoryAnchorStore } from '../../../../src/core/trace/anchorStore';
 import { JsonlTraceSink } from '../../../../src/core/trace/traceWriter';
 import { pendingDir, WriteAheadJournal } from '../../../../src/core/trace/writeAheadJournal';
