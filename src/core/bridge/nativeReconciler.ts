@@ -20,6 +20,11 @@ export interface ReconcileOptions {
   except?: string;
   /** `governor check`: past the grace period, an unchanged entry is dropped at once. */
   dropUnchanged?: boolean;
+  /**
+   * Stop looking at further entries once this many milliseconds went by (a hook call's pass). The pass starts at a
+   * random entry, so with many of them each gets its turn over the next calls. Default: no limit.
+   */
+  budgetMs?: number;
   now?: number;
 }
 
@@ -54,7 +59,11 @@ export async function reconcileNativeChanges(pending: PendingNativeChanges, root
   if (listings.length === 0) return summary;
   const now = options.now ?? Date.now();
   const host = currentProcess().host;
-  for (const listing of listings) {
+  const started = Date.now();
+  const first = options.budgetMs === undefined ? 0 : Math.floor(Math.random() * listings.length);
+  for (let n = 0; n < listings.length; n++) {
+    if (options.budgetMs !== undefined && n > 0 && Date.now() - started > options.budgetMs) break;
+    const listing = listings[(first + n) % listings.length];
     if (listing.liveClaim) continue; // a post or another reconciliation is recording it right now
     if (listing.entry) {
       const entry = pending.peek(listing.id);

@@ -38,8 +38,10 @@ export interface NativeToolBridgeOptions {
 /** A file last modified longer ago than this is recognised as unchanged by its stat alone. */
 const STAT_TRUSTED_AFTER_MS = 2_000;
 
-/** An unforced reconciliation pass runs at most this often in one process. */
+/** An unforced reconciliation pass runs at most this often in one process, */
 const RECONCILE_INTERVAL_MS = 1_000;
+/** and looks at entries for at most this long (the hook call waits for it); the rest get their turn later. */
+const PASS_BUDGET_MS = 3;
 
 type Prepared =
   | { ok: true; request: ToolCallRequest; abs?: string; rel?: string; before?: string; beforeHash?: string | null; beforeStat?: PendingNativeFile['before_stat'] }
@@ -417,9 +419,10 @@ export class NativeToolBridge {
   }
 
   private async reconcileQuietly(options: ReconcileOptions): Promise<void> {
-    if (options.session === undefined && Date.now() - this.lastReconciled < RECONCILE_INTERVAL_MS) return;
+    const forced = options.session !== undefined;
+    if (!forced && Date.now() - this.lastReconciled < RECONCILE_INTERVAL_MS) return;
     try {
-      await this.reconcilePending(options);
+      await this.reconcilePending(forced ? options : { ...options, budgetMs: PASS_BUDGET_MS });
     } catch (error) {
       // The call being handled goes on; the entry stays for the next pass.
       this.governor.services.logger.warn(`reconciling pending native changes: ${error instanceof Error ? error.message : String(error)}`);
