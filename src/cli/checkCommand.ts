@@ -8,10 +8,10 @@ import { defaultKeysDir, fileSigner } from '../core/signing/fileSigningKeyStore'
 import { defaultAnchorDir } from '../core/trace/anchorStore';
 import { createTraceStack } from '../core/trace/traceStack';
 import { pendingDir, WriteAheadJournal } from '../core/trace/writeAheadJournal';
-import { allSigned } from '../core/signing/signatureAudit';
+import { allSigned } from '../core/trace/signatureAudit';
 import { formatProblem } from '../core/intents/intentsFile';
 import { detectCaseInsensitive } from '../core/paths/canonicalPath';
-import { auditTraceScopes } from '../core/trace/scopeAudit';
+import { auditTraceScopes } from '../core/policy/scopeAudit';
 import { traceFilePath } from '../core/trace/traceFiles';
 import { describeVerification } from '../core/trace/workspaceVerify';
 import { parseCliArgs, usageError } from './cliArgs';

@@ -1,4 +1,4 @@
-import { describeSignatureCounts, describeSignatureRuns } from '../core/signing/signatureAudit';
+import { describeSignatureCounts, describeSignatureRuns } from '../core/trace/signatureAudit';
 import { signatureCacheDir } from '../core/signing/verifiedSignatureCache';
 import { loadWorkspaceSigners, type SignerSet } from '../core/signing/workspaceSigners';
 import { defaultAnchorDir } from '../core/trace/anchorStore';

@@ -1,8 +1,8 @@
-import { SignatureAudit, type SignatureReport } from '../signing/signatureAudit';
 import { VerifiedSignatureCache } from '../signing/verifiedSignatureCache';
 import type { SignerSet } from '../signing/workspaceSigners';
 import type { AnchorStore } from './anchorStore';
 import { currentBranch } from './gitHead';
+import { SignatureAudit, type SignatureReport } from './signatureAudit';
 import { governanceChainFields, traceChainFields, type ChainFields } from './traceChain';
 import { GOVERNANCE_LOG_FILE, TRACE_FILE } from './traceFiles';
 import { readRecordLines, verifyLog, type VerifyResult } from './traceVerify';

@@ -1,8 +1,8 @@
-import { canonicalJson, PREV_SIGNED_KEY, SIGNATURE_KEY, type ChainFields } from '../trace/traceChain';
-import { isKeyId, isRecordSignature, isUnsignedNote, signatureMatches, signatureMatchesAsync, type RecordSignature } from './recordSignature';
-import type { RecordLine } from '../trace/traceVerify';
-import type { VerifiedSignatureCache } from './verifiedSignatureCache';
-import type { PublishedSigner, SignerSet } from './workspaceSigners';
+import { isKeyId, isRecordSignature, isUnsignedNote, signatureMatches, signatureMatchesAsync, type RecordSignature } from '../signing/recordSignature';
+import type { VerifiedSignatureCache } from '../signing/verifiedSignatureCache';
+import type { PublishedSigner, SignerSet } from '../signing/workspaceSigners';
+import { canonicalJson, PREV_SIGNED_KEY, SIGNATURE_KEY, type ChainFields } from './traceChain';
+import type { RecordLine } from './traceVerify';
 
 /**
  * What `governor trace verify` says about each record's signature:

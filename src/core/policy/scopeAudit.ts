@@ -1,6 +1,6 @@
 import type { Intent } from '../intents/intent';
-import { matchScope } from '../policy/scope';
-import { readTrace } from './traceReader';
+import { readTrace } from '../trace/traceReader';
+import { matchScope } from './scope';
 
 /** A recorded change to a path its intent's owned_scope does not cover. */
 export interface ScopeViolation {
