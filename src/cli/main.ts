@@ -3,6 +3,7 @@ import { exitAfterOutput, processIO } from './processIO';
 import { blameCommand } from './blameCommand';
 import { checkCommand } from './checkCommand';
 import { decideCommand } from './decideCommand';
+import { doctorCommand } from './doctorCommand';
 import { hookCommand } from './hookCommand';
 import { hooksCommand } from './hooksCommand';
 import { intentMapCommand } from './intentMapCommand';
@@ -11,7 +12,7 @@ import { mcpCommand } from './mcpCommand';
 import { traceCommand } from './traceCommand';
 
 /** Every subcommand, in the order `governor --help` lists them. */
-const COMMANDS: CliCommand[] = [traceCommand, blameCommand, intentMapCommand, checkCommand, decideCommand, mcpCommand, hookCommand, hooksCommand, keysCommand];
+const COMMANDS: CliCommand[] = [traceCommand, blameCommand, intentMapCommand, checkCommand, decideCommand, mcpCommand, hookCommand, hooksCommand, doctorCommand, keysCommand];
 
 function overview(): string {
   const width = Math.max(0, ...COMMANDS.map((c) => c.name.length));

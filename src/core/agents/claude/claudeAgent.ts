@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import type { AgentAdapter } from '../common/agentAdapter';
 import { editHookFile } from '../common/hookFileEdit';
 import { jsonHookInstall } from '../common/jsonHookAgent';
+import { claudeCanary } from './claudeCanary';
 import { claudeDialect } from './claudeDialect';
 import { CLAUDE_HOOK_FILE, claudeHooks } from './claudeHookConfig';
 import { claudeConfigFile, installClaudeLocalServer, uninstallClaudeLocalServer } from './claudeLocalServer';
@@ -20,6 +21,7 @@ export const claudeAgent = {
   hookFiles: CLAUDE_HOOK_FILE,
   binary: 'claude',
   enforcement: 'enforced',
+  canary: claudeCanary,
   jsonHooks: claudeHooks,
   async install(root, mode, cliPath, context) {
     const hooks = await writeHooks(root, mode, cliPath, context);

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { AgentAdapter } from '../common/agentAdapter';
 import { editHookFile, type HookFileChange } from '../common/hookFileEdit';
+import { clineCanary } from './clineCanary';
 import { clineDialect } from './clineDialect';
 import { CLINE_HOOK_EVENTS, CLINE_HOOKS_DIR, clineHookFile, installClineHook, uninstallClineHook } from './clineHookFiles';
 
@@ -12,6 +13,7 @@ export const clineAgent = {
   hookFiles: `${CLINE_HOOKS_DIR}/`,
   binary: 'cline',
   enforcement: 'enforced',
+  canary: clineCanary,
   async install(root, mode, _cliPath, { command }) {
     const changes: HookFileChange[] = [];
     for (const event of CLINE_HOOK_EVENTS) {

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { AgentAdapter } from '../common/agentAdapter';
 import { jsonHookInstall } from '../common/jsonHookAgent';
+import { codexCanary } from './codexCanary';
 import { codexDialect } from './codexDialect';
 import { codexHookEntries } from './codexHookConfig';
 import { trustCodexHooks } from './codexHookTrust';
@@ -18,6 +19,7 @@ export const codexAgent = {
   hookFiles: CODEX_HOOK_FILE,
   binary: 'codex',
   enforcement: 'enforced',
+  canary: codexCanary,
   jsonHooks: CODEX_HOOKS,
   async install(root, mode, cliPath, context) {
     const changes = await writeHooks(root, mode, cliPath, context);

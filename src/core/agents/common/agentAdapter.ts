@@ -1,3 +1,4 @@
+import type { AgentCanary } from './canary';
 import type { JsonHooks } from './hookConfig';
 import type { HookDialect } from './hookDialect';
 import type { AgentInstallContext, HookFileChange } from './hookFileEdit';
@@ -27,4 +28,9 @@ export interface AgentAdapter<Id extends string = string> {
   readonly binary?: string;
   /** What the hooks can govern, for the README's support table and `governor doctor`. */
   readonly enforcement: 'enforced' | 'trace-only';
+  /**
+   * How `governor doctor` proves the installed door refuses: the pre-tool payload of a write no intent owns, how the
+   * agent runs the hook, and how it reads the reply (canary.ts). Required, so no agent is added without saying it.
+   */
+  readonly canary: AgentCanary;
 }

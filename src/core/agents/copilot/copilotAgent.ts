@@ -1,5 +1,6 @@
 import type { AgentAdapter } from '../common/agentAdapter';
 import { jsonHookInstall } from '../common/jsonHookAgent';
+import { copilotCanary } from './copilotCanary';
 import { copilotDialect } from './copilotDialect';
 import { COPILOT_HOOK_FILE, copilotHookEntries } from './copilotHookConfig';
 
@@ -13,6 +14,7 @@ export const copilotAgent = {
   hookFiles: COPILOT_HOOK_FILE,
   binary: 'copilot',
   enforcement: 'enforced',
+  canary: copilotCanary,
   jsonHooks: COPILOT_HOOKS,
   install: jsonHookInstall('copilot', COPILOT_HOOKS),
 } as const satisfies AgentAdapter<'copilot'>;

@@ -1,5 +1,6 @@
 import type { AgentAdapter } from '../common/agentAdapter';
 import { jsonHookInstall } from '../common/jsonHookAgent';
+import { cursorCanary } from './cursorCanary';
 import { cursorDialect } from './cursorDialect';
 import { cursorHookEntries } from './cursorHookConfig';
 
@@ -15,6 +16,7 @@ export const cursorAgent = {
   dialect: cursorDialect,
   hookFiles: CURSOR_HOOK_FILE,
   enforcement: 'enforced',
+  canary: cursorCanary,
   jsonHooks: CURSOR_HOOKS,
   install: jsonHookInstall('cursor', CURSOR_HOOKS),
 } as const satisfies AgentAdapter<'cursor'>;

@@ -1,5 +1,6 @@
 import type { AgentAdapter } from '../common/agentAdapter';
 import { jsonHookInstall } from '../common/jsonHookAgent';
+import { geminiCanary } from './geminiCanary';
 import { geminiDialect } from './geminiDialect';
 import { geminiHookEntries } from './geminiHookConfig';
 
@@ -15,6 +16,7 @@ export const geminiAgent = {
   hookFiles: GEMINI_HOOK_FILE,
   binary: 'gemini',
   enforcement: 'enforced',
+  canary: geminiCanary,
   jsonHooks: GEMINI_HOOKS,
   install: jsonHookInstall('gemini', GEMINI_HOOKS),
 } as const satisfies AgentAdapter<'gemini'>;

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { AgentAdapter } from '../common/agentAdapter';
 import { editHookFile } from '../common/hookFileEdit';
+import { opencodeCanary } from './opencodeCanary';
 import { opencodeDialect } from './opencodeDialect';
 import { installOpencodePlugin, uninstallOpencodePlugin } from './opencodePlugin';
 
@@ -14,6 +15,7 @@ export const opencodeAgent = {
   hookFiles: OPENCODE_PLUGIN_FILE,
   binary: 'opencode',
   enforcement: 'enforced',
+  canary: opencodeCanary,
   // The plugin computes the launcher's path itself: no command, and no path of this machine, goes into the file.
   async install(root, mode) {
     const edit = (existing: string | undefined) => (mode === 'install' ? installOpencodePlugin(existing, OPENCODE_PLUGIN_FILE) : uninstallOpencodePlugin(existing));

@@ -1,5 +1,6 @@
 import type { AgentAdapter } from '../common/agentAdapter';
 import { jsonHookInstall } from '../common/jsonHookAgent';
+import { vscodeCanary } from './vscodeCanary';
 import { vscodeDialect } from './vscodeDialect';
 import { VSCODE_HOOK_FILE, vscodeHookEntries } from './vscodeHookConfig';
 
@@ -12,6 +13,7 @@ export const vscodeAgent = {
   dialect: vscodeDialect,
   hookFiles: VSCODE_HOOK_FILE,
   enforcement: 'enforced',
+  canary: vscodeCanary,
   jsonHooks: VSCODE_HOOKS,
   install: jsonHookInstall('vscode', VSCODE_HOOKS),
 } as const satisfies AgentAdapter<'vscode'>;
