@@ -43,7 +43,7 @@ export default defineConfig(
   // The TypeScript parser only (no type information, no recommended rules): parsing is all the layer rules need.
   { files: ['**/*.ts'], languageOptions: { parser: tseslint.parser }, plugins: { '@typescript-eslint': tseslint.plugin } },
   layer(['src/**/*.ts'], [VSCODE]),
-  layer(['src/core/**/*.ts'], [VSCODE, up(['host', 'cli', 'extension'], 'src/core is pure Node and the bottom layer: it imports nothing from src/host, src/cli or src/extension.ts. Add a port in src/core instead.')]),
+  layer(['src/core/**/*.ts'], [VSCODE, up(['host', 'cli', 'shared', 'extension'], 'src/core is pure Node and the bottom layer: it imports nothing from src/host, src/cli, src/shared or src/extension.ts. Add a port in src/core instead (view models over the inspector protocol live in src/host).')]),
   layer(['src/cli/**/*.ts'], [VSCODE, up(['host', 'extension'], 'The CLI runs without VS Code: it uses src/core, never src/host or src/extension.ts.')]),
   layer(['src/shared/**/*.ts'], [VSCODE, NODE_BUILTINS, up(['host', 'core', 'cli', 'extension'], 'src/shared is compiled into the webview too: it holds protocol types only and imports nothing else from src.')]),
   layer(['webview-ui/**/*.ts'], [VSCODE, NODE_BUILTINS, [specifier('^(\\./)?(\\.\\./)+src/(?!shared/)'), 'The webview imports only src/shared (the message protocol), never host, core or CLI code.']]),

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { TraceIndex } from '../core/trace/traceIndex';
-import { PREVIEW_KEY_BASE, TraceIndexLoader, type RefreshResult } from '../core/trace/traceIndexLoader';
+import { TraceIndex } from './traceIndex';
+import { PREVIEW_KEY_BASE, TraceIndexLoader, type RefreshResult } from './traceIndexLoader';
 
 /** How long to gather watcher events before reading: an agent's burst of writes becomes one refresh. */
 const SETTLE_MS = 75;

@@ -22,11 +22,12 @@ describe('eslint.config.mjs: the layering rule', function () {
     }
   });
 
-  it('refuses src/host, src/cli and src/extension.ts in src/core, at any depth', async () => {
+  it('refuses src/host, src/cli, src/shared and src/extension.ts in src/core, at any depth', async () => {
     assert.match((await lint('src/core/governor.ts', "import type { IntentGovernorApi } from './../host/extensionApi';\n")).join('\n'), /imports nothing from src\/host/);
     assert.match((await lint('src/core/hooks/user/x.ts', "import { mcpCommand } from '../../../cli/mcpCommand';\n")).join('\n'), /imports nothing from src\/host/);
     assert.match((await lint('src/core/x.ts', "export const main = import('../cli/main');\n")).join('\n'), /src\/core is pure Node/);
     assert.match((await lint('src/core/x.ts', "import { activate } from '../extension';\n")).join('\n'), /src\/core is pure Node/);
+    assert.match((await lint('src/core/trace/x.ts', "import type { InspectorRow } from '../../shared/inspectorProtocol';\n")).join('\n'), /imports nothing from src\/host, src\/cli, src\/shared/);
     assert.deepEqual(await lint('src/core/hooks/x.ts', "import { Governor } from '../governor';\nimport { parse } from 'yaml';\nimport { readFile } from 'node:fs/promises';\n"), []);
   });
 

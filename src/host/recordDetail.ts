@@ -1,5 +1,5 @@
-import type { FileDetail, InspectorRow, RecordDetail } from '../../shared/inspectorProtocol';
-import type { AgentTraceRecord, GovernanceRecord } from './traceRecord';
+import type { AgentTraceRecord, GovernanceRecord } from '../core/trace/traceRecord';
+import type { FileDetail, InspectorRow, RecordDetail } from '../shared/inspectorProtocol';
 
 /** What the detail pane shows for one record: files with ranges and hashes, approver, chain links, the raw JSON. */
 export function recordDetail(row: InspectorRow, record: Record<string, unknown>): RecordDetail {

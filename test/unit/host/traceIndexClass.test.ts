@@ -1,10 +1,10 @@
 import { strict as assert } from 'node:assert';
 import { appendFile } from 'node:fs/promises';
-import { classifyChanges } from '../../../../src/core/changeClass/classifyChange';
-import { recordDetail } from '../../../../src/core/trace/recordDetail';
-import { TraceIndex } from '../../../../src/core/trace/traceIndex';
-import { readRecordAt, TraceIndexLoader } from '../../../../src/core/trace/traceIndexLoader';
-import { mutationEvent, traceWorkspace, type TraceWorkspace } from '../../../support/traceFixtures';
+import { classifyChanges } from '../../../src/core/changeClass/classifyChange';
+import { recordDetail } from '../../../src/host/recordDetail';
+import { TraceIndex } from '../../../src/host/traceIndex';
+import { readRecordAt, TraceIndexLoader } from '../../../src/host/traceIndexLoader';
+import { mutationEvent, traceWorkspace, type TraceWorkspace } from '../../support/traceFixtures';
 
 const BEFORE = 'export function area(w: number, h: number) {\n  const product = w * h;\n  return product;\n}\n';
 

@@ -1,11 +1,11 @@
 import { strict as assert } from 'node:assert';
 import { appendFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { recordDetail } from '../../../../src/core/trace/recordDetail';
-import { TraceIndex } from '../../../../src/core/trace/traceIndex';
-import { readRecordAt, TraceIndexLoader } from '../../../../src/core/trace/traceIndexLoader';
-import { SYNTHETIC_AGENTS, SYNTHETIC_INTENTS, writeSyntheticTrace } from '../../../support/syntheticTrace';
-import { governanceEvent, mutationEvent, traceWorkspace, type TraceWorkspace } from '../../../support/traceFixtures';
+import { recordDetail } from '../../../src/host/recordDetail';
+import { TraceIndex } from '../../../src/host/traceIndex';
+import { readRecordAt, TraceIndexLoader } from '../../../src/host/traceIndexLoader';
+import { SYNTHETIC_AGENTS, SYNTHETIC_INTENTS, writeSyntheticTrace } from '../../support/syntheticTrace';
+import { governanceEvent, mutationEvent, traceWorkspace, type TraceWorkspace } from '../../support/traceFixtures';
 
 const COUNT = 100_000;
 

@@ -1,8 +1,8 @@
 import { Minimatch } from 'minimatch';
-import type { ActivityChart, Facets, InspectorFilter, InspectorRow, IntentSummary, RowSource } from '../../shared/inspectorProtocol';
-import type { Intent } from '../intents/intent';
-import { modelsOf } from './traceReader';
-import type { AgentTraceRecord, GovernanceRecord } from './traceRecord';
+import type { Intent } from '../core/intents/intent';
+import { modelsOf } from '../core/trace/traceReader';
+import type { AgentTraceRecord, GovernanceRecord } from '../core/trace/traceRecord';
+import type { ActivityChart, Facets, InspectorFilter, InspectorRow, IntentSummary, RowSource } from '../shared/inspectorProtocol';
 
 /** Where a row's full record lives, so the index keeps summaries only and rereads one line on demand. */
 export interface RowLocation {

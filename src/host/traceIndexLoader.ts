@@ -1,10 +1,10 @@
 import { open, stat } from 'node:fs/promises';
-import type { RowSource } from '../../shared/inspectorProtocol';
-import { errnoOf } from '../ioError';
-import { readLastLines } from './lastLines';
-import { readLines, type LinePosition } from './lineStream';
+import { errnoOf } from '../core/ioError';
+import { readLastLines } from '../core/trace/lastLines';
+import { readLines, type LinePosition } from '../core/trace/lineStream';
+import { governanceLogPath, traceFilePath } from '../core/trace/traceFiles';
+import type { RowSource } from '../shared/inspectorProtocol';
 import { TraceIndex } from './traceIndex';
-import { governanceLogPath, traceFilePath } from './traceFiles';
 
 /** Preview keys count up from here: far below zero, where the full index's keys never go. */
 export const PREVIEW_KEY_BASE = -(2 ** 31);
