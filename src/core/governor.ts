@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { GovernorServices } from './governorServices';
-import { approveUnlessCancelled, type ApprovalDecision, type ApprovalRequest } from './hooks/approver';
+import type { ApprovalDecision, ApprovalRequest } from './hooks/approver';
+import { approveUnlessCancelled } from './hooks/cancellation';
 import { approvalGate } from './hooks/builtin/approvalGate';
 import { commandPolicyHook } from './hooks/builtin/commandPolicyHook';
 import { intentGate } from './hooks/builtin/intentGate';

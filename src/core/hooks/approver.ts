@@ -1,7 +1,6 @@
 import type { StandingApproval } from '../approval/standingApprovals';
 import type { ChangeClass } from '../changeClass/changeClass';
 import type { ToolError } from '../toolError';
-import { cancelledDecision } from './cancellation';
 
 /** How bad it is if a human approves this by mistake. */
 export type Risk = 'low' | 'medium' | 'high';
@@ -70,24 +69,4 @@ export interface Approver {
    */
   readonly interactive?: boolean;
   approve(request: ApprovalRequest, options?: ApproveOptions): Promise<ApprovalDecision>;
-}
-
-/**
- * Asks `approver`, but stops waiting the moment `signal` aborts, whatever the approver does with it: a
- * cancelled call is not approved, and an answer that arrives after the abort is never used.
- */
-export async function approveUnlessCancelled(approver: Approver, request: ApprovalRequest, signal: AbortSignal | undefined): Promise<ApprovalDecision> {
-  if (!signal) return approver.approve(request);
-  if (signal.aborted) return cancelledDecision(request.tool);
-  let onAbort: (() => void) | undefined;
-  const abandoned = new Promise<ApprovalDecision>((resolve) => {
-    onAbort = () => resolve(cancelledDecision(request.tool));
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-  try {
-    const answer = await Promise.race([approver.approve(request, { signal }), abandoned]);
-    return signal.aborted ? cancelledDecision(request.tool) : answer;
-  } finally {
-    signal.removeEventListener('abort', onAbort!);
-  }
 }

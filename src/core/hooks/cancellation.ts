@@ -1,5 +1,5 @@
 import { toolError, type ToolError } from '../toolError';
-import type { ApprovalDecision } from './approver';
+import type { ApprovalDecision, ApprovalRequest, Approver } from './approver';
 
 /** Why a call its agent gave up on was refused; the governance log and the approval dialog say this. */
 export const CANCELLED_REASON = 'cancelled: the agent stopped waiting';
@@ -16,4 +16,24 @@ export function cancelledCallError(tool: string): ToolError {
 /** No human decided: the agent gave up first. Never an approval, whatever the human clicks later. */
 export function cancelledDecision(tool: string): ApprovalDecision {
   return { approved: false, approver: 'none', reason: CANCELLED_REASON, refusal: cancelledCallError(tool) };
+}
+
+/**
+ * Asks `approver`, but stops waiting the moment `signal` aborts, whatever the approver does with it: a
+ * cancelled call is not approved, and an answer that arrives after the abort is never used.
+ */
+export async function approveUnlessCancelled(approver: Approver, request: ApprovalRequest, signal: AbortSignal | undefined): Promise<ApprovalDecision> {
+  if (!signal) return approver.approve(request);
+  if (signal.aborted) return cancelledDecision(request.tool);
+  let onAbort: (() => void) | undefined;
+  const abandoned = new Promise<ApprovalDecision>((resolve) => {
+    onAbort = () => resolve(cancelledDecision(request.tool));
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    const answer = await Promise.race([approver.approve(request, { signal }), abandoned]);
+    return signal.aborted ? cancelledDecision(request.tool) : answer;
+  } finally {
+    signal.removeEventListener('abort', onAbort!);
+  }
 }
