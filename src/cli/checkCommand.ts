@@ -1,6 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { MemoryBeforeStash } from '../core/bridge/beforeStash';
 import { NativeToolBridge } from '../core/bridge/nativeToolBridge';
+import { isNativePendingName } from '../core/bridge/pendingNativeChanges';
 import { Governor } from '../core/governor';
 import { FileIntentSource } from '../core/intents/fileIntentSource';
 import { createNodeServices, denyingApprover } from '../core/nodeServices';
@@ -123,7 +124,7 @@ async function settlePending(root: string, env: NodeJS.ProcessEnv): Promise<stri
   } catch {
     return undefined;
   }
-  const native = names.some((name) => name.startsWith('native.'));
+  const native = names.some(isNativePendingName);
   const orphans = new WriteAheadJournal(root).orphans().length;
   if (!native && orphans === 0) return undefined;
   const { sink } = createTraceStack({ workspaceRoot: root, toolVersion: TOOL_VERSION, anchorDir: defaultAnchorDir(env), signer: fileSigner(defaultKeysDir(env)) });

@@ -94,8 +94,8 @@ const MAX_ENTRY_BYTES = 256 * 1024;
 const MAX_BEFORE_BYTES = 64 * 1024 * 1024;
 /** Files larger than this are not hashed by a reconciliation: left as they are. */
 const MAX_HASHED_BYTES = 64 * 1024 * 1024;
-/** How long a post waits for another process that holds its entry (a reconciliation recording it). */
-const HELD_WAIT_MS = 2_000;
+/** How long a post waits for another process that holds its entry (a reconciliation recording it, usually for milliseconds). */
+const HELD_WAIT_MS = 10_000;
 
 export function isNativePendingName(name: string): boolean {
   return name.startsWith(PREFIX);
@@ -229,6 +229,7 @@ export class PendingNativeChanges {
       return [];
     }
     const byId = new Map<string, PendingListing>();
+    const orphanedBefore: string[] = [];
     const at = (id: string) => {
       let listing = byId.get(id);
       if (!listing) byId.set(id, (listing = { id, entry: false, deadClaims: [], liveClaim: false, done: false }));
@@ -249,9 +250,16 @@ export class PendingNativeChanges {
       } else if (kind === 'done') {
         if (sweepOlderThan(this.path(name), DONE_KEEP_MS)) continue;
         at(id).done = true;
+      } else if (kind === 'before') {
+        orphanedBefore.push(id);
       }
     }
-    return [...byId.values()];
+    // Before-contents whose entry never got written (its writer died in between) or was released by a holder that died.
+    for (const id of orphanedBefore) {
+      const listing = byId.get(id);
+      if (!listing || (!listing.entry && !listing.liveClaim && listing.deadClaims.length === 0)) sweepOlderThan(this.path(`${PREFIX}${id}.before`), TORN_AGE_MS);
+    }
+    return [...byId.values()].filter((listing) => listing.entry || listing.liveClaim || listing.deadClaims.length > 0 || listing.done);
   }
 
   /** Drops an entry that needs no record (nothing changed): taken first, so a post that comes now still records. */

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { MemoryBeforeStash } from '../../../../src/core/bridge/beforeStash';
 import type { BridgeRequest } from '../../../../src/core/bridge/nativeCall';
@@ -160,6 +160,18 @@ describe('pending native changes (pre → post, or reconciled)', () => {
       [['vscode:s1:died-before#0', 'post event never came (the process recording it stopped)']],
     );
     assert.deepEqual(await waiting(), []);
+  });
+
+  it('sweeps what a writer that died mid-way left: before-contents without their entry, half-written temp files', async () => {
+    const dir = join(h.root, '.orchestration', 'pending');
+    await mkdir(dir, { recursive: true });
+    const left = ['native.0123456789abcdef0123456789abcdef.before', 'native.0123456789abcdef0123456789abcdef.json.1a2b3c4d.tmp'];
+    const fresh = 'native.fedcba9876543210fedcba9876543210.before'; // its entry may be being written right now
+    const hourAgo = new Date(Date.now() - 60 * 60_000);
+    for (const name of [...left, fresh]) await writeFile(join(dir, name), '{}');
+    for (const name of left) await utimes(join(dir, name), hourAgo, hourAgo);
+    await bridge().reconcilePending();
+    assert.deepEqual(await pendingNames(), [fresh]);
   });
 
   it('refuses the change when its pending entry cannot be written (it would land unrecorded if the post never came)', async () => {
