@@ -9,7 +9,8 @@ import { defaultKeysDir, fileSigner } from '../core/signing/fileSigningKeyStore'
 import { createTraceStack } from '../core/trace/traceStack';
 import { existsSync, rmSync } from 'node:fs';
 import type { GovernorServices } from '../core/governorServices';
-import { UserHookRunner, type DetachedHookJob } from '../core/hooks/user/userHookRunner';
+import type { DetachedHookJob } from '../core/hooks/user/detachedHookJob';
+import { UserHookRunner } from '../core/hooks/user/userHookRunner';
 import { rebuildFiles, serveRebuilds } from '../core/intentMap/backgroundRebuild';
 import { IntentMapKeeper } from '../core/intentMap/intentMapKeeper';
 import { readRegularFileSync } from '../core/io/regularFile';

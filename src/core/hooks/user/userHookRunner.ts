@@ -4,6 +4,7 @@ import type { Intent } from '../../intents/intent';
 import { resolveIntentForWrites } from '../../intents/intentResolution';
 import { governorHome } from '../../paths/governorHome';
 import { commandHookExecutor } from './commandHookExecutor';
+import type { DetachedHookJob } from './detachedHookJob';
 import { conditionMatches, type ConditionSubject } from './hookCondition';
 import { DECISION_EVENTS, TOOL_EVENTS } from './hookEvents';
 import type { HookExecution, HookExecutors, HookRunContext } from './hookExecution';
@@ -35,23 +36,6 @@ export interface HookFiring extends HookEventFacts {
 }
 
 const MAX_REASON_CHARS = 2000;
-
-/** A background hook handed to another process: enough to find the same hook again and run it as it would have run here. */
-export interface DetachedHookJob {
-  root: string;
-  door: string;
-  hookId: string;
-  /** The hook must still be exactly the one approved when the job was made. */
-  approvalHash: string;
-  sessionKey: string;
-  facts: HookEventFacts;
-  intentId?: string;
-}
-
-/** Starts background hooks in a process of their own (a one-shot hook process must not wait for them, nor kill them). */
-export interface HookJobLauncher {
-  launch(job: DetachedHookJob): void;
-}
 
 /** The name a verdict carries when the governor itself speaks about a hook (one that is not approved), not the hook. */
 export const GOVERNOR_VOICE = 'Intent Governor';
