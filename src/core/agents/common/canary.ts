@@ -87,9 +87,15 @@ export function firstLine(text: string, max = 300): string {
 
 const str = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
 
+/** The line of a crash's stderr that says what went wrong (Node prints the failing source line first). */
+export function errorLine(stderr: string): string {
+  const lines = stderr.split('\n').map((line) => line.trim()).filter(Boolean);
+  return firstLine(lines.find((line) => /\b(?:(?:[A-Z][A-Za-z]*)?Error|error|not found|No such file|Permission denied)\b/u.test(line)) ?? lines[0] ?? '');
+}
+
 /** An exit code no agent reads as a refusal; named the way a person debugging it needs it. */
 export function exitWhy(exitCode: number | null, stderr: string): string {
-  const said = firstLine(stderr);
+  const said = errorLine(stderr);
   return `${exitCode === null ? 'the hook was killed' : `the hook exited ${exitCode}`}${said ? ` (${said})` : ''}`;
 }
 
