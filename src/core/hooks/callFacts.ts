@@ -8,8 +8,8 @@ import { canonicalizePath, type CanonicalPath, type PathPurpose } from '../paths
 import { analyzeCommand, type CommandAnalysis } from '../policy/commandPolicy';
 import type { ReadBasis } from '../policy/optimisticLock';
 import { fail, ok, toolError, type Result } from '../toolError';
-import type { ToolDefinition } from '../tools/toolDefinition';
-import type { ToolCall } from './hookTypes';
+import type { GovernedTool } from './governedTool';
+import type { ToolCall } from './toolCall';
 
 export interface ResolvedPath extends CanonicalPath {
   field: string;
@@ -38,7 +38,7 @@ export class CallFacts {
 
   constructor(
     readonly call: ToolCall,
-    readonly definition: ToolDefinition,
+    readonly definition: GovernedTool,
     readonly services: GovernorServices,
   ) {}
 

@@ -1,5 +1,6 @@
 import type { ApprovalRequest, Risk } from './approver';
-import type { ApprovalAsk, ToolCall } from './hookTypes';
+import type { ApprovalAsk } from './hookTypes';
+import type { ToolCall } from './toolCall';
 
 const RISK_ORDER: Risk[] = ['low', 'medium', 'high'];
 

@@ -4,7 +4,8 @@ import type { ApprovalRequest } from './approver';
 import type { CallFacts } from './callFacts';
 import { cancelledCallError } from './cancellation';
 import { mergeAsks } from './decisionMerge';
-import type { ApprovalAsk, PostHook, PostHookContext, PreDecision, PreHook, PreHookResult, ToolCall } from './hookTypes';
+import type { ApprovalAsk, PostHook, PostHookContext, PreDecision, PreHook, PreHookResult } from './hookTypes';
+import type { ToolCall } from './toolCall';
 
 export const DEFAULT_HOOK_TIMEOUT_MS = 5_000;
 

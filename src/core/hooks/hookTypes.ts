@@ -1,24 +1,7 @@
 import type { ToolError } from '../toolError';
-import type { AgentInfo } from '../trace/traceSink';
 import type { ApprovalDecision, ApprovalRequest, Risk } from './approver';
 import type { CallFacts } from './callFacts';
-
-/** One agent tool call as every door hands it to the engine. */
-export interface ToolCall {
-  tool: string;
-  input: Record<string, unknown>;
-  session_id: string;
-  agent: AgentInfo;
-  invocation_id: string;
-  /** An agent's native tool call (its own name and input): the bridge fires PreToolUse/PostToolUse for it itself. */
-  native?: NativeToolUse;
-}
-
-/** The agent's own tool behind a governed call: `Bash` with `{command}`, `Write` with `{file_path, content}`. */
-export interface NativeToolUse {
-  tool: string;
-  input: Record<string, unknown>;
-}
+import type { ToolCall } from './toolCall';
 
 /** Part of an approval request a hook contributes; the engine merges every ask into one request. */
 export interface ApprovalAsk extends Partial<Omit<ApprovalRequest, 'reasons' | 'risk'>> {

@@ -1,8 +1,9 @@
 import type { GovernorServices } from '../governorServices';
 import type { ApprovalDecision } from '../hooks/approver';
 import type { CallFacts } from '../hooks/callFacts';
-import type { ToolCall, ToolOutput } from '../hooks/hookTypes';
-import type { PathPurpose } from '../paths/canonicalPath';
+import type { GovernedTool } from '../hooks/governedTool';
+import type { ToolOutput } from '../hooks/hookTypes';
+import type { ToolCall } from '../hooks/toolCall';
 import type { Result } from '../toolError';
 
 export type ToolName =
@@ -16,18 +17,8 @@ export type ToolName =
   | 'run_command'
   | 'request_scope_expansion';
 
-/** What a call does to the workspace; decides which guards apply and what the trace records. */
-export type MutationKind = 'none' | 'write' | 'edit' | 'delete' | 'command' | 'scope';
-
 /** A JSON Schema object (draft 2020-12 subset) reused by MCP, LM tools and validation. */
 export type JsonSchema = Record<string, unknown>;
-
-/** A path an input names, and what the call does with it. */
-export interface PathUse {
-  field: string;
-  path: string;
-  purpose: PathPurpose;
-}
 
 export interface ToolExecution {
   call: ToolCall;
@@ -39,25 +30,14 @@ export interface ToolExecution {
   signal: AbortSignal;
 }
 
-/** One governed tool: adding a tool is one entry in the registry and one test file. */
-export interface ToolDefinition {
+/**
+ * One governed tool: adding a tool is one entry in the registry and one test file. What the hook chain reads of
+ * it (mutation, paths, proposed content) is its GovernedTool part (hooks/governedTool.ts).
+ */
+export interface ToolDefinition extends GovernedTool {
   name: ToolName;
   title: string;
   description: string;
   inputSchema: JsonSchema;
-  mutation: MutationKind;
-  /** Paths the input names; each goes through the canonicaliser (and, for writes, protected paths and scope). */
-  paths?(input: Record<string, unknown>): PathUse[];
-  /** File tools: the new content of the single target given its current text (null deletes). */
-  propose?(input: Record<string, unknown>, current: string | undefined): Result<string | null>;
   execute(execution: ToolExecution): Promise<Result<ToolOutput>>;
-}
-
-export function isMutating(definition: ToolDefinition): boolean {
-  return definition.mutation !== 'none';
-}
-
-/** File mutations that need the optimistic-lock basis. */
-export function isFileMutation(definition: ToolDefinition): boolean {
-  return definition.mutation === 'write' || definition.mutation === 'edit' || definition.mutation === 'delete';
 }

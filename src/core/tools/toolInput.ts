@@ -1,4 +1,4 @@
-import type { PathUse } from './toolDefinition';
+import type { PathUse } from '../hooks/governedTool';
 
 const WORKSPACE_ROOT_NAMES = new Set(['.', './']);
 

@@ -1,4 +1,4 @@
-import { isMutating } from '../../tools/toolDefinition';
+import { isMutating } from '../governedTool';
 import type { PreHook } from '../hookTypes';
 
 /** No mutation without a bound, valid, IN_PROGRESS intent; a broken intents file refuses every mutation. */

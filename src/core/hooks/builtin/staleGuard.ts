@@ -1,5 +1,5 @@
 import { checkBasis, unsavedEditorError } from '../../policy/optimisticLock';
-import { isFileMutation } from '../../tools/toolDefinition';
+import { isFileMutation } from '../governedTool';
 import type { PreHook } from '../hookTypes';
 
 /**

@@ -1,6 +1,7 @@
 import { toolError } from '../../toolError';
 import type { CallFacts } from '../callFacts';
-import type { CallOutcome, PostHook, PreHook, PreHookResult, ToolCall } from '../hookTypes';
+import type { CallOutcome, PostHook, PreHook, PreHookResult } from '../hookTypes';
+import type { ToolCall } from '../toolCall';
 import { matchNames } from './claudeToolNames';
 import type { ConditionSubject } from './hookCondition';
 import type { HookEventName } from './hookEvents';
