@@ -12,6 +12,7 @@ import { createExtensionApi, type IntentGovernorApi } from './host/extensionApi'
 import type { GovernedFolder } from './host/governedFolder';
 import { createHostServices } from './host/hostServices';
 import { refreshHookLauncher } from './host/hookLauncherHost';
+import { registerDoctorCommand } from './host/doctorCommand';
 import { registerInstallHooksCommand } from './host/installHooksCommand';
 import { registerIntentCommands } from './host/intentCommands';
 import { IntentsDisplay } from './host/intentsDisplay';
@@ -96,6 +97,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Intent
     ...registerWalkthrough(context),
     registerConnectAgentCommand(() => mcp, context.globalStorageUri, { cliPath: context.asAbsolutePath('dist/cli.js'), workspaceRoot: services.workspace.root }),
     registerInstallHooksCommand(services.workspace.root, context.asAbsolutePath('dist/hook.js')),
+    registerDoctorCommand(services.workspace.root, log),
     registerShowHooksCommand(governed),
     registerSigningKeyCommand(governed, signing),
     ...registerLanguageModelTools(governor),
@@ -138,6 +140,7 @@ function activateIdle(context: vscode.ExtensionContext, log: vscode.LogOutputCha
     ...registerWalkthrough(context),
     registerConnectAgentCommand(),
     registerInstallHooksCommand(undefined, context.asAbsolutePath('dist/hook.js')),
+    registerDoctorCommand(undefined, log),
     registerShowHooksCommand(undefined),
     registerSigningKeyCommand(undefined, undefined),
     ...registerLanguageModelTools(undefined),
