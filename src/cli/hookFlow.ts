@@ -3,7 +3,7 @@ import { claudeDialect } from '../core/agents/claude/claudeDialect';
 import { DIALECTS } from '../core/agents/registry';
 import { askExtension, findGoverningServer } from '../core/bridge/extensionClient';
 import type { HookDialect, HookEvent, HookReply } from '../core/agents/common/hookDialect';
-import type { BridgeAnswer, BridgeRequest } from '../core/bridge/nativeCall';
+import type { BridgeAnswer, BridgeRequest } from '../core/agents/common/nativeCall';
 import { closeHookCall, openHookCall, refuseHookCall } from '../core/agents/hookDoor';
 import { governorHome } from '../core/paths/governorHome';
 import { parseCliArgs, usageError } from './cliArgs';

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import type { HookDialect, HookEvent } from '../../src/core/agents/common/hookDialect';
-import type { NativeCall, ToolMapping } from '../../src/core/bridge/nativeCall';
+import type { NativeCall, ToolMapping } from '../../src/core/agents/common/nativeCall';
 import { hookFixture } from './runHook';
 
 /** What every dialect's unit tests ask of it: map a tool in a workspace, unwrap governed calls or a refusal, parse a captured payload. */

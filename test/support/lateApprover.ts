@@ -1,6 +1,6 @@
 import { MemoryBeforeStash } from '../../src/core/bridge/beforeStash';
 import { hookRoute } from '../../src/core/bridge/hookRoute';
-import type { BridgeRequest } from '../../src/core/bridge/nativeCall';
+import type { BridgeRequest } from '../../src/core/agents/common/nativeCall';
 import { NativeToolBridge } from '../../src/core/bridge/nativeToolBridge';
 import type { ApprovalDecision, ApprovalRequest, Approver } from '../../src/core/hooks/approver';
 import { startHttpMcpServer, type HttpMcpServer } from '../../src/core/mcp/httpMcpServer';

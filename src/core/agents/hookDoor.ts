@@ -1,6 +1,6 @@
 import type * as Crypto from 'node:crypto';
 import { resolve } from 'node:path';
-import type { BridgeAnswer, BridgeRequest, NativeEventFacts } from '../bridge/nativeCall';
+import type { BridgeAnswer, BridgeRequest, NativeEventFacts } from './common/nativeCall';
 import { userHookFilesPresent } from '../hooks/user/hookFilesPresent';
 import { findGovernedWorkspaceSync } from '../paths/governedWorkspace';
 import { governorHome } from '../paths/governorHome';

@@ -1,7 +1,7 @@
 import type * as Http from 'node:http';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { readDiscoveryFiles, type DiscoveredServer } from '../mcp/discoveryFile';
-import { HOOK_PATH, type BridgeAnswer, type BridgeRequest } from './nativeCall';
+import { HOOK_PATH, type BridgeAnswer, type BridgeRequest } from '../agents/common/nativeCall';
 
 /** The running extension whose workspace folders contain `dir`, if any (the innermost folder wins). */
 export async function findGoverningServer(dir: string, serversDir?: string): Promise<DiscoveredServer | undefined> {

@@ -1,5 +1,5 @@
 import type { Logger } from '../logger';
-import { parseBridgeRequest } from './nativeCall';
+import { parseBridgeRequest } from '../agents/common/nativeCall';
 import type { NativeToolBridge } from './nativeToolBridge';
 
 /**

@@ -16,7 +16,7 @@ import { PendingNativeChanges, type Completion, type HeldEntry, type PendingNati
 import { matchNames } from '../hooks/user/claudeToolNames';
 import { RESIDENT_SERVER_NAME } from '../agents/claude/residentHook';
 import { DIALECTS } from '../agents/registry';
-import type { BridgeAnswer, BridgeRequest, NativeCall, NativeEdit, NativeEventFacts } from './nativeCall';
+import type { BridgeAnswer, BridgeRequest, NativeCall, NativeEdit, NativeEventFacts } from '../agents/common/nativeCall';
 import type { HookEventName } from '../hooks/user/hookEvents';
 import type { HookVerdict } from '../hooks/user/hookVerdict';
 import { GOVERNOR_VOICE, type HookFiring } from '../hooks/user/userHookRunner';

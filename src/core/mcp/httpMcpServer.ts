@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { HOOK_PATH } from '../bridge/nativeCall';
+import { HOOK_PATH } from '../agents/common/nativeCall';
 import { errnoOf } from '../ioError';
 import type { Governor } from '../governor';
 import type { Logger } from '../logger';

@@ -2,7 +2,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { parseClaudeStyle, renderClaudeStyle, renderClaudeStyleFailure } from '../common/claudeStyleProtocol';
 import { isRecord, mapByTable, missingInput, resolveAgainst, stringField, type HookDialect, type NativeToolTable } from '../common/hookDialect';
-import type { NativeEdit, ToolMapping } from '../../bridge/nativeCall';
+import type { NativeEdit, ToolMapping } from '../common/nativeCall';
 import { RESIDENT_SERVER_NAME } from './residentHook';
 
 /**

@@ -1,6 +1,6 @@
 import { codexDialect } from '../codex/codexDialect';
 import { isRecord, mapByTable, missingInput, resolveAgainst, stringField, unknownEvent, type AgentPlace, type HookDialect, type HookEvent, type HookReply, type NativeToolTable } from '../common/hookDialect';
-import type { BridgeAnswer, NativeCall, NativeEdit, ToolMapping } from '../../bridge/nativeCall';
+import type { BridgeAnswer, NativeCall, NativeEdit, ToolMapping } from '../common/nativeCall';
 
 /**
  * Cline's hook files (the `cline` CLI 3.0.65 and its @cline/core 0.0.86, verified against the binary): an

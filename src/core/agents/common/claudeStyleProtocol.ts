@@ -1,7 +1,7 @@
 import { CLAUDE_HOOK_EVENTS } from '../../hooks/user/hookEvents';
 import type { HookDialect, HookEvent, HookReply } from './hookDialect';
 import { isRecord, unknownEvent } from './hookDialect';
-import type { BridgeAnswer } from '../../bridge/nativeCall';
+import type { BridgeAnswer } from './nativeCall';
 
 /** Fields every event has; the rest of a payload goes to the user hooks as the event's own fields. */
 const COMMON_FIELDS = new Set(['session_id', 'sessionId', 'cwd', 'hook_event_name', 'hookEventName', 'tool_name', 'tool_input', 'tool_use_id']);

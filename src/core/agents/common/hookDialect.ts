@@ -1,6 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { BridgeAnswer, ToolMapping } from '../../bridge/nativeCall';
+import type { BridgeAnswer, ToolMapping } from './nativeCall';
 
 /** One hook invocation as an agent described it, in the bridge's terms. */
 export type HookEvent =

@@ -1,4 +1,4 @@
-import type { NativeCall, NativeEdit, ToolMapping } from '../../bridge/nativeCall';
+import type { NativeCall, NativeEdit, ToolMapping } from './nativeCall';
 import { parseCodexPatch, type PatchChunk } from './applyPatch';
 import { missingInput } from './hookDialect';
 

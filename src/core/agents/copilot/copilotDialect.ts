@@ -4,7 +4,7 @@ import { parseClaudeStyle } from '../common/claudeStyleProtocol';
 import { patchCalls } from '../common/patchCalls';
 import { isVscodePayload } from './copilotStandIn';
 import { isRecord, mapByTable, missingInput, stringField, unknownEvent, type AgentPlace, type HookDialect, type HookEvent, type HookReply, type NativeToolTable } from '../common/hookDialect';
-import type { BridgeAnswer, ToolMapping } from '../../bridge/nativeCall';
+import type { BridgeAnswer, ToolMapping } from '../common/nativeCall';
 import { RESIDENT_SERVER_NAME } from '../claude/residentHook';
 import type { ToolName } from '../../tools/toolDefinition';
 

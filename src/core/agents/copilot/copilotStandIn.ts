@@ -4,7 +4,7 @@ import { isOurCommand } from '../common/hookConfig';
 import { VSCODE_HOOK_FILE } from '../vscode/vscodeHookConfig';
 import { COPILOT_HOOK_FILE } from './copilotHookConfig';
 import { isRecord, type HookDialect } from '../common/hookDialect';
-import type { ToolMapping } from '../../bridge/nativeCall';
+import type { ToolMapping } from '../common/nativeCall';
 
 /**
  * GitHub Copilot CLI and VS Code's agent read each other's hook files. Copilot CLI runs every hook file of a

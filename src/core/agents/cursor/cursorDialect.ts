@@ -1,6 +1,6 @@
 import { parseCodexPatch } from '../common/applyPatch';
 import { fileUriPath, isRecord, resolveAgainst, type AgentPlace, type HookDialect, type HookEvent, type HookReply } from '../common/hookDialect';
-import type { BridgeAnswer, NativeCall, NativeEdit, ToolMapping } from '../../bridge/nativeCall';
+import type { BridgeAnswer, NativeCall, NativeEdit, ToolMapping } from '../common/nativeCall';
 import { RESIDENT_SERVER_NAME } from '../claude/residentHook';
 import type { ToolName } from '../../tools/toolDefinition';
 

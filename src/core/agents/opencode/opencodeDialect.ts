@@ -1,6 +1,6 @@
 import { patchCalls } from '../common/patchCalls';
 import { isRecord, mapByTable, missingInput, resolveAgainst, stringField, unknownEvent, type AgentPlace, type HookDialect, type HookEvent, type HookReply, type NativeToolTable } from '../common/hookDialect';
-import type { BridgeAnswer, NativeEdit, ToolMapping } from '../../bridge/nativeCall';
+import type { BridgeAnswer, NativeEdit, ToolMapping } from '../common/nativeCall';
 import { RESIDENT_SERVER_NAME } from '../claude/residentHook';
 
 /**

@@ -2,7 +2,7 @@ import { isAbsolute } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseClaudeStyle, renderClaudeStyle, renderClaudeStyleFailure } from '../common/claudeStyleProtocol';
 import { isRecord, mapByTable, missingInput, stringField, type HookDialect, type HookEvent, type HookReply, type NativeToolTable } from '../common/hookDialect';
-import type { BridgeAnswer, NativeCall, NativeEdit, ToolMapping } from '../../bridge/nativeCall';
+import type { BridgeAnswer, NativeCall, NativeEdit, ToolMapping } from '../common/nativeCall';
 import { readVscodePatch } from './vscodePatch';
 import { parseShell } from '../../policy/shellSyntax';
 

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { MemoryBeforeStash } from '../../../../src/core/bridge/beforeStash';
-import type { BridgeRequest } from '../../../../src/core/bridge/nativeCall';
+import type { BridgeRequest } from '../../../../src/core/agents/common/nativeCall';
 import { NativeToolBridge } from '../../../../src/core/bridge/nativeToolBridge';
 import { createHarness, type Harness } from '../../../support/governorHarness';
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { copilotDialect } from '../../../../../src/core/agents/copilot/copilotDialect';
 import { DIALECTS } from '../../../../../src/core/agents/registry';
 import type { HookEvent } from '../../../../../src/core/agents/common/hookDialect';
-import type { NativeCall, ToolMapping } from '../../../../../src/core/bridge/nativeCall';
+import type { NativeCall, ToolMapping } from '../../../../../src/core/agents/common/nativeCall';
 import { hookFixture } from '../../../../support/runHook';
 import { removeTree } from '../../../../support/removeTree';
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { cursorDialect } from '../../../../../src/core/agents/cursor/cursorDialect';
 import type { HookEvent } from '../../../../../src/core/agents/common/hookDialect';
-import type { ToolMapping } from '../../../../../src/core/bridge/nativeCall';
+import type { ToolMapping } from '../../../../../src/core/agents/common/nativeCall';
 import { hookFixture } from '../../../../support/runHook';
 import { removeTree } from '../../../../support/removeTree';
 

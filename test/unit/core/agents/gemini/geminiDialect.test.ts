@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { DIALECTS } from '../../../../../src/core/agents/registry';
 import { geminiDialect, geminiToolPath } from '../../../../../src/core/agents/gemini/geminiDialect';
 import type { HookEvent } from '../../../../../src/core/agents/common/hookDialect';
-import type { ToolMapping } from '../../../../../src/core/bridge/nativeCall';
+import type { ToolMapping } from '../../../../../src/core/agents/common/nativeCall';
 import { hookFixture } from '../../../../support/runHook';
 import { removeTree } from '../../../../support/removeTree';
 

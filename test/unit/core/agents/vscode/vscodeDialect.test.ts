@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { vscodeDialect } from '../../../../../src/core/agents/vscode/vscodeDialect';
 import type { HookEvent } from '../../../../../src/core/agents/common/hookDialect';
-import type { ToolMapping } from '../../../../../src/core/bridge/nativeCall';
+import type { ToolMapping } from '../../../../../src/core/agents/common/nativeCall';
 import { hookFixture } from '../../../../support/runHook';
 
 const ROOT = '/work/ws';

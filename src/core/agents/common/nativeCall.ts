@@ -1,4 +1,4 @@
-import type { AgentInfo } from '../trace/traceSink';
+import type { AgentInfo } from '../../trace/traceSink';
 
 /** The hook bridge's route on the extension's loopback server (same token and guards as /mcp). */
 export const HOOK_PATH = '/hook';
