@@ -21,7 +21,7 @@ import { reportOk, type AgentDoorReport, type DoctorCheck, type DoctorReport, ty
  */
 
 export interface DoctorOptions {
-  /** Per door (and per version check, which gets at most 5 s). */
+  /** Per door (and per version check, which gets at most 15 s: agents' CLIs take seconds to start). */
   timeoutMs?: number;
   /** The environment agents run their hooks with (default process.env). */
   env?: NodeJS.ProcessEnv;
@@ -32,7 +32,7 @@ export interface DoctorOptions {
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000;
-const VERSION_TIMEOUT_MS = 5_000;
+const VERSION_TIMEOUT_MS = 15_000;
 const MAX_HOOK_FILE_BYTES = 4 * 1024 * 1024;
 /** Variables an agent sets for its own hooks only: the doctor, run from such an agent's shell, must not pass them to another's. */
 const AGENT_ONLY_ENV = ['COPILOT_CLI', 'COPILOT_PROJECT_DIR', 'CLAUDE_PROJECT_DIR', 'GEMINI_PROJECT_DIR', 'GEMINI_CWD', 'GEMINI_SESSION_ID'];
@@ -47,7 +47,7 @@ export async function runDoctor(workspace: string, ports: DoctorPorts, options: 
   const versions = agents.map((agent) => versionOf(agent, ports, env, Math.min(timeoutMs, VERSION_TIMEOUT_MS)));
   const reports: AgentDoorReport[] = [];
   for (const [index, agent] of agents.entries()) {
-    const door = await checkDoor(agent, call, ports, env, timeoutMs);
+    const door = traceOnly(agent, await checkDoor(agent, call, ports, env, timeoutMs));
     const { verdict, door: kind, hookFile, detail, fix } = door;
     reports.push({ agent: agent.id, label: agent.label, verdict, ...(kind ? { door: kind } : {}), hookFile, version: await versions[index], detail, ...(fix ? { fix } : {}) });
   }
@@ -101,6 +101,12 @@ function notInstalled(agent: AgentAdapter, hookFile: string): DoorResult {
 
 function broken(agent: AgentAdapter, door: DoorKind | undefined, hookFile: string, detail: string, fix = installFix(agent)): DoorResult {
   return { verdict: 'broken', ...(door ? { door } : {}), hookFile, detail, fix };
+}
+
+/** An installed door of an agent whose hooks can only trace: whatever the canary met, the agent's calls are not refused. */
+function traceOnly(agent: AgentAdapter, result: DoorResult): DoorResult {
+  if (agent.enforcement !== 'trace-only' || result.verdict === 'not installed') return result;
+  return { ...result, verdict: 'trace-only', detail: `${agent.label}'s hooks can only trace its calls, not refuse them (the canary: ${result.detail})`, fix: `govern ${agent.label} through the intent-governor MCP server instead (Intent Governor: Connect Agent)` };
 }
 
 /** A reason the governor gave: it names the refusal's code (`[SCOPE_VIOLATION] …`, `[NO_ACTIVE_INTENT] …`). */

@@ -130,6 +130,16 @@ describe("agents' doctor canaries", () => {
       assert.deepEqual([codex.verdict, codex.fix], ['not installed', 'governor hooks install --agent codex']);
     });
 
+    it("reports an installed door of an agent whose adapter says it can only trace as trace-only, which fails the run", async () => {
+      mkdirSync(join(root, '.gemini'));
+      writeFileSync(join(root, '.gemini', 'settings.json'), JSON.stringify({ hooks: { BeforeTool: [{ matcher: '*', hooks: [{ type: 'command', command: 'node "/x/hook.js" hook gemini' }] }] } }));
+      const tracing = { ...agentById('gemini'), enforcement: 'trace-only' as const };
+      const report = await runDoctor(root, ports({ run: async () => ({ exitCode: 0, stdout: '', stderr: '', timedOut: false }) }), { agents: [tracing] });
+      assert.equal(report.agents[0].verdict, 'trace-only');
+      assert.match(report.agents[0].detail, /can only trace its calls, not refuse them/);
+      assert.equal(report.ok, false);
+    });
+
     it('reports a hook file that is not JSON as broken, and one whose matcher skips the canary tool', async () => {
       mkdirSync(join(root, '.claude'));
       writeFileSync(join(root, '.claude', 'settings.local.json'), '{ "hooks": ');
