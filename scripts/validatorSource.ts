@@ -20,7 +20,7 @@ export function validatorSource(tools: readonly ToolDefinition[]): string {
     standaloneCode(ajv, exports).trimEnd(),
     '',
     "import type { ErrorObject } from 'ajv';",
-    "import type { ToolName } from './toolDefinition';",
+    "import type { ToolName } from './toolName';",
     '',
     'export type InputValidator = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };',
     '',

@@ -1,4 +1,5 @@
-import type { ToolDefinition, ToolName } from '../core/tools/toolDefinition';
+import type { ToolDefinition } from '../core/tools/toolDefinition';
+import type { ToolName } from '../core/tools/toolName';
 
 /** Prefix of every language model tool we contribute; tool names must match /^[\w-]+$/. */
 const LM_TOOL_PREFIX = 'intent-governor_';

@@ -807,7 +807,7 @@ return errors === 0;
 }
 
 import type { ErrorObject } from 'ajv';
-import type { ToolName } from './toolDefinition';
+import type { ToolName } from './toolName';
 
 export type InputValidator = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
 

@@ -5,17 +5,7 @@ import type { GovernedTool } from '../hooks/governedTool';
 import type { ToolOutput } from '../hooks/hookTypes';
 import type { ToolCall } from '../hooks/toolCall';
 import type { Result } from '../toolError';
-
-export type ToolName =
-  | 'list_intents'
-  | 'select_active_intent'
-  | 'read_file'
-  | 'list_files'
-  | 'write_file'
-  | 'edit_file'
-  | 'delete_file'
-  | 'run_command'
-  | 'request_scope_expansion';
+import type { ToolName } from './toolName';
 
 /** A JSON Schema object (draft 2020-12 subset) reused by MCP, LM tools and validation. */
 export type JsonSchema = Record<string, unknown>;

@@ -6,7 +6,8 @@ import { readFile } from './readFile';
 import { requestScopeExpansion } from './requestScopeExpansion';
 import { runCommand } from './runCommand';
 import { selectActiveIntent } from './selectActiveIntent';
-import type { ToolDefinition, ToolName } from './toolDefinition';
+import type { ToolDefinition } from './toolDefinition';
+import type { ToolName } from './toolName';
 import { writeFile } from './writeFile';
 
 /** Every governed tool; MCP, language model tools and the hook bridge all read this table. */

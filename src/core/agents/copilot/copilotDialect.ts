@@ -6,7 +6,7 @@ import { isVscodePayload } from './copilotStandIn';
 import { isRecord, mapByTable, missingInput, stringField, unknownEvent, type AgentPlace, type HookDialect, type HookEvent, type HookReply, type NativeToolTable } from '../common/hookDialect';
 import type { BridgeAnswer, ToolMapping } from '../common/nativeCall';
 import { RESIDENT_SERVER_NAME } from '../claude/residentHook';
-import type { ToolName } from '../../tools/toolDefinition';
+import type { ToolName } from '../../tools/toolName';
 
 /**
  * GitHub Copilot CLI's hooks (`.github/hooks/*.json`, version 1; https://docs.github.com/copilot/reference/hooks-reference),

@@ -2,7 +2,7 @@ import { parseCodexPatch } from '../common/applyPatch';
 import { fileUriPath, isRecord, resolveAgainst, type AgentPlace, type HookDialect, type HookEvent, type HookReply } from '../common/hookDialect';
 import type { BridgeAnswer, NativeCall, NativeEdit, ToolMapping } from '../common/nativeCall';
 import { RESIDENT_SERVER_NAME } from '../claude/residentHook';
-import type { ToolName } from '../../tools/toolDefinition';
+import type { ToolName } from '../../tools/toolName';
 
 /**
  * Cursor's hooks (`.cursor/hooks.json`, https://cursor.com/docs/hooks, formerly /docs/agent/hooks): one JSON document

@@ -5,7 +5,8 @@ import Ajv, { type ValidateFunction } from 'ajv';
 import { validatorSource } from '../../../../scripts/validatorSource';
 import { validateInput } from '../../../../src/core/tools/inputValidation';
 import { inputValidators } from '../../../../src/core/tools/inputValidators.generated';
-import type { ToolDefinition, ToolName } from '../../../../src/core/tools/toolDefinition';
+import type { ToolDefinition } from '../../../../src/core/tools/toolDefinition';
+import type { ToolName } from '../../../../src/core/tools/toolName';
 import { TOOLS } from '../../../../src/core/tools/toolRegistry';
 
 const generatedPath = join(__dirname, '..', '..', '..', '..', 'src', 'core', 'tools', 'inputValidators.generated.ts');
