@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FileIntentSource } from '../../intents/fileIntentSource';
 import { readRegularFile } from '../../io/regularFile';
@@ -47,16 +48,18 @@ export async function runDoctor(workspace: string, ports: DoctorPorts, options: 
   const versions = agents.map((agent) => versionOf(agent, ports, env, Math.min(timeoutMs, VERSION_TIMEOUT_MS)));
   const reports: AgentDoorReport[] = [];
   for (const [index, agent] of agents.entries()) {
-    const door = traceOnly(agent, await checkDoor(agent, call, ports, env, timeoutMs));
+    const checked = await checkDoor(agent, call, ports, env, timeoutMs).catch((error: unknown) => broken(agent, undefined, agent.hookFiles, `the doctor could not check this door (${messageOf(error)})`));
+    const door = traceOnly(agent, checked);
     const { verdict, door: kind, hookFile, detail, fix } = door;
     reports.push({ agent: agent.id, label: agent.label, verdict, ...(kind ? { door: kind } : {}), hookFile, version: await versions[index], detail, ...(fix ? { fix } : {}) });
   }
   const checks: DoctorCheck[] = [];
   for (const check of options.checks ?? []) checks.push(await check(workspace));
-  const refused = reports.filter((r) => r.verdict === 'enforced' || r.verdict === 'broken').length > 0;
-  const notes = refused
+  // A workspace with no .orchestration/ is governed by nobody: the hooks refuse changes there and record nothing.
+  const recorded = reports.some((r) => r.verdict === 'enforced' || r.verdict === 'broken') && (await stat(join(workspace, '.orchestration')).catch(() => undefined))?.isDirectory() === true;
+  const notes = recorded
     ? [
-        `Each refused canary is a record in ${GOVERNANCE_LOG_FILE} whose session_id (with Claude Code's resident governor, invocation_id) starts <agent>:doctor:${id}: the log is hash-chained, so the doctor's records stay, marked as its own, and the intent map counts them as refusals. The canary file was never written.`,
+        `The governor recorded each refused canary in ${GOVERNANCE_LOG_FILE}, with a session_id (Claude Code's resident governor: an invocation_id) that starts <agent>:doctor:${id}: the log is hash-chained, so the doctor's records stay, marked as its own, and the intent map counts them as refusals. The canary file was never written.`,
       ]
     : [];
   return { workspace, canary: { path: call.relativePath, sessionId: call.sessionId }, agents: reports, checks, notes, ok: reportOk(reports, checks) };
@@ -267,7 +270,6 @@ async function scriptDoor(agent: AgentAdapter, door: Extract<AgentAdapter['canar
 
 async function anyOursIn(workspace: string, folder: string, isOurs: (text: string) => boolean): Promise<boolean> {
   if (!folder.endsWith('/')) return false;
-  const { readdir } = await import('node:fs/promises');
   const names = await readdir(join(workspace, ...folder.split('/').filter(Boolean))).catch(() => [] as string[]);
   for (const name of names) {
     const read = await readHookFile(workspace, `${folder}${name}`);
