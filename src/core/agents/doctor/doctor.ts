@@ -192,7 +192,7 @@ async function jsonDoor(agent: AgentAdapter, door: Extract<AgentAdapter['canary'
   const ours = (h: Json) => isOurCommand(h.command) || hooks.shape.isOurHook?.(h) === true;
   if (!Object.values(events).some((list) => handlersOf(list).some((h) => ours(h.handler)))) return notInstalled(agent, hookFile);
   const pre = handlersOf(events[door.event]).filter((h) => ours(h.handler));
-  if (pre.length === 0) return broken(agent, undefined, hookFile, `${hookFile} has Intent Governor's hooks but no ${door.event} entry of ours, so ${agent.label}'s tool calls are not checked before they run`);
+  if (pre.length === 0) return broken(agent, 'command hook', hookFile, `${hookFile} has Intent Governor's hooks but no ${door.event} entry of ours, so ${agent.label}'s tool calls are not checked before they run`);
   const covering = pre.filter((h) => matcherCovers(h.matcher, door.tool));
   const kind: DoorKind = pre.some((h) => h.handler.type === 'mcp_tool') ? 'resident (mcp_tool)' : 'command hook';
   if (covering.length === 0) return broken(agent, kind, hookFile, `our ${door.event} entry's matcher (${pre.map((h) => JSON.stringify(h.matcher)).join(', ')}) does not cover ${door.tool}, so ${agent.label} writes without asking the governor`);

@@ -72,7 +72,7 @@ export function doctorReportText(report: DoctorReport): string {
   const lines = [`Intent Governor doctor: ${report.workspace}`, `canary: a write to ${report.canary.path} (session ${report.canary.sessionId}); never written`, ''];
   for (const agent of installed) {
     lines.push(`${agent.label}: ${agent.verdict}`);
-    lines.push(`  door:    ${agent.door ?? '?'}, ${agent.hookFile}`);
+    lines.push(`  door:    ${agent.door ? `${agent.door}, ` : ''}${agent.hookFile}`);
     lines.push(`  version: ${agent.version}`);
     lines.push(agent.verdict === 'enforced' ? `  refused: ${short(agent.detail)}` : `  why:     ${agent.detail}`);
     if (agent.fix) lines.push(`  fix:     ${agent.fix}`);
