@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { builtGovernor, governorHomes, orchestrationJsonl, seedAgentWorkspace } from './agentWorkspace';
+import { builtGovernor, governorHomes, orchestrationJsonl, pathWithSilentPreToolNode, seedAgentWorkspace } from './agentWorkspace';
 import { startScriptedAnthropic, type ScriptStep, type ScriptedAnthropic } from '../support/scriptedAnthropic';
 import { ensureBuilt, provisionedClaude, runClaude, type ClaudeRun } from './claudeCodeDriver';
 
@@ -29,13 +29,13 @@ describe('agents: the real Claude Code governed through command hooks (the hook 
   beforeEach(() => {
     ({ temp, ws } = seedAgentWorkspace('claude', { login: 'export function login() {}\n', folders: ['src/other'] }));
     // The command-hook path (Claude Code before 2.1.118, or --claude-hooks command); the resident path has its own suite.
-    const install = builtGovernor(['hooks', 'install', '--agent', 'claude', '--claude-hooks', 'command', '--workspace', ws], { HOME: join(temp, 'home') });
+    const install = builtGovernor(['hooks', 'install', '--agent', 'claude', '--claude-hooks', 'command', '--workspace', ws], { HOME: join(temp, 'home'), ...governorHomes(temp) });
     assert.equal(install.status, 0, install.stderr);
   });
 
   afterEach(() => rmSync(temp, { recursive: true, force: true }));
 
-  const play = async (script: ScriptStep[], cwd = ws): Promise<Played> => {
+  const play = async (script: ScriptStep[], cwd = ws, env: NodeJS.ProcessEnv = {}): Promise<Played> => {
     const model = await startScriptedAnthropic(script);
     try {
       const run = await runClaude({
@@ -46,6 +46,7 @@ describe('agents: the real Claude Code governed through command hooks (the hook 
         env: {
           INTENT_GOVERNOR_INTENT: 'auth-refactor',
           ...governorHomes(temp),
+          ...env,
         },
       });
       assert.equal(run.signal, null, `claude was killed: ${run.stderr}`);
@@ -99,6 +100,40 @@ describe('agents: the real Claude Code governed through command hooks (the hook 
     assert.deepEqual(refusal.paths, ['src/billing/x.ts']);
     assert.deepEqual(refusal.agent, { name: 'claude-code' });
     assert.deepEqual(jsonl('agent_trace.jsonl'), []);
+  });
+
+  it('a node first on PATH that exits 1 with no output on PreToolUse: the out-of-scope Write and Bash redirect are blocked with the reason, nothing lands', async () => {
+    const file = join(ws, 'src/billing/x.ts');
+    const { model } = await play(
+      [
+        { tool: 'Write', input: { file_path: file, content: 'x\n' } },
+        { tool: 'Bash', input: { command: 'echo x > src/billing/y.ts', description: 'write a file' } },
+        { text: 'refused' },
+      ],
+      ws,
+      { PATH: pathWithSilentPreToolNode(temp) },
+    );
+    assert.equal(existsSync(file), false, 'the Write did not land');
+    assert.equal(existsSync(join(ws, 'src/billing/y.ts')), false, 'the redirect did not run');
+    const results = model.toolResults();
+    assert.equal(results.length, 2, JSON.stringify(results));
+    for (const result of results) {
+      assert.equal(result.is_error, true, JSON.stringify(results));
+      assert.match(result.text, /Intent Governor blocked this call: its hook process ended without an answer\..*governor-hook exited with code 1/s);
+    }
+  });
+
+  it('no hook launcher for this user (a teammate’s clone, Intent Governor not installed): Claude Code refuses the prompt, saying what to install', async () => {
+    const model = await startScriptedAnthropic([{ tool: 'Write', input: { file_path: join(ws, 'src/auth/x.ts'), content: 'x\n' } }, { text: 'written' }]);
+    try {
+      const run = await runClaude({ binary: claude, cwd: ws, modelUrl: model.url, home: join(temp, 'home'), env: { INTENT_GOVERNOR_INTENT: 'auth-refactor', ...governorHomes(temp), INTENT_GOVERNOR_HOME: join(temp, 'elsewhere') } });
+      assert.equal(run.signal, null, `claude was killed: ${run.stderr}`);
+      assert.equal(existsSync(join(ws, 'src/auth/x.ts')), false);
+      assert.equal(model.toolResults().length, 0, 'no tool ran');
+      assert.match(run.stdout + run.stderr, /its hook launcher is not installed for this user\. Install Intent Governor/);
+    } finally {
+      await model.close();
+    }
   });
 
   it('a relative path is judged where Claude resolves it (its cwd), not at the workspace root', async () => {

@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { finishedWithin, type Finished } from '../support/childProcesses';
 
@@ -13,6 +13,19 @@ export function provisionedAgent(name: string): string {
   const binary = binaries[name];
   if (!binary) throw new Error(`provision-agents printed no binary for ${name}: ${result.stdout}`);
   return binary;
+}
+
+/**
+ * How to start an agent binary: a Node script (Gemini CLI's bundle, Cline's wrapper) with this process's node by
+ * its absolute path, so a test may put another `node` first on the PATH the agent's hooks see.
+ */
+export function agentCommand(binary: string, args: string[]): [string, string[]] {
+  const fd = openSync(binary, 'r');
+  const buffer = Buffer.alloc(64);
+  const read = readSync(fd, buffer, 0, 64, 0);
+  closeSync(fd);
+  const head = buffer.toString('latin1', 0, read);
+  return head.startsWith('#!') && head.split('\n')[0].includes('node') ? [process.execPath, [binary, ...args]] : [binary, args];
 }
 
 /** The pinned Claude Code binary. */

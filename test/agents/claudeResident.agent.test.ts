@@ -30,7 +30,7 @@ describe('agents: the real Claude Code governed by the resident governor (mcp_to
 
   beforeEach(() => {
     ({ temp, ws, home } = seedAgentWorkspace('resident', { login: 'export function login() {}\n' }));
-    const install = builtGovernor(['hooks', 'install', '--agent', 'claude', '--claude-hooks', 'mcp_tool', '--workspace', ws], { HOME: home });
+    const install = builtGovernor(['hooks', 'install', '--agent', 'claude', '--claude-hooks', 'mcp_tool', '--workspace', ws], { HOME: home, ...governorHomes(temp) });
     assert.equal(install.status, 0, install.stderr);
   });
 

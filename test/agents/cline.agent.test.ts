@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TraceRecord } from '../support/agentTraceSchema';
-import { builtGovernor, governorHomes, orchestrationJsonl, seedAgentWorkspace } from './agentWorkspace';
+import { builtGovernor, governorHomes, orchestrationJsonl, pathWithSilentPreToolNode, seedAgentWorkspace } from './agentWorkspace';
 import { startScriptedOpenAI, type ScriptStep, type ScriptedOpenAI } from '../support/scriptedOpenAI';
 import { ensureBuilt } from './claudeCodeDriver';
 import { provisionedCline, runCline, type ClineRun } from './clineDriver';
@@ -33,7 +33,7 @@ describe('agents: the real Cline CLI governed through its hook files (the hook b
   beforeEach(() => {
     ({ temp, ws, home } = seedAgentWorkspace('cline'));
     mkdirSync(home, { recursive: true });
-    const install = builtGovernor(['hooks', 'install', '--agent', 'cline', '--workspace', ws], { HOME: home });
+    const install = builtGovernor(['hooks', 'install', '--agent', 'cline', '--workspace', ws], { HOME: home, ...governorHomes(temp) });
     assert.equal(install.status, 0, install.stdout + install.stderr);
     assert.match(install.stdout, /\.clinerules\/hooks\/PreToolUse\.sh/);
   });
@@ -41,7 +41,7 @@ describe('agents: the real Cline CLI governed through its hook files (the hook b
   // Cline's hub daemon may still be closing its databases under HOME when the run returns.
   afterEach(() => rmSync(temp, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 }));
 
-  const play = async (script: ScriptStep[], options: { expectAllPlayed?: boolean; cwd?: string; model?: string } = {}): Promise<Played> => {
+  const play = async (script: ScriptStep[], options: { expectAllPlayed?: boolean; cwd?: string; model?: string; env?: NodeJS.ProcessEnv } = {}): Promise<Played> => {
     const model = await startScriptedOpenAI(script);
     try {
       const run = await runCline({
@@ -50,7 +50,7 @@ describe('agents: the real Cline CLI governed through its hook files (the hook b
         model: options.model,
         modelUrl: model.url,
         home,
-        env: { INTENT_GOVERNOR_INTENT: 'auth-refactor', ...governorHomes(temp) },
+        env: { INTENT_GOVERNOR_INTENT: 'auth-refactor', ...governorHomes(temp), ...options.env },
       });
       assert.equal(run.signal, null, `cline was killed: ${run.stderr}`);
       if (options.expectAllPlayed !== false) assert.equal(model.remaining(), 0, `cline stopped before playing the script: ${run.stdout}\n${run.stderr}`);
@@ -110,6 +110,14 @@ describe('agents: the real Cline CLI governed through its hook files (the hook b
     const refusals = logged('SCOPE_VIOLATION');
     assert.equal(refusals.length, 1, JSON.stringify(jsonl('governance_log.jsonl')));
     assert.match(String(refusals[0].message), /src\/billing\/y\.ts/);
+  });
+
+  it('a node first on PATH that exits 1 with no output on the tool call: the out-of-scope write is cancelled with the reason, nothing lands', async () => {
+    // Cline runs the tool when a hook prints no JSON; the installed script prints Cline's cancel on every failure.
+    const { run } = await play([{ tool: 'editor', input: { path: join(ws, 'src/billing/x.ts'), new_text: 'x' } }, { text: 'never' }], { expectAllPlayed: false, env: { PATH: pathWithSilentPreToolNode(temp) } });
+    assert.equal(existsSync(join(ws, 'src/billing/x.ts')), false, 'the write did not land');
+    aborted(run);
+    assert.match(readFileSync(join(home, '.cline', 'data', 'logs', 'cline.log'), 'utf8'), /"errorName":"ControlledStopError","errorMessage":"Intent Governor blocked this call: its hook process ended without an answer\./);
   });
 
   it('with a GPT model Cline offers apply_patch instead of editor: an in-scope patch lands and is traced, an out-of-scope one is refused', async () => {

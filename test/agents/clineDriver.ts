@@ -2,7 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { finishedWithin, jsonLines, type Finished } from '../support/childProcesses';
 import { freePort } from '../support/freePort';
-import { provisionedAgent } from './claudeCodeDriver';
+import { agentCommand, provisionedAgent } from './claudeCodeDriver';
 
 /** The pinned Cline CLI (scripts/agents/cline.mjs). */
 export function provisionedCline(): string {
@@ -31,9 +31,9 @@ export async function runCline(options: { binary: string; cwd: string; modelUrl:
     OTEL_TELEMETRY_ENABLED: 'false',
     ...options.env,
   };
-  const auth = spawnSync(options.binary, ['auth', '-p', 'openai-compatible', '-k', 'sk-scripted', '-m', options.model ?? CLINE_EDITOR_MODEL, '-b', `${options.modelUrl}/v1`], { cwd: options.cwd, env, encoding: 'utf8', timeout: 60_000 });
+  const auth = spawnSync(...agentCommand(options.binary, ['auth', '-p', 'openai-compatible', '-k', 'sk-scripted', '-m', options.model ?? CLINE_EDITOR_MODEL, '-b', `${options.modelUrl}/v1`]), { cwd: options.cwd, env, encoding: 'utf8', timeout: 60_000 });
   if (auth.status !== 0) throw new Error(`cline auth failed: ${auth.stdout}${auth.stderr}`);
-  const child = spawn(options.binary, ['--json', '-c', options.cwd, options.prompt ?? 'Do the scripted task.'], { cwd: options.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(...agentCommand(options.binary, ['--json', '-c', options.cwd, options.prompt ?? 'Do the scripted task.']), { cwd: options.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   try {
     const run = await finishedWithin(child, 90_000);
     return { ...run, events: jsonLines(run.stdout) };

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { SAMPLE_INTENTS } from '../support/governorHarness';
 import type { TraceRecord } from '../support/agentTraceSchema';
-import { builtGovernor, governorHomes, orchestrationJsonl, seedAgentWorkspace } from './agentWorkspace';
+import { builtGovernor, governorHomes, orchestrationJsonl, pathWithSilentPreToolNode, seedAgentWorkspace } from './agentWorkspace';
 import { startScriptedOpenAI, type ScriptStep, type ScriptedOpenAI } from '../support/scriptedOpenAI';
 import { ensureBuilt } from './claudeCodeDriver';
 import { pathWithCodex, provisionedCodex, runCodex, writeCodexConfig, type CodexRun } from './codexDriver';
@@ -36,14 +36,14 @@ describe('agents: the real Codex CLI governed through its hooks (the hook bridge
     ({ temp, ws, home } = seedAgentWorkspace('codex', { folders: ['src/other'] }));
     // The person trusts the project once (Codex reads .codex/ only then); the install trusts our hooks.
     writeCodexConfig(home, [ws]);
-    const install = builtGovernor(['hooks', 'install', '--agent', 'codex', '--workspace', ws], { HOME: home, CODEX_HOME: join(home, '.codex'), PATH: pathWithCodex(codex) });
+    const install = builtGovernor(['hooks', 'install', '--agent', 'codex', '--workspace', ws], { HOME: home, CODEX_HOME: join(home, '.codex'), PATH: pathWithCodex(codex), ...governorHomes(temp) });
     assert.equal(install.status, 0, install.stdout + install.stderr);
     assert.match(install.stdout, /codex: .*\.codex\/config\.toml written \(trusted Intent Governor's 10 hooks/);
   });
 
   afterEach(() => rmSync(temp, { recursive: true, force: true }));
 
-  const play = async (script: ScriptStep[], options: { cwd?: string; args?: string[] } = {}): Promise<Played> => {
+  const play = async (script: ScriptStep[], options: { cwd?: string; args?: string[]; env?: NodeJS.ProcessEnv } = {}): Promise<Played> => {
     const model = await startScriptedOpenAI(script);
     try {
       const run = await runCodex({
@@ -55,6 +55,7 @@ describe('agents: the real Codex CLI governed through its hooks (the hook bridge
         env: {
           INTENT_GOVERNOR_INTENT: 'auth-refactor',
           ...governorHomes(temp),
+          ...options.env,
         },
       });
       assert.equal(run.signal, null, `codex was killed: ${run.stderr}`);
@@ -157,6 +158,22 @@ describe('agents: the real Codex CLI governed through its hooks (the hook bridge
     const { model } = await play([{ tool: 'apply_patch', input: patch('*** Delete File: src/auth/login.ts') }, { text: 'refused' }]);
     assert.ok(existsSync(join(ws, 'src/auth/login.ts')));
     assert.match(model.toolResults()[0]?.text ?? '', /deletes src\/auth\/login\.ts.*delete the file with a shell command/, JSON.stringify(model.toolResults()));
+  });
+
+  it('a node first on PATH that exits 1 with no output on PreToolUse: the out-of-scope apply_patch and shell redirect are blocked with the reason, nothing lands', async () => {
+    // Codex 0.169 runs the tool unless a hook exits 2 with a reason on stderr; the installed command always gives one.
+    const { model } = await play(
+      [
+        { tool: 'apply_patch', input: patch('*** Add File: src/billing/x.ts', '+x') },
+        { tool: 'exec_command', input: { cmd: 'echo x > src/billing/y.ts' } },
+        { text: 'blocked' },
+      ],
+      { env: { PATH: pathWithSilentPreToolNode(temp) } },
+    );
+    assert.equal(existsSync(join(ws, 'src/billing/x.ts')), false, 'the patch did not land');
+    assert.equal(existsSync(join(ws, 'src/billing/y.ts')), false, 'the redirect did not run');
+    const [patched, shell] = model.toolResults();
+    for (const result of [patched, shell]) assert.match(result?.text ?? '', /blocked by PreToolUse hook: Intent Governor blocked this call: its hook process ended without an answer\..*governor-hook exited with code 1/s, JSON.stringify(model.toolResults()));
   });
 
   it('install in a project Codex does not trust fails and says how to fix it: Codex would not load the hooks there', () => {

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import type { Finished } from '../support/childProcesses';
 import type { TraceRecord } from '../support/agentTraceSchema';
-import { builtGovernor, governorHomes, orchestrationJsonl, seedAgentWorkspace } from './agentWorkspace';
+import { builtGovernor, governorHomes, orchestrationJsonl, pathWithSilentPreToolNode, seedAgentWorkspace } from './agentWorkspace';
 import { startScriptedAnthropic, type ScriptStep, type ScriptedAnthropic } from '../support/scriptedAnthropic';
 import { ensureBuilt, repoRoot } from './claudeCodeDriver';
 import { COPILOT_GPT_MODEL, provisionedCopilot, runCopilot } from './copilotDriver';
@@ -45,7 +45,7 @@ describe('agents: the real GitHub Copilot CLI governed through its hooks (the ho
 
   afterEach(() => rmSync(temp, { recursive: true, force: true }));
 
-  const play = async (script: ScriptStep[], options: { cwd?: string; model?: string; args?: string[]; installed?: string[] } = {}): Promise<Played> => {
+  const play = async (script: ScriptStep[], options: { cwd?: string; model?: string; args?: string[]; installed?: string[]; env?: NodeJS.ProcessEnv } = {}): Promise<Played> => {
     install(options.installed ?? ['copilot']);
     const model = await startScriptedAnthropic(script);
     try {
@@ -60,6 +60,7 @@ describe('agents: the real GitHub Copilot CLI governed through its hooks (the ho
         env: {
           INTENT_GOVERNOR_INTENT: 'auth-refactor',
           ...governorHomes(temp),
+          ...options.env,
         },
       });
       assert.equal(run.signal, null, `copilot was killed: ${run.stderr}`);
@@ -123,6 +124,21 @@ describe('agents: the real GitHub Copilot CLI governed through its hooks (the ho
     assert.deepEqual(refusal.paths, ['src/billing/x.ts']);
     assert.deepEqual(refusal.agent, { name: 'copilot-cli' });
     assert.deepEqual(jsonl('agent_trace.jsonl'), []);
+  });
+
+  it('a node first on PATH that exits 1 with no output on preToolUse: the out-of-scope create and bash redirect are denied with the reason, nothing lands', async () => {
+    const file = join(ws, 'src/billing/x.ts');
+    const { model } = await play(
+      [
+        { tool: 'create', input: { path: file, file_text: 'x\n' } },
+        { tool: 'bash', input: { command: 'echo x > src/billing/y.ts', description: 'write a file' } },
+        { text: 'refused' },
+      ],
+      { env: { PATH: pathWithSilentPreToolNode(temp) } },
+    );
+    assert.equal(existsSync(file), false, 'the create did not land');
+    assert.equal(existsSync(join(ws, 'src/billing/y.ts')), false, 'the redirect did not run');
+    for (const result of results(model)) assert.match(result, /^Denied by preToolUse hook: Intent Governor blocked this call: its hook process ended without an answer\./, results(model).join('\n'));
   });
 
   it('a relative path is judged where Copilot CLI resolves it (its working directory), not at the workspace root', async () => {

@@ -2,9 +2,8 @@ import { strict as assert } from 'node:assert';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { geminiDialect } from '../../src/core/agents/gemini/geminiDialect';
-import { installHookConfig } from '../../src/core/agents/agentHooks';
 import type { TraceRecord } from '../support/agentTraceSchema';
-import { builtGovernor, governorHomes, orchestrationJsonl, seedAgentWorkspace } from './agentWorkspace';
+import { builtGovernor, governorHomes, orchestrationJsonl, pathWithSilentPreToolNode, seedAgentWorkspace } from './agentWorkspace';
 import { startScriptedGemini, type ScriptedGemini, type ScriptStep } from '../support/scriptedGemini';
 import { ensureBuilt, repoRoot } from './claudeCodeDriver';
 import { provisionedGemini, runGemini, type GeminiRun } from './geminiDriver';
@@ -31,13 +30,13 @@ describe('agents: the real Gemini CLI governed through its hooks (the hook bridg
 
   beforeEach(() => {
     ({ temp, ws } = seedAgentWorkspace('gemini', { login: 'export function login() {}\n' }));
-    const install = builtGovernor(['hooks', 'install', '--agent', 'gemini', '--workspace', ws], { HOME: join(temp, 'home') });
+    const install = builtGovernor(['hooks', 'install', '--agent', 'gemini', '--workspace', ws], { HOME: join(temp, 'home'), ...governorHomes(temp) });
     assert.equal(install.status, 0, install.stderr);
   });
 
   afterEach(() => rmSync(temp, { recursive: true, force: true }));
 
-  const play = async (script: ScriptStep[], settings?: Record<string, unknown>): Promise<Played> => {
+  const play = async (script: ScriptStep[], settings?: Record<string, unknown>, env: NodeJS.ProcessEnv = {}): Promise<Played> => {
     const model = await startScriptedGemini(script);
     try {
       const run = await runGemini({
@@ -49,6 +48,7 @@ describe('agents: the real Gemini CLI governed through its hooks (the hook bridg
         env: {
           INTENT_GOVERNOR_INTENT: 'auth-refactor',
           ...governorHomes(temp),
+          ...env,
         },
       });
       assert.equal(run.signal, null, `gemini was killed: ${run.stderr}`);
@@ -155,19 +155,39 @@ describe('agents: the real Gemini CLI governed through its hooks (the hook bridg
     assert.ok(jsonl('governance_log.jsonl').some((g) => g.tool_name === 'mcp_other_list_intents'), 'the refusal is audited');
   });
 
-  it('a BeforeTool hook command that cannot start blocks the tool call instead of letting it through', async () => {
-    // What Gemini CLI would do with an install whose governor has since moved: exit 127 alone is only a warning to it.
-    const settings = join(ws, '.gemini/settings.json');
-    const config = JSON.parse(readFileSync(settings, 'utf8'));
-    const gone = installHookConfig('gemini', undefined, join(temp, 'gone', 'hook.js'));
-    assert.ok(gone.ok && gone.text);
-    const moved = JSON.parse(gone.text);
-    writeFileSync(settings, JSON.stringify({ ...config, hooks: { ...config.hooks, BeforeTool: moved.hooks.BeforeTool } }));
-    const { model } = await play([{ tool: 'write_file', input: { file_path: 'src/auth/blocked.ts', content: 'x\n' } }, { text: 'blocked' }]);
-    assert.equal(existsSync(join(ws, 'src/auth/blocked.ts')), false);
-    const [result] = model.toolResults();
-    assert.equal(result?.is_error, true, JSON.stringify(model.toolResults()));
-    assert.match(result.text, /Cannot find module/);
+  it('a node first on PATH that exits 1 with no output on BeforeTool: the out-of-scope write_file and shell redirect are blocked with the reason, nothing lands', async () => {
+    // Gemini CLI 0.61 runs the tool when a hook exits 1, or 2 with nothing on stderr; the installed command blocks with exit 2 and a reason.
+    const { model } = await play(
+      [
+        { tool: 'write_file', input: { file_path: 'src/billing/x.ts', content: 'x\n' } },
+        { tool: 'run_shell_command', input: { command: 'echo x > src/billing/y.ts', description: 'write a file' } },
+        { text: 'blocked' },
+      ],
+      undefined,
+      { PATH: pathWithSilentPreToolNode(temp) },
+    );
+    assert.equal(existsSync(join(ws, 'src/billing/x.ts')), false, 'the write did not land');
+    assert.equal(existsSync(join(ws, 'src/billing/y.ts')), false, 'the redirect did not run');
+    const results = model.toolResults();
+    assert.equal(results.length, 2, JSON.stringify(results));
+    for (const result of results) {
+      assert.equal(result.is_error, true, JSON.stringify(results));
+      assert.match(result.text, /its hook process ended without an answer\. Check that node is on the PATH.*governor-hook exited with code 1/s);
+    }
+  });
+
+  it('no hook launcher for this user (a teammate’s clone, Intent Governor not installed): Gemini CLI stops before the model runs, saying what to install', async () => {
+    const model = await startScriptedGemini([{ tool: 'write_file', input: { file_path: 'src/auth/blocked.ts', content: 'x\n' } }, { text: 'blocked' }]);
+    try {
+      const run = await runGemini({ binary: gemini, cwd: ws, modelUrl: model.url, home: join(temp, 'home'), env: { INTENT_GOVERNOR_INTENT: 'auth-refactor', ...governorHomes(temp), INTENT_GOVERNOR_HOME: join(temp, 'elsewhere') } });
+      assert.equal(run.signal, null, `gemini was killed: ${run.stderr}`);
+      // BeforeAgent is refused (exit 2 with the reason): the prompt never reaches the model, no tool runs.
+      assert.equal(model.toolResults().length, 0);
+      assert.equal(existsSync(join(ws, 'src/auth/blocked.ts')), false);
+      assert.match(JSON.stringify(run.result?.warnings ?? run.stderr), /Agent execution blocked: Intent Governor blocked this call: its hook launcher is not installed for this user\. Install Intent Governor/);
+    } finally {
+      await model.close();
+    }
   });
 
   /** The project's hooks (.orchestration/hooks.json, Claude Code's shape), trusted the way a person does it: `governor hooks trust --yes`. */

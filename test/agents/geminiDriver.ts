@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { finishedWithin, type Finished } from '../support/childProcesses';
-import { provisionedAgent } from './claudeCodeDriver';
+import { agentCommand, provisionedAgent } from './claudeCodeDriver';
 
 /** The model every run asks for: a fixed one, so Gemini CLI skips its model router (a side question per turn). */
 export const GEMINI_MODEL = 'gemini-2.5-pro';
@@ -52,7 +52,8 @@ export async function runGemini(options: {
     GOOGLE_GEMINI_BASE_URL: options.modelUrl,
     ...options.env,
   };
-  const child = spawn(options.binary, ['-p', options.prompt ?? 'Do the scripted task.', '--output-format', 'json', '--yolo', '-m', GEMINI_MODEL], {
+  const [command, args] = agentCommand(options.binary, ['-p', options.prompt ?? 'Do the scripted task.', '--output-format', 'json', '--yolo', '-m', GEMINI_MODEL]);
+  const child = spawn(command, args, {
     cwd: options.cwd,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

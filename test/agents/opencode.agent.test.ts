@@ -45,7 +45,7 @@ describe('agents: the real OpenCode governed through its plugin (the hook bridge
 
   beforeEach(() => {
     ({ temp, ws, home } = seedAgentWorkspace('opencode'));
-    const install = builtGovernor(['hooks', 'install', '--agent', 'opencode', '--workspace', ws], { HOME: home });
+    const install = builtGovernor(['hooks', 'install', '--agent', 'opencode', '--workspace', ws], { HOME: home, ...governorHomes(temp) });
     assert.equal(install.status, 0, install.stdout + install.stderr);
     assert.match(install.stdout, /opencode: .*\.opencode\/plugins\/intent-governor\.js written/);
   });

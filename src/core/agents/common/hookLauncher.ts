@@ -30,7 +30,8 @@ function shellQuote(text: string): string {
 /**
  * The launcher's text for the hook bundle at `hookScript` (absolute). It stays as small as it can (it runs on every
  * tool call): `exec` hands the process, stdin and all, to node. A bundle that is gone or a node that is not on PATH
- * is exit 2 with the reason on stderr, which the wrapping in every installed command turns into the agent's block.
+ * is exit 127 with the reason on stderr: not 2, which some agents take as a whole answer, so the wrapping in every
+ * installed command prints that agent's full blocking answer (Cursor's and Copilot CLI's JSON, Cline's cancel).
  */
 export function hookLauncherText(hookScript: string): string {
   return `#!/bin/sh
@@ -39,9 +40,9 @@ ${MARKER}, written by \`governor hooks install\` and by the Intent Governor exte
 hook=${shellQuote(hookScript)}
 if [ ! -f "$hook" ]; then
   echo "Intent Governor blocked this call: its hook launcher ($0) points at $hook, which is not there any more. Start VS Code with the Intent Governor extension (it rewrites the launcher) or run governor hooks install." >&2
-  exit 2
+  exit 127
 fi
-command -v node >/dev/null 2>&1 || { echo "Intent Governor blocked this call: node is not on the PATH its hook runs with ($PATH), so the hook cannot start. Install Node.js 20 or later, or put it on that PATH." >&2; exit 2; }
+command -v node >/dev/null 2>&1 || { echo "Intent Governor blocked this call: node is not on the PATH its hook runs with ($PATH), so the hook cannot start. Install Node.js 20 or later, or put it on that PATH." >&2; exit 127; }
 exec node "$hook" "$@"
 `;
 }
