@@ -57,6 +57,8 @@ export async function runClaude(options: {
   home: string;
   env?: NodeJS.ProcessEnv;
   prompt?: string;
+  /** Print every event as a JSON line, hooks' starts and answers included (`result` is then left unset). */
+  hookEvents?: boolean;
 }): Promise<ClaudeRun> {
   mkdirSync(options.home, { recursive: true });
   const env: NodeJS.ProcessEnv = {
@@ -74,7 +76,7 @@ export async function runClaude(options: {
   };
   const child = spawn(
     options.binary,
-    ['-p', options.prompt ?? 'Do the scripted task.', '--output-format', 'json', '--dangerously-skip-permissions'],
+    ['-p', options.prompt ?? 'Do the scripted task.', ...(options.hookEvents ? ['--output-format', 'stream-json', '--verbose', '--include-hook-events'] : ['--output-format', 'json']), '--dangerously-skip-permissions'],
     { cwd: options.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   const run: ClaudeRun = await finishedWithin(child, 90_000);

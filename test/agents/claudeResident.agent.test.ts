@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { builtGovernor, governorHomes, orchestrationJsonl, seedAgentWorkspace } from './agentWorkspace';
 import { startScriptedAnthropic, type ScriptStep, type ScriptedAnthropic } from '../support/scriptedAnthropic';
 import { ensureBuilt, provisionedClaude, repoRoot, runClaude, type ClaudeRun } from './claudeCodeDriver';
+import { jsonLines } from '../support/childProcesses';
 
 interface Played {
   run: ClaudeRun;
@@ -57,6 +58,22 @@ describe('agents: the real Claude Code governed by the resident governor (mcp_to
   const jsonl = (name: string): Record<string, unknown>[] => orchestrationJsonl(ws, name);
 
   const select: ScriptStep = { tool: 'mcp__intent-governor__select_active_intent', input: { intent_id: 'auth-refactor' } };
+
+  it('no hook launcher for this user: the SessionStart command hook refuses with what to install, and the resident hooks still refuse an out-of-scope Write', async () => {
+    // SessionStart and SessionEnd stay command hooks with the resident governor; their failure must say why, and open nothing.
+    const model = await startScriptedAnthropic([select, { tool: 'Write', input: { file_path: join(ws, 'src/billing/x.ts'), content: 'x\n' } }, { text: 'refused' }]);
+    try {
+      const run = await runClaude({ binary: claude, cwd: ws, modelUrl: model.url, home, env: { ...governorHomes(temp), INTENT_GOVERNOR_HOME: join(temp, 'elsewhere') }, hookEvents: true });
+      assert.equal(run.signal, null, `claude was killed: ${run.stderr}`);
+      const events = jsonLines(run.stdout);
+      const sessionStart = events.find((e) => e.subtype === 'hook_response' && e.hook_event === 'SessionStart');
+      assert.match(String(sessionStart?.output), /^Intent Governor blocked this call: its hook launcher is not installed for this user\. Install Intent Governor.*is missing\)/s, JSON.stringify(sessionStart));
+      assert.equal(existsSync(join(ws, 'src/billing/x.ts')), false);
+      assert.match(model.toolResults()[1]?.text ?? '', /\[SCOPE_VIOLATION\] "src\/billing\/x\.ts"/, JSON.stringify(model.toolResults()));
+    } finally {
+      await model.close();
+    }
+  });
 
   it("the model's own handshake binds the intent: its in-scope Write lands and is traced as claude-code under it", async () => {
     const file = join(ws, 'src/auth/token.ts');
