@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { provisionedClaude, repoRoot, runClaude } from '../test/agents/claudeCodeDriver';
 import { startScriptedAnthropic, type ScriptStep } from '../test/support/scriptedAnthropic';
 import { BENCH_INTENTS } from './benchWorkspace';
@@ -16,8 +16,9 @@ interface Setup {
   prepare(ws: string, home: string): { env: NodeJS.ProcessEnv; first: ScriptStep[] };
 }
 
+/** The hook launcher goes where the session's hooks look for it: the governor home `session` gives them (beside `home`). */
 function install(ws: string, home: string, kind: 'mcp_tool' | 'command'): void {
-  const run = spawnSync(process.execPath, [join(repoRoot, 'dist', 'cli.js'), 'hooks', 'install', '--agent', 'claude', '--claude-hooks', kind, '--workspace', ws], { encoding: 'utf8', env: { ...process.env, HOME: home } });
+  const run = spawnSync(process.execPath, [join(repoRoot, 'dist', 'cli.js'), 'hooks', 'install', '--agent', 'claude', '--claude-hooks', kind, '--workspace', ws], { encoding: 'utf8', env: { ...process.env, HOME: home, INTENT_GOVERNOR_HOME: join(dirname(home), 'gh') } });
   if (run.status !== 0) throw new Error(`install failed: ${run.stderr}`);
 }
 

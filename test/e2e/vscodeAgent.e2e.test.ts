@@ -86,7 +86,9 @@ describe('e2e: VS Code’s own agent governed through its hooks', function () {
     const config = JSON.parse(readFileSync(join(workspace, '.github', 'hooks', 'intent-governor.json'), 'utf8')) as { hooks: Record<string, { type: string; command: string }[]> };
     for (const event of ['PreToolUse', 'PostToolUse', 'SessionStart', 'UserPromptSubmit']) {
       assert.equal(config.hooks[event]?.[0]?.type, 'command', event);
-      assert.match(config.hooks[event][0].command, /^node ".*hook\.js" hook vscode /, event);
+      // The per-user launcher (the extension wrote it when it started), never this machine's path.
+      assert.match(config.hooks[event][0].command, /^ig_l="\$\{INTENT_GOVERNOR_HOME:-\$HOME\/\.intent-governor\}\/bin\/governor-hook";.*\$\("\$ig_l" hook vscode --timeout-ms 110000 /, event);
+      assert.doesNotMatch(config.hooks[event][0].command, /hook\.js/, event);
     }
   });
 
