@@ -17,7 +17,20 @@ import { errnoOf } from '../ioError';
 import type { AnchorStore } from './anchorStore';
 import { acquireLock, type LockOptions } from './crossProcessLock';
 import { readFully, readJsonlTail } from './jsonlTail';
-import { computeRecordHash, GENESIS_HASH, isChainHash, sealRecord, SIGNATURE_KEY, signedText, type ChainFields } from './traceChain';
+import {
+  computeRecordHash,
+  GENESIS_HASH,
+  isChainHash,
+  isSigningNote,
+  recordLink,
+  sealRecord,
+  sealSignedRecord,
+  SIGNATURE_KEY,
+  SIGNING_KEY,
+  SIGNING_SCHEME,
+  signedText,
+  type ChainFields,
+} from './traceChain';
 import type { MergeNote } from './traceRecord';
 import { verifyLog } from './traceVerify';
 
@@ -51,9 +64,9 @@ export interface ChainedLogOptions {
   note: (kind: NoteKind, details: Record<string, unknown>) => Promise<Record<string, unknown>>;
   /** The `signature` of each record, given its canonical line with `hash` (see src/core/signing/). */
   sign?: (text: string) => unknown;
-  /** The key `sign` signs with now, if any: a record following one signed with it says so (PREV_SIGNED_KEY). */
+  /** The key `sign` signs with now, if any: its records name the last one it signed before (SIGNING_KEY). */
   signingKeyId?: () => string | undefined;
-  /** Whether a signature on the head another process wrote is valid under the key `sign` uses now. */
+  /** Whether a signature on a record another process wrote is valid under the key `sign` uses now. */
   signedByMe?: (text: string, signature: unknown) => boolean;
   lock?: LockOptions;
 }
@@ -71,8 +84,16 @@ interface KnownTail {
   branch: string;
   hash: string;
   line: number;
-  /** The key our last record was signed with, when we wrote it. */
-  keyId?: string;
+}
+
+/** The last record signed with our key that this log knows of, and how much of the file was searched for a newer one. */
+interface OwnRecord {
+  keyId: string;
+  /** Its recordLink, what the next record signed with the key names as `signing.prev`. */
+  link: string;
+  ino: number;
+  /** File size up to which records were written or searched for a newer one signed with the key. */
+  size: number;
 }
 
 interface SyncedTail {
@@ -81,12 +102,20 @@ interface SyncedTail {
   size: number;
   notes: Record<string, unknown>[];
   merge?: MergeNote;
-  /** Set when the head is the record our last append wrote (nobody appended since): the key it was signed with. */
-  ownKeyId?: string;
 }
 
 /** Most records written by one write call; bounds memory when a burst queues up. */
 const MAX_BATCH = 512;
+
+/**
+ * How far back from the end (bytes, about 190 records) a writer that did not write the last records itself
+ * looks for the newest record signed with its key, to name it as `signing.prev`. Not finding one only costs
+ * verify one more Ed25519 check.
+ */
+const OWN_RECORD_SCAN = 256 * 1024;
+
+/** Candidates with our key id checked (Ed25519) before giving up: forged ones do not make a writer search long. */
+const OWN_RECORD_TRIES = 3;
 
 /**
  * One append-only, hash-chained JSONL log shared by any number of processes. Records queue in process and
@@ -104,6 +133,7 @@ export class ChainedJsonlLog {
   private fd: number | undefined;
   private ino = -1;
   private known: KnownTail | undefined;
+  private own: OwnRecord | undefined;
   private unsynced = false;
   private fsyncTimer: NodeJS.Timeout | undefined;
   private closed = false;
@@ -171,14 +201,21 @@ export class ChainedJsonlLog {
         return;
       }
       if (tail.merge) (fields(all[0]) ?? {}).merge = tail.merge;
+      const { sign } = this.options;
+      const keyId = sign ? this.options.signingKeyId?.() : undefined;
+      let ownLink = keyId === undefined ? undefined : this.ownLink(keyId, tail.size);
       let prev = tail.hash;
-      let ownKeyId = tail.ownKeyId;
       const lines = all.map((record) => {
-        const keyId = this.options.signingKeyId?.();
-        const line = sealRecord(record, prev, fields, this.options.sign, keyId !== undefined && keyId === ownKeyId);
+        let line = keyId !== undefined && sign ? sealSignedRecord(record, prev, fields, keyId, sign, ownLink) : sealRecord(record, prev, fields, sign);
         const holder = fields(record);
+        const signature = holder?.[SIGNATURE_KEY] as { key_id?: unknown; sig?: unknown } | undefined;
+        if (keyId !== undefined && (signature?.key_id !== keyId || typeof signature.sig !== 'string')) {
+          // The key changed between naming it and signing with it: seal the record without a key chain.
+          line = sealRecord(record, prev, fields, sign);
+        } else if (keyId !== undefined) {
+          ownLink = recordLink(holder?.hash as string, keyId, signature?.sig as string);
+        }
         prev = holder?.hash as string;
-        ownKeyId = signatureKeyId(holder?.[SIGNATURE_KEY]);
         return line;
       });
       const data = Buffer.from(`${lines.join('\n')}\n`, 'utf8');
@@ -186,8 +223,9 @@ export class ChainedJsonlLog {
       if (this.options.fsync === 'always') await this.syncNow();
       else if (this.options.fsync === 'batch') this.scheduleSync();
       const head = { hash: prev, line: tail.line + lines.length, size: tail.size + data.length };
+      if (keyId !== undefined && ownLink !== undefined) this.own = { keyId, link: ownLink, ino: this.ino, size: head.size };
       await anchors.write(name, branch, { ...head, updated: new Date().toISOString() });
-      this.known = { ino: this.ino, branch, ...head, keyId: ownKeyId };
+      this.known = { ino: this.ino, branch, ...head };
     } finally {
       await lock.release();
     }
@@ -224,7 +262,7 @@ export class ChainedJsonlLog {
     }
     const fd = this.fd;
     const known = this.known;
-    if (known && known.size === size && known.branch === branch) return { hash: known.hash, line: known.line, size, notes: [], ownKeyId: known.keyId };
+    if (known && known.size === size && known.branch === branch) return { hash: known.hash, line: known.line, size, notes: [] };
 
     const notes: Record<string, unknown>[] = [];
     let tail = readJsonlTail(fd, size);
@@ -239,7 +277,7 @@ export class ChainedJsonlLog {
     const head = lastHash ?? GENESIS_HASH;
     const anchor = await anchors.read(name, branch);
     // The head alone is not enough: a record inserted before it leaves the last line as it was, but not the size.
-    if (anchor && anchor.hash === head && anchor.size === size) return { hash: head, line: anchor.line, size, notes, ownKeyId: notes.length ? undefined : this.signedHead(tail.lastLine) };
+    if (anchor && anchor.hash === head && anchor.size === size) return { hash: head, line: anchor.line, size, notes };
 
     // Someone other than a governor writer changed the file (merge, pull, crash before the anchor moved,
     // tampering), or we have no anchor yet: one full pass tells which, and how many lines there are.
@@ -252,25 +290,57 @@ export class ChainedJsonlLog {
     const merge = others.length && result.mergeFromLine
       ? { heads: others, chains: others.length + 1, from_line: result.mergeFromLine }
       : undefined;
-    return { hash: head, line: result.records, size, notes, merge, ownKeyId: notes.length || merge ? undefined : this.signedHead(tail.lastLine) };
+    return { hash: head, line: result.records, size, notes, merge };
   }
 
   /**
-   * The key id of a head line another process wrote, when it is validly signed with the key we sign with
-   * now: our next record may then vouch for it (one Ed25519 check here saves one per record at verify).
+   * Under the lock: the recordLink of the newest record signed with `keyId` that this writer knows of, for
+   * the next record's `signing.prev`. Bytes appended since this writer last looked (at most the last
+   * OWN_RECORD_SCAN) are searched for a newer one, which another process signing with the same key wrote:
+   * taken only once its signature checks out under our key, so a record forged in our name is never
+   * vouched for. A remembered record no longer in the file (a checkout) is harmless: verify finds no record
+   * by that link, and the chain starts again here.
    */
-  private signedHead(line: string | undefined): string | undefined {
-    const { fields, signingKeyId, signedByMe } = this.options;
-    const keyId = signingKeyId?.();
-    if (line === undefined || keyId === undefined || !signedByMe) return undefined;
-    let record: Record<string, unknown>;
-    try {
-      record = JSON.parse(line) as Record<string, unknown>;
-    } catch {
-      return undefined;
+  private ownLink(keyId: string, size: number): string | undefined {
+    const own = this.own?.keyId === keyId ? this.own : undefined;
+    const from = own && own.ino === this.ino && own.size <= size ? own.size : 0;
+    const found = from < size ? this.findOwnRecord(keyId, Math.max(from, size - OWN_RECORD_SCAN), from, size) : undefined;
+    this.own = found ? { keyId, link: found, ino: this.ino, size } : own && { ...own, ino: this.ino, size };
+    return this.own?.link;
+  }
+
+  /** Searches the file between `start` and `end` backwards for a scheme-2 record validly signed with `keyId`. */
+  private findOwnRecord(keyId: string, start: number, lineStart: number, end: number): string | undefined {
+    const { fields, signedByMe } = this.options;
+    if (!signedByMe || this.fd === undefined) return undefined;
+    const bytes = Buffer.alloc(end - start);
+    readFully(this.fd, bytes, start);
+    // Lines are canonical JSON, whose sorted keys put key_id first in the signing note.
+    const needle = Buffer.from(`"${SIGNING_KEY}":{"key_id":${JSON.stringify(keyId)}`);
+    // Where a line may start: `start` itself only when it is the start of a line.
+    const first = start === lineStart ? 0 : bytes.indexOf(10) + 1;
+    let tries = 0;
+    for (let at = bytes.lastIndexOf(needle); at >= first && tries < OWN_RECORD_TRIES; at = at > 0 ? bytes.lastIndexOf(needle, at - 1) : -1) {
+      const lineFrom = bytes.lastIndexOf(10, at) + 1;
+      if (lineFrom < first) break;
+      const lineEnd = bytes.indexOf(10, at);
+      if (lineEnd < 0) continue;
+      tries += 1;
+      const line = bytes.toString('utf8', lineFrom, lineEnd);
+      let record: Record<string, unknown>;
+      try {
+        record = JSON.parse(line) as Record<string, unknown>;
+      } catch {
+        continue;
+      }
+      const holder = fields(record);
+      const signature = holder?.[SIGNATURE_KEY] as { key_id?: unknown; sig?: unknown } | undefined;
+      const note = holder?.[SIGNING_KEY];
+      if (!isSigningNote(note) || note.key_id !== keyId || note.scheme !== SIGNING_SCHEME || !isChainHash(holder?.hash)) continue;
+      if (signature?.key_id !== keyId || typeof signature.sig !== 'string') continue;
+      if (signedByMe(signedText(line, record, fields), signature)) return recordLink(holder.hash, keyId, signature.sig);
     }
-    const signature = fields(record)?.[SIGNATURE_KEY];
-    return signedByMe(signedText(line, record, fields), signature) ? keyId : undefined;
+    return undefined;
   }
 
   /** Moves bytes from `offset` to the end into `<file>.corrupt` (appended, with a header), then cuts them off. */
@@ -337,10 +407,4 @@ function hashOfLine(line: string, fields: ChainFields): string | undefined {
   if (typeof record !== 'object' || record === null || Array.isArray(record)) return undefined;
   const stated = fields(record as Record<string, unknown>)?.hash;
   return isChainHash(stated) ? stated : computeRecordHash(record as Record<string, unknown>, fields);
-}
-
-/** The key id of a record's `signature`, if it has a real one (not a writer's unsigned note). */
-function signatureKeyId(signature: unknown): string | undefined {
-  const keyId = (signature as { key_id?: unknown } | undefined)?.key_id;
-  return typeof keyId === 'string' ? keyId : undefined;
 }

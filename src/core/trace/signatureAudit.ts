@@ -1,7 +1,7 @@
 import { isKeyId, isRecordSignature, isUnsignedNote, signatureMatches, signatureMatchesAsync, type RecordSignature } from '../signing/recordSignature';
 import type { VerifiedSignatureCache } from '../signing/verifiedSignatureCache';
 import type { PublishedSigner, SignerSet } from '../signing/workspaceSigners';
-import { canonicalJson, PREV_SIGNED_KEY, SIGNATURE_KEY, type ChainFields } from './traceChain';
+import { canonicalJson, isSigningNote, PREV_SIGNED_KEY, recordLink, SIGNATURE_KEY, SIGNING_KEY, SIGNING_SCHEME, type ChainFields } from './traceChain';
 import type { RecordLine } from './traceVerify';
 
 /**
@@ -44,6 +44,12 @@ export interface SignatureReport {
 /** Checks in flight at once: enough to keep the thread pool busy, few enough to bound memory. */
 const IN_FLIGHT = 16;
 
+/**
+ * Scheme-2 chains whose newest record is kept in memory for the check at the end; past this, the oldest
+ * one's signature is checked during the pass (wasted only if a later record of its key names it after all).
+ */
+const MAX_HEADS = 1024;
+
 interface Entry {
   verdict: SignatureVerdict;
   signer?: PublishedSigner;
@@ -51,7 +57,7 @@ interface Entry {
   reason?: string;
 }
 
-/** Consecutive records by one key, each vouching for the one before: the last one's signature decides them all. */
+/** Scheme 1: consecutive records by one key, each vouching for the one before: the last one's signature decides them all. */
 interface Run {
   indices: number[];
   keyId: string;
@@ -60,13 +66,40 @@ interface Run {
   sig: RecordSignature;
 }
 
+/**
+ * Scheme 2 (traceChain's SIGNING_KEY): a record by a published key, decided after the pass by the newest
+ * record of its key's chain: valid when its own signature is, or when a valid record of the same key names it.
+ */
+interface Linked {
+  index: number;
+  /** Its key's signer (one object per key id, so also what tells two records' keys apart). */
+  signer: PublishedSigner;
+  hash: string;
+  /** Its signature, until a later record names it (then it is read again if it must answer for itself). */
+  sig?: RecordSignature;
+  /** The record of the same key its `signing.prev` names, on an earlier line. */
+  pred?: Linked;
+  /** Later records that name it and are not known to be bad. */
+  linkers: number;
+  /** Kept while no record names it, so its signature can be checked at the end without reading it again. */
+  text?: RecordLine;
+  /** Its own signature, when it was checked during the pass. */
+  own?: boolean;
+  state: 'open' | 'valid' | 'invalid';
+}
+
 /** Reads the given lines of the log again, for records whose run ended in a bad signature. */
 export type RereadLines = (lines: ReadonlySet<number>) => AsyncIterable<RecordLine>;
 
 /**
- * Collects a verdict per record during verify's single pass. Signatures are checked per run (see
- * traceChain's PREV_SIGNED_KEY) on the thread pool; when a run's last signature is bad, its other records are read
- * again and judged without it, so one forged record never takes the records before it down with it.
+ * Collects a verdict per record during verify's single pass.
+ * - Scheme 2 (what writers write): each key's records form a chain (`signing.prev`, under each record's
+ *   signature, names the key's previous record by hash and signature). After the pass, only the newest
+ *   record of each chain is checked; a valid one vouches for every record behind it. When one is bad, the
+ *   record it named is checked on its own (read again), and so on, so a forged record never takes genuine
+ *   ones down with it. A record whose content does not match its hash neither is vouched for nor vouches.
+ * - Scheme 1 (older logs): signatures are checked per run of consecutive records (PREV_SIGNED_KEY) on the
+ *   thread pool; when a run's last signature is bad, its other records are read again and judged without it.
  */
 export class SignatureAudit {
   private readonly entries: Entry[] = [];
@@ -77,6 +110,12 @@ export class SignatureAudit {
   private checked = 0;
   private run: Run | undefined;
   private recheck = new Set<number>();
+  /** Scheme-2 records by index; 100k of them, so each holds little once a later record names it. */
+  private readonly linked: (Linked | undefined)[] = [];
+  /** Scheme-2 records no later record names yet, by their recordLink. */
+  private readonly byLink = new Map<string, Linked>();
+  /** Scheme-2 records no later record names yet, oldest first. */
+  private readonly heads = new Map<number, Linked>();
 
   constructor(
     private readonly signers: SignerSet,
@@ -108,8 +147,16 @@ export class SignatureAudit {
       this.entries[index] = { verdict: 'unknown_key', key_id: field.key_id };
       return this.closeRun();
     }
-    // Placeholder until the run's signature answers; fail closed if it never does.
+    const note = line.holder[SIGNING_KEY];
+    if (note !== undefined) return both(this.closeRun(), this.addLinked(line, field, signer, note));
+    // Placeholder until a signature answers for it; fail closed if none ever does.
     this.entries[index] = { verdict: 'invalid', signer, key_id: field.key_id };
+    if (!line.hashMatches) {
+      // Edited after it was written: it stands alone, neither vouched for by the next record nor vouching.
+      const waited = this.closeRun();
+      this.run = { indices: [index], keyId: field.key_id, signer, last: line, sig: field };
+      return both(waited, this.closeRun());
+    }
     const run = this.run;
     if (run && run.keyId === field.key_id && line.holder[PREV_SIGNED_KEY] === true && line.holder.prev_hash === run.last.hash) {
       run.indices.push(index);
@@ -120,6 +167,63 @@ export class SignatureAudit {
     const waited = this.closeRun();
     this.run = { indices: [index], keyId: field.key_id, signer, last: line, sig: field };
     return waited;
+  }
+
+  /** A scheme-2 record: links it to the record of its key it names, and keeps it as its chain's newest. */
+  private addLinked(line: RecordLine, sig: RecordSignature, signer: PublishedSigner, note: unknown): Promise<void> | undefined {
+    const index = line.line - 1;
+    if (!isSigningNote(note) || !isKeyId(note.key_id)) {
+      this.entries[index] = { verdict: 'invalid', signer, key_id: sig.key_id, reason: 'its signing note is malformed' };
+      return undefined;
+    }
+    if (note.scheme !== SIGNING_SCHEME) {
+      this.entries[index] = { verdict: 'invalid', signer, key_id: sig.key_id, reason: `signing scheme ${note.scheme} is not one this version knows` };
+      return undefined;
+    }
+    if (note.key_id !== sig.key_id) {
+      this.entries[index] = { verdict: 'invalid', signer, key_id: sig.key_id, reason: `the record names the key ${note.key_id}, its signature another` };
+      return undefined;
+    }
+    if (this.linked[index]) return undefined;
+    const node: Linked = { index, signer, hash: line.hash, sig, linkers: 0, text: line, state: 'open' };
+    this.linked[index] = node;
+    if (line.hashMatches) {
+      const pred = note.prev === undefined ? undefined : this.byLink.get(note.prev);
+      if (pred && pred.signer === signer) {
+        // Named once is enough: a second record naming it (a fork, or a forger) starts a chain of its own.
+        this.byLink.delete(note.prev as string);
+        node.pred = pred;
+        pred.linkers += 1;
+        pred.sig = undefined;
+        if (this.heads.delete(pred.index)) pred.text = undefined;
+      }
+      const link = recordLink(line.hash, sig.key_id, sig.sig);
+      if (!this.byLink.has(link)) this.byLink.set(link, node);
+    }
+    this.heads.set(index, node);
+    if (this.heads.size <= MAX_HEADS) return undefined;
+    const [oldest] = this.heads.values();
+    this.heads.delete(oldest.index);
+    const text = oldest.text as RecordLine;
+    oldest.text = undefined;
+    return this.track(
+      this.checkLinked(oldest, text).then((ok) => {
+        oldest.own = ok;
+      }),
+    );
+  }
+
+  /** A scheme-2 record's own signature (found valid before, or checked now) in `line`, the record as read (again). */
+  private async checkLinked(node: Linked, line: RecordLine): Promise<boolean> {
+    const sig = line.holder[SIGNATURE_KEY];
+    const { keyId } = node.signer;
+    // Read again, the line must still be the record the pass saw.
+    if (line.hash !== node.hash || !isRecordSignature(sig) || sig.key_id !== keyId) return false;
+    if (this.cache?.has(node.hash, keyId, sig.sig)) return true;
+    if (!line.hashMatches) return false;
+    const ok = await this.check(line, sig, node.signer);
+    if (ok) this.cache?.add(node.hash, keyId, sig.sig);
+    return ok;
   }
 
   /** Decides the open run by its last record's signature; returns a promise when too many checks are in flight. */
@@ -133,15 +237,21 @@ export class SignatureAudit {
       for (const index of run.indices) this.entries[index] = valid;
       return undefined;
     }
-    const job = this.check(last, sig, run.signer).then((ok) => {
-      if (ok) {
-        for (const index of run.indices) this.entries[index] = valid;
-        this.cache?.add(last.hash, run.keyId, sig.sig);
-        return;
-      }
-      // The last one is bad (forged, or edited after signing): the others must stand on their own.
-      for (const index of run.indices) if (index !== last.line - 1) this.recheck.add(index + 1);
-    });
+    return this.track(
+      this.check(last, sig, run.signer).then((ok) => {
+        if (ok) {
+          for (const index of run.indices) this.entries[index] = valid;
+          this.cache?.add(last.hash, run.keyId, sig.sig);
+          return;
+        }
+        // The last one is bad (forged, or edited after signing): the others must stand on their own.
+        for (const index of run.indices) if (index !== last.line - 1) this.recheck.add(index + 1);
+      }),
+    );
+  }
+
+  /** Keeps a check's promise for `settle`; returns a promise to wait on when too many are in flight. */
+  private track(job: Promise<void>): Promise<void> | undefined {
     this.pending.add(job);
     void job.finally(() => this.pending.delete(job));
     return this.inFlight >= IN_FLIGHT ? new Promise((resolve) => this.waiting.push(resolve)) : undefined;
@@ -167,6 +277,83 @@ export class SignatureAudit {
     while (this.pending.size) await Promise.all([...this.pending]);
   }
 
+  /**
+   * Decides every scheme-2 record, in rounds: the newest record of each chain first; a bad one hands its
+   * verdict duty to the record it named, which is read again and checked on its own in the next round.
+   */
+  private async resolveLinked(): Promise<void> {
+    let round = this.linked.filter((node): node is Linked => node !== undefined && node.state === 'open' && node.linkers === 0);
+    while (round.length) {
+      const next: Linked[] = [];
+      const unread = new Set<number>();
+      const checks: [Linked, RecordLine][] = [];
+      for (const node of round) {
+        if (node.own !== undefined) this.decide(node, node.own, next);
+        else if (node.sig && this.cache?.has(node.hash, node.signer.keyId, node.sig.sig)) this.decide(node, true, next);
+        else if (node.text) checks.push([node, node.text]);
+        else unread.add(node.index + 1);
+      }
+      await this.checkHeads(checks, next);
+      if (unread.size && this.reread) await this.checkHeads(this.readAgain(unread), next);
+      // What could not be read again (the file changed under verify) fails closed.
+      for (const node of round) if (node.state === 'open') this.decide(node, false, next);
+      round = next.filter((node) => node.state === 'open' && node.linkers === 0);
+    }
+    // One entry object per signer and verdict: 100k records share a handful.
+    const shared = new Map<PublishedSigner, { valid: Entry; invalid: Entry }>();
+    for (const node of this.linked) {
+      if (!node) continue;
+      const { signer } = node;
+      let entries = shared.get(signer);
+      if (!entries) {
+        entries = { valid: { verdict: signer.status === 'revoked' ? 'revoked' : 'signed', signer, key_id: signer.keyId }, invalid: { verdict: 'invalid', signer, key_id: signer.keyId } };
+        shared.set(signer, entries);
+      }
+      this.entries[node.index] = node.state === 'valid' ? entries.valid : entries.invalid;
+    }
+  }
+
+  private async *readAgain(lines: ReadonlySet<number>): AsyncGenerator<[Linked, RecordLine]> {
+    for await (const line of (this.reread as RereadLines)(lines)) {
+      const node = this.linked[line.line - 1];
+      if (node && node.state === 'open') yield [node, line];
+    }
+  }
+
+  /** Checks chain heads on the thread pool, IN_FLIGHT at a time, deciding each as it answers. */
+  private async checkHeads(heads: Iterable<[Linked, RecordLine]> | AsyncIterable<[Linked, RecordLine]>, next: Linked[]): Promise<void> {
+    const running = new Set<Promise<void>>();
+    for await (const [node, line] of heads) {
+      const job: Promise<void> = this.checkLinked(node, line).then((ok) => {
+        running.delete(job);
+        this.decide(node, ok, next);
+      });
+      running.add(job);
+      if (running.size >= IN_FLIGHT) await Promise.race(running);
+    }
+    await Promise.all(running);
+  }
+
+  /** Valid: so is every record behind it in its chain. Bad: the record it named must now answer for itself. */
+  private decide(node: Linked, ok: boolean, next: Linked[]): void {
+    if (node.state !== 'open') return;
+    node.text = undefined;
+    if (!ok) {
+      node.state = 'invalid';
+      const pred = node.pred;
+      if (pred) {
+        pred.linkers -= 1;
+        if (pred.linkers === 0 && pred.state === 'open') next.push(pred);
+      }
+      return;
+    }
+    for (let at: Linked | undefined = node; at && at.state === 'open'; at = at.pred) {
+      at.state = 'valid';
+      at.text = undefined;
+      at.sig = undefined;
+    }
+  }
+
   /** Every verdict, once the checks in flight have answered; saves what is new to the cache. */
   async finish(): Promise<SignatureReport> {
     await this.settle();
@@ -177,6 +364,7 @@ export class SignatureAudit {
       for await (const line of this.reread(lines)) await this.add(line);
       await this.settle();
     }
+    await this.resolveLinked();
     await this.cache?.save().catch(() => undefined);
     const counts = Object.fromEntries(SIGNATURE_VERDICTS.map((v) => [v, 0])) as Record<SignatureVerdict, number>;
     const signers: Record<string, number> = {};
@@ -195,6 +383,11 @@ export class SignatureAudit {
     });
     return { records: this.entries.filter(Boolean).length, counts, signers, runs, checked: this.checked };
   }
+}
+
+/** Both waits, when the caller has two. */
+function both(a: Promise<void> | undefined, b: Promise<void> | undefined): Promise<void> | undefined {
+  return a && b ? Promise.all([a, b]).then(() => undefined) : (a ?? b);
 }
 
 /** True when every record is signed by a published, unrevoked key. */
@@ -260,8 +453,11 @@ export function judgeRecordSignature(record: Record<string, unknown>, fields: Ch
   else if (!isRecordSignature(field) || !isKeyId(field.key_id)) run = { from: 0, to: 0, verdict: 'invalid', reason: 'the signature field is malformed' };
   else {
     const signer = signers.byKeyId.get(field.key_id);
+    const note = holder[SIGNING_KEY];
     if (!signer) run = { from: 0, to: 0, verdict: 'unknown_key', key_id: field.key_id };
-    else {
+    else if (note !== undefined && (!isSigningNote(note) || note.scheme !== SIGNING_SCHEME || note.key_id !== field.key_id)) {
+      run = { from: 0, to: 0, verdict: 'invalid', signer: signer.name, key_id: field.key_id };
+    } else {
       const { [SIGNATURE_KEY]: _signature, ...rest } = holder;
       const ok = signatureMatches(canonicalJson(holder === record ? rest : { ...record, metadata: rest }), field, signer.key);
       run = { from: 0, to: 0, verdict: ok ? (signer.status === 'revoked' ? 'revoked' : 'signed') : 'invalid', signer: signer.name, key_id: field.key_id };

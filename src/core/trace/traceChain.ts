@@ -1,9 +1,10 @@
-import { createHash } from 'node:crypto';
+import * as nodeCrypto from 'node:crypto';
 
 /**
  * The hash chain both logs use. Each record carries `prev_hash` (the hash of the record it follows on its
  * branch) and `hash` = sha256 over the canonical JSON of the record without `hash` and `signature`. The
- * signature sits beside `hash` and covers the canonical form with `hash` (see src/core/signing/). Lines are
+ * signature sits beside `hash` and covers the canonical form with `hash` (see src/core/signing/); a signed
+ * record also names, inside what `hash` covers, the last record its key signed (SIGNING_KEY). Lines are
  * written in canonical form, so a verifier can usually hash the line's own bytes (see `lineHashMatches`).
  */
 
@@ -24,8 +25,11 @@ export const traceChainFields: ChainFields = (record) => {
 
 export const governanceChainFields: ChainFields = (record) => record;
 
+/** One-shot hashing (node 20.12+, 21.7+): no Hash object per call, which counts at 100k records; createHash before. */
+const oneShotHash = (nodeCrypto as { hash?: (algorithm: string, data: string, encoding: 'hex') => string }).hash;
+
 export function sha256Hex(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex');
+  return oneShotHash ? oneShotHash('sha256', text, 'hex') : nodeCrypto.createHash('sha256').update(text, 'utf8').digest('hex');
 }
 
 export function isChainHash(value: unknown): value is string {
@@ -58,11 +62,43 @@ export function canonicalJson(value: unknown): string {
 export const SIGNATURE_KEY = 'signature';
 
 /**
- * Set by a writer on a record that follows, on its own chain, a record the same writer signed with the same
- * key (see chainedLog.ts): the signature over this record, which covers `prev_hash`, then vouches for the
- * one before it, so a verifier checks one Ed25519 signature per run of a writer's records instead of each.
+ * Signing scheme 1 (logs written before scheme 2, still verified): set by a writer on a record that follows,
+ * on its own chain, a record the same writer signed with the same key: the signature over this record,
+ * which covers `prev_hash`, then vouches for the one before it, so a verifier checks one Ed25519 signature
+ * per run of a writer's consecutive records. Writers no longer set it.
  */
 export const PREV_SIGNED_KEY = 'prev_signed';
+
+/**
+ * Signing scheme 2: a signed record carries `signing: {key_id, prev?, scheme: 2}` beside `hash`, inside what
+ * `hash` (and so the signature) covers. `key_id` is the key that signs it (the signature must name the same
+ * one); `prev` is `recordLink` of the last record signed with that key before it, wherever it is in the log,
+ * so a key's records form a chain of their own however other writers' records interleave with them. One
+ * valid signature then vouches for the whole chain behind it, signature bytes included: a verifier checks the
+ * newest record of each chain and only reads back when one does not check out (signatureAudit.ts).
+ */
+export const SIGNING_KEY = 'signing';
+export const SIGNING_SCHEME = 2;
+
+export interface SigningNote {
+  key_id: string;
+  /** recordLink of this key's previous record; absent when its writer knew none. */
+  prev?: string;
+  scheme: number;
+}
+
+export function isSigningNote(value: unknown): value is SigningNote {
+  const v = value as Partial<SigningNote> | null;
+  return typeof value === 'object' && value !== null && typeof v?.key_id === 'string' && typeof v.scheme === 'number' && (v.prev === undefined || isChainHash(v.prev));
+}
+
+/**
+ * What a scheme-2 record names its key's previous record by: sha256 over that record's `hash`, key id and
+ * signature (`<hash>\n<key_id>\n<sig>`). Its hash pins its content, so the link pins every byte of it.
+ */
+export function recordLink(hash: string, keyId: string, sig: string): string {
+  return `sha256:${sha256Hex(`${hash}\n${keyId}\n${sig}`)}`;
+}
 
 /** The hash a record must carry: over its canonical form with `hash` and `signature` left out. */
 export function computeRecordHash(record: Record<string, unknown>, fields: ChainFields): string {
@@ -88,17 +124,38 @@ export function signedText(line: string, record: Record<string, unknown>, fields
 
 /**
  * Sets `prev_hash` and `hash` on the record (mutating it) and returns its line, without the newline. With
- * `sign`, the record also gets `signature` = sign(its canonical line with `hash`); any old one is dropped.
+ * `sign`, the record also gets `signature` = sign(its canonical line with `hash`); any old signature and
+ * `signing` note are dropped. This is scheme 1 (or no scheme: `sign` returning a writer's unsigned note);
  * `prevSigned`: the caller signed the record at `prevHash` itself, with the key `sign` uses now.
+ * Writers sign with `sealSignedRecord`.
  */
 export function sealRecord(record: Record<string, unknown>, prevHash: string, fields: ChainFields, sign?: (text: string) => unknown, prevSigned = false): string {
   const holder = fields(record);
   if (!holder) throw new Error('sealRecord: record has no place for chain fields');
+  delete holder[SIGNING_KEY];
+  delete holder[PREV_SIGNED_KEY];
+  if (prevSigned && sign) holder[PREV_SIGNED_KEY] = true;
+  return seal(record, holder, prevHash, fields, sign);
+}
+
+/**
+ * Seals a record under signing scheme 2 (see SIGNING_KEY): `signing` names `keyId` and `ownPrev`, the
+ * recordLink of the last record the caller signed with that key, then the record is hashed and signed.
+ */
+export function sealSignedRecord(record: Record<string, unknown>, prevHash: string, fields: ChainFields, keyId: string, sign: (text: string) => unknown, ownPrev?: string): string {
+  const holder = fields(record);
+  if (!holder) throw new Error('sealSignedRecord: record has no place for chain fields');
+  delete holder[PREV_SIGNED_KEY];
+  const note: SigningNote = { key_id: keyId, scheme: SIGNING_SCHEME };
+  if (ownPrev !== undefined) note.prev = ownPrev;
+  holder[SIGNING_KEY] = note;
+  return seal(record, holder, prevHash, fields, sign);
+}
+
+function seal(record: Record<string, unknown>, holder: Record<string, unknown>, prevHash: string, fields: ChainFields, sign?: (text: string) => unknown): string {
   delete holder.hash;
   delete holder[SIGNATURE_KEY];
-  delete holder[PREV_SIGNED_KEY];
   holder.prev_hash = prevHash;
-  if (prevSigned && sign) holder[PREV_SIGNED_KEY] = true;
   holder.hash = computeRecordHash(record, fields);
   const line = canonicalJson(record);
   if (!sign) return line;
@@ -135,6 +192,41 @@ function withoutPairAt(line: string, pair: string, at: number): string {
 }
 
 /**
+ * `lineHashMatches(signedText(line, …), statedHash)` for a signed line, without building the signed text:
+ * the line's bytes minus the signature pair and minus the `"hash":"…"` pair (each with the comma joining
+ * it) hash to the stated value. When the two pairs touch or are not found, it answers false, and the caller
+ * falls back to `computeRecordHash` as for any line that is not canonical. Both pairs are searched from the
+ * end (the holder's keys come last in both logs' records). Unlike `signedText`, a signature pair that occurs
+ * twice needs no check: cutting the wrong one only makes the hash differ, and the fallback decides.
+ */
+export function signedLineHashMatches(line: string, holder: Record<string, unknown>, statedHash: string): boolean {
+  const signature = holder[SIGNATURE_KEY];
+  if (signature === undefined) return lineHashMatches(line, statedHash);
+  const sigPair = `${JSON.stringify(SIGNATURE_KEY)}:${signatureJson(signature)}`;
+  const s = line.lastIndexOf(sigPair);
+  if (s < 0) return false;
+  const hashPair = `"hash":${JSON.stringify(statedHash)}`;
+  let h = line.lastIndexOf(hashPair, s);
+  if (h < 0) h = line.indexOf(hashPair, s);
+  if (h < 0) return false;
+  const [sigFrom, sigTo] = pairSpan(line, s, sigPair.length);
+  const [hashFrom, hashTo] = pairSpan(line, h, hashPair.length);
+  // With a character between the two spans, cutting both at once is what cutting one after the other gives.
+  let rest: string;
+  if (hashTo < sigFrom) rest = line.slice(0, hashFrom) + line.slice(hashTo, sigFrom) + line.slice(sigTo);
+  else if (sigTo < hashFrom) rest = line.slice(0, sigFrom) + line.slice(sigTo, hashFrom) + line.slice(hashTo);
+  else return false;
+  return `sha256:${sha256Hex(rest)}` === statedHash;
+}
+
+/** The characters `withoutPairAt` removes: the pair and the comma joining it to a neighbour. */
+function pairSpan(line: string, at: number, length: number): [number, number] {
+  if (line.charCodeAt(at + length) === 44) return [at, at + length + 1];
+  if (line.charCodeAt(at - 1) === 44) return [at - 1, at + length];
+  return [at, at + length];
+}
+
+/**
  * Fast check for a line the writer produced, given without its signature (`signedText`): its bytes minus
  * the `"hash":"…"` pair hash to the stated value.
  * The own hash cannot occur elsewhere in the line, so the pair is unambiguous. A false answer is not a
@@ -142,6 +234,7 @@ function withoutPairAt(line: string, pair: string, at: number): string {
  */
 export function lineHashMatches(line: string, statedHash: string): boolean {
   const pair = `"hash":${JSON.stringify(statedHash)}`;
-  const at = line.indexOf(pair);
+  // From the end: chain fields come after a record's content (`files`) in both logs' key order.
+  const at = line.lastIndexOf(pair);
   return at >= 0 && `sha256:${sha256Hex(withoutPairAt(line, pair, at))}` === statedHash;
 }

@@ -1,6 +1,6 @@
 import type { AnchorHead } from './anchorStore';
 import { readLines } from './lineStream';
-import { computeRecordHash, GENESIS_HASH, isChainHash, lineHashMatches, signedText, traceChainFields, type ChainFields } from './traceChain';
+import { computeRecordHash, GENESIS_HASH, isChainHash, signedLineHashMatches, signedText, traceChainFields, type ChainFields } from './traceChain';
 
 /**
  * Verification rule (chain, merges, anchor):
@@ -81,7 +81,29 @@ export interface RecordLine {
   holder: Record<string, unknown>;
   hash: string;
   /** The canonical form a signature covers (traceChain.signedText). */
-  signedText: string;
+  readonly signedText: string;
+  /** Whether the record's content hashes to its stated `hash` (false: edited after it was written). */
+  hashMatches: boolean;
+}
+
+/** A RecordLine whose signed text is cut out of the line only when asked for: most records' signatures are never checked. */
+class ParsedLine implements RecordLine {
+  private cut: string | undefined;
+
+  constructor(
+    readonly line: number,
+    private readonly text: string,
+    readonly record: Record<string, unknown>,
+    readonly holder: Record<string, unknown>,
+    readonly hash: string,
+    readonly hashMatches: boolean,
+    private readonly fields: ChainFields,
+  ) {}
+
+  get signedText(): string {
+    this.cut ??= signedText(this.text, this.record, this.fields);
+    return this.cut;
+  }
 }
 
 /**
@@ -97,7 +119,8 @@ export async function* readRecordLines(path: string, fields: ChainFields, wanted
     const parsed = parseRecord(line.text, fields);
     if (typeof parsed === 'string') continue;
     const { record, holder, hash } = parsed;
-    yield { line: line.line, record, holder, hash, signedText: signedText(line.text, record, fields) };
+    const hashMatches = signedLineHashMatches(line.text, holder, hash) || computeRecordHash(record, fields) === hash;
+    yield new ParsedLine(line.line, line.text, record, holder, hash, hashMatches, fields);
   }
 }
 
@@ -150,11 +173,9 @@ export async function verifyLog(path: string, options: VerifyOptions = {}): Prom
       continue;
     }
     const { record, holder, hash, prev } = parsed;
-    const text = signedText(line.text, record, fields);
-    if (!lineHashMatches(text, hash) && computeRecordHash(record, fields) !== hash) {
-      fail(line.line, `line ${line.line} does not match its hash: the record was edited after it was written`);
-    }
-    const audited = options.onRecord?.({ line: line.line, record, holder, hash, signedText: text });
+    const hashMatches = signedLineHashMatches(line.text, holder, hash) || computeRecordHash(record, fields) === hash;
+    if (!hashMatches) fail(line.line, `line ${line.line} does not match its hash: the record was edited after it was written`);
+    const audited = options.onRecord?.(new ParsedLine(line.line, line.text, record, holder, hash, hashMatches, fields));
     if (audited) await audited;
     const earlier = seen.get(hash);
     if (earlier !== undefined) fail(line.line, `line ${line.line} repeats the record on line ${earlier}`);

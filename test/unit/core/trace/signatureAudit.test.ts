@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { generateSigningKey, recordSignerFor } from '../../../../src/core/signing/signingKey';
 import { loadWorkspaceSigners, publishSigner } from '../../../../src/core/signing/workspaceSigners';
 import { judgeRecordSignature } from '../../../../src/core/trace/signatureAudit';
-import { sealRecord, traceChainFields } from '../../../../src/core/trace/traceChain';
+import { recordLink, sealRecord, traceChainFields } from '../../../../src/core/trace/traceChain';
 import { JsonlTraceSink } from '../../../../src/core/trace/traceWriter';
 import { verifyWorkspaceLogs } from '../../../../src/core/trace/workspaceVerify';
 import { mutationEvent, traceWorkspace, type TraceWorkspace } from '../../../support/traceFixtures';
@@ -62,7 +62,7 @@ describe('signature audit', () => {
     assert.equal(report.signatures?.checked, 2, 'the forged one, then the run it claimed to extend');
   });
 
-  it('a writer in another process vouches for the head it finds only after checking its signature; another key starts a run of its own', async () => {
+  it('a writer in another process names the last record of its key only after checking its signature; another key starts a chain of its own', async () => {
     const appendWith = async (recordSigner: typeof signer) => {
       const other = new JsonlTraceSink({ workspaceRoot: ws.root, toolVersion: 'test', anchors: ws.anchors, fsync: 'never', signer: () => recordSigner });
       await other.recordMutation(mutationEvent());
@@ -73,19 +73,23 @@ describe('signature audit', () => {
     await publishSigner(ws.root, bob.name, bob.public_key);
     await appendWith(recordSignerFor(bob));
     await appendWith(signer);
-    const lines = (await readFile(ws.trace, 'utf8')).trim().split('\n').map((l) => JSON.parse(l).metadata.prev_signed);
-    assert.deepEqual(lines, [undefined, true, true, true, undefined, undefined]);
+    const records = async () => (await readFile(ws.trace, 'utf8')).trim().split('\n').map((l) => JSON.parse(l).metadata);
+    const link = (m: { hash: string; signature: { key_id: string; sig: string } }) => recordLink(m.hash, m.signature.key_id, m.signature.sig);
+    let metadata = await records();
+    assert.deepEqual(metadata.map((m) => m.signing.prev), [undefined, link(metadata[0]), link(metadata[1]), link(metadata[2]), undefined, link(metadata[3])]);
+    assert.deepEqual(metadata.map((m) => m.prev_signed), [undefined, undefined, undefined, undefined, undefined, undefined], 'scheme 1 is only read, no longer written');
     const report = await traceReport();
     assert.deepEqual(report.signatures?.signers, { alice: 5, bob: 1 });
-    assert.equal(report.signatures?.checked, 3, 'one per run: lines 1-4, 5, 6');
+    assert.equal(report.signatures?.checked, 2, 'one per key chain: lines 1-4 and 6 (alice), line 5 (bob)');
 
-    // A head whose signature does not check out is not vouched for by the next writer.
+    // A record of its key whose signature does not check out is not named by the next writer: it names the one before.
     const text = (await readFile(ws.trace, 'utf8')).trim().split('\n');
     const head = JSON.parse(text[5]);
     head.metadata.signature.sig = JSON.parse(text[0]).metadata.signature.sig;
     await writeFile(ws.trace, `${[...text.slice(0, 5), JSON.stringify(head)].join('\n')}\n`);
     await appendWith(signer);
-    assert.equal(JSON.parse((await readFile(ws.trace, 'utf8')).trim().split('\n')[6]).metadata.prev_signed, undefined);
+    metadata = await records();
+    assert.equal(metadata[6].signing.prev, link(metadata[3]));
   });
 
   it('accepts a signed record whose line is valid JSON but not canonical (keys in another order, spaces)', async () => {

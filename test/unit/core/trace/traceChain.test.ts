@@ -5,7 +5,10 @@ import {
   GENESIS_HASH,
   governanceChainFields,
   lineHashMatches,
+  recordLink,
   sealRecord,
+  sealSignedRecord,
+  signedLineHashMatches,
   signedText,
   traceChainFields,
 } from '../../../../src/core/trace/traceChain';
@@ -56,6 +59,37 @@ describe('traceChain with signatures', () => {
     assert.equal(signedText(line, parsed, traceChainFields), seen[0]);
     assert.equal(computeRecordHash(parsed, traceChainFields), parsed.metadata.hash, 'adding the signature did not change the hash');
     assert.equal(lineHashMatches(signedText(line, parsed, traceChainFields), parsed.metadata.hash), true);
+  });
+
+  it('scheme 2: the signing note (key, link to the key\'s previous record) is inside the hash and what the signature covers', () => {
+    const prev = recordLink(`sha256:${'1'.repeat(64)}`, 'ed25519:00', 'sig-before');
+    assert.match(prev, /^sha256:[0-9a-f]{64}$/);
+    assert.notEqual(prev, recordLink(`sha256:${'1'.repeat(64)}`, 'ed25519:00', 'sig-bef0re'), 'the link pins the signature bytes');
+    const seen: string[] = [];
+    const record: Record<string, unknown> = { id: 'r1', files: [], metadata: { kind: 'mutation', prev_signed: true } };
+    const line = sealSignedRecord(record, GENESIS_HASH, traceChainFields, 'ed25519:00', (text) => (seen.push(text), { key_id: 'ed25519:00', sig: 'x' }), prev);
+    const parsed = JSON.parse(line) as { metadata: Record<string, unknown> & { hash: string } };
+    assert.deepEqual(parsed.metadata.signing, { key_id: 'ed25519:00', prev, scheme: 2 });
+    assert.equal(parsed.metadata.prev_signed, undefined, 'scheme 1 vouching is not written');
+    assert.match(seen[0], /"signing":\{"key_id":"ed25519:00","prev":"sha256:/);
+    assert.equal(computeRecordHash(parsed, traceChainFields), parsed.metadata.hash);
+    assert.equal(JSON.parse(sealRecord(parsed, GENESIS_HASH, traceChainFields)).metadata.signing, undefined, 'sealRecord drops a stale note');
+  });
+
+  it('checks a signed line\'s hash without cutting out its signature first, agreeing with the slow path', () => {
+    const sign = () => ({ key_id: 'ed25519:00', sig: 'c2ln' });
+    const trace = sealSignedRecord({ id: 'r1', files: [{ path: 'a' }], metadata: { kind: 'mutation' } }, GENESIS_HASH, traceChainFields, 'ed25519:00', sign);
+    const governance = sealSignedRecord({ kind: 'governance', code: 'X', zz: 1 }, GENESIS_HASH, governanceChainFields, 'ed25519:00', sign);
+    for (const [line, fields] of [[trace, traceChainFields], [governance, governanceChainFields]] as const) {
+      const parsed = JSON.parse(line) as Record<string, unknown>;
+      const holder = fields(parsed) as Record<string, unknown> & { hash: string };
+      assert.equal(signedLineHashMatches(line, holder, holder.hash), true);
+      assert.equal(lineHashMatches(signedText(line, parsed, fields), holder.hash), true);
+      assert.equal(signedLineHashMatches(line.replace('"X"', '"Y"').replace('"a"', '"b"'), holder, holder.hash), false, 'an edit');
+      assert.equal(signedLineHashMatches(line, { ...holder, signature: { key_id: 'ed25519:00', sig: 'other' } }, holder.hash), false, 'not its signature: the caller recomputes');
+    }
+    const unsigned = sealRecord({ kind: 'governance', code: 'X' }, GENESIS_HASH, governanceChainFields);
+    assert.equal(signedLineHashMatches(unsigned, JSON.parse(unsigned), (JSON.parse(unsigned) as { hash: string }).hash), true);
   });
 
   it('re-sealing drops an old signature instead of carrying it to new content', () => {
