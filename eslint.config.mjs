@@ -19,14 +19,14 @@ const CORE = join(SRC, 'core');
  * it; every unit is in exactly one layer, so a new one has to be placed here before it lints.
  */
 export const CORE_LAYERS = [
-  ['toolError.ts', 'logger.ts', 'contentHash.ts', 'process', 'approval', 'changeClass'], // 0 leaves: import nothing from src/core
+  ['toolError.ts', 'logger.ts', 'contentHash.ts', 'process', 'approval', 'changeClass'], // 0 leaves: import nothing from src/core (approval: modes, standing approvals, the approver port and cancellation)
   ['ioError.ts', 'workspace.ts', 'paths'], // 1 I/O errors, the workspace port, the canonicaliser
-  ['io', 'nodeWorkspace.ts'], // 2 regular-file reads; the workspace over Node's fs
+  ['io', 'nodeWorkspace.ts'], // 2 regular-file reads, cross-process locks, process identity, line readers; the workspace over Node's fs
   ['intents', 'signing'], // 3 the intents file; signing keys, record signatures, published signers
   ['trace'], // 4 Agent Trace records, hash chain, writer, verify with the signature audit, blame
-  ['policy'], // 5 scope (and the trace's scope audit), optimistic and per-path locks, command policy
+  ['policy', 'commands'], // 5 scope (and the trace's scope audit), optimistic and per-path locks; the shell command classifier
   ['intentMap', 'sessions'], // 6 the intent map; live sessions, intent bindings, the read ledger
-  ['hooks', 'governorServices.ts'], // 7 the engine, per-call facts, built-in and user hooks; the ports a call runs against
+  ['pipeline', 'guards', 'userHooks', 'governorServices.ts'], // 7 the engine and per-call facts; the built-in guards; the user-hook engine; the ports a call runs against
   ['tools'], // 8 governed tool definitions and the registry
   ['governor.ts', 'nodeServices.ts'], // 9 the pipeline every door calls; services over plain Node
   ['agents', 'mcp'], // 10 doors: each agent's dialect, installer and the hook protocol; the MCP server
@@ -40,7 +40,7 @@ export const CORE_LAYERS = [
  */
 export const KNOWN_UPWARD_IMPORTS = [
   ['src/core/sessions/sessionDoor.ts', 'src/core/agents/registry.ts', "the agents' ids and labels in a table below sessions that the registry builds on, or the door labels passed to SessionRegistry"],
-  ['src/core/hooks/user/hooksConfig.ts', 'src/core/agents/common/hookConfig.ts', "isOurCommand (the shape of our hook command), into a file below hooks/user that the agents' hook command uses too"],
+  ['src/core/userHooks/hooksConfig.ts', 'src/core/agents/common/hookConfig.ts', "isOurCommand (the shape of our hook command), into a file below userHooks that the agents' hook command uses too"],
 ];
 export const KNOWN_CYCLE_IMPORTS = [
   ['src/core/agents/common/hookFileEdit.ts', 'src/core/agents/common/hookConfig.ts', 'ConfigEdit, into hookFileEdit.ts beside HookInstallContext (hookConfig.ts imports both from there)'],

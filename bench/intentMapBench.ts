@@ -5,7 +5,7 @@ import { Governor } from '../src/core/governor';
 import { rebuildFiles, requestRebuild } from '../src/core/intentMap/backgroundRebuild';
 import { IntentMapKeeper } from '../src/core/intentMap/intentMapKeeper';
 import { createNodeServices } from '../src/core/nodeServices';
-import { acquireLock } from '../src/core/trace/crossProcessLock';
+import { acquireLock } from '../src/core/io/crossProcessLock';
 import { traceFilePath } from '../src/core/trace/traceFiles';
 import { createTraceStack } from '../src/core/trace/traceStack';
 import { writeSyntheticTrace } from '../test/support/syntheticTrace';

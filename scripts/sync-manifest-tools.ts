@@ -5,7 +5,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TOOLS } from '../src/core/tools/toolRegistry';
-import { lmToolContribution } from '../src/host/lmToolManifest';
+import { lmToolContribution } from '../src/host/tools/lmToolManifest';
 import { validatorSource } from './validatorSource';
 
 const manifestPath = join(__dirname, '..', 'package.json');

@@ -2,7 +2,7 @@ import type * as ChildProcesses from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { DetachedHookJob, HookJobLauncher } from '../core/hooks/user/detachedHookJob';
+import type { DetachedHookJob, HookJobLauncher } from '../core/userHooks/detachedHookJob';
 
 /**
  * Background hooks of a one-shot hook process: each goes to `node <hook.js> hook-job <file>`, started detached in

@@ -1,5 +1,5 @@
 import { dirname, join } from 'node:path';
-import { FileHookApprovals } from '../core/hooks/user/hookApprovals';
+import { FileHookApprovals } from '../core/userHooks/hookApprovals';
 import { FileBeforeStash } from '../core/bridge/beforeStash';
 import { NativeToolBridge } from '../core/bridge/nativeToolBridge';
 import { Governor } from '../core/governor';
@@ -9,8 +9,8 @@ import { defaultKeysDir, fileSigner } from '../core/signing/fileSigningKeyStore'
 import { createTraceStack } from '../core/trace/traceStack';
 import { existsSync, rmSync } from 'node:fs';
 import type { GovernorServices } from '../core/governorServices';
-import type { DetachedHookJob } from '../core/hooks/user/detachedHookJob';
-import { UserHookRunner } from '../core/hooks/user/userHookRunner';
+import type { DetachedHookJob } from '../core/userHooks/detachedHookJob';
+import { UserHookRunner } from '../core/userHooks/userHookRunner';
 import { rebuildFiles, serveRebuilds } from '../core/intentMap/backgroundRebuild';
 import { IntentMapKeeper } from '../core/intentMap/intentMapKeeper';
 import { readRegularFileSync } from '../core/io/regularFile';

@@ -1,6 +1,6 @@
-import type { HookApprovals } from '../core/hooks/user/hookApprovals';
-import { matcherText, NOT_FOR_CLAUDE_CODE, typeText, visible, type HookListing, type HookListingRow } from '../core/hooks/user/hookListing';
-import type { HookSpec } from '../core/hooks/user/hookSpec';
+import type { HookApprovals } from '../core/userHooks/hookApprovals';
+import { matcherText, NOT_FOR_CLAUDE_CODE, typeText, visible, type HookListing, type HookListingRow } from '../core/userHooks/hookListing';
+import type { HookSpec } from '../core/userHooks/hookSpec';
 import type { CliIO } from './cliCommand';
 
 /**

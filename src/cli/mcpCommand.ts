@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Governor } from '../core/governor';
-import type { Approver } from '../core/hooks/approver';
+import type { Approver } from '../core/approval/approver';
 import type { Logger } from '../core/logger';
 import { MemoryBeforeStash } from '../core/bridge/beforeStash';
 import { NativeToolBridge } from '../core/bridge/nativeToolBridge';

@@ -1,10 +1,10 @@
 import type { ApprovalMode } from './approval/approvalMode';
 import type { StandingApprovals } from './approval/standingApprovals';
-import type { Approver } from './hooks/approver';
-import type { HookJobLauncher } from './hooks/user/detachedHookJob';
-import type { HookApprovals } from './hooks/user/hookApprovals';
-import type { HookStatus, PromptHookExecutor } from './hooks/user/hookExecution';
-import type { HookRunLog } from './hooks/user/hookRunLog';
+import type { Approver } from './approval/approver';
+import type { HookJobLauncher } from './userHooks/detachedHookJob';
+import type { HookApprovals } from './userHooks/hookApprovals';
+import type { HookStatus, PromptHookExecutor } from './userHooks/hookExecution';
+import type { HookRunLog } from './userHooks/hookRunLog';
 import type { IntentMapUpdates } from './intentMap/intentMapUpdates';
 import type { IntentSource } from './intents/intent';
 import type { Logger } from './logger';

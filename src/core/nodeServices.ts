@@ -1,6 +1,6 @@
 import { StandingApprovals } from './approval/standingApprovals';
 import { DEFAULT_POLICY, type GovernancePolicy, type GovernorServices } from './governorServices';
-import type { Approver } from './hooks/approver';
+import type { Approver } from './approval/approver';
 import { FileIntentSource } from './intents/fileIntentSource';
 import { nullLogger, type Logger } from './logger';
 import { createNodeWorkspace } from './nodeWorkspace';

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { DecisionReport, GovernedResult, Governor, ToolCallRequest } from '../core/governor';
 import type { JsonlTraceSink, RecordedNotice } from '../core/trace/traceWriter';
-import type { IntentRow } from './intentsTree';
+import type { IntentRow } from './intents/intentsTree';
 
 export type { IntentRow, RecordedNotice };
 

@@ -3,8 +3,8 @@ import type { Governor } from '../core/governor';
 import type { GovernorServices } from '../core/governorServices';
 import type { WorkspaceSessions } from '../core/sessions/workspaceSessions';
 import type { AnchorStore } from '../core/trace/anchorStore';
-import type { IntentsDisplay } from './intentsDisplay';
-import type { VirtualDocuments } from './virtualDocuments';
+import type { IntentsDisplay } from './intents/intentsDisplay';
+import type { VirtualDocuments } from './trace/virtualDocuments';
 
 /** Everything the commands act on for the one governed folder (single-root: the first workspace folder). */
 export interface GovernedFolder {

@@ -11,13 +11,13 @@ import type { RecordSigner } from '../core/signing/recordSignature';
 import type { FileAnchorStore } from '../core/trace/anchorStore';
 import { createTraceStack } from '../core/trace/traceStack';
 import type { JsonlTraceSink } from '../core/trace/traceWriter';
-import { createApprovalDialogs } from './approvalDialogs';
-import { HookStatusBar } from './hookStatusBar';
+import { createApprovalDialogs } from './approval/approvalDialogs';
+import { HookStatusBar } from './agents/hookStatusBar';
 import { loggerFor } from './hostLogger';
-import { LanguageModelHookExecutor } from './languageModelHookExecutor';
-import { ModalApprover } from './modalApprover';
-import type { VirtualDocuments } from './virtualDocuments';
-import { vscodeLanguageModels } from './vscodeLanguageModels';
+import { LanguageModelHookExecutor } from './agents/languageModelHookExecutor';
+import { ModalApprover } from './approval/modalApprover';
+import type { VirtualDocuments } from './trace/virtualDocuments';
+import { vscodeLanguageModels } from './tools/vscodeLanguageModels';
 import { createVscodeWorkspace } from './vscodeWorkspace';
 
 export interface HostServicesOptions {

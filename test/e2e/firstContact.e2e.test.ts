@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { pidAlive } from '../../src/core/trace/processIdentity';
+import { pidAlive } from '../../src/core/io/processIdentity';
 import { CHROMIUM_ARGS } from '../vscode/codeServer';
 import { provision, readProvisioned, repoRoot } from '../vscode/provisioned';
 import { answerModal, errorOf, pickIntentInPalette, publishShot, text, waitFor } from './e2eSupport';

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { removeTree } from './removeTree';
 import { Governor, type GovernedResult } from '../../src/core/governor';
 import type { GovernancePolicy } from '../../src/core/governorServices';
-import type { ApprovalDecision, ApprovalRequest, Approver } from '../../src/core/hooks/approver';
+import type { ApprovalDecision, ApprovalRequest, Approver } from '../../src/core/approval/approver';
 import type { Logger } from '../../src/core/logger';
 import { createNodeServices } from '../../src/core/nodeServices';
 import type { GovernanceEvent, MutationEvent, TraceSink, WriteAhead } from '../../src/core/trace/traceSink';

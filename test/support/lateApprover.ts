@@ -2,7 +2,7 @@ import { MemoryBeforeStash } from '../../src/core/bridge/beforeStash';
 import { hookRoute } from '../../src/core/bridge/hookRoute';
 import type { BridgeRequest } from '../../src/core/agents/common/nativeCall';
 import { NativeToolBridge } from '../../src/core/bridge/nativeToolBridge';
-import type { ApprovalDecision, ApprovalRequest, Approver } from '../../src/core/hooks/approver';
+import type { ApprovalDecision, ApprovalRequest, Approver } from '../../src/core/approval/approver';
 import { startHttpMcpServer, type HttpMcpServer } from '../../src/core/mcp/httpMcpServer';
 import { createHarness, type Harness } from './governorHarness';
 

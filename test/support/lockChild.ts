@@ -3,7 +3,7 @@
 //   count <lock> <counter> <times>  increment a number in <counter> under the lock, <times> times; fails
 //                                   at once if another process is inside the critical section too
 import { openSync, closeSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
-import { acquireLock } from '../../src/core/trace/crossProcessLock';
+import { acquireLock } from '../../src/core/io/crossProcessLock';
 
 async function main(): Promise<void> {
   const [mode, lockPath, counter, times] = process.argv.slice(2);

@@ -2,8 +2,8 @@
 //   <origin> <token> <relay key> <window id> <approve|session|reject|hold> [unfocused]
 // Prints "ready" once attached, "asked <title>" for each request, "notice <text>", "cancelled <title>" when a
 // request is withdrawn, "closed <why>" when the relay ends. `hold` never answers (a human who is away).
-import type { ApprovalDecision, ApprovalRequest, ApproveOptions, Approver } from '../../src/core/hooks/approver';
-import { cancelledDecision } from '../../src/core/hooks/cancellation';
+import type { ApprovalDecision, ApprovalRequest, ApproveOptions, Approver } from '../../src/core/approval/approver';
+import { cancelledDecision } from '../../src/core/approval/cancellation';
 import { RelayClient } from '../../src/core/approvalRelay/relayClient';
 
 const [origin, token, relayKey, windowId, mode, focus] = process.argv.slice(2);

@@ -4,7 +4,7 @@
 // leaves), prints `torn` and waits to be killed while still holding the lock.
 import { appendFileSync } from 'node:fs';
 import { FileAnchorStore, defaultAnchorDir } from '../../src/core/trace/anchorStore';
-import { acquireLock } from '../../src/core/trace/crossProcessLock';
+import { acquireLock } from '../../src/core/io/crossProcessLock';
 import { traceFilePath } from '../../src/core/trace/traceFiles';
 import type { FsyncMode } from '../../src/core/trace/chainedLog';
 import { JsonlTraceSink } from '../../src/core/trace/traceWriter';

@@ -18,7 +18,7 @@ describe('eslint.config.mjs: the layering rule', function () {
 
   it("refuses 'vscode' in src/core, in every form of import", async () => {
     for (const code of ["import * as vscode from 'vscode';\n", "import type { Uri } from 'vscode';\n", "export { Uri } from 'vscode';\n", "export const v = import('vscode');\n", "export const v = require('vscode');\n"]) {
-      const messages = await lint('src/core/policy/newRule.ts', code);
+      const messages = await lint('src/core/commands/newRule.ts', code);
       assert.equal(messages.length, 1, `${code}: ${messages.join('\n')}`);
       assert.match(messages[0], /Only src\/host\/\*\* and src\/extension\.ts import 'vscode'/);
     }
@@ -26,7 +26,7 @@ describe('eslint.config.mjs: the layering rule', function () {
 
   it('refuses src/host, src/cli, src/shared and src/extension.ts in src/core, at any depth', async () => {
     assert.match((await lint('src/core/governor.ts', "import type { IntentGovernorApi } from './../host/extensionApi';\n")).join('\n'), /imports nothing from src\/host/);
-    assert.match((await lint('src/core/hooks/user/x.ts', "import { mcpCommand } from '../../../cli/mcpCommand';\n")).join('\n'), /imports nothing from src\/host/);
+    assert.match((await lint('src/core/userHooks/deeper/x.ts', "import { mcpCommand } from '../../../cli/mcpCommand';\n")).join('\n'), /imports nothing from src\/host/);
     assert.match((await lint('src/core/x.ts', "export const main = import('../cli/main');\n")).join('\n'), /src\/core is pure Node/);
     assert.match((await lint('src/core/x.ts', "import { activate } from '../extension';\n")).join('\n'), /src\/core is pure Node/);
     assert.match((await lint('src/core/trace/x.ts', "import type { InspectorRow } from '../../shared/inspectorProtocol';\n")).join('\n'), /imports nothing from src\/host, src\/cli, src\/shared/);
@@ -59,14 +59,14 @@ describe('eslint.config.mjs: the layering rule', function () {
         assert.equal(messages.length, 1, `${code}: ${messages.join('\n')}`);
         assert.match(messages[0], /^imports\/core-layers: src\/core\/trace \(layer \d+\) imports src\/core\/policy \(layer \d+\), a layer above it/);
       }
-      assert.match((await lint('src/core/hooks/user/newHook.ts', "import { AGENTS } from '../../agents/registry';\n")).join('\n'), /src\/core\/hooks \(layer \d+\) imports src\/core\/agents \(layer \d+\)/);
+      assert.match((await lint('src/core/userHooks/newHook.ts', "import { AGENTS } from '../agents/registry';\n")).join('\n'), /src\/core\/userHooks \(layer \d+\) imports src\/core\/agents \(layer \d+\)/);
       // The files directly in src/core are units of their own.
       assert.match((await lint('src/core/contentHash.ts', "import type { Workspace } from './workspace';\n")).join('\n'), /src\/core\/contentHash\.ts \(layer 0\) imports src\/core\/workspace\.ts \(layer 1\)/);
     });
 
     it('lets a file import its own layer and the layers below', async () => {
-      assert.deepEqual(await lint('src/core/policy/newRule.ts', "import { readTrace } from '../trace/traceReader';\nimport type { Intent } from '../intents/intent';\nimport { toolError } from '../toolError';\nimport { matchScope } from './scope';\n"), []);
-      assert.deepEqual(await lint('src/core/hooks/newHook.ts', "import type { GovernorServices } from '../governorServices';\n"), []);
+      assert.deepEqual(await lint('src/core/commands/newRule.ts', "import { readTrace } from '../trace/traceReader';\nimport type { Intent } from '../intents/intent';\nimport { toolError } from '../toolError';\nimport { matchScope } from './scope';\n"), []);
+      assert.deepEqual(await lint('src/core/pipeline/newHook.ts', "import type { GovernorServices } from '../governorServices';\n"), []);
       assert.deepEqual(await lint('src/core/bridge/newRoute.ts', "import type { BridgeRequest } from '../agents/common/nativeCall';\nimport { Governor } from '../governor';\n"), []);
     });
 
@@ -89,12 +89,12 @@ describe('eslint.config.mjs: the layering rule', function () {
         'imports/no-cycle: Import circle: src/core/trace/traceChain.ts -> src/core/trace/traceVerify.ts -> src/core/trace/traceChain.ts (imports/no-cycle). Break it at the seam: move what both sides need into a file of its own in the lower layer, or pass it in as a function.',
       ]);
       // Across folders and outside src/core, through type-only imports too.
-      assert.match((await lint('src/host/recordDetail.ts', "import type { InspectorPanel } from './inspectorPanel';\n")).join('\n'), /Import circle: src\/host\/recordDetail\.ts -> src\/host\/inspectorPanel\.ts -> src\/host\/recordDetail\.ts/);
+      assert.match((await lint('src/host/inspector/recordDetail.ts', "import type { InspectorPanel } from './inspectorPanel';\n")).join('\n'), /Import circle: src\/host\/inspector\/recordDetail\.ts -> src\/host\/inspector\/inspectorPanel\.ts -> src\/host\/inspector\/recordDetail\.ts/);
       assert.match((await lint('src/core/toolError.ts', "export const later = () => import('./ioError');\n")).join('\n'), /Import circle: src\/core\/toolError\.ts -> src\/core\/ioError\.ts -> src\/core\/toolError\.ts/);
     });
 
     it('passes a file whose imports lead nowhere back to it', async () => {
-      for (const file of ['src/core/trace/traceChain.ts', 'src/core/governor.ts', 'src/host/inspectorPanel.ts']) {
+      for (const file of ['src/core/trace/traceChain.ts', 'src/core/governor.ts', 'src/host/inspector/inspectorPanel.ts']) {
         assert.deepEqual(await lint(file, readFileSync(join(ROOT, file), 'utf8')), [], file);
       }
     });

@@ -1,7 +1,7 @@
 import type * as Crypto from 'node:crypto';
 import { resolve } from 'node:path';
 import type { BridgeAnswer, BridgeRequest, NativeEventFacts } from './common/nativeCall';
-import { userHookFilesPresent } from '../hooks/user/hookFilesPresent';
+import { userHookFilesPresent } from '../userHooks/hookFilesPresent';
 import { findGovernedWorkspaceSync } from '../paths/governedWorkspace';
 import { governorHome } from '../paths/governorHome';
 import type { HookDialect, HookEvent, HookReply } from './common/hookDialect';

@@ -1,4 +1,4 @@
-import type { ApprovalRequest, Approver } from '../hooks/approver';
+import type { ApprovalRequest, Approver } from '../approval/approver';
 import type { Logger } from '../logger';
 import { sessionsSnapshotFrom, type ServingWindowSessions, type SessionAction, type SessionsSnapshot } from '../sessions/workspaceSessions';
 import { RELAY_ANSWER_PATH, RELAY_EVENTS_PATH, RELAY_FOCUS_PATH, RELAY_INTENT_PATH, RELAY_KEY_HEADER, RELAY_SESSION_PATH, type RelayEvent } from './relayProtocol';

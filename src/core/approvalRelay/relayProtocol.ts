@@ -1,4 +1,4 @@
-import type { ApprovalDecision, ApprovalRequest } from '../hooks/approver';
+import type { ApprovalDecision, ApprovalRequest } from '../approval/approver';
 import type { SessionsSnapshot } from '../sessions/workspaceSessions';
 
 /**

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { ApprovalDecision, ApprovalRequest, ApproveOptions, Approver } from '../hooks/approver';
-import { cancelledDecision } from '../hooks/cancellation';
+import type { ApprovalDecision, ApprovalRequest, ApproveOptions, Approver } from '../approval/approver';
+import { cancelledDecision } from '../approval/cancellation';
 import type { Logger } from '../logger';
 import { toolError } from '../toolError';
 import type { RelayEvent } from './relayProtocol';

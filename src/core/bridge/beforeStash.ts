@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { chmodSync, closeSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ApprovalDecision } from '../hooks/approver';
+import type { ApprovalDecision } from '../approval/approver';
 import { readRegularFileSync } from '../io/regularFile';
 
 /** What the pre phase saw of one native invocation, so the post phase can trace what the tool changed. */

@@ -1,5 +1,5 @@
-import { readLastLines } from '../trace/lastLines';
-import { currentProcess, localProcessGone } from '../trace/processIdentity';
+import { readLastLines } from '../io/lastLines';
+import { currentProcess, localProcessGone } from '../io/processIdentity';
 import { traceFilePath } from '../trace/traceFiles';
 import type { FileState, HeldEntry, PendingNativeChange, PendingNativeChanges, PendingNativeFile } from './pendingNativeChanges';
 

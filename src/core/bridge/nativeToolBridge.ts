@@ -1,9 +1,9 @@
 import { lstatSync, realpathSync } from 'node:fs';
 import { isAbsolute, relative, sep } from 'node:path';
-import { decodeText } from '../hooks/callFacts';
+import { decodeText } from '../pipeline/callFacts';
 import type { Governor, ToolCallRequest } from '../governor';
-import type { ApprovalDecision } from '../hooks/approver';
-import type { AppliedChange } from '../hooks/hookTypes';
+import type { ApprovalDecision } from '../approval/approver';
+import type { AppliedChange } from '../pipeline/hookTypes';
 import { renderIntentContext } from '../intents/intentContext';
 import { resolveIntentForWrites } from '../intents/intentResolution';
 import { canonicalizePath, type PathPurpose } from '../paths/canonicalPath';
@@ -13,13 +13,13 @@ import { toolError, type ToolError } from '../toolError';
 import type { BeforeStash, StashedInvocation } from './beforeStash';
 import { reconcileNativeChanges, type ChangedFile, type ReconcileOptions, type ReconcileSummary } from './nativeReconciler';
 import { PendingNativeChanges, type Completion, type HeldEntry, type PendingNativeFile } from './pendingNativeChanges';
-import { matchNames } from '../hooks/user/claudeToolNames';
+import { matchNames } from '../userHooks/claudeToolNames';
 import { RESIDENT_SERVER_NAME } from '../agents/claude/residentHook';
 import { DIALECTS } from '../agents/registry';
 import type { BridgeAnswer, BridgeRequest, NativeCall, NativeEdit, NativeEventFacts } from '../agents/common/nativeCall';
-import type { HookEventName } from '../hooks/user/hookEvents';
-import type { HookVerdict } from '../hooks/user/hookVerdict';
-import { GOVERNOR_VOICE, type HookFiring } from '../hooks/user/userHookRunner';
+import type { HookEventName } from '../userHooks/hookEvents';
+import type { HookVerdict } from '../userHooks/hookVerdict';
+import { GOVERNOR_VOICE, type HookFiring } from '../userHooks/userHookRunner';
 
 /** Larger files are governed, but their before-content is not kept for the trace (ranges then cover the whole file). */
 const MAX_STASHED_BYTES = 2 * 1024 * 1024;

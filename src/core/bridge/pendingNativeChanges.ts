@@ -1,11 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { lstatSync, mkdirSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
-import type { ApprovalDecision } from '../hooks/approver';
+import type { ApprovalDecision } from '../approval/approver';
 import { readRegularFileSync } from '../io/regularFile';
 import { errnoOf } from '../ioError';
 import { contentHash } from '../contentHash';
-import { currentProcess, localProcessGone } from '../trace/processIdentity';
+import { currentProcess, localProcessGone } from '../io/processIdentity';
 import type { AgentInfo } from '../trace/traceSink';
 import { pendingDir } from '../trace/writeAheadJournal';
 

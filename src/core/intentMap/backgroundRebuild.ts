@@ -3,8 +3,8 @@ import { closeSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeFi
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { errnoOf } from '../ioError';
-import { acquireLock, type LockHandle } from '../trace/crossProcessLock';
-import { localProcessGone } from '../trace/processIdentity';
+import { acquireLock, type LockHandle } from '../io/crossProcessLock';
+import { localProcessGone } from '../io/processIdentity';
 
 /**
  * The intent map for doors that live one call long (a `governor hook` process per agent tool call): such a

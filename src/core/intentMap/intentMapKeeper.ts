@@ -8,7 +8,7 @@ import { errnoOf, ioToolError } from '../ioError';
 import { nullLogger, type Logger } from '../logger';
 import { canonicalizePath, detectCaseInsensitive } from '../paths/canonicalPath';
 import { fail, ok, type Result } from '../toolError';
-import { acquireLock, type LockHandle } from '../trace/crossProcessLock';
+import { acquireLock, type LockHandle } from '../io/crossProcessLock';
 import { attributeLines } from '../trace/traceBlame';
 import { governanceLogPath, traceFilePath } from '../trace/traceFiles';
 import { IntentMapModel } from './intentMapModel';

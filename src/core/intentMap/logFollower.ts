@@ -1,7 +1,7 @@
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { errnoOf } from '../ioError';
-import { readLines, type LinePosition } from '../trace/lineStream';
+import { readLines, type LinePosition } from '../io/lineStream';
 
 /** What a follower found: new lines (possibly none), or a log that is no longer the one it read. */
 export type FollowResult = 'appended' | 'rewritten';

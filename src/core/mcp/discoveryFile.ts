@@ -5,7 +5,7 @@ import { homedir } from 'node:os';
 import { basename, join } from 'node:path';
 import { readRegularFileSync } from '../io/regularFile';
 import { errnoOf } from '../ioError';
-import { pidAlive } from '../trace/processIdentity';
+import { pidAlive } from '../io/processIdentity';
 
 /** What a local client needs to reach a running governor: written by the host, read by CLIs and agents. */
 export interface DiscoveryEntry {

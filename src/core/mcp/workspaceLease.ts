@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { acquireLock } from '../trace/crossProcessLock';
+import { acquireLock } from '../io/crossProcessLock';
 import { defaultServersDir, folderKey } from './discoveryFile';
 
 /** The right to serve one workspace folder: held by exactly one window (extension host) at a time. */

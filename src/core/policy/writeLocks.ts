@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { errnoOf } from '../ioError';
-import { acquireLock, type LockHandle } from '../trace/crossProcessLock';
+import { acquireLock, type LockHandle } from '../io/crossProcessLock';
 import { PathLocks } from './pathLock';
 
 /** Where every governor process (VS Code windows, `governor mcp`, the hook bridge) takes its per-file write locks. */

@@ -5,7 +5,7 @@ export type LoadedSigningKey = { key: SigningKey; problem?: undefined } | { key?
 
 /**
  * Port for where a signer keeps its private key: a 0600 file under ~/.intent-governor/keys for the CLI
- * (fileSigningKeyStore.ts), VS Code's SecretStorage for the extension (src/host/secretSigningKeyStore.ts).
+ * (fileSigningKeyStore.ts), VS Code's SecretStorage for the extension (src/host/trace/secretSigningKeyStore.ts).
  */
 export interface SigningKeyStore {
   /** Where the key lives, for messages. */

@@ -1,7 +1,7 @@
 import { relative, sep } from 'node:path';
-import { decodeText } from '../hooks/callFacts';
-import type { ToolOutput } from '../hooks/hookTypes';
-import { mutationEventFor } from '../hooks/mutationEvent';
+import { decodeText } from '../pipeline/callFacts';
+import type { ToolOutput } from '../pipeline/hookTypes';
+import { mutationEventFor } from '../pipeline/mutationEvent';
 import { replaceIfUnchanged } from '../policy/optimisticLock';
 import { fail, ok, type Result } from '../toolError';
 import type { ToolExecution } from './toolDefinition';

@@ -1,4 +1,4 @@
-import { decodeText } from '../hooks/callFacts';
+import { decodeText } from '../pipeline/callFacts';
 import { contentHash } from '../contentHash';
 import { fail, ok, toolError } from '../toolError';
 import type { ToolDefinition } from './toolDefinition';

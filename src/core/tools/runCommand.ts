@@ -1,7 +1,7 @@
-import { decodeText } from '../hooks/callFacts';
-import { CANCELLED_REASON, cancelledCallError } from '../hooks/cancellation';
-import type { AppliedChange } from '../hooks/hookTypes';
-import { canonicalizeCommandTarget } from '../policy/commandTargets';
+import { decodeText } from '../pipeline/callFacts';
+import { CANCELLED_REASON, cancelledCallError } from '../approval/cancellation';
+import type { AppliedChange } from '../pipeline/hookTypes';
+import { canonicalizeCommandTarget } from '../commands/commandTargets';
 import { runShellCommand } from '../process/processRunner';
 import { scrubEnv } from '../process/scrubbedEnv';
 import { fail, ok } from '../toolError';

@@ -1,9 +1,9 @@
 import type { GovernorServices } from '../governorServices';
-import type { ApprovalDecision } from '../hooks/approver';
-import type { CallFacts } from '../hooks/callFacts';
-import type { GovernedTool } from '../hooks/governedTool';
-import type { ToolOutput } from '../hooks/hookTypes';
-import type { ToolCall } from '../hooks/toolCall';
+import type { ApprovalDecision } from '../approval/approver';
+import type { CallFacts } from '../pipeline/callFacts';
+import type { GovernedTool } from '../pipeline/governedTool';
+import type { ToolOutput } from '../pipeline/hookTypes';
+import type { ToolCall } from '../pipeline/toolCall';
 import type { Result } from '../toolError';
 import type { ToolName } from './toolName';
 

@@ -1,4 +1,4 @@
-import type { PathUse } from '../hooks/governedTool';
+import type { PathUse } from '../pipeline/governedTool';
 
 const WORKSPACE_ROOT_NAMES = new Set(['.', './']);
 

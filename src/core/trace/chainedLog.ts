@@ -15,8 +15,8 @@ import { basename, dirname } from 'node:path';
 import { promisify } from 'node:util';
 import { errnoOf } from '../ioError';
 import type { AnchorStore } from './anchorStore';
-import { acquireLock, type LockOptions } from './crossProcessLock';
-import { readFully, readJsonlTail } from './jsonlTail';
+import { acquireLock, type LockOptions } from '../io/crossProcessLock';
+import { readFully, readJsonlTail } from '../io/jsonlTail';
 import {
   computeRecordHash,
   GENESIS_HASH,

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { errnoOf } from '../ioError';
 import type { AnchorHead, AnchorStore } from './anchorStore';
-import { acquireLock, type LockOptions } from './crossProcessLock';
+import { acquireLock, type LockOptions } from '../io/crossProcessLock';
 import { currentBranch } from './gitHead';
 import type { ChainFields } from './traceChain';
 import { verifyLog } from './traceVerify';

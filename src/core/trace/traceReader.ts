@@ -1,5 +1,5 @@
 import { Minimatch } from 'minimatch';
-import { readLines } from './lineStream';
+import { readLines } from '../io/lineStream';
 import type { AgentTraceRecord } from './traceRecord';
 
 /** One parsed line of the trace; `error` instead of `record` when the line is not a JSON object. */

@@ -1,5 +1,5 @@
 import type { AnchorHead } from './anchorStore';
-import { readLines } from './lineStream';
+import { readLines } from '../io/lineStream';
 import { computeRecordHash, GENESIS_HASH, isChainHash, signedLineHashMatches, signedText, traceChainFields, type ChainFields } from './traceChain';
 
 /**

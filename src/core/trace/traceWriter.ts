@@ -1,7 +1,7 @@
 import { NO_SIGNING_KEY, type RecordSigner } from '../signing/recordSignature';
 import type { AnchorStore } from './anchorStore';
 import { ChainedJsonlLog, type FsyncMode, type NoteKind } from './chainedLog';
-import type { LockOptions } from './crossProcessLock';
+import type { LockOptions } from '../io/crossProcessLock';
 import { findGitDirs, readGitHead, type GitDirs, type GitHead } from './gitHead';
 import { governanceChainFields, traceChainFields } from './traceChain';
 import { GOVERNANCE_LOG_FILE, governanceLogPath, TRACE_FILE, traceFilePath } from './traceFiles';

@@ -5,7 +5,7 @@ import { readRegularFileSync } from '../io/regularFile';
 import { errnoOf } from '../ioError';
 import { contentHash } from '../contentHash';
 import type { AgentInfo, LandingFile } from './traceSink';
-import { currentProcess, localProcessGone } from './processIdentity';
+import { currentProcess, localProcessGone } from '../io/processIdentity';
 
 /**
  * Changes whose trace record is written but whose rename has not been confirmed: one small file per change in

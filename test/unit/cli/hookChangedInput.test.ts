@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { mkdtemp, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { commandHash, FileHookApprovals } from '../../../src/core/hooks/user/hookApprovals';
+import { commandHash, FileHookApprovals } from '../../../src/core/userHooks/hookApprovals';
 import { createHarness, type Harness } from '../../support/governorHarness';
 import { hookFixture, runHook } from '../../support/runHook';
 import { removeTree } from '../../support/removeTree';

@@ -1,9 +1,9 @@
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { FileHookRunLog } from '../../../src/core/hooks/user/fileHookRunLog';
-import { FileHookApprovals } from '../../../src/core/hooks/user/hookApprovals';
-import { loadHookLayers } from '../../../src/core/hooks/user/hookLayers';
+import { FileHookRunLog } from '../../../src/core/userHooks/fileHookRunLog';
+import { FileHookApprovals } from '../../../src/core/userHooks/hookApprovals';
+import { loadHookLayers } from '../../../src/core/userHooks/hookLayers';
 import { hooksWorkspace, type HooksWorkspace } from '../../support/hooksWorkspace';
 
 const PROJECT_HOOKS = JSON.stringify({

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
-import { FileHookApprovals } from '../../../src/core/hooks/user/hookApprovals';
-import { loadHookLayers } from '../../../src/core/hooks/user/hookLayers';
+import { FileHookApprovals } from '../../../src/core/userHooks/hookApprovals';
+import { loadHookLayers } from '../../../src/core/userHooks/hookLayers';
 import { hooksWorkspace, type HooksWorkspace } from '../../support/hooksWorkspace';
 
 const PROJECT_HOOKS = {

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { mkdtemp, readdir, readFile, realpath, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ApprovalDecision, ApprovalRequest } from '../../../src/core/hooks/approver';
+import type { ApprovalDecision, ApprovalRequest } from '../../../src/core/approval/approver';
 import { codeOf, createHarness, type Harness } from '../../support/governorHarness';
 
 /**

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { EventEmitter } from 'node:events';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ApprovalDecision, ApprovalRequest } from '../../../src/core/hooks/approver';
+import type { ApprovalDecision, ApprovalRequest } from '../../../src/core/approval/approver';
 import { abortSignalFor, type CancellationTokenLike } from '../../../src/host/cancellationSignal';
 import { codeOf, createHarness } from '../../support/governorHarness';
 

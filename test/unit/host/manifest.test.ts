@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TOOLS } from '../../../src/core/tools/toolRegistry';
-import { lmToolContribution, lmToolName } from '../../../src/host/lmToolManifest';
+import { lmToolContribution, lmToolName } from '../../../src/host/tools/lmToolManifest';
 
 const repo = join(__dirname, '..', '..', '..');
 const manifest = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8'));

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Governor } from '../../../src/core/governor';
-import type { ApprovalDecision } from '../../../src/core/hooks/approver';
+import type { ApprovalDecision } from '../../../src/core/approval/approver';
 import { startHttpMcpServer } from '../../../src/core/mcp/httpMcpServer';
 import { createNodeServices } from '../../../src/core/nodeServices';
 import { FileAnchorStore } from '../../../src/core/trace/anchorStore';

@@ -2,12 +2,12 @@ import * as assert from 'node:assert/strict';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import * as vscode from 'vscode';
-import { FileHookApprovals } from '../../../src/core/hooks/user/hookApprovals';
-import { loadHookLayers } from '../../../src/core/hooks/user/hookLayers';
+import { FileHookApprovals } from '../../../src/core/userHooks/hookApprovals';
+import { loadHookLayers } from '../../../src/core/userHooks/hookLayers';
 import { governorHome } from '../../../src/core/paths/governorHome';
-import { LanguageModelHookExecutor } from '../../../src/host/languageModelHookExecutor';
-import { vscodeLanguageModels } from '../../../src/host/vscodeLanguageModels';
-import type { HookSpec } from '../../../src/core/hooks/user/hookSpec';
+import { LanguageModelHookExecutor } from '../../../src/host/agents/languageModelHookExecutor';
+import { vscodeLanguageModels } from '../../../src/host/tools/vscodeLanguageModels';
+import type { HookSpec } from '../../../src/core/userHooks/hookSpec';
 import { activateGovernor, invokeGovernedTool, parseToolError, waitFor, workspaceUri } from './extensionUnderTest';
 
 /** What test/vscode/scripted-model's `activate` returns. */

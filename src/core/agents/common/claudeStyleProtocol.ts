@@ -1,4 +1,4 @@
-import { CLAUDE_HOOK_EVENTS } from '../../hooks/user/hookEvents';
+import { CLAUDE_HOOK_EVENTS } from '../../userHooks/hookEvents';
 import type { HookDialect, HookEvent, HookReply } from './hookDialect';
 import { isRecord, unknownEvent } from './hookDialect';
 import type { BridgeAnswer } from './nativeCall';

@@ -4,7 +4,7 @@ import { parseClaudeStyle, renderClaudeStyle, renderClaudeStyleFailure } from '.
 import { isRecord, mapByTable, missingInput, stringField, type HookDialect, type HookEvent, type HookReply, type NativeToolTable } from '../common/hookDialect';
 import type { BridgeAnswer, NativeCall, NativeEdit, ToolMapping } from '../common/nativeCall';
 import { readVscodePatch } from './vscodePatch';
-import { parseShell } from '../../policy/shellSyntax';
+import { parseShell } from '../../commands/shellSyntax';
 
 /**
  * VS Code's own agent (Copilot Chat 0.67 in VS Code 1.139) runs `.github/hooks/*.json` with Claude Code's hook

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { INTENTS_TEMPLATE } from '../../../../src/host/intentsTemplate';
+import { INTENTS_TEMPLATE } from '../../../../src/host/intents/intentsTemplate';
 import { parseIntentsFile } from '../../../../src/core/intents/intentsFile';
 import { appendIntentToText, nextIntentId, parseGlobList, setScopeInText, type IntentDraft } from '../../../../src/core/intents/intentsFileEdit';
 import type { Intent } from '../../../../src/core/intents/intent';

@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile, chmod 
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defaultServersDir, discoveryFilePath, folderKey, readDiscoveryFiles, removeDiscoveryFile, removeOwnDiscoveryFile, writeDiscoveryFile, type DiscoveryEntry } from '../../../../src/core/mcp/discoveryFile';
-import { pidAlive } from '../../../../src/core/trace/processIdentity';
+import { pidAlive } from '../../../../src/core/io/processIdentity';
 
 const posix = process.platform !== 'win32';
 

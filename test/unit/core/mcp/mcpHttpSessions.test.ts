@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { ApprovalDecision, ApprovalRequest } from '../../../../src/core/hooks/approver';
+import type { ApprovalDecision, ApprovalRequest } from '../../../../src/core/approval/approver';
 import { startHttpMcpServer, type HttpMcpServer } from '../../../../src/core/mcp/httpMcpServer';
 import { createHarness, type Harness } from '../../../support/governorHarness';
 

@@ -8,7 +8,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { MemoryBeforeStash } from '../../../../src/core/bridge/beforeStash';
 import { hookRoute } from '../../../../src/core/bridge/hookRoute';
 import { NativeToolBridge } from '../../../../src/core/bridge/nativeToolBridge';
-import type { ApprovalDecision } from '../../../../src/core/hooks/approver';
+import type { ApprovalDecision } from '../../../../src/core/approval/approver';
 import { writeDiscoveryFile } from '../../../../src/core/mcp/discoveryFile';
 import { startHttpMcpServer, type HttpMcpServer } from '../../../../src/core/mcp/httpMcpServer';
 import type { LiveSession } from '../../../../src/core/sessions/sessionActivity';

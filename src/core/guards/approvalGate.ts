@@ -1,0 +1,71 @@
+import { createTwoFilesPatch } from 'diff';
+import type { PreHook, PreHookResult } from '../pipeline/hookTypes';
+import { decodeText } from '../pipeline/callFacts';
+import { matchScope } from '../policy/scope';
+
+const allow: PreHookResult = { decision: { kind: 'allow' } };
+
+/**
+ * Decides which calls a human must approve: deletes and scope expansions always; writes and edits when the
+ * intent's approval mode (else the policy's default) is every-change or the workspace is untrusted. Destructive
+ * commands ask from the command policy. A write or edit inside the bound intent's scope may be approved for the
+ * rest of the session, and one a standing approval covers says so, so the governor need not ask again. It runs
+ * after the scope guard, so a standing approval never reaches a change outside the intent's scope.
+ */
+export const approvalGate: PreHook = {
+  name: 'approval-gate',
+  guard: true,
+  async run({ facts }) {
+    const { definition, services, call } = facts;
+    const intent = definition.mutation === 'none' ? undefined : await facts.boundIntent();
+    const intentId = intent?.ok ? intent.value.id : undefined;
+    if (definition.mutation === 'scope') {
+      const globs = facts.input.globs as string[];
+      return {
+        decision: {
+          kind: 'ask',
+          ask: {
+            kind: 'scope_expansion',
+            title: `Expand the scope of intent '${intentId}'?`,
+            reason: `${call.agent.name} asks to add ${globs.join(', ')} to the owned scope`,
+            risk: 'medium',
+            intent_id: intentId,
+            globs,
+            agent_reason: String(facts.input.reason),
+          },
+        },
+      };
+    }
+    const isDelete = definition.mutation === 'delete';
+    const isChange = definition.mutation === 'write' || definition.mutation === 'edit';
+    const mode = (intent?.ok ? intent.value.approval : undefined) ?? services.policy.approval;
+    const asksForWrites = isChange && (mode === 'every-change' || !services.policy.trusted);
+    if (!isDelete && !asksForWrites) return allow;
+    const target = await facts.target();
+    const proposed = await facts.proposed();
+    if (!target.ok || !proposed.ok) return allow; // the stale guard has already refused these
+    const before = decodeText(await facts.current(target.value.abs)) ?? '';
+    const after = proposed.value ?? '';
+    const rel = target.value.rel;
+    const changeClass = await facts.proposedChangeClass();
+    // An untrusted workspace asks for everything, every time.
+    const sessionWide = isChange && services.policy.trusted && intent?.ok === true && matchScope(rel, intent.value.owned_scope, { caseInsensitive: services.caseInsensitive }) !== undefined;
+    const standing = sessionWide && intent?.ok ? services.standingApprovals.findCurrent(call.session_id, intent.value) : undefined;
+    return {
+      decision: {
+        kind: 'ask',
+        ask: {
+          reason: isDelete ? `Deletes ${rel}` : services.policy.trusted ? `Approval mode every-change (${intent?.ok && intent.value.approval ? `set by intent ${intentId}` : 'the default'}) asks before every ${definition.mutation}` : 'The workspace is not trusted',
+          risk: isDelete ? 'high' : 'low',
+          intent_id: intentId,
+          files: [rel],
+          title: isDelete ? `Allow ${call.agent.name} to delete ${rel}?` : `Allow ${call.agent.name} to change ${rel}?`,
+          diff: createTwoFilesPatch(`a/${rel}`, isDelete ? '/dev/null' : `b/${rel}`, before, after),
+          change_class: changeClass,
+          ...(sessionWide ? { session_approvable: true } : {}),
+          ...(standing ? { standing } : {}),
+        },
+      },
+    };
+  },
+};

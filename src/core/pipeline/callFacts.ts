@@ -1,0 +1,149 @@
+import { homedir } from 'node:os';
+import type { ChangeClass, ClassifiedFile } from '../changeClass/changeClass';
+import { classifyChange } from '../changeClass/classifyChange';
+import type { GovernorServices } from '../governorServices';
+import type { Intent, IntentsSnapshot } from '../intents/intent';
+import { resolveIntentForWrites } from '../intents/intentResolution';
+import { canonicalizePath, type CanonicalPath, type PathPurpose } from '../paths/canonicalPath';
+import { analyzeCommand, type CommandAnalysis } from '../commands/commandPolicy';
+import type { ReadBasis } from '../policy/optimisticLock';
+import { fail, ok, toolError, type Result } from '../toolError';
+import type { GovernedTool } from './governedTool';
+import type { ToolCall } from './toolCall';
+
+export interface ResolvedPath extends CanonicalPath {
+  field: string;
+  purpose: PathPurpose;
+}
+
+const decoder = new TextDecoder('utf-8', { fatal: false });
+
+export function decodeText(bytes: Uint8Array | undefined): string | undefined {
+  return bytes === undefined ? undefined : decoder.decode(bytes);
+}
+
+/**
+ * What the chain learns about one call, computed at most once and shared by hooks and the tool: the bound
+ * intent, canonical paths, current file contents, the read basis and the proposed content. Once computed, a
+ * fact never changes for the call (an immutable snapshot); the write path re-verifies it under the write lock.
+ */
+export class CallFacts {
+  private snapshotMemo?: Promise<IntentsSnapshot>;
+  private pathsMemo?: Promise<Result<ResolvedPath[]>>;
+  private proposedMemo?: Promise<Result<string | null>>;
+  private commandMemo?: CommandAnalysis;
+  private readonly classified: { file: ClassifiedFile; verdict: ChangeClass }[] = [];
+  private readonly contents = new Map<string, Promise<Uint8Array | undefined>>();
+  private readonly bases = new Map<string, ReadBasis | undefined>();
+
+  constructor(
+    readonly call: ToolCall,
+    readonly definition: GovernedTool,
+    readonly services: GovernorServices,
+  ) {}
+
+  get input(): Record<string, unknown> {
+    return this.call.input;
+  }
+
+  intents(): Promise<IntentsSnapshot> {
+    return (this.snapshotMemo ??= this.services.intents.load());
+  }
+
+  /** The session's bound intent, if it may write. */
+  async boundIntent(): Promise<Result<Intent>> {
+    const intentId = this.services.sessions.boundIntentId(this.call.session_id);
+    return resolveIntentForWrites(await this.intents(), intentId);
+  }
+
+  /** Every path the input names, canonicalised for its purpose. */
+  paths(): Promise<Result<ResolvedPath[]>> {
+    return (this.pathsMemo ??= this.resolvePaths());
+  }
+
+  private async resolvePaths(): Promise<Result<ResolvedPath[]>> {
+    const resolved: ResolvedPath[] = [];
+    for (const use of this.definition.paths?.(this.input) ?? []) {
+      const result = await canonicalizePath(this.services.workspace.root, use.path, use.purpose, {
+        caseInsensitive: this.services.caseInsensitive,
+      });
+      if (!result.ok) return result;
+      resolved.push({ ...result.value, field: use.field, purpose: use.purpose });
+    }
+    return ok(resolved);
+  }
+
+  /** The single file a file tool targets. */
+  async target(): Promise<Result<ResolvedPath>> {
+    const paths = await this.paths();
+    if (!paths.ok) return paths;
+    const target = paths.value.find((p) => p.field === 'path');
+    return target ? ok(target) : fail(toolError('INVALID_INPUT', `${this.definition.name} needs a 'path'.`, { field: 'path' }));
+  }
+
+  /** Current bytes of a file, read once per call. */
+  current(abs: string): Promise<Uint8Array | undefined> {
+    let content = this.contents.get(abs);
+    if (!content) {
+      content = this.services.workspace.readFile(abs);
+      this.contents.set(abs, content);
+    }
+    return content;
+  }
+
+  /**
+   * What the agent based its change on: the hash it passed, else the session's last read of the file. Taken
+   * once per call: a read the same session makes while this call waits for approval must not become its basis.
+   */
+  basis(rel: string): ReadBasis | undefined {
+    if (!this.bases.has(rel)) this.bases.set(rel, this.readBasis(rel));
+    return this.bases.get(rel);
+  }
+
+  private readBasis(rel: string): ReadBasis | undefined {
+    const ledger = this.services.sessions.lastRead(this.call.session_id, rel);
+    const expected = this.input.expected_content_hash;
+    if (typeof expected === 'string') {
+      return ledger && ledger.hash === expected ? ledger : { hash: expected };
+    }
+    return ledger;
+  }
+
+  /** The content a file tool would leave behind (null = deleted). */
+  proposed(): Promise<Result<string | null>> {
+    return (this.proposedMemo ??= this.propose());
+  }
+
+  private async propose(): Promise<Result<string | null>> {
+    if (!this.definition.propose) return fail(toolError('INVALID_INPUT', `${this.definition.name} does not change files.`));
+    const target = await this.target();
+    if (!target.ok) return target;
+    return this.definition.propose(this.input, decodeText(await this.current(target.value.abs)));
+  }
+
+  /**
+   * AST_REFACTOR or INTENT_EVOLUTION for the file tool's proposed change, known before it lands (the approval
+   * modal shows it; the write path computes it before taking the write lock, so parsing never holds the lock).
+   * Undefined when the call proposes no change that could be read.
+   */
+  async proposedChangeClass(): Promise<ChangeClass | undefined> {
+    const target = await this.target();
+    const proposed = await this.proposed();
+    if (!target.ok || !proposed.ok) return undefined;
+    return this.changeClass({ path: target.value.rel, before: decodeText(await this.current(target.value.abs)), after: proposed.value ?? undefined });
+  }
+
+  /** One file's change class, computed once per call for the same path and contents. */
+  changeClass(file: ClassifiedFile): ChangeClass {
+    const known = this.classified.find((c) => c.file.path === file.path && c.file.before === file.before && c.file.after === file.after);
+    if (known) return known.verdict;
+    const verdict = classifyChange(file);
+    this.classified.push({ file: { path: file.path, before: file.before, after: file.after }, verdict });
+    return verdict;
+  }
+
+  /** The parsed and classified command of a run_command call. */
+  command(): CommandAnalysis {
+    return (this.commandMemo ??= analyzeCommand(String(this.input.command ?? ''), { workspaceRoot: this.services.workspace.root, homeDir: homedir() }));
+  }
+}

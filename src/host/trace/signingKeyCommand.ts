@@ -1,0 +1,98 @@
+import { hostname, userInfo } from 'node:os';
+import * as vscode from 'vscode';
+import { CurrentSigner } from '../../core/signing/currentSigner';
+import { setUpSigningKey, type SetupOutcome } from '../../core/signing/signerSetup';
+import { defaultSignerName, signerNameProblem } from '../../core/signing/signingKey';
+import type { SigningKeyStore } from '../../core/signing/signingKeyStore';
+import { freeSignerName, loadWorkspaceSigners } from '../../core/signing/workspaceSigners';
+import { showNoFolderMessage, type GovernedFolder } from '../governedFolder';
+import { SecretSigningKeyStore } from './secretSigningKeyStore';
+
+/** The extension's key store and the signer the trace writer asks for on every record. */
+export interface ExtensionSigning {
+  store: SigningKeyStore;
+  current: CurrentSigner;
+}
+
+/**
+ * Starts reading the key from SecretStorage without holding up activation (a locked OS keychain can take a
+ * while): records written before it answers say they are unsigned, which verify reports.
+ */
+export function createExtensionSigning(secrets: vscode.SecretStorage, log: vscode.LogOutputChannel): ExtensionSigning {
+  const signing = { store: new SecretSigningKeyStore(secrets), current: new CurrentSigner() };
+  signing.store.load().then(
+    ({ key, problem }) => {
+      if (key) signing.current.use(key);
+      if (key) log.info(`signing trace records with ${key.name} (${key.key_id})`);
+      else if (problem) log.warn(`trace records are written unsigned: ${problem}`);
+      else log.info('no signing key: trace records are written unsigned (Intent Governor: Initialize Signing Key makes one)');
+    },
+    (error: unknown) => log.warn(`the signing key could not be read from secret storage, so trace records are written unsigned: ${String(error)}`),
+  );
+  return signing;
+}
+
+/**
+ * *Initialize Signing Key*: makes this VS Code's key (kept in SecretStorage) or rotates it, and publishes its
+ * public half as `.orchestration/signers/<name>.pub` for the human to commit. Returns what happened.
+ */
+export function registerSigningKeyCommand(governed: GovernedFolder | undefined, signing: ExtensionSigning | undefined): vscode.Disposable {
+  return vscode.commands.registerCommand('intentGovernor.initSigningKey', async (): Promise<SetupOutcome | undefined> => {
+    if (!governed || !signing) return showNoFolderMessage();
+    const root = governed.services.workspace.root;
+    const loaded = await signing.store.load();
+    let rotate = false;
+    if (loaded.key) {
+      const choice = await vscode.window.showInformationMessage(
+        `VS Code signs trace records with ${loaded.key.name} (${loaded.key.key_id}).`,
+        {
+          modal: true,
+          detail: 'Publish puts its public key in .orchestration/signers/ of this workspace, if it is not there yet. Rotate makes a new key: the old .pub stays, so the records it signed stay valid.',
+        },
+        'Publish',
+        'Rotate',
+      );
+      if (!choice) return undefined;
+      rotate = choice === 'Rotate';
+    } else if (loaded.problem) {
+      const choice = await vscode.window.showWarningMessage(`The signing key cannot be used: ${loaded.problem}`, { modal: true }, 'Make a New Key');
+      if (!choice) return undefined;
+      rotate = true;
+    }
+    let name: string | undefined;
+    if (!loaded.key || rotate) {
+      const signers = await loadWorkspaceSigners(root);
+      const suggested = freeSignerName(signers, `${defaultSignerName(osUser(), hostname())}-vscode`.slice(0, 64), loaded.key ? [loaded.key.name] : []);
+      name = await vscode.window.showInputBox({
+        title: 'Intent Governor: name this signer',
+        prompt: 'Its public key is published as .orchestration/signers/<name>.pub, and verify names it beside every record it signed.',
+        value: suggested,
+        validateInput: (value) => signerNameProblem(value),
+      });
+      if (name === undefined) return undefined;
+    }
+    const outcome = await setUpSigningKey(root, signing.store, { name, rotate, defaultName: name ?? 'signer' });
+    if (outcome.kind === 'refused') {
+      void vscode.window.showErrorMessage(`No signing key was made: ${outcome.message}`);
+      return outcome;
+    }
+    signing.current.use(outcome.key);
+    const file = outcome.kind === 'created' ? outcome.file : outcome.published.file;
+    governed.log.info(`signing trace records with ${outcome.key.name} (${outcome.key.key_id}); public key ${file}`);
+    const said = outcome.kind === 'created'
+      ? `Signing key ${outcome.key.name} created: records from this window are signed. Commit ${file}, so verify trusts it.`
+      : `${outcome.key.name} is published as ${file}. Commit it, so verify trusts it.`;
+    void vscode.window.showInformationMessage(said, 'Open File').then((open) => {
+      if (open) void vscode.window.showTextDocument(vscode.Uri.joinPath(governed.folder.uri, file));
+    });
+    return outcome;
+  });
+}
+
+function osUser(): string {
+  try {
+    return userInfo().username;
+  } catch {
+    return process.env.USER ?? 'signer';
+  }
+}

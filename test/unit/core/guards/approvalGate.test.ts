@@ -1,0 +1,189 @@
+import { strict as assert } from 'node:assert';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ApprovalDecision, ApprovalRequest } from '../../../../src/core/approval/approver';
+import { codeOf, createHarness, SAMPLE_INTENTS, type Harness } from '../../../support/governorHarness';
+
+const BOTH_IN_PROGRESS = SAMPLE_INTENTS.replace('status: PLANNED', 'status: IN_PROGRESS');
+
+/** A human at the modal who answers from a script: 'once', 'session' or 'reject'; every request is kept. */
+function human(h: Harness, ...answers: ('once' | 'session' | 'reject')[]): ApprovalRequest[] {
+  const seen: ApprovalRequest[] = [];
+  h.governor.services.approver = {
+    interactive: true,
+    async approve(request): Promise<ApprovalDecision> {
+      seen.push(request);
+      const answer = answers.shift();
+      if (answer === undefined) throw new Error(`unexpected approval request: ${request.title}`);
+      if (answer === 'reject') return { approved: false, approver: 'modal:alice', reason: 'rejected in the approval dialog' };
+      return { approved: true, approver: 'modal:alice', ...(answer === 'session' ? { for_session: true } : {}) };
+    },
+  };
+  return seen;
+}
+
+const write = (h: Harness, path: string, session = 's1') => h.call('write_file', { path, content: `${path}\n` }, session);
+
+describe('approval gate: approval modes', () => {
+  let h: Harness;
+  afterEach(async () => h?.dispose());
+
+  it('headless default (destructive-only): an in-scope write lands without asking, a delete asks', async () => {
+    h = await createHarness({ files: { 'src/auth/old.ts': 'x\n' } });
+    const asked = human(h, 'once');
+    assert.equal(codeOf(await h.bound('write_file', { path: 'src/auth/a.ts', content: 'a\n' })), 'ok');
+    assert.equal(asked.length, 0);
+    assert.equal(codeOf(await h.call('read_file', { path: 'src/auth/old.ts' })), 'ok');
+    assert.equal(codeOf(await h.call('delete_file', { path: 'src/auth/old.ts' })), 'ok');
+    assert.equal(asked.length, 1);
+  });
+
+  it('every-change asks before every write, and the request names its session', async () => {
+    h = await createHarness({ policy: { approval: 'every-change' } });
+    const asked = human(h, 'once');
+    assert.equal(codeOf(await h.bound('write_file', { path: 'src/auth/a.ts', content: 'a\n' })), 'ok');
+    assert.equal(asked.length, 1);
+    assert.equal(asked[0].session_id, 's1');
+    assert.equal(asked[0].session_approvable, true);
+    assert.match(asked[0].reasons.join('\n'), /every-change \(the default\) asks before every write/);
+  });
+
+  it('an intent’s own approval mode wins over the default, both ways', async () => {
+    const intents = BOTH_IN_PROGRESS.replace('    constraints:', '    approval: every-change\n    constraints:').replace('      - docs/**', '      - docs/**\n    approval: destructive-only');
+    h = await createHarness({ intents, policy: { approval: 'destructive-only' } });
+    const asked = human(h, 'once');
+    assert.equal(codeOf(await h.bound('write_file', { path: 'src/auth/a.ts', content: 'a\n' })), 'ok');
+    assert.equal(asked.length, 1, 'auth-refactor says every-change');
+    assert.match(asked[0].reasons.join('\n'), /set by intent auth-refactor/);
+    h.governor.services.policy.approval = 'every-change';
+    assert.equal(codeOf(await h.bound('write_file', { path: 'docs/a.md', content: 'a\n' }, 'docs', 's2')), 'ok');
+    assert.equal(asked.length, 1, 'docs says destructive-only');
+  });
+
+  it('an untrusted workspace asks for every write whatever the intent says, and offers no session-wide answer', async () => {
+    const intents = SAMPLE_INTENTS.replace('    constraints:', '    approval: destructive-only\n    constraints:');
+    h = await createHarness({ intents, policy: { trusted: false } });
+    const asked = human(h, 'once');
+    assert.equal(codeOf(await h.bound('write_file', { path: 'src/auth/a.ts', content: 'a\n' })), 'ok');
+    assert.equal(asked.length, 1);
+    assert.equal(asked[0].session_approvable, undefined);
+  });
+});
+
+describe('approval gate: Approve for this Session', () => {
+  let h: Harness;
+  afterEach(async () => h?.dispose());
+
+  it('later writes and edits by the session in the intent’s scope land without asking; the trace names the standing approval', async () => {
+    h = await createHarness({ files: { 'test/auth/t.ts': 'one\n' }, policy: { approval: 'every-change' } });
+    const asked = human(h, 'session');
+    assert.equal(codeOf(await h.bound('write_file', { path: 'src/auth/a.ts', content: 'a\n' })), 'ok');
+    assert.equal(codeOf(await write(h, 'src/auth/b.ts')), 'ok');
+    assert.equal(codeOf(await h.call('read_file', { path: 'test/auth/t.ts' })), 'ok');
+    assert.equal(codeOf(await h.call('edit_file', { path: 'test/auth/t.ts', edits: [{ search: 'one', replace: 'two' }] })), 'ok');
+    assert.equal(asked.length, 1, 'only the first change asked');
+    assert.equal(await readFile(join(h.root, 'src/auth/b.ts'), 'utf8'), 'src/auth/b.ts\n');
+
+    const [first, second, third] = h.trace.mutations;
+    const standing = { session: 's1', intent: 'auth-refactor', granted_by: 'modal:alice', granted_at: second.approval!.standing!.granted_at };
+    assert.deepEqual(first.approval, { approver: 'modal:alice', granted_standing: standing });
+    assert.deepEqual(second.approval, { approver: 'modal:alice', standing });
+    assert.equal(second.decision, 'approved');
+    assert.deepEqual(third.approval, { approver: 'modal:alice', standing });
+    assert.deepEqual(h.governor.services.standingApprovals.list().map((a) => `${a.session}/${a.intent}`), ['s1/auth-refactor']);
+  });
+
+  it('a dry run (decide) says allow for a change the standing approval covers, ask for one it does not', async () => {
+    h = await createHarness({ files: { 'src/auth/old.ts': 'x\n' }, policy: { approval: 'every-change' } });
+    human(h, 'session');
+    assert.equal(codeOf(await h.bound('write_file', { path: 'src/auth/a.ts', content: 'a\n' })), 'ok');
+    const decide = (tool: string, input: unknown, session = 's1') => h.governor.decide({ tool, input, session_id: session, agent: { name: 'test-agent' } });
+    assert.equal((await decide('write_file', { path: 'src/auth/b.ts', content: 'b\n' })).decision, 'allow');
+    h.governor.services.sessions.bindIntent('s2', 'auth-refactor');
+    assert.equal((await decide('write_file', { path: 'src/auth/b.ts', content: 'b\n' }, 's2')).decision, 'ask');
+  });
+
+  it('a write outside the intent’s scope is still refused by the scope guard, without a modal', async () => {
+    h = await createHarness({ policy: { approval: 'every-change' } });
+    const asked = human(h, 'session');
+    assert.equal(codeOf(await h.bound('write_file', { path: 'src/auth/a.ts', content: 'a\n' })), 'ok');
+    assert.equal(codeOf(await write(h, 'src/billing/x.ts')), 'SCOPE_VIOLATION');
+    assert.equal(asked.length, 1);
+  });
+
+  it('deletes still ask', async () => {
+    h = await createHarness({ files: { 'src/auth/old.ts': 'x\n' }, policy: { approval: 'every-change' } });
+    const asked = human(h, 'session', 'reject');
+    assert.equal(codeOf(await h.bound('write_file', { path: 'src/auth/a.ts', content: 'a\n' })), 'ok');
+    assert.equal(codeOf(await h.call('read_file', { path: 'src/auth/old.ts' })), 'ok');
+    assert.equal(codeOf(await h.call('delete_file', { path: 'src/auth/old.ts' })), 'HITL_REJECT');
+    assert.equal(asked.length, 2);
+    assert.equal(asked[1].session_approvable, undefined, 'a delete is never approved for the session');
+  });
+
+  it('covers only its own session and its own intent', async () => {
+    h = await createHarness({ intents: BOTH_IN_PROGRESS, policy: { approval: 'every-change' } });
+    const asked = human(h, 'session', 'once', 'once');
+    assert.equal(codeOf(await h.bound('write_file', { path: 'src/auth/a.ts', content: 'a\n' })), 'ok');
+    assert.equal(codeOf(await h.bound('write_file', { path: 'src/auth/b.ts', content: 'b\n' }, 'auth-refactor', 's2')), 'ok');
+    assert.equal(codeOf(await h.bound('write_file', { path: 'docs/a.md', content: 'a\n' }, 'docs', 's1')), 'ok');
+    assert.equal(asked.length, 3);
+  });
+
+  it('Approve (once) grants nothing: the next write asks again', async () => {
+    h = await createHarness({ policy: { approval: 'every-change' } });
+    const asked = human(h, 'once', 'once');
+    assert.equal(codeOf(await h.bound('write_file', { path: 'src/auth/a.ts', content: 'a\n' })), 'ok');
+    assert.equal(codeOf(await write(h, 'src/auth/b.ts')), 'ok');
+    assert.equal(asked.length, 2);
+    assert.equal(h.trace.mutations[0].approval, undefined, 'the record format of a plain approval is unchanged');
+  });
+
+  it('ends when revoked', async () => {
+    h = await createHarness({ policy: { approval: 'every-change' } });
+    const asked = human(h, 'session', 'once');
+    assert.equal(codeOf(await h.bound('write_file', { path: 'src/auth/a.ts', content: 'a\n' })), 'ok');
+    h.governor.services.standingApprovals.revoke('s1');
+    assert.equal(codeOf(await write(h, 'src/auth/b.ts')), 'ok');
+    assert.equal(asked.length, 2);
+  });
+
+  it('ends when the intent’s owned scope changes', async () => {
+    h = await createHarness({ policy: { approval: 'every-change' } });
+    const asked = human(h, 'session', 'once');
+    assert.equal(codeOf(await h.bound('write_file', { path: 'src/auth/a.ts', content: 'a\n' })), 'ok');
+    await h.file('.orchestration/active_intents.yaml', SAMPLE_INTENTS.replace('      - test/auth/**', '      - test/auth/**\n      - src/session/**'));
+    assert.equal(codeOf(await write(h, 'src/auth/b.ts')), 'ok');
+    assert.equal(asked.length, 2);
+    assert.deepEqual(h.governor.services.standingApprovals.list(), []);
+  });
+
+  it('ends when the intent’s status changes, even if it changes back', async () => {
+    h = await createHarness({ policy: { approval: 'every-change' } });
+    const asked = human(h, 'session', 'once');
+    assert.equal(codeOf(await h.bound('write_file', { path: 'src/auth/a.ts', content: 'a\n' })), 'ok');
+    await h.file('.orchestration/active_intents.yaml', SAMPLE_INTENTS.replace('status: IN_PROGRESS', 'status: BLOCKED'));
+    assert.equal(codeOf(await write(h, 'src/auth/b.ts')), 'INTENT_NOT_ACTIVE');
+    await h.file('.orchestration/active_intents.yaml', SAMPLE_INTENTS);
+    assert.equal(codeOf(await write(h, 'src/auth/c.ts')), 'ok');
+    assert.equal(asked.length, 2);
+  });
+
+  it('is not honoured in an untrusted workspace', async () => {
+    h = await createHarness({ policy: { approval: 'every-change' } });
+    const asked = human(h, 'session', 'once');
+    assert.equal(codeOf(await h.bound('write_file', { path: 'src/auth/a.ts', content: 'a\n' })), 'ok');
+    h.governor.services.policy.trusted = false;
+    assert.equal(codeOf(await write(h, 'src/auth/b.ts')), 'ok');
+    assert.equal(asked.length, 2);
+  });
+
+  it('an approver cannot claim a standing approval the governor did not grant', async () => {
+    h = await createHarness({ policy: { approval: 'every-change' } });
+    const forged = { session: 's1', intent: 'auth-refactor', granted_by: 'someone', granted_at: '2020-01-01T00:00:00.000Z' };
+    h.governor.services.approver = { approve: async () => ({ approved: true, approver: 'relay', standing: forged, granted: forged }) };
+    assert.equal(codeOf(await h.bound('write_file', { path: 'src/auth/a.ts', content: 'a\n' })), 'ok');
+    assert.equal(h.trace.mutations[0].approval, undefined);
+    assert.deepEqual(h.governor.services.standingApprovals.list(), []);
+  });
+});

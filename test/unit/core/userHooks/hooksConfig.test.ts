@@ -1,0 +1,241 @@
+import { strict as assert } from 'node:assert';
+import { createHash } from 'node:crypto';
+import { commandHash, specHash } from '../../../../src/core/userHooks/hookApprovals';
+import { parseHooksConfig, type HooksConfigParse } from '../../../../src/core/userHooks/hooksConfig';
+import type { HookSource, HookSpec } from '../../../../src/core/userHooks/hookSpec';
+
+const PROJECT: HookSource = { layer: 'project', file: '.orchestration/hooks.json' };
+const CLAUDE: HookSource = { layer: 'claude', file: '.claude/settings.json' };
+const OUR_BRIDGE = 'node "/opt/ig/dist/cli.js" hook claude --timeout-ms 110000';
+
+function config(event: string, hook: Record<string, unknown>, matcher?: string): unknown {
+  return { hooks: { [event]: [{ ...(matcher === undefined ? {} : { matcher }), hooks: [hook] }] } };
+}
+
+function hooksOf(parsed: HooksConfigParse): HookSpec[] {
+  if (!parsed.ok) assert.fail(parsed.message);
+  return parsed.hooks;
+}
+
+function errorOf(value: unknown, source = PROJECT, strict = true): string {
+  const parsed = parseHooksConfig(value, source, { strict });
+  assert.ok(!parsed.ok, 'expected an error');
+  return parsed.message;
+}
+
+describe("parseHooksConfig: one file's hooks in Claude Code's shape", () => {
+  it('reads a command hook into a full HookSpec: id, name, seconds to ms, defaults, the command hash', () => {
+    const [spec] = hooksOf(parseHooksConfig(config('PreToolUse', { type: 'command', command: './scripts/check.sh', timeout: 30 }, 'Bash'), PROJECT, { strict: true }));
+    assert.deepEqual(spec, {
+      id: '.orchestration/hooks.json#PreToolUse[0].hooks[0]',
+      name: './scripts/check.sh',
+      event: 'PreToolUse',
+      matcher: 'Bash',
+      action: { type: 'command', command: './scripts/check.sh' },
+      timeoutMs: 30_000,
+      async: false,
+      asyncRewake: false,
+      once: false,
+      onFailure: 'block',
+      source: PROJECT,
+      approvalHash: commandHash('./scripts/check.sh'),
+    });
+  });
+
+  it('keeps the approval hash of a shell command equal to the one hooks.yaml used, so approvals still hold', () => {
+    const [spec] = hooksOf(parseHooksConfig(config('PreToolUse', { type: 'command', command: 'exit 0' }), PROJECT, { strict: true }));
+    assert.equal(spec.approvalHash, `sha256:${createHash('sha256').update('exit 0').digest('hex')}`);
+  });
+
+  it('reads every field: exec form, http with headers, prompt with model, modes, status, onFailure, if, name', () => {
+    const value = {
+      hooks: {
+        PostToolUse: [
+          {
+            matcher: 'Edit|Write',
+            hooks: [
+              { type: 'command', args: ['node', 'scripts/format.js'], async: true, statusMessage: 'Formatting…', once: true },
+              { type: 'http', url: 'https://policy.example/hook', headers: { Authorization: 'Bearer $TOKEN' }, allowedEnvVars: ['TOKEN'], timeout: 5, onFailure: 'block' },
+              { type: 'prompt', prompt: 'Is this change safe? $ARGUMENTS', model: 'gpt-4o', if: 'Write(src/**)', name: 'reviewer', asyncRewake: true },
+            ],
+          },
+        ],
+        SessionStart: [{ hooks: [{ type: 'command', command: 'echo hi' }] }],
+      },
+    };
+    const [format, http, prompt, start] = hooksOf(parseHooksConfig(value, PROJECT, { strict: true }));
+    assert.deepEqual(format.action, { type: 'command', args: ['node', 'scripts/format.js'] });
+    assert.equal(format.name, 'node scripts/format.js');
+    assert.equal(format.async, true);
+    assert.equal(format.once, true);
+    assert.equal(format.statusMessage, 'Formatting…');
+    assert.equal(format.onFailure, 'continue'); // an observation event
+    assert.equal(format.timeoutMs, 60_000);
+    assert.equal(format.approvalHash, specHash({ type: 'command', args: ['node', 'scripts/format.js'] }));
+    assert.deepEqual(http.action, { type: 'http', url: 'https://policy.example/hook', headers: { Authorization: 'Bearer $TOKEN' }, allowedEnvVars: ['TOKEN'] });
+    assert.equal(http.timeoutMs, 5_000);
+    assert.equal(http.onFailure, 'block');
+    assert.equal(http.id, '.orchestration/hooks.json#PostToolUse[0].hooks[1]');
+    assert.deepEqual(prompt.action, { type: 'prompt', prompt: 'Is this change safe? $ARGUMENTS', model: 'gpt-4o' });
+    assert.equal(prompt.if, 'Write(src/**)');
+    assert.equal(prompt.name, 'reviewer');
+    assert.equal(prompt.asyncRewake, true);
+    assert.equal(start.event, 'SessionStart');
+    assert.equal(start.matcher, '');
+    assert.equal(start.id, '.orchestration/hooks.json#SessionStart[0].hooks[0]');
+  });
+
+  it('hashes a non-shell action by its canonical JSON: key order does not matter, any change does', () => {
+    const a = hooksOf(parseHooksConfig(config('PreToolUse', { type: 'http', url: 'http://127.0.0.1:9/h', headers: { A: '1', B: '2' } }), PROJECT, { strict: true }))[0];
+    const b = hooksOf(parseHooksConfig(config('PreToolUse', { headers: { B: '2', A: '1' }, url: 'http://127.0.0.1:9/h', type: 'http' }), PROJECT, { strict: true }))[0];
+    const c = hooksOf(parseHooksConfig(config('PreToolUse', { type: 'http', url: 'http://127.0.0.1:9/h', headers: { A: '1', B: '3' } }), PROJECT, { strict: true }))[0];
+    assert.equal(a.approvalHash, b.approvalHash);
+    assert.notEqual(a.approvalHash, c.approvalHash);
+    assert.match(a.approvalHash, /^sha256:[0-9a-f]{64}$/);
+  });
+
+  it('shortens a long command to about 60 characters for its name', () => {
+    const command = `echo ${'x'.repeat(100)}`;
+    const [spec] = hooksOf(parseHooksConfig(config('PreToolUse', { type: 'command', command }), PROJECT, { strict: true }));
+    assert.equal(spec.name.length, 60);
+    assert.ok(spec.name.endsWith('…'));
+  });
+
+  it('reads the permission-rule shorthand Bash(git:*) as matcher Bash plus an if, with a note', () => {
+    const parsed = parseHooksConfig(config('PreToolUse', { type: 'command', command: 'exit 0' }, 'Bash(git:*)'), PROJECT, { strict: true });
+    const [spec] = hooksOf(parsed);
+    assert.equal(spec.matcher, 'Bash');
+    assert.equal(spec.if, 'Bash(git:*)');
+    assert.deepEqual(parsed.ok && parsed.notes, [
+      `.orchestration/hooks.json: hooks.PreToolUse[0].matcher 'Bash(git:*)' is a permission rule: read as "matcher": "Bash" with "if": "Bash(git:*)" (write it that way to silence this note)`,
+    ]);
+  });
+
+  it('a regex with a group stays a regex; a rule that cannot be a condition is refused, not left to never match', () => {
+    const [spec] = hooksOf(parseHooksConfig(config('PreToolUse', { type: 'command', command: 'x' }, 'mcp__(github|gitlab)'), PROJECT, { strict: true }));
+    assert.equal(spec.matcher, 'mcp__(github|gitlab)');
+    assert.equal(spec.if, undefined);
+    assert.equal(
+      errorOf(config('PreToolUse', { type: 'command', command: 'x' }, 'Edit(~/.bashrc)')),
+      `.orchestration/hooks.json: hooks.PreToolUse[0].matcher: "if" 'Edit(~/.bashrc)': paths in "if" are relative to the workspace root; write a workspace pattern such as "Edit(src/**)"`,
+    );
+  });
+
+  it('a file without hooks, or with other keys only, has no hooks', () => {
+    assert.deepEqual(parseHooksConfig({}, PROJECT, { strict: true }), { ok: true, hooks: [], notes: [] });
+    assert.deepEqual(parseHooksConfig({ permissions: { allow: ['Bash(ls)'] }, env: {} }, CLAUDE, { strict: false }), { ok: true, hooks: [], notes: [] });
+  });
+
+  describe('what it refuses, naming the file, the place in it and what to write instead', () => {
+    const where = '.orchestration/hooks.json: hooks.PreToolUse[0].hooks[0]';
+    const table: [what: string, value: unknown, message: string][] = [
+      ['not an object', [], `.orchestration/hooks.json: the file must be a JSON object such as {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./check.sh"}]}]}}`],
+      ['hooks as a list (the old format)', { hooks: [{ command: 'x' }] }, `.orchestration/hooks.json: hooks must be an object of events, e.g. {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./check.sh"}]}]}}`],
+      ['an unknown event', { hooks: { pre: [] } }, `.orchestration/hooks.json: hooks.pre is not an event Intent Governor knows; use one of SessionStart, SessionEnd, UserPromptSubmit, PreToolUse, PostToolUse, PostToolUseFailure, PermissionRequest, PermissionDenied, Stop, SubagentStart, SubagentStop, PreCompact, Notification, IntentSelected, ScopeExpansionRequested, TraceRecorded`],
+      ['an event that is not a list', { hooks: { PreToolUse: {} } }, `.orchestration/hooks.json: hooks.PreToolUse must be a list of matcher groups, e.g. [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./check.sh"}]}]`],
+      ['a group that is not an object', { hooks: { PreToolUse: ['Bash'] } }, `.orchestration/hooks.json: hooks.PreToolUse[0] must be an object with "matcher" and "hooks"`],
+      ['a matcher that is not a string', { hooks: { PreToolUse: [{ matcher: 3, hooks: [] }] } }, `.orchestration/hooks.json: hooks.PreToolUse[0].matcher must be a string: tool names (Edit|Write) or a regular expression; leave it out for every tool`],
+      ['an invalid regex matcher', config('PreToolUse', { type: 'command', command: 'x' }, 'Write|Edit(*.ts)'), `.orchestration/hooks.json: hooks.PreToolUse[0]: matcher 'Write|Edit(*.ts)' is not a valid regular expression (Invalid regular expression: /Write|Edit(*.ts)/: Nothing to repeat); write tool names separated by | (Edit|Write) or a JavaScript regular expression (mcp__github__.*)`],
+      ['hooks that are not a list', { hooks: { PreToolUse: [{ matcher: 'Bash' }] } }, `.orchestration/hooks.json: hooks.PreToolUse[0].hooks must be a list of hooks, e.g. [{"type": "command", "command": "./check.sh"}]`],
+      ['a hook without a type', config('PreToolUse', { command: 'x' }), `${where} needs a "type": "command", "http" or "prompt"`],
+      ['an unknown type', config('PreToolUse', { type: 'agent', prompt: 'x' }), `${where}.type 'agent' is not a hook type Intent Governor runs; use "command", "http" or "prompt"`],
+      ['both command and args', config('PreToolUse', { type: 'command', command: 'x', args: ['x'] }), `${where} has both "command" and "args"; keep one: "command" (a shell string) or "args" (a program and its arguments, no shell)`],
+      ['neither command nor args', config('PreToolUse', { type: 'command' }), `${where} needs "command" (a shell string) or "args" (a program and its arguments, no shell)`],
+      ['an empty command', config('PreToolUse', { type: 'command', command: ' ' }), `${where}.command must be a non-empty shell command, e.g. "command": "./scripts/check.sh"`],
+      ['empty args', config('PreToolUse', { type: 'command', args: [] }), `${where}.args must be a non-empty list of strings, the program first, e.g. "args": ["node", "scripts/check.js"]`],
+      ['args that are not strings', config('PreToolUse', { type: 'command', args: ['node', 3] }), `${where}.args must be a non-empty list of strings, the program first, e.g. "args": ["node", "scripts/check.js"]`],
+      ['an http hook without url', config('PreToolUse', { type: 'http' }), `${where}.url must be an http: or https: URL, e.g. "url": "http://127.0.0.1:8080/hook"`],
+      ['a url that is not a URL', config('PreToolUse', { type: 'http', url: 'localhost:8080' }), `${where}.url 'localhost:8080' is not http: or https:; write an http: or https: URL, e.g. "url": "http://127.0.0.1:8080/hook"`],
+      ['a relative url', config('PreToolUse', { type: 'http', url: '/hook' }), `${where}.url '/hook' is not a URL; write an http: or https: URL, e.g. "url": "http://127.0.0.1:8080/hook"`],
+      ['a file: url', config('PreToolUse', { type: 'http', url: 'file:///etc/passwd' }), `${where}.url 'file:///etc/passwd' is not http: or https:; write an http: or https: URL, e.g. "url": "http://127.0.0.1:8080/hook"`],
+      ['headers that are not strings', config('PreToolUse', { type: 'http', url: 'http://x/', headers: { A: 1 } }), `${where}.headers must map header names to strings, e.g. "headers": {"Authorization": "Bearer $TOKEN"}`],
+      ['allowedEnvVars that are not names', config('PreToolUse', { type: 'http', url: 'http://x/', allowedEnvVars: ['A B'] }), `${where}.allowedEnvVars must be a list of environment variable names, e.g. "allowedEnvVars": ["TOKEN"]`],
+      ['a prompt hook without prompt', config('PreToolUse', { type: 'prompt' }), `${where}.prompt must be a non-empty string; $ARGUMENTS in it is replaced by the hook input JSON`],
+      ['a timeout in milliseconds', config('PreToolUse', { type: 'command', command: 'x', timeout: 5000 }), `${where}.timeout must be a whole number of seconds from 1 to 600 (Claude Code's unit), e.g. "timeout": 30`],
+      ['a timeout of zero', config('PreToolUse', { type: 'command', command: 'x', timeout: 0 }), `${where}.timeout must be a whole number of seconds from 1 to 600 (Claude Code's unit), e.g. "timeout": 30`],
+      ['a fractional timeout', config('PreToolUse', { type: 'command', command: 'x', timeout: 1.5 }), `${where}.timeout must be a whole number of seconds from 1 to 600 (Claude Code's unit), e.g. "timeout": 30`],
+      ['async as a string', config('PostToolUse', { type: 'command', command: 'x', async: 'yes' }), `.orchestration/hooks.json: hooks.PostToolUse[0].hooks[0].async must be true or false`],
+      ['async on a decision event', config('PreToolUse', { type: 'command', command: 'x', async: true }), `${where} has "async": true, but PreToolUse waits for its hooks' decision and a hook in the background cannot decide; remove "async" (the hook then runs before the call and may block it)`],
+      ['asyncRewake on a decision event', config('UserPromptSubmit', { type: 'command', command: 'x', asyncRewake: true }), `.orchestration/hooks.json: hooks.UserPromptSubmit[0].hooks[0] has "asyncRewake": true, but UserPromptSubmit waits for its hooks' decision and a hook in the background cannot decide; remove "asyncRewake" (the hook then runs before the call and may block it)`],
+      ['an unknown onFailure', config('PreToolUse', { type: 'command', command: 'x', onFailure: 'ignore' }), `${where}.onFailure must be "block" (a failing hook refuses the call) or "continue" (its failure is logged)`],
+      ['a name that is not a string', config('PreToolUse', { type: 'command', command: 'x', name: 1 }), `${where}.name must be a string`],
+      ['an if that is not a rule', config('PreToolUse', { type: 'command', command: 'x', if: 'git push' }), `${where}: "if" 'git push' is not a permission rule; write Tool or Tool(pattern), e.g. "Bash(git push:*)" or "Write(src/**)"`],
+      ['an if on an event without a tool', config('SessionStart', { type: 'command', command: 'x', if: 'Bash' }), `.orchestration/hooks.json: hooks.SessionStart[0].hooks[0].if only applies to tool events (PreToolUse, PostToolUse, PostToolUseFailure, PermissionRequest, PermissionDenied); remove it, or move the hook to one of them`],
+      ['a rule matcher whose hooks have their own if', config('PreToolUse', { type: 'command', command: 'x', if: 'Bash(npm:*)' }, 'Bash(git:*)'), `.orchestration/hooks.json: hooks.PreToolUse[0].matcher 'Bash(git:*)' is a permission rule and its hooks have their own "if"; write "matcher": "Bash" and put both conditions in one "if" per hook`],
+    ];
+    for (const [what, value, message] of table) {
+      it(what, () => assert.equal(errorOf(value), message));
+    }
+
+    it('names the user file as it was given', () => {
+      const user: HookSource = { layer: 'user', file: '~/.intent-governor/hooks.json' };
+      assert.match(errorOf(config('PreToolUse', { type: 'command' }), user), /^~\/\.intent-governor\/hooks\.json: hooks\.PreToolUse\[0\]\.hooks\[0\] needs/);
+    });
+  });
+
+  describe("Claude Code's own settings files (not strict)", () => {
+    const parseClaude = (value: unknown) => parseHooksConfig(value, CLAUDE, { strict: false });
+
+    it('skips events and hook types only Claude Code runs, with a note, and keeps the rest', () => {
+      const parsed = parseClaude({
+        permissions: { allow: ['Bash(npm test)'] },
+        hooks: {
+          Setup: [{ hooks: [{ type: 'command', command: 'setup.sh' }] }],
+          ConfigChange: [{ hooks: [{ type: 'command', command: 'x' }] }],
+          PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'agent', prompt: 'review' }, { type: 'command', command: './guard.sh' }] }],
+        },
+      });
+      const hooks = hooksOf(parsed);
+      assert.deepEqual(hooks.map((h) => [h.id, h.name, h.source.layer]), [['.claude/settings.json#PreToolUse[0].hooks[1]', './guard.sh', 'claude']]);
+      assert.deepEqual(parsed.ok && parsed.notes, [
+        '.claude/settings.json: hooks.Setup is an event Intent Governor does not have; skipped here (Claude Code still runs it)',
+        '.claude/settings.json: hooks.ConfigChange is an event Intent Governor does not have; skipped here (Claude Code still runs it)',
+        ".claude/settings.json: hooks.PreToolUse[0].hooks[0] is a hook of type 'agent', which only Claude Code runs; skipped here",
+      ]);
+    });
+
+    it('skips our own bridge entries and every mcp_tool hook silently (running them from the governor would loop)', () => {
+      const parsed = parseClaude({
+        hooks: {
+          PreToolUse: [
+            { matcher: 'Write|Edit|MultiEdit|NotebookEdit|Bash|Read', hooks: [{ type: 'command', command: OUR_BRIDGE, timeout: 120 }] },
+            { matcher: '*', hooks: [{ type: 'mcp_tool', server: 'intent-governor', tool: 'decide' }] },
+            { matcher: 'Bash', hooks: [{ type: 'command', command: './team-guard.sh' }] },
+          ],
+          SessionEnd: [{ hooks: [{ type: 'command', command: OUR_BRIDGE }] }],
+        },
+      });
+      assert.deepEqual(hooksOf(parsed).map((h) => h.name), ['./team-guard.sh']);
+      assert.deepEqual(parsed.ok && parsed.notes, []);
+    });
+
+    it('in our own files, the same bridge command and mcp_tool are not special', () => {
+      assert.equal(hooksOf(parseHooksConfig(config('PreToolUse', { type: 'command', command: OUR_BRIDGE }), PROJECT, { strict: true })).length, 1);
+      assert.match(errorOf(config('PreToolUse', { type: 'mcp_tool', tool: 'x' })), /type 'mcp_tool' is not a hook type Intent Governor runs/);
+    });
+
+    it('accepts what Claude Code accepts: any positive timeout (capped at 600 s with a note)', () => {
+      const parsed = parseClaude({ hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: 'a', timeout: 1.5 }, { type: 'command', command: 'b', timeout: 900 }] }] } });
+      assert.deepEqual(hooksOf(parsed).map((h) => h.timeoutMs), [1_500, 600_000]);
+      assert.deepEqual(parsed.ok && parsed.notes, ['.claude/settings.json: hooks.PreToolUse[0].hooks[1].timeout is 900 seconds; Intent Governor stops a hook after 600']);
+      assert.match(errorOf({ hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: 'a', timeout: -1 }] }] } }, CLAUDE, false), /timeout must be a whole number of seconds/);
+    });
+
+    it('an async hook on a decision event does not run here (it could not decide), with a note', () => {
+      const parsed = parseClaude(config('PreToolUse', { type: 'command', command: 'log.sh', async: true }, 'Bash'));
+      assert.deepEqual(hooksOf(parsed), []);
+      assert.deepEqual(parsed.ok && parsed.notes, [`.claude/settings.json: hooks.PreToolUse[0].hooks[0] has "async": true on PreToolUse: in the background it cannot decide, so it does not run here (Claude Code still runs it)`]);
+    });
+
+    it('an if on an event without a tool is dropped with a note: the hook runs whenever its event fires', () => {
+      const parsed = parseClaude(config('Stop', { type: 'command', command: 'x', if: 'Bash' }));
+      const [spec] = hooksOf(parsed);
+      assert.equal(spec.if, undefined);
+      assert.equal(parsed.ok && parsed.notes.length, 1);
+    });
+
+    it('a malformed hook is still an error (the runner fails closed on decision events)', () => {
+      assert.equal(errorOf(config('PreToolUse', { type: 'command' }), CLAUDE, false), '.claude/settings.json: hooks.PreToolUse[0].hooks[0] needs "command" (a shell string) or "args" (a program and its arguments, no shell)');
+    });
+  });
+});
