@@ -138,7 +138,7 @@ export class SignatureAudit {
       this.entries[index] = { verdict: 'unsigned', reason: `the writer said: ${field.unsigned}` };
       return this.closeRun();
     }
-    if (!isRecordSignature(field) || !isKeyId(field.key_id)) {
+    if (!isRecordSignature(field) || !isKeyId(field.key_id) || hasOtherKeys(field)) {
       this.entries[index] = { verdict: 'invalid', reason: 'the signature field is malformed' };
       return this.closeRun();
     }
@@ -383,6 +383,12 @@ export class SignatureAudit {
     });
     return { records: this.entries.filter(Boolean).length, counts, signers, runs, checked: this.checked };
   }
+}
+
+/** A signature field with more than `key_id` and `sig`: nothing would vouch for the rest. */
+function hasOtherKeys(field: RecordSignature): boolean {
+  for (const key in field) if (key !== 'key_id' && key !== 'sig') return true;
+  return false;
 }
 
 /** Both waits, when the caller has two. */

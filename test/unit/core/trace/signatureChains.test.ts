@@ -119,6 +119,7 @@ describe('signature audit: key chains across interleaved writers (scheme 2)', ()
 
   it('a record whose signature field alone was swapped, in the middle of its key\'s chain, is a BAD signature', async () => {
     const lines = await read();
+    const genuine = lines[4].metadata.signature;
     lines[4].metadata.signature = lines[0].metadata.signature; // alice's second record gets her first one's signature
     await write(lines);
     const result = await report();
@@ -129,6 +130,11 @@ describe('signature audit: key chains across interleaved writers (scheme 2)', ()
     lines[4].metadata.signature = { key_id: lines[4].metadata.signature.key_id, sig: `${lines[8].metadata.signature.sig.slice(0, 80)}AAAAAA==` };
     await write(lines);
     assert.deepEqual(verdicts(await report())[4], [5, 5, 'invalid', 'alice'], 'any change to the signature bytes, not only another record\'s');
+
+    lines[4].metadata.signature = { ...genuine, extra: 'x' } as Metadata['signature'];
+    await write(lines);
+    const extra = await report();
+    assert.deepEqual(extra.signatures.runs[4], { from: 5, to: 5, verdict: 'invalid', reason: 'the signature field is malformed' }, 'a key beside key_id and sig, which nothing would vouch for');
   });
 
   it('a record claimed by a key that did not write it is a BAD signature; a forged record naming a signer\'s last one does not take it down', async () => {
