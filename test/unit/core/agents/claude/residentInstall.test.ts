@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { installClaudeLocalServer, uninstallClaudeLocalServer } from '../../../../../src/core/agents/claude/claudeLocalServer';
-import { installHookConfig, uninstallHookConfig } from '../../../../../src/core/agents/agentHooks';
+import { hookCommandFor, installHookConfig, uninstallHookConfig } from '../../../../../src/core/agents/agentHooks';
 import { applyHookConfig } from '../../../../../src/core/agents/agentHooks';
 import { RESIDENT_HOOK_FIELDS } from '../../../../../src/core/agents/claude/residentHook';
 
@@ -24,7 +24,7 @@ describe('Claude Code with the resident governor: what install writes', () => {
     assert.deepEqual(Object.keys(pre.hooks[0].input), [...RESIDENT_HOOK_FIELDS]);
     assert.equal(pre.hooks[0].input.tool_input, '${tool_input}');
     for (const event of ['PostToolUse', 'UserPromptSubmit', 'Stop', 'SubagentStop', 'PermissionRequest']) assert.equal(config.hooks[event][0].hooks[0].type, 'mcp_tool', event);
-    for (const event of ['SessionStart', 'SessionEnd']) assert.match(config.hooks[event][0].hooks[0].command, /^node ".*" hook claude/, event);
+    for (const event of ['SessionStart', 'SessionEnd']) assert.equal(config.hooks[event][0].hooks[0].command, hookCommandFor('claude', CLI), event);
     assert.deepEqual(config.permissions.deny, ['mcp__intent-governor__agent_hook'], 'the model may not call the hook tool itself');
   });
 

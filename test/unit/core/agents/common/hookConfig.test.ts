@@ -3,6 +3,7 @@ import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hookCommandFor, installHookConfig, uninstallHookConfig } from '../../../../../src/core/agents/agentHooks';
+import { CURSOR_GATE_EVENTS, CURSOR_OBSERVE_EVENTS } from '../../../../../src/core/agents/cursor/cursorHookConfig';
 import { createHarness } from '../../../../support/governorHarness';
 import { runGovernor } from '../../../../support/runGovernor';
 
@@ -41,7 +42,7 @@ describe('hook configs (install / uninstall)', () => {
     assert.deepEqual(vscode.hooks.PreToolUse, [{ type: 'command', command: hookCommandFor('vscode', CLI), timeout: 120 }]);
     const cursor = JSON.parse(text(installHookConfig('cursor', undefined, CLI)));
     assert.equal(cursor.version, 1);
-    assert.deepEqual(Object.keys(cursor.hooks), ['beforeShellExecution', 'beforeReadFile', 'afterFileEdit', 'beforeSubmitPrompt', 'stop']);
+    assert.deepEqual(Object.keys(cursor.hooks), [...CURSOR_GATE_EVENTS, ...CURSOR_OBSERVE_EVENTS], 'the events cursorHookEntries installs (their shapes: cursorHookConfig.test.ts)');
     assert.deepEqual(Object.keys(vscode.hooks), ['PreToolUse', 'PostToolUse', 'SessionStart', 'UserPromptSubmit', 'Stop', 'SubagentStart', 'SubagentStop', 'PreCompact']);
     assert.deepEqual(uninstallHookConfig('cursor', JSON.stringify(cursor)), { ok: true, text: null });
     assert.deepEqual(uninstallHookConfig('vscode', JSON.stringify(vscode)), { ok: true, text: null });
