@@ -1,3 +1,4 @@
+import type { AgentLabeller } from './sessions/sessionDoor';
 import { StandingApprovals } from './approval/standingApprovals';
 import { DEFAULT_POLICY, type GovernancePolicy, type GovernorServices } from './governorServices';
 import type { Approver } from './approval/approver';
@@ -16,6 +17,8 @@ export interface NodeServicesOptions {
   logger?: Logger;
   policy?: Partial<GovernancePolicy>;
   clock?: () => Date;
+  /** Names the agent of a hook-bridge or resident session for people (the agent registry's labels). */
+  agentLabel?: AgentLabeller;
 }
 
 /** Refuses every approval: for doors with no human to ask. */
@@ -32,7 +35,7 @@ export async function createNodeServices(options: NodeServicesOptions): Promise<
   return {
     workspace,
     intents: new FileIntentSource(workspace.root),
-    sessions: new SessionRegistry(),
+    sessions: new SessionRegistry({ agentLabel: options.agentLabel }),
     locks: new WriteLocks(workspace.root, caseInsensitive),
     approver: options.approver,
     standingApprovals: new StandingApprovals(options.clock),

@@ -1,3 +1,4 @@
+import { agentById } from '../core/agents/registry';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { StandingApprovals } from '../core/approval/standingApprovals';
@@ -62,7 +63,7 @@ export async function createHostServices(options: HostServicesOptions): Promise<
   const services: GovernorServices = {
     workspace,
     intents,
-    sessions: new SessionRegistry(),
+    sessions: new SessionRegistry({ agentLabel: (id) => agentById(id)?.label }),
     locks: new WriteLocks(root, caseInsensitive),
     approver: new ModalApprover(createApprovalDialogs(root, options.documents)),
     standingApprovals: new StandingApprovals(),

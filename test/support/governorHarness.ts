@@ -7,6 +7,7 @@ import type { GovernancePolicy } from '../../src/core/governorServices';
 import type { ApprovalDecision, ApprovalRequest, Approver } from '../../src/core/approval/approver';
 import type { Logger } from '../../src/core/logger';
 import { createNodeServices } from '../../src/core/nodeServices';
+import { agentById } from '../../src/core/agents/registry';
 import type { GovernanceEvent, MutationEvent, TraceSink, WriteAhead } from '../../src/core/trace/traceSink';
 
 /** Answers approvals from a script (true = approve) and remembers every request a human would have seen. */
@@ -103,7 +104,7 @@ export async function createHarness(options: { files?: Record<string, string>; i
   const approver = new ScriptedApprover();
   const trace = new RecordingTrace();
   const logger = new RecordingLogger();
-  const services = await createNodeServices({ root, approver, trace, logger, policy: options.policy });
+  const services = await createNodeServices({ root, approver, trace, logger, policy: options.policy, agentLabel: (id) => agentById(id)?.label });
   const governor = new Governor(services);
   const call = (tool: string, input: unknown, session = 's1') =>
     governor.call({ tool, input, session_id: session, agent: { name: 'test-agent', model_id: 'test-model' } });

@@ -1,5 +1,5 @@
 import type { ErrorCode } from '../toolError';
-import { sessionDoor, type SessionDoor } from './sessionDoor';
+import { sessionDoor, type AgentLabeller, type SessionDoor } from './sessionDoor';
 
 /** How a call ended for the agent: let through, refused (with its code), handed to a human, or failed while running. */
 export type CallDecision = 'allowed' | 'denied' | 'asked' | 'failed';
@@ -47,6 +47,8 @@ export interface SessionActivityOptions {
   /** A session with no call for this long (and no approval pending) is no longer live. */
   idleMs: number;
   bindingOf: (sessionId: string) => IntentBinding;
+  /** Names the agent of a hook-bridge or resident session for people. */
+  agentLabel?: AgentLabeller;
 }
 
 /** The parts of a governed call this model reads. */
@@ -210,7 +212,7 @@ export class SessionActivity {
     return {
       id,
       agent: activity.agent,
-      door: sessionDoor(id),
+      door: sessionDoor(id, this.options.agentLabel),
       started: new Date(activity.started).toISOString(),
       lastActive: new Date(activity.lastActive).toISOString(),
       intent: this.options.bindingOf(id),

@@ -1,3 +1,4 @@
+import type { AgentLabeller } from './sessionDoor';
 import type { ReadBasis } from '../policy/optimisticLock';
 import { SessionActivity, type IntentBinding } from './sessionActivity';
 
@@ -26,6 +27,8 @@ export interface SessionRegistryOptions {
   maxTextBytes?: number;
   /** Milliseconds since some epoch; tests pass a fake clock. */
   now?: () => number;
+  /** Names the agent of a hook-bridge or resident session for people (the agent registry's labels). */
+  agentLabel?: AgentLabeller;
 }
 
 interface Entry {
@@ -65,7 +68,7 @@ export class SessionRegistry {
     this.maxTextBytes = options.maxTextBytes ?? DEFAULT_MAX_TEXT_BYTES;
     this.now = options.now ?? Date.now;
     this.lastSweep = this.now();
-    this.activity = new SessionActivity({ now: this.now, idleMs: this.idleMs, bindingOf: (id) => this.binding(id) });
+    this.activity = new SessionActivity({ now: this.now, idleMs: this.idleMs, bindingOf: (id) => this.binding(id), agentLabel: options.agentLabel });
   }
 
   get(sessionId: string): SessionState {

@@ -1,11 +1,15 @@
 import { strict as assert } from 'node:assert';
 import type { IntentBinding, LiveSession } from '../../../../src/core/sessions/sessionActivity';
 import { sessionDoor } from '../../../../src/core/sessions/sessionDoor';
+import { agentById } from '../../../../src/core/agents/registry';
 import { callText, sessionDescription, withAgents } from '../../../../src/host/agents/agentSessionText';
 import { intentStatus } from '../../../../src/host/intents/intentStatus';
 
+/** The labels the host hands its session registry: the agent registry's. */
+const labels = (id: string) => agentById(id)?.label;
+
 function live(id: string, agent: string, intent: IntentBinding, pendingApprovals = 0): LiveSession {
-  return { id, agent, door: sessionDoor(id), started: '2026-01-01T00:00:00.000Z', lastActive: '2026-01-01T00:00:00.000Z', intent, calls: 1, recent: [], pendingApprovals };
+  return { id, agent, door: sessionDoor(id, labels), started: '2026-01-01T00:00:00.000Z', lastActive: '2026-01-01T00:00:00.000Z', intent, calls: 1, recent: [], pendingApprovals };
 }
 
 describe('what the status bar and the Agent Sessions view say about live agents', () => {
@@ -33,9 +37,10 @@ describe('what the status bar and the Agent Sessions view say about live agents'
 
   it('tells each door apart, and shows absolute paths of native tools relative to the workspace', () => {
     assert.equal(sessionDescription(live('codex-resident:1', 'codex-cli', { kind: 'default' }, 2)), 'resident governor (Codex CLI) · no intent · 2 pending');
-    assert.equal(sessionDoor('opencode:s1').label, 'hook bridge (OpenCode)');
+    assert.equal(sessionDoor('opencode:s1', labels).label, 'hook bridge (OpenCode)');
     assert.equal(sessionDoor('mcp-stdio:1').label, 'MCP (stdio)');
     assert.equal(sessionDoor('host-test').label, 'extension API');
+    assert.equal(sessionDoor('opencode:s1').label, 'extension API', 'without labels, no id is taken for an agent');
     assert.equal(callText({ tool: 'write_file', target: '/w/src/a.ts', decision: 'denied', code: 'SCOPE_VIOLATION', at: '' }, '/w'), 'write_file src/a.ts: denied SCOPE_VIOLATION');
     assert.equal(callText({ tool: 'delete_file', target: 'src/a.ts', decision: 'allowed', approver: 'modal', at: '' }), 'delete_file src/a.ts: allowed (approved by modal)');
   });
