@@ -1,13 +1,10 @@
+import { openCliGovernor } from './cliGovernor';
 import { readdirSync } from 'node:fs';
 import { MemoryBeforeStash } from '../core/bridge/beforeStash';
 import { NativeToolBridge } from '../core/bridge/nativeToolBridge';
 import { isNativePendingName } from '../core/bridge/pendingNativeChanges';
-import { Governor } from '../core/governor';
 import { FileIntentSource } from '../core/intents/fileIntentSource';
-import { createNodeServices, denyingApprover } from '../core/nodeServices';
-import { defaultKeysDir, fileSigner } from '../core/signing/fileSigningKeyStore';
-import { defaultAnchorDir } from '../core/trace/anchorStore';
-import { createTraceStack } from '../core/trace/traceStack';
+import { denyingApprover } from '../core/nodeServices';
 import { pendingDir, WriteAheadJournal } from '../core/trace/writeAheadJournal';
 import { allSigned } from '../core/trace/signatureAudit';
 import { formatProblem } from '../core/intents/intentsFile';
@@ -19,7 +16,6 @@ import { parseCliArgs, usageError } from './cliArgs';
 import { governedWorkspaceFrom } from './governedWorkspace';
 import type { CliCommand } from './cliCommand';
 import { describeLogSignatures, describeSigners, verifyLogs } from './signedVerification';
-import { TOOL_VERSION } from './toolVersion';
 
 const USAGE = `governor check: one pass/fail gate for CI
 
@@ -127,10 +123,9 @@ async function settlePending(root: string, env: NodeJS.ProcessEnv): Promise<stri
   const native = names.some(isNativePendingName);
   const orphans = new WriteAheadJournal(root).orphans().length;
   if (!native && orphans === 0) return undefined;
-  const { sink } = createTraceStack({ workspaceRoot: root, toolVersion: TOOL_VERSION, anchorDir: defaultAnchorDir(env), signer: fileSigner(defaultKeysDir(env)) });
+  const { governor, trace, close } = await openCliGovernor(root, env, { approver: denyingApprover });
   try {
-    if (orphans) await sink.open(); // reconciles the journal's orphans (a native record would too, before it is written)
-    const governor = new Governor(await createNodeServices({ root, approver: denyingApprover, trace: sink }));
+    if (orphans) await trace.open(); // reconciles the journal's orphans (a native record would too, before it is written)
     const summary = await new NativeToolBridge(governor, new MemoryBeforeStash(), { askHuman: false }).reconcilePending({ dropUnchanged: true });
     await governor.userHooks.drain();
     const parts = [
@@ -141,6 +136,6 @@ async function settlePending(root: string, env: NodeJS.ProcessEnv): Promise<stri
     ];
     return parts.join(', ');
   } finally {
-    await sink.close();
+    await close();
   }
 }

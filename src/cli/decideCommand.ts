@@ -1,5 +1,6 @@
 import { Governor } from '../core/governor';
-import { createNodeServices, denyingApprover } from '../core/nodeServices';
+import { denyingApprover } from '../core/nodeServices';
+import { cliServices } from './cliGovernor';
 import { parseCliArgs, usageError, workspaceFrom } from './cliArgs';
 import type { CliCommand } from './cliCommand';
 
@@ -40,7 +41,7 @@ export const decideCommand: CliCommand = {
       print({ decision: 'deny', code: 'INVALID_INPUT', message: `Could not read the tool call on stdin (${error instanceof Error ? error.message : String(error)}); expected {"tool", "input", "session_id", "intent_id"?}.` });
       return 0;
     }
-    const services = await createNodeServices({ root, approver: denyingApprover });
+    const services = await cliServices(root, io.env, { approver: denyingApprover });
     const sessionId = typeof call.session_id === 'string' ? call.session_id : 'governor-decide';
     if (typeof call.intent_id === 'string') services.sessions.bindIntent(sessionId, call.intent_id);
     const agentName = typeof call.agent?.name === 'string' ? call.agent.name : 'governor-decide';

@@ -1,26 +1,20 @@
-import { dirname, join } from 'node:path';
-import { FileHookApprovals } from '../core/userHooks/hookApprovals';
+import { join } from 'node:path';
 import { FileBeforeStash } from '../core/bridge/beforeStash';
 import { NativeToolBridge } from '../core/bridge/nativeToolBridge';
-import { Governor } from '../core/governor';
-import { createNodeServices, denyingApprover } from '../core/nodeServices';
-import { defaultAnchorDir } from '../core/trace/anchorStore';
-import { defaultKeysDir, fileSigner } from '../core/signing/fileSigningKeyStore';
-import { createTraceStack } from '../core/trace/traceStack';
+import { nullLogger } from '../core/logger';
+import { denyingApprover } from '../core/nodeServices';
 import { existsSync, rmSync } from 'node:fs';
-import type { GovernorServices } from '../core/governorServices';
 import type { DetachedHookJob } from '../core/userHooks/detachedHookJob';
 import { UserHookRunner } from '../core/userHooks/userHookRunner';
 import { rebuildFiles, serveRebuilds } from '../core/intentMap/backgroundRebuild';
 import { IntentMapKeeper } from '../core/intentMap/intentMapKeeper';
 import { readRegularFileSync } from '../core/io/regularFile';
-import type { TraceSink } from '../core/trace/traceSink';
 import type { CliIO } from './cliCommand';
 import { detachedHookJobs } from './detachedHookJobs';
 import { detachedIntentMap } from './detachedIntentMap';
 import { governorHome, type HeadlessDecider } from './hookFlow';
 import { typescriptThroughCodeCache } from './typescriptCodeCache';
-import { TOOL_VERSION } from './toolVersion';
+import { cliServices, cliTraceStack, openCliGovernor } from './cliGovernor';
 
 /**
  * No extension governs the workspace: judge here (an `ask` goes back to the agent) and trace to the
@@ -28,17 +22,15 @@ import { TOOL_VERSION } from './toolVersion';
  * extension runs: it holds the governor and nothing else of the CLI.
  */
 export const decideHeadless: HeadlessDecider = async (request, root, intent, io) => {
-  const { sink: trace } = createTraceStack({ workspaceRoot: root, toolVersion: TOOL_VERSION, anchorDir: defaultAnchorDir(io.env), signer: fileSigner(defaultKeysDir(io.env)) });
   const parser = typescriptThroughCodeCache(governorHome(io.env));
+  const home = governorHome(io.env);
+  // This process ends with its answer: background hooks (async, asyncRewake) run on in a detached worker.
+  const worker = join(__dirname, 'hook.js'); // the small hook bundle beside this one runs `hook-job`
+  const entry = existsSync(worker) ? worker : undefined;
+  // The intent map too: this process only asks, and a detached `intent-map-job` rebuilds it.
+  const intentMap = detachedIntentMap(home, root, entry, nullLogger);
+  const { governor, close } = await openCliGovernor(root, io.env, { approver: denyingApprover, extra: { intentMap, ...(entry ? { hookJobs: detachedHookJobs(home, entry) } : {}) } });
   try {
-    const home = governorHome(io.env);
-    const services = await headlessServices(root, trace, io);
-    // This process ends with its answer: background hooks (async, asyncRewake) run on in a detached worker.
-    const worker = join(__dirname, 'hook.js'); // the small hook bundle beside this one runs `hook-job`
-    const entry = existsSync(worker) ? worker : undefined;
-    // The intent map too: this process only asks, and a detached `intent-map-job` rebuilds it.
-    const intentMap = detachedIntentMap(home, root, entry, services.logger);
-    const governor = new Governor({ ...services, intentMap, ...(entry ? { hookJobs: detachedHookJobs(home, entry) } : {}) });
     const bridge = new NativeToolBridge(governor, new FileBeforeStash(join(home, 'bridge')), { askHuman: false });
     try {
       return await bridge.handle(intent ? { ...request, intent_id: intent } : request);
@@ -48,14 +40,9 @@ export const decideHeadless: HeadlessDecider = async (request, root, intent, io)
     }
   } finally {
     parser.save();
-    await trace.close();
+    await close();
   }
 };
-
-async function headlessServices(root: string, trace: TraceSink, io: Pick<CliIO, 'env'>): Promise<GovernorServices> {
-  const services = await createNodeServices({ root, approver: denyingApprover, trace });
-  return { ...services, governorHome: governorHome(io.env), hookApprovals: new FileHookApprovals(join(dirname(defaultAnchorDir(io.env)), 'hook-approvals')) };
-}
 
 /** The worker side of a detached background hook: `node hook.js hook-job <file>`. */
 export async function runHookJob(file: string, io: CliIO): Promise<number> {
@@ -63,9 +50,9 @@ export async function runHookJob(file: string, io: CliIO): Promise<number> {
   rmSync(file, { force: true });
   if (!read.ok) return 1;
   const job = JSON.parse(read.bytes.toString('utf8')) as DetachedHookJob;
-  const { sink: trace } = createTraceStack({ workspaceRoot: job.root, toolVersion: TOOL_VERSION, anchorDir: defaultAnchorDir(io.env), signer: fileSigner(defaultKeysDir(io.env)) });
+  const { sink: trace } = cliTraceStack(job.root, io.env);
   try {
-    await new UserHookRunner(await headlessServices(job.root, trace, io)).runDetached(job);
+    await new UserHookRunner(await cliServices(job.root, io.env, { approver: denyingApprover, trace })).runDetached(job);
     return 0;
   } finally {
     await trace.close();

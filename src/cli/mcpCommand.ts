@@ -1,3 +1,4 @@
+import { openCliGovernor } from './cliGovernor';
 import { randomUUID } from 'node:crypto';
 import { Governor } from '../core/governor';
 import type { Approver } from '../core/approval/approver';
@@ -8,10 +9,6 @@ import type { ExtraTool } from '../core/mcp/governedMcpServer';
 import { InflightCalls } from '../core/mcp/inflightCalls';
 import { residentHookTool } from './residentHookTool';
 import { IntentMapKeeper } from '../core/intentMap/intentMapKeeper';
-import { createNodeServices } from '../core/nodeServices';
-import { defaultAnchorDir } from '../core/trace/anchorStore';
-import { defaultKeysDir, fileSigner } from '../core/signing/fileSigningKeyStore';
-import { createTraceStack } from '../core/trace/traceStack';
 import { parseCliArgs, usageError, workspaceFrom } from './cliArgs';
 import type { CliCommand, CliIO } from './cliCommand';
 import { TOOL_VERSION } from './toolVersion';
@@ -67,19 +64,14 @@ export const mcpCommand: CliCommand = {
     if (parsed.values.intent !== undefined && agent === undefined) return usageError(io, 'mcp', '--intent needs --agent claude (a governed MCP client selects its intent itself)');
     const root = await workspaceFrom(parsed.values.workspace, io, 'mcp');
     if (root === undefined) return 2;
-    const { sink: trace } = createTraceStack({ workspaceRoot: root, toolVersion: TOOL_VERSION, anchorDir: defaultAnchorDir(io.env), signer: fileSigner(defaultKeysDir(io.env)) });
     const logger = stderrLogger(io);
     const intentMap = new IntentMapKeeper({ workspaceRoot: root, logger });
-    const services = {
-      ...(await createNodeServices({ root, approver: approve === 'always' ? approveAlways : refuseWithoutHuman, trace, logger })),
-      intentMap,
-    };
+    const { governor, close } = await openCliGovernor(root, io.env, { approver: approve === 'always' ? approveAlways : refuseWithoutHuman, logger, extra: { intentMap } });
     // Loaded on demand: the MCP SDK (and its schemas) would otherwise cost every governor command, the hook
     // bridge's headless path included, tens of milliseconds at start-up.
     const { createGovernedMcpServer } = await import('../core/mcp/governedMcpServer');
     const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
     const calls = new InflightCalls();
-    const governor = new Governor(services);
     const sessionId = `${agent === undefined ? 'mcp-stdio' : `${agent}-resident`}:${randomUUID()}`;
     const resident = agent === undefined ? undefined : residentGovernor(governor, sessionId, root, (parsed.values.intent as string | undefined) ?? io.env.INTENT_GOVERNOR_INTENT, io);
     const server = createGovernedMcpServer(governor, {
@@ -99,12 +91,12 @@ export const mcpCommand: CliCommand = {
     await server.connect(new StdioServerTransport());
     // The client closing our stdin ends the session; flush the trace before exiting.
     process.stdin.once('end', () => void server.close());
-    services.logger.info(`serving ${root} (approve: ${approve})`);
+    logger.info(`serving ${root} (approve: ${approve})`);
     await closed;
     await calls.settled(); // closing cancelled the calls still running: their outcomes go to the trace first
     await governor.userHooks.drain(); // background hooks (async, asyncRewake) finish before the process does
     await intentMap.flush(); // the last changes reach the intent map before the process exits
-    await trace.close();
+    await close();
     return 0;
   },
 };
