@@ -128,5 +128,5 @@ async function decide(request: BridgeRequest, root: string, options: HookOptions
     const reason = `Intent Governor in VS Code governs this workspace but ${answer.message}; the call is refused (fail closed).`;
     return event.kind === 'tool' && event.phase === 'pre' ? { decision: 'deny', reason } : { decision: 'allow', context: reason };
   }
-  return headless(request, root, options.intent ?? io.env.INTENT_GOVERNOR_INTENT, io);
+  return headless(request, root, options.intent ?? (io.env.INTENT_GOVERNOR_INTENT || undefined), io);
 }

@@ -73,7 +73,7 @@ export const mcpCommand: CliCommand = {
     const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
     const calls = new InflightCalls();
     const sessionId = `${agent === undefined ? 'mcp-stdio' : `${agent}-resident`}:${randomUUID()}`;
-    const resident = agent === undefined ? undefined : residentGovernor(governor, sessionId, root, (parsed.values.intent as string | undefined) ?? io.env.INTENT_GOVERNOR_INTENT, io);
+    const resident = agent === undefined ? undefined : residentGovernor(governor, sessionId, root, (parsed.values.intent as string | undefined) ?? (io.env.INTENT_GOVERNOR_INTENT || undefined), io);
     const server = createGovernedMcpServer(governor, {
       name: 'intent-governor',
       version: TOOL_VERSION,

@@ -57,6 +57,14 @@ describe('governor mcp (stdio)', function () {
     assert.match(await hook('src/billing/a.ts'), /"permissionDecision":"deny".*SCOPE_VIOLATION/);
   });
 
+  it('an empty INTENT_GOVERNOR_INTENT binds no intent: the resident governor says none is selected, not that an intent named "" is missing', async () => {
+    client = await connectGovernorMcp(h.root, anchorDir, ['--agent', 'claude'], 'claude-code', { INTENT_GOVERNOR_HOME: join(anchorDir, 'home'), INTENT_GOVERNOR_INTENT: '' });
+    const args = { hook_event_name: 'PreToolUse', session_id: 'claude-1', cwd: h.root, tool_name: 'Write', tool_use_id: 't-empty', tool_input: JSON.stringify({ file_path: join(h.root, 'src/auth/a.ts'), content: 'x\n' }) };
+    const text = resultText(await client.callTool({ name: 'agent_hook', arguments: args }));
+    assert.match(text, /NO_ACTIVE_INTENT/);
+    assert.doesNotMatch(text, /INTENT_NOT_FOUND/);
+  });
+
   it('--intent without --agent claude is a usage error', async () => {
     const run = await runGovernor(['mcp', '--workspace', h.root, '--intent', 'auth-refactor'], { anchorDir });
     assert.equal(run.code, 2);
