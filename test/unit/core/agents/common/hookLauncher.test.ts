@@ -1,0 +1,97 @@
+import { strict as assert } from 'node:assert';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { agentHookCommand, isOurCommand } from '../../../../../src/core/agents/common/hookCommand';
+import { ensureHookLauncher, hookLauncherPath, hookLauncherText, nodeLauncherFiles, type LauncherFiles } from '../../../../../src/core/agents/common/hookLauncher';
+import { AGENTS } from '../../../../../src/core/agents/registry';
+import { removeTree } from '../../../../support/removeTree';
+
+/** The launcher's file system in memory: what was written, with which mode. */
+function memoryFiles(): LauncherFiles & { files: Map<string, { text: string; mode: number }>; writes: number } {
+  const files = new Map<string, { text: string; mode: number }>();
+  const port = {
+    files,
+    writes: 0,
+    read: async (file: string) => files.get(file),
+    write: async (file: string, text: string) => {
+      port.writes++;
+      files.set(file, { text, mode: 0o755 });
+    },
+  };
+  return port;
+}
+
+describe('the hook launcher (<governor home>/bin/governor-hook)', () => {
+  it('lives in the governor home: INTENT_GOVERNOR_HOME, else ~/.intent-governor', () => {
+    assert.equal(hookLauncherPath({ INTENT_GOVERNOR_HOME: '/g' }), '/g/bin/governor-hook');
+    assert.equal(hookLauncherPath({ HOME: '/home/me' }), '/home/me/.intent-governor/bin/governor-hook');
+  });
+
+  it('is written once, left alone while it runs this bundle, rewritten when it points elsewhere or lost its mode', async () => {
+    const port = memoryFiles();
+    const env = { INTENT_GOVERNOR_HOME: '/g' };
+    assert.deepEqual(await ensureHookLauncher(env, '/ext/0.1.0/dist/hook.js', port), { file: '/g/bin/governor-hook', action: 'written' });
+    assert.deepEqual(await ensureHookLauncher(env, '/ext/0.1.0/dist/hook.js', port), { file: '/g/bin/governor-hook', action: 'unchanged' });
+    assert.deepEqual(await ensureHookLauncher(env, '/ext/0.2.0/dist/hook.js', port), { file: '/g/bin/governor-hook', action: 'written' }, 'a new version of the extension');
+    port.files.set('/g/bin/governor-hook', { text: port.files.get('/g/bin/governor-hook')?.text ?? '', mode: 0o644 });
+    assert.equal((await ensureHookLauncher(env, '/ext/0.2.0/dist/hook.js', port)).action, 'written', 'not executable any more');
+    assert.equal(port.writes, 3);
+  });
+
+  describe('on disk', () => {
+    let temp: string;
+    beforeEach(() => {
+      temp = realpathSync(mkdtempSync(join(tmpdir(), 'ig-launcher-')));
+    });
+    afterEach(() => removeTree(temp));
+
+    it('is 0755 whatever the umask, and runs the bundle with node and every argument, stdin handed on (a path with a space and a quote)', async () => {
+      const bundle = join(temp, "the team's tools", 'dist', 'hook.js');
+      mkdirSync(dirname(bundle), { recursive: true });
+      writeFileSync(bundle, "let s='';process.stdin.on('data',c=>s+=c).on('end',()=>console.log(JSON.stringify({args:process.argv.slice(2),stdin:s})));");
+      const env = { INTENT_GOVERNOR_HOME: join(temp, 'home') };
+      const old = process.umask(0o077);
+      try {
+        await ensureHookLauncher(env, bundle, nodeLauncherFiles);
+      } finally {
+        process.umask(old);
+      }
+      const launcher = hookLauncherPath(env);
+      assert.equal(statSync(launcher).mode & 0o777, 0o755);
+      const run = spawnSync(launcher, ['hook', 'gemini', '--timeout-ms', '5'], { input: '{"x":1}', encoding: 'utf8' });
+      assert.equal(run.status, 0, run.stderr);
+      assert.deepEqual(JSON.parse(run.stdout), { args: ['hook', 'gemini', '--timeout-ms', '5'], stdin: '{"x":1}' });
+    });
+
+    it('refuses (exit 127, the reason on stderr) when its bundle is gone or node is not on PATH', async () => {
+      const env = { INTENT_GOVERNOR_HOME: join(temp, 'home') };
+      await ensureHookLauncher(env, join(temp, 'gone', 'hook.js'), nodeLauncherFiles);
+      const gone = spawnSync(hookLauncherPath(env), ['hook', 'gemini'], { input: '{}', encoding: 'utf8' });
+      assert.equal(gone.status, 127);
+      assert.match(gone.stderr, /points at .*gone\/hook\.js, which is not there any more\. Start VS Code with the Intent Governor extension \(it rewrites the launcher\) or run governor hooks install/);
+      writeFileSync(join(temp, 'hook.js'), '');
+      await ensureHookLauncher(env, join(temp, 'hook.js'), nodeLauncherFiles);
+      const noNode = spawnSync(hookLauncherPath(env), ['hook', 'gemini'], { input: '{}', encoding: 'utf8', env: { PATH: join(temp, 'empty') } });
+      assert.equal(noNode.status, 127);
+      assert.match(noNode.stderr, /node is not on the PATH its hook runs with/);
+    });
+  });
+
+  it('its text names the bundle and nothing else of this machine', () => {
+    const text = hookLauncherText('/opt/ig/dist/hook.js');
+    assert.match(text, /^#!\/bin\/sh\n/);
+    assert.match(text, /^hook='\/opt\/ig\/dist\/hook\.js'$/m);
+    assert.match(text, /^exec node "\$hook" "\$@"$/m);
+  });
+});
+
+describe('our hook command is recognised in every form', () => {
+  it("this version's (the launcher) for every agent, and the older `node \"…/hook.js\" hook <agent>` ones, so reinstall and uninstall replace them", () => {
+    for (const agent of AGENTS) assert.ok(isOurCommand(agentHookCommand(agent.dialect, '/x/hook.js', 'linux')), agent.id);
+    for (const old of ['node "/x/dist/hook.js" hook claude --timeout-ms 110000', 'node "/x/hook.js" hook gemini --timeout-ms 110000 || exit 2', `node "/x/hook.js" hook copilot --timeout-ms 110000 || echo '{"permissionDecision":"deny"}'`]) assert.ok(isOurCommand(old), old);
+    assert.ok(isOurCommand(agentHookCommand(AGENTS[0].dialect, '/x/hook.js', 'win32')), 'Windows: the old form');
+    for (const theirs of ['./lint.sh', 'node lint.js hook claude', 'ig_l=/tmp/x; "$ig_l" hook claude', 'echo hook claude', undefined, 3]) assert.equal(isOurCommand(theirs), false, String(theirs));
+  });
+});
