@@ -39,10 +39,8 @@ export const CORE_LAYERS = [
  * is an error, so this list only shrinks.
  */
 export const KNOWN_UPWARD_IMPORTS = [
-  ['src/core/userHooks/hooksConfig.ts', 'src/core/agents/common/hookConfig.ts', "isOurCommand (the shape of our hook command), into a file below userHooks that the agents' hook command uses too"],
 ];
 export const KNOWN_CYCLE_IMPORTS = [
-  ['src/core/agents/common/hookFileEdit.ts', 'src/core/agents/common/hookConfig.ts', 'ConfigEdit, into hookFileEdit.ts beside HookInstallContext (hookConfig.ts imports both from there)'],
 ];
 
 /** A regex source for an import specifier; `/` escaped so the same source works in an esquery selector. */

@@ -1,5 +1,5 @@
 import { agentHookCommand } from './common/hookCommand';
-import type { ConfigEdit } from './common/hookConfig';
+import type { ConfigEdit } from './common/hookFileEdit';
 import type { HookFileChange, HookInstallContext } from './common/hookFileEdit';
 import { editJsonHooks } from './common/jsonHookAgent';
 import { agentById, type AgentId } from './registry';

@@ -1,4 +1,4 @@
-import { isOurCommand } from '../agents/common/hookConfig';
+import { isOurCommand } from './ourHookCommand';
 import { commandHash, specHash } from './hookApprovals';
 import { conditionProblem } from './hookCondition';
 import { DECISION_EVENTS, HOOK_EVENTS, isHookEventName, TOOL_EVENTS, type HookEventName } from './hookEvents';

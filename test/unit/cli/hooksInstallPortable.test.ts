@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { accessSync, constants, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
-import { isOurCommand } from '../../../src/core/agents/common/hookCommand';
+import { isOurCommand } from '../../../src/core/userHooks/ourHookCommand';
 import type { AgentAdapter } from '../../../src/core/agents/common/agentAdapter';
 import { AGENTS as REGISTERED } from '../../../src/core/agents/registry';
 

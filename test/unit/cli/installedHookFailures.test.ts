@@ -3,7 +3,7 @@ import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { isOurCommand } from '../../../src/core/agents/common/hookCommand';
+import { isOurCommand } from '../../../src/core/userHooks/ourHookCommand';
 import type { AgentAdapter } from '../../../src/core/agents/common/agentAdapter';
 import { AGENTS as REGISTERED } from '../../../src/core/agents/registry';
 

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { ConfigEdit } from '../common/hookConfig';
+import type { ConfigEdit } from '../common/hookFileEdit';
 import { RESIDENT_SERVER_NAME } from './residentHook';
 
 type Json = Record<string, unknown>;

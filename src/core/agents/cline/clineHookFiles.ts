@@ -1,4 +1,4 @@
-import type { ConfigEdit } from '../common/hookConfig';
+import type { ConfigEdit } from '../common/hookFileEdit';
 
 /**
  * Cline's hooks are files, one per event, in `<workspace>/.clinerules/hooks/`; Cline runs every file whose name

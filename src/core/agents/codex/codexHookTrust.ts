@@ -3,7 +3,7 @@ import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { isOurCommand } from '../common/hookConfig';
+import { isOurCommand } from '../../userHooks/ourHookCommand';
 
 /**
  * Codex runs a project's hooks only once the person has trusted each one: its hash is recorded under

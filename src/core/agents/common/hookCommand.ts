@@ -1,5 +1,5 @@
 import type { HookDialect } from './hookDialect';
-import { LAUNCHER_SHELL_PATH } from './hookLauncher';
+import { LAUNCHER_SHELL_PATH } from '../../userHooks/ourHookCommand';
 
 /**
  * The command every installed hook runs, the same for every agent but the agent's name and its blocking answer:
@@ -72,13 +72,4 @@ export function agentHookCommand(dialect: Pick<HookDialect, 'id' | 'renderFailur
   ].join(' ');
 }
 
-/** Our command in the form this version writes (`ig_l=…; … "$ig_l" hook <agent> …`). */
-const CURRENT = /^ig_l="\$\{INTENT_GOVERNOR_HOME:-\$HOME\/\.intent-governor\}\/bin\/governor-hook";.*?\$\("\$ig_l" hook [a-z][a-z0-9-]*\b/su;
-/** The form older versions wrote (`node "/abs/dist/hook.js" hook <agent> …`, possibly with `|| exit 2` or `|| echo …`). */
-const OLD = /^node "[^"]+" hook [a-z][a-z0-9-]*\b/u;
-
-/** Our hook command, whichever agent and version wrote it: recognised by its shape, so no list of agents is kept here. */
-export function isOurCommand(command: unknown): boolean {
-  return typeof command === 'string' && (CURRENT.test(command) || OLD.test(command));
-}
 

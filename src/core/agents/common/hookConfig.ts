@@ -1,5 +1,5 @@
-import { isOurCommand } from './hookCommand';
-import type { HookInstallContext } from './hookFileEdit';
+import { isOurCommand } from '../../userHooks/ourHookCommand';
+import type { ConfigEdit, HookInstallContext } from './hookFileEdit';
 
 /**
  * Merging our hooks into an agent's JSON hook configuration: the user's other hooks and keys are kept, ours
@@ -9,10 +9,9 @@ import type { HookInstallContext } from './hookFileEdit';
 
 /** Seconds an agent waits for our hook; the bridge answers "blocked" before (see --timeout-ms). */
 export const AGENT_TIMEOUT_S = 120;
-export { BRIDGE_TIMEOUT_MS, isOurCommand } from './hookCommand';
+export { BRIDGE_TIMEOUT_MS } from './hookCommand';
 
 type Json = Record<string, unknown>;
-export type ConfigEdit = { ok: true; text: string | null } | { ok: false; message: string };
 
 /** How one agent's config file is shaped around its `hooks` object. */
 export interface HookConfigShape {

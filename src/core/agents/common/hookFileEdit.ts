@@ -1,7 +1,9 @@
 import { mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { errnoOf } from '../../ioError';
-import type { ConfigEdit } from './hookConfig';
+
+/** A pure edit of a hook file: the new text (null: the file can go), or why it was left unchanged. */
+export type ConfigEdit = { ok: true; text: string | null } | { ok: false; message: string };
 
 /** `note`: what else the person should know (Codex: whether its hooks could be trusted). */
 export type HookFileChange = { agent: string; file: string; action: 'written' | 'removed' | 'unchanged'; note?: string } | { agent: string; file: string; action: 'failed'; message: string };

@@ -13,8 +13,6 @@ import { governorHome } from '../../paths/governorHome';
 /** Where the launcher lives under the governor's home. */
 export const LAUNCHER_IN_HOME = join('bin', 'governor-hook');
 
-/** The launcher's path as a POSIX shell computes it at run time: the same rule as governorHome(). */
-export const LAUNCHER_SHELL_PATH = '${INTENT_GOVERNOR_HOME:-$HOME/.intent-governor}/bin/governor-hook';
 
 /** The first lines of every launcher we write. */
 const MARKER = '# intent-governor: hook launcher';

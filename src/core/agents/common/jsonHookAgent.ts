@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { AgentAdapter } from './agentAdapter';
-import { mergeHookConfig, removeHookConfig, type ConfigEdit, type JsonHooks } from './hookConfig';
-import { editHookFile, type HookFileChange, type HookInstallContext } from './hookFileEdit';
+import { mergeHookConfig, removeHookConfig, type JsonHooks } from './hookConfig';
+import { editHookFile, type ConfigEdit, type HookFileChange, type HookInstallContext } from './hookFileEdit';
 
 /** The text of an agent's JSON hook file with our hooks (running `command`) installed, or, `mode: 'uninstall'`, taken out. Pure. */
 export function editJsonHooks(hooks: JsonHooks, existing: string | undefined, mode: 'install' | 'uninstall', command: string, context: HookInstallContext = {}): ConfigEdit {

@@ -1,6 +1,6 @@
 import { join, resolve } from 'node:path';
 import { readRegularFileSync } from '../../io/regularFile';
-import { isOurCommand } from '../common/hookConfig';
+import { isOurCommand } from '../../userHooks/ourHookCommand';
 import { VSCODE_HOOK_FILE } from '../vscode/vscodeHookConfig';
 import { COPILOT_HOOK_FILE } from './copilotHookConfig';
 import { isRecord, type HookDialect } from '../common/hookDialect';

@@ -7,7 +7,7 @@ import { matchScope } from '../../policy/scope';
 import { GOVERNANCE_LOG_FILE } from '../../trace/traceFiles';
 import type { AgentAdapter } from '../common/agentAdapter';
 import { firstLine, type CanaryCall, type CanaryReading, type CanaryReply } from '../common/canary';
-import { isOurCommand } from '../common/hookConfig';
+import { isOurCommand } from '../../userHooks/ourHookCommand';
 import { isRecord } from '../common/hookDialect';
 import { AGENTS } from '../registry';
 import type { DoctorPorts } from './doctorPorts';

@@ -1,5 +1,5 @@
 import { BRIDGE_TIMEOUT_MS, LAUNCHER_MISSING_REASON } from '../common/hookCommand';
-import type { ConfigEdit } from '../common/hookConfig';
+import type { ConfigEdit } from '../common/hookFileEdit';
 
 /**
  * The plugin `governor hooks install --agent opencode` writes. OpenCode's hooks are plugins (JS modules it loads
