@@ -48,7 +48,7 @@ export const bridgeBench: BenchSuite = {
       const services = await createNodeServices({ root, approver: denyingApprover });
       services.sessions.setDefaultIntent('bench');
       const governor = new Governor(services);
-      const server = await startHttpMcpServer({ governor, name: 'bench', version: 'bench', logger: services.logger, hookHandler: hookRoute(new NativeToolBridge(governor, new MemoryBeforeStash(), { askHuman: true }), services.logger) });
+      const server = await startHttpMcpServer({ governor, name: 'bench', version: 'bench', logger: services.logger, routes: [hookRoute(new NativeToolBridge(governor, new MemoryBeforeStash(), { askHuman: true }))] });
       try {
         const baseline = await sample(() => roundTrip(['-e', '0'], '', env, ''));
         const headlessArgs = [CLI, 'hook', 'claude', '--headless', '--intent', 'bench'];

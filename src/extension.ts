@@ -115,7 +115,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Intent
     workspaceFolders: [services.workspace.root],
     sessions: agentSessions,
     // Agents' native tools (governor hook) are judged here, with the approval modal and this trace.
-    hookHandler: hookRoute(bridge, services.logger),
+    hookRoute: hookRoute(bridge),
   }).catch((error: unknown) => {
     log.error(`the MCP server could not start: ${error instanceof Error ? error.message : String(error)}`);
     return undefined;

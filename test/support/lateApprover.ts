@@ -56,7 +56,7 @@ export async function startServerWithLateHuman(): Promise<LateHumanServer> {
   const late = new LateApprover();
   h.governor.services.approver = late;
   const bridge = new NativeToolBridge(h.governor, new MemoryBeforeStash(), { askHuman: true });
-  const server = await startHttpMcpServer({ governor: h.governor, name: 'test', version: '0', logger: h.logger, hookHandler: hookRoute(bridge, h.logger) });
+  const server = await startHttpMcpServer({ governor: h.governor, name: 'test', version: '0', logger: h.logger, routes: [hookRoute(bridge)] });
   return {
     h,
     server,

@@ -1,20 +1,27 @@
-import type { Logger } from '../logger';
-import { parseBridgeRequest } from '../agents/common/nativeCall';
+import { HOOK_PATH, parseBridgeRequest } from '../agents/common/nativeCall';
+import type { LocalRoute } from '../localServer/routeTable';
+import { MAX_REQUEST_BODY_BYTES } from '../tools/requestBodyCap';
 import type { NativeToolBridge } from './nativeToolBridge';
 
+/** What the hook answers when the governor failed while judging its call. */
+const FAIL_CLOSED = { decision: 'deny', reason: 'Intent Governor failed while checking this call, so it is refused (fail closed); see the Intent Governor log.' };
+
 /**
- * POST /hook on the extension's server: a malformed request is a 400, a bridge that throws is a deny (fail closed).
- * `signal` aborts when the hook process hangs up: the bridge then stops waiting for the human and refuses.
+ * POST /hook on the local server (the hook bridge): a malformed request is a 400, a bridge that throws is a deny
+ * (fail closed; the server logs the error). Its body cap is the one for governed calls: a native write of the
+ * largest content the tools take gets in. The request's signal aborts when the hook process hangs up: the bridge
+ * then stops waiting for the human and refuses, and no answer is written.
  */
-export function hookRoute(bridge: NativeToolBridge, logger: Logger): (body: unknown, signal?: AbortSignal) => Promise<{ status: number; body: unknown }> {
-  return async (body, signal) => {
-    const parsed = parseBridgeRequest(body);
-    if (!parsed.ok) return { status: 400, body: { error: `Bad hook request: ${parsed.message}.` } };
-    try {
+export function hookRoute(bridge: Pick<NativeToolBridge, 'handle'>): LocalRoute {
+  return {
+    path: HOOK_PATH,
+    methods: ['POST'],
+    maxBodyBytes: MAX_REQUEST_BODY_BYTES,
+    async handle({ body, signal }) {
+      const parsed = parseBridgeRequest(body);
+      if (!parsed.ok) return { status: 400, body: { error: `Bad hook request: ${parsed.message}.` } };
       return { status: 200, body: await bridge.handle(parsed.value, signal) };
-    } catch (error) {
-      logger.error(`hook bridge failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
-      return { status: 200, body: { decision: 'deny', reason: 'Intent Governor failed while checking this call, so it is refused (fail closed); see the Intent Governor log.' } };
-    }
+    },
+    failure: () => ({ status: 200, body: FAIL_CLOSED }),
   };
 }

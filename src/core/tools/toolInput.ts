@@ -15,7 +15,7 @@ export function pathFields(input: Record<string, unknown>, fields: Array<[string
 
 /**
  * The most text one tool argument takes (write_file's content), in characters as JSON Schema counts them (code
- * points). The HTTP doors derive their body cap from it (httpRequestGuard.ts), so a valid call always gets in.
+ * points). The HTTP doors derive their body cap from it (requestBodyCap.ts), so a valid call always gets in.
  */
 export const MAX_CONTENT_CHARS = 10 * 1024 * 1024;
 

@@ -8,8 +8,10 @@ import type { Governor } from '../../core/governor';
 import type { Approver } from '../../core/approval/approver';
 import type { Logger } from '../../core/logger';
 import { defaultServersDir, discoveryFilePath, folderKey, readDiscoveryFile, removeOwnDiscoveryFile, writeDiscoveryFile } from '../../core/mcp/discoveryFile';
-import { startHttpMcpServer, type HookHandler, type HttpMcpServer } from '../../core/mcp/httpMcpServer';
-import { newBearerToken } from '../../core/mcp/httpRequestGuard';
+import { startLocalServer, type LocalServer } from '../../core/localServer/localServer';
+import { newBearerToken } from '../../core/localServer/requestGuard';
+import type { LocalRoute } from '../../core/localServer/routeTable';
+import { MCP_PATH, mcpRoute } from '../../core/mcp/mcpRoute';
 import { tryLeaseFolder, type WorkspaceLease } from '../../core/mcp/workspaceLease';
 import type { WorkspaceSessions } from '../../core/sessions/workspaceSessions';
 
@@ -33,8 +35,8 @@ export interface McpHostOptions {
   secrets: vscode.SecretStorage;
   state: vscode.Memento;
   workspaceFolders: string[];
-  /** Serves the hook bridge (POST /hook) on the same server, token and guards. */
-  hookHandler?: HookHandler;
+  /** The hook bridge's route (POST /hook), served beside MCP on the same server, token and guards while this window serves. */
+  hookRoute?: LocalRoute;
   /** Where discovery files and leases live; default ~/.intent-governor/servers. */
   serversDir?: string;
   /** The window's view of the agent sessions: sent to the other windows while serving, mirrored while attached. */
@@ -66,7 +68,7 @@ export interface McpHost extends vscode.Disposable {
 
 interface Serving {
   role: 'serving';
-  server: HttpMcpServer;
+  server: LocalServer;
   lease: WorkspaceLease;
 }
 
@@ -114,16 +116,17 @@ export async function startMcpHost(options: McpHostOptions): Promise<McpHost> {
     router = new WindowApprovalRouter({ id: windowId, approver: localApprover, notice }, logger);
     router.focus(windowId, vscode.window.state.focused);
     const savedToken = endpoint?.token ?? (await options.secrets.get(TOKEN_SECRET));
-    const server = await startHttpMcpServer({
-      governor: options.governor,
-      name: 'intent-governor',
-      version: options.version,
+    // One local server, every door a route on it: MCP (where the discovery file points), the hook bridge, the relay.
+    const routes: LocalRoute[] = [mcpRoute({ governor: options.governor, name: 'intent-governor', version: options.version, logger })];
+    if (options.hookRoute) routes.push(options.hookRoute);
+    if (relayKey) routes.push(...relayRoutes(router, relayKey, logger, sessions));
+    const server = await startLocalServer({
       token: savedToken,
       // The endpoint this window was attached to comes first: agents already hold that port and token.
       port: endpoint?.port ?? options.state.get<number>(portKey) ?? options.state.get<number>(PORT_STATE),
       logger,
-      hookHandler: options.hookHandler,
-      relayHandler: relayKey ? relayRoutes(router, relayKey, logger, sessions) : undefined,
+      entryPath: MCP_PATH,
+      routes,
     });
     if (server.token !== (await options.secrets.get(TOKEN_SECRET))) await options.secrets.store(TOKEN_SECRET, server.token);
     await options.state.update(portKey, server.port);

@@ -23,7 +23,7 @@ describe('approval relay: an idle stream stays open', function () {
     h = await createHarness({ policy: { approval: 'every-change' } });
     router = new WindowApprovalRouter({ id: 'serving', approver: h.approver, notice: () => undefined }, h.logger);
     h.governor.services.approver = router;
-    server = await startHttpMcpServer({ governor: h.governor, name: 'test', version: '0', logger: h.logger, relayHandler: relayRoutes(router, RELAY_KEY, h.logger, undefined, 20) });
+    server = await startHttpMcpServer({ governor: h.governor, name: 'test', version: '0', logger: h.logger, routes: relayRoutes(router, RELAY_KEY, h.logger, undefined, 20) });
   });
   afterEach(async () => {
     await server.close();

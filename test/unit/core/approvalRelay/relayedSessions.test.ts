@@ -58,7 +58,7 @@ describe('approval relay: the serving window’s agent sessions in the other win
     const { sessions, standingApprovals } = h.governor.services;
     serving = new WorkspaceSessions(sessions, standingApprovals);
     const router = new WindowApprovalRouter({ id: 'serving', approver: h.approver, notice: () => undefined }, h.logger);
-    server = await startHttpMcpServer({ governor: h.governor, name: 'test', version: '0', logger: h.logger, relayHandler: relayRoutes(router, RELAY_KEY, h.logger, serving) });
+    server = await startHttpMcpServer({ governor: h.governor, name: 'test', version: '0', logger: h.logger, routes: relayRoutes(router, RELAY_KEY, h.logger, serving) });
     stopBroadcast = broadcastSessions(serving, () => router, () => true, 10);
     attachedRegistry = new SessionRegistry();
     attached = new WorkspaceSessions(attachedRegistry, new StandingApprovals());

@@ -65,7 +65,7 @@ describe('approval relay: approvals go to the window the human uses', function (
     notices = [];
     router = new WindowApprovalRouter({ id: 'serving', approver: h.approver, notice: (m) => notices.push(m) }, h.logger);
     h.governor.services.approver = router;
-    server = await startHttpMcpServer({ governor: h.governor, name: 'test', version: '0', logger: h.logger, relayHandler: relayRoutes(router, RELAY_KEY, h.logger) });
+    server = await startHttpMcpServer({ governor: h.governor, name: 'test', version: '0', logger: h.logger, routes: relayRoutes(router, RELAY_KEY, h.logger) });
   });
   afterEach(async () => {
     for (const child of windows.splice(0)) {

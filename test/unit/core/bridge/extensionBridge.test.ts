@@ -3,11 +3,12 @@ import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { HOOK_PATH } from '../../../../src/core/agents/common/nativeCall';
 import { MemoryBeforeStash } from '../../../../src/core/bridge/beforeStash';
 import { hookRoute } from '../../../../src/core/bridge/hookRoute';
 import { NativeToolBridge } from '../../../../src/core/bridge/nativeToolBridge';
 import { writeDiscoveryFile } from '../../../../src/core/mcp/discoveryFile';
-import { HOOK_PATH, startHttpMcpServer, type HttpMcpServer } from '../../../../src/core/mcp/httpMcpServer';
+import { startHttpMcpServer, type HttpMcpServer } from '../../../../src/core/mcp/httpMcpServer';
 import { createHarness, type Harness } from '../../../support/governorHarness';
 import { hookFixture, runHook } from '../../../support/runHook';
 import { connectGovernorMcp, resultText } from '../../../support/stdioMcpClient';
@@ -26,7 +27,7 @@ describe('governor hook with a running extension', () => {
     h.governor.services.sessions.setDefaultIntent('auth-refactor'); // the human's pick in the status bar
     home = await mkdtemp(join(tmpdir(), 'ig-home-'));
     const bridge = new NativeToolBridge(h.governor, new MemoryBeforeStash(), { askHuman: true });
-    server = await startHttpMcpServer({ governor: h.governor, name: 'test', version: '0', logger: h.logger, hookHandler: hookRoute(bridge, h.logger) });
+    server = await startHttpMcpServer({ governor: h.governor, name: 'test', version: '0', logger: h.logger, routes: [hookRoute(bridge)] });
     await writeDiscoveryFile({ port: server.port, token: server.token, pid: process.pid, workspaceFolders: [h.root], url: server.url }, join(home, 'servers'));
     // No --intent and no INTENT_GOVERNOR_INTENT: headless would refuse every write, so an allow proves the extension decided.
     env = { INTENT_GOVERNOR_HOME: home, INTENT_GOVERNOR_ANCHOR_DIR: join(home, 'anchors'), INTENT_GOVERNOR_INTENT: '' };

@@ -1,5 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { request, type IncomingHttpHeaders } from 'node:http';
+import type { BridgeAnswer } from '../../../../src/core/agents/common/nativeCall';
+import { hookRoute } from '../../../../src/core/bridge/hookRoute';
 import { startLocalServer, type LocalServer } from '../../../../src/core/localServer/localServer';
 import { DEFAULT_MAX_BODY_BYTES, RouteTable, type LocalRequest, type LocalRoute } from '../../../../src/core/localServer/routeTable';
 import { RecordingLogger } from '../../../support/governorHarness';
@@ -165,9 +167,10 @@ describe('local server: one loopback server with a route table', function () {
       { name: 'a POST that is not JSON', req: () => ({ headers: { 'content-type': 'text/plain' } }), status: 415 },
     ];
     for (const row of refusals) {
-      it(`refuses ${row.name} with ${row.status} on each route, the late one too, before any handler runs`, async () => {
+      it(`refuses ${row.name} with ${row.status} on each route, the late and the hook route too, before any handler runs`, async () => {
         server.register(echo('/late', ['POST'], seen));
-        for (const path of ['/a', '/b', '/late']) {
+        server.register(hookRoute({ handle: async () => assert.fail('the bridge must not be reached') }));
+        for (const path of ['/a', '/b', '/late', '/hook']) {
           const res = await raw(server, { path, ...row.req(server) });
           assert.equal(res.status, row.status, `${path}: ${res.body}`);
           assert.equal(typeof res.json.error, 'string');
@@ -216,11 +219,16 @@ describe('local server: one loopback server with a route table', function () {
       assert.equal((await raw(server, { path: '/b' })).status, 200, 'the server keeps serving');
     });
 
-    it("is the route's failure answer when it has one", async () => {
-      server.register({ path: '/closed', methods: ['POST'], handle: () => { throw new Error('broke'); }, failure: () => ({ status: 200, body: { decision: 'deny' } }) });
-      const denied = await raw(server, { path: '/closed' });
-      assert.deepEqual([denied.status, denied.json.decision], [200, 'deny']);
-      assert.ok(logger.lines.some((l) => l.startsWith('error POST /closed failed') && l.includes('broke')));
+    it("is the route's failure answer when it has one: /hook denies (fail closed)", async () => {
+      server.register(hookRoute({ handle: async () => { throw new Error('the bridge broke'); } }));
+      const call = { phase: 'pre', session_id: 's', key: 's:1', agent: { name: 'claude-code' }, calls: [{ tool: 'run_command', input: { command: 'ls' } }] };
+      const denied = await raw(server, { path: '/hook', body: JSON.stringify(call) });
+      assert.equal(denied.status, 200);
+      assert.equal(denied.json.decision, 'deny');
+      assert.match(String(denied.json.reason), /fail closed/);
+      assert.ok(logger.lines.some((l) => l.startsWith('error POST /hook failed') && l.includes('the bridge broke')));
+      const malformed = await raw(server, { path: '/hook', body: '{"phase":"pre"}' });
+      assert.equal(malformed.status, 400, 'a malformed hook request is still the client’s error');
     });
 
     it('ends a response it had already started instead of answering twice', async () => {
@@ -241,13 +249,13 @@ describe('local server: one loopback server with a route table', function () {
   describe('a client that hangs up', () => {
     it("aborts the request's signal, and no answer is written", async () => {
       let signal: AbortSignal | undefined;
-      let release!: (answer: unknown) => void;
+      let release!: (answer: BridgeAnswer) => void;
       server.register({
         path: '/slow',
         methods: ['POST'],
         handle: async (request) => {
           signal = request.signal;
-          return { status: 200, body: await new Promise<unknown>((resolve) => (release = resolve)) };
+          return { status: 200, body: await new Promise<BridgeAnswer>((resolve) => (release = resolve)) };
         },
       });
       const req = request({ host: '127.0.0.1', port: server.port, method: 'POST', path: '/slow', agent: false, headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json', 'content-length': '2' } });

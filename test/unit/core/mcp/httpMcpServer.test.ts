@@ -7,8 +7,10 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { BridgeAnswer, BridgeRequest } from '../../../../src/core/agents/common/nativeCall';
+import { hookRoute } from '../../../../src/core/bridge/hookRoute';
 import { startHttpMcpServer, type HttpMcpServer, type HttpMcpServerOptions } from '../../../../src/core/mcp/httpMcpServer';
-import { MAX_REQUEST_BODY_BYTES } from '../../../../src/core/mcp/httpRequestGuard';
+import { MAX_REQUEST_BODY_BYTES } from '../../../../src/core/tools/requestBodyCap';
 import { MAX_CONTENT_CHARS } from '../../../../src/core/tools/toolInput';
 import { createHarness, type Harness } from '../../../support/governorHarness';
 
@@ -346,13 +348,15 @@ describe('HTTP MCP server', function () {
     it('lets the hook door (POST /hook) take a native write of the same size, under the same cap', async () => {
       await server.close();
       const seen: number[] = [];
-      server = await start({
-        hookHandler: async (body) => {
-          seen.push(String((body as { tool_input: { content: string } }).tool_input.content).length);
-          return { status: 200, body: {} };
+      // The real route, with a bridge that only measures what reached it.
+      const bridge = {
+        handle: async (request: BridgeRequest): Promise<BridgeAnswer> => {
+          seen.push(String((request.calls[0].input as { content: string }).content).length);
+          return { decision: 'allow' };
         },
-      });
-      const largest = JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: { file_path: 'src/auth/large.ts', content: 'x'.repeat(MAX_CONTENT_CHARS) } });
+      };
+      server = await start({ routes: [hookRoute(bridge)] });
+      const largest = JSON.stringify({ phase: 'pre', session_id: 's', key: 's:1', agent: { name: 'claude-code' }, calls: [{ tool: 'write_file', input: { path: 'src/auth/large.ts', content: 'x'.repeat(MAX_CONTENT_CHARS) } }] });
       assert.equal((await raw(server, { path: '/hook', body: largest })).status, 200);
       assert.deepEqual(seen, [MAX_CONTENT_CHARS]);
       assert.equal((await raw(server, { path: '/hook', body: Buffer.alloc(MAX_REQUEST_BODY_BYTES + 1, 0x20) })).status, 413);

@@ -40,7 +40,7 @@ describe('session activity: what each live agent session is and did', () => {
     h.governor.services.sessions.setDefaultIntent('auth-refactor'); // the human's pick in the status bar
     home = await mkdtemp(join(tmpdir(), 'ig-home-'));
     const bridge = new NativeToolBridge(h.governor, new MemoryBeforeStash(), { askHuman: true });
-    server = await startHttpMcpServer({ governor: h.governor, name: 'test', version: '0', logger: h.logger, hookHandler: hookRoute(bridge, h.logger) });
+    server = await startHttpMcpServer({ governor: h.governor, name: 'test', version: '0', logger: h.logger, routes: [hookRoute(bridge)] });
     await writeDiscoveryFile({ port: server.port, token: server.token, pid: process.pid, workspaceFolders: [h.root], url: server.url }, join(home, 'servers'));
     env = { INTENT_GOVERNOR_HOME: home, INTENT_GOVERNOR_ANCHOR_DIR: join(home, 'anchors'), INTENT_GOVERNOR_INTENT: '' };
     client = new Client({ name: 'sdk-agent', version: '1.0.0' });
