@@ -1,6 +1,7 @@
 import { homedir } from 'node:os';
 import type { ChangeClass, ClassifiedFile } from '../changeClass/changeClass';
 import { classifyChange } from '../changeClass/classifyChange';
+import { contentHash } from '../contentHash';
 import type { GovernorServices } from '../governorServices';
 import type { Intent, IntentsSnapshot } from '../intents/intent';
 import { resolveIntentForWrites } from '../intents/intentResolution';
@@ -23,31 +24,48 @@ export function decodeText(bytes: Uint8Array | undefined): string | undefined {
 }
 
 /**
- * What the chain learns about one call, computed at most once and shared by hooks and the tool: the bound
- * intent, canonical paths, current file contents, the read basis and the proposed content. Once computed, a
- * fact never changes for the call (an immutable snapshot); the write path re-verifies it under the write lock.
+ * The workspace as one call found it: the intents file loaded once, each path canonicalised once per purpose,
+ * each file read and hashed once. Shared by every form the call takes (a hook's rewrite of its input; the
+ * governed form of an agent's own call), so none of them reads anything twice or sees two versions of a file.
+ */
+class WorkspaceSeen {
+  intents?: Promise<IntentsSnapshot>;
+  readonly places = new Map<string, Promise<Result<CanonicalPath>>>();
+  readonly contents = new Map<string, Promise<Uint8Array | undefined>>();
+  readonly hashes = new Map<string, Promise<string | null>>();
+}
+
+/**
+ * What the chain learns about one call, computed at most once and shared by the door, hooks and the tool: the
+ * bound intent, canonical paths, current file contents and their hashes, the read basis and the proposed content.
+ * Once computed, a fact never changes for the call (an immutable snapshot); the write path re-verifies it under
+ * the write lock.
  */
 export class CallFacts {
-  private snapshotMemo?: Promise<IntentsSnapshot>;
   private pathsMemo?: Promise<Result<ResolvedPath[]>>;
   private proposedMemo?: Promise<Result<string | null>>;
   private commandMemo?: CommandAnalysis;
   private readonly classified: { file: ClassifiedFile; verdict: ChangeClass }[] = [];
-  private readonly contents = new Map<string, Promise<Uint8Array | undefined>>();
   private readonly bases = new Map<string, ReadBasis | undefined>();
 
   constructor(
     readonly call: ToolCall,
     readonly definition: GovernedTool,
     readonly services: GovernorServices,
+    private readonly seen: WorkspaceSeen = new WorkspaceSeen(),
   ) {}
+
+  /** The facts of another form of the same call (its input rewritten, or given in governed terms): same snapshot of the workspace. */
+  withCall(call: ToolCall, definition: GovernedTool = this.definition): CallFacts {
+    return new CallFacts(call, definition, this.services, this.seen);
+  }
 
   get input(): Record<string, unknown> {
     return this.call.input;
   }
 
   intents(): Promise<IntentsSnapshot> {
-    return (this.snapshotMemo ??= this.services.intents.load());
+    return (this.seen.intents ??= this.services.intents.load());
   }
 
   /** The session's bound intent, if it may write. */
@@ -64,13 +82,24 @@ export class CallFacts {
   private async resolvePaths(): Promise<Result<ResolvedPath[]>> {
     const resolved: ResolvedPath[] = [];
     for (const use of this.definition.paths?.(this.input) ?? []) {
-      const result = await canonicalizePath(this.services.workspace.root, use.path, use.purpose, {
-        caseInsensitive: this.services.caseInsensitive,
-      });
+      const result = await this.place(use.path, use.purpose);
       if (!result.ok) return result;
       resolved.push({ ...result.value, field: use.field, purpose: use.purpose });
     }
     return ok(resolved);
+  }
+
+  /** Where the canonicaliser puts a path for a purpose, once per call. */
+  place(path: string, purpose: PathPurpose): Promise<Result<CanonicalPath>> {
+    const canonical = () => canonicalizePath(this.services.workspace.root, path, purpose, { caseInsensitive: this.services.caseInsensitive });
+    if (typeof path !== 'string') return canonical(); // refused as it is, and never confused with a file of that name
+    const key = `${purpose}\0${path}`;
+    let placed = this.seen.places.get(key);
+    if (!placed) {
+      placed = canonical();
+      this.seen.places.set(key, placed);
+    }
+    return placed;
   }
 
   /** The single file a file tool targets. */
@@ -83,12 +112,22 @@ export class CallFacts {
 
   /** Current bytes of a file, read once per call. */
   current(abs: string): Promise<Uint8Array | undefined> {
-    let content = this.contents.get(abs);
+    let content = this.seen.contents.get(abs);
     if (!content) {
       content = this.services.workspace.readFile(abs);
-      this.contents.set(abs, content);
+      this.seen.contents.set(abs, content);
     }
     return content;
+  }
+
+  /** `sha256:` of a file's current bytes (null: no file), hashed once per call. */
+  hash(abs: string): Promise<string | null> {
+    let hash = this.seen.hashes.get(abs);
+    if (!hash) {
+      hash = this.current(abs).then((bytes) => (bytes === undefined ? null : contentHash(bytes)));
+      this.seen.hashes.set(abs, hash);
+    }
+    return hash;
   }
 
   /**
