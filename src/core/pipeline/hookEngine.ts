@@ -84,6 +84,23 @@ async function withTimeout<T>(run: (signal: AbortSignal) => Promise<T> | T, ms: 
   }
 }
 
+function isPending<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof (value as { then?: unknown } | null | undefined)?.then === 'function';
+}
+
+/** A post-hook's pending answer, or TIMED_OUT after `ms` (post-hooks get no signal: nothing to abort). */
+async function within<T>(pending: PromiseLike<T>, ms: number): Promise<T | typeof TIMED_OUT> {
+  let timer: NodeJS.Timeout | undefined;
+  const stop = new Promise<typeof TIMED_OUT>((resolve) => {
+    timer = setTimeout(() => resolve(TIMED_OUT), ms);
+  });
+  try {
+    return await Promise.race([pending, stop]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /**
  * Ordered pre and post chains. Pre: deny short-circuits, decisions merge deny > ask > allow, a hook that throws,
  * times out or returns garbage is a deny (HOOK_ERROR). Post: always run, never change the outcome, failures logged.
@@ -180,12 +197,17 @@ export class HookEngine {
     return { decision: 'deny', call, context, error: cancelledCallError(call.tool), hook, facts };
   }
 
-  /** Runs every post-hook; their failures are logged and never reach the agent. Returns the text they add for the model. */
+  /**
+   * Runs every post-hook; their failures are logged and never reach the agent. Returns the text they add for the
+   * model. Every refusal passes here too, so a hook that answers at once (the read ledger, the intent map) costs no
+   * timer: only an answer still pending races its time.
+   */
   async runPost(context: PostHookContext): Promise<string[]> {
     const added: string[] = [];
     for (const hook of [...this.post]) {
       try {
-        const result = await withTimeout(() => hook.run(context), hook.timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS);
+        const answer = hook.run(context);
+        const result = isPending(answer) ? await within(answer, hook.timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS) : answer;
         if (result === TIMED_OUT) this.logger.error(`post-hook ${hook.name} timed out`);
         else if (typeof result === 'object' && result !== null && typeof result.context === 'string' && result.context !== '') added.push(result.context);
       } catch (error) {

@@ -87,25 +87,27 @@ export function userHookChain(runner: UserHookRunner): { pre: PreHook; post: Pos
   const post: PostHook = {
     name: 'user-hooks',
     timeoutMs: CHAIN_TIMEOUT_MS,
-    async run({ call, facts, outcome }) {
-      if (outcome.status === 'blocked') return;
-      const contexts: string[] = [];
-      if (!call.native) {
-        const event = outcome.status === 'success' ? 'PostToolUse' : 'PostToolUseFailure';
-        const verdict = await runner.fire(await toolFiring(event, call, facts, toolResponse(outcome)));
-        for (const text of [verdict.context, verdict.decision === 'deny' ? verdict.reason : undefined, verdict.systemMessage]) if (text) contexts.push(text);
-      }
-      if (outcome.status === 'success' && call.tool === 'select_active_intent') {
-        const selected = await runner.fire({ ...(await toolFiring('IntentSelected', call, facts, { intent_id: call.input.intent_id })), toolNames: undefined });
-        if (selected.context) contexts.push(selected.context);
-      }
-      if (outcome.status === 'success' && outcome.output.changes?.length) {
-        const files = outcome.output.changes.map((c) => c.path);
-        const recorded = await runner.fire({ ...(await toolFiring('TraceRecorded', call, facts, { files })), toolNames: undefined });
-        if (recorded.context) contexts.push(recorded.context);
-      }
-      return contexts.length ? { context: contexts.join('\n') } : undefined;
-    },
+    // A refused call fires no post event: answered at once, so the engine starts no timer for it.
+    run: ({ call, facts, outcome }) => (outcome.status === 'blocked' ? undefined : afterCall(call, facts, outcome)),
   };
+  /** PostToolUse / PostToolUseFailure, IntentSelected and TraceRecorded for a call that ran (or failed running). */
+  async function afterCall(call: ToolCall, facts: CallFacts, outcome: Exclude<CallOutcome, { status: 'blocked' }>): Promise<{ context: string } | undefined> {
+    const contexts: string[] = [];
+    if (!call.native) {
+      const event = outcome.status === 'success' ? 'PostToolUse' : 'PostToolUseFailure';
+      const verdict = await runner.fire(await toolFiring(event, call, facts, toolResponse(outcome)));
+      for (const text of [verdict.context, verdict.decision === 'deny' ? verdict.reason : undefined, verdict.systemMessage]) if (text) contexts.push(text);
+    }
+    if (outcome.status === 'success' && call.tool === 'select_active_intent') {
+      const selected = await runner.fire({ ...(await toolFiring('IntentSelected', call, facts, { intent_id: call.input.intent_id })), toolNames: undefined });
+      if (selected.context) contexts.push(selected.context);
+    }
+    if (outcome.status === 'success' && outcome.output.changes?.length) {
+      const files = outcome.output.changes.map((c) => c.path);
+      const recorded = await runner.fire({ ...(await toolFiring('TraceRecorded', call, facts, { files })), toolNames: undefined });
+      if (recorded.context) contexts.push(recorded.context);
+    }
+    return contexts.length ? { context: contexts.join('\n') } : undefined;
+  }
   return { pre, post };
 }
