@@ -28,7 +28,7 @@ export const CORE_LAYERS = [
   ['intentMap', 'sessions'], // 6 the intent map; live sessions, intent bindings, the read ledger
   ['pipeline', 'guards', 'userHooks', 'governorServices.ts'], // 7 the engine and per-call facts; the built-in guards; the user-hook engine; the ports a call runs against
   ['tools'], // 8 governed tool definitions and the registry
-  ['governor.ts', 'nodeServices.ts'], // 9 the pipeline every door calls; services over plain Node
+  ['governor.ts', 'flow', 'nodeServices.ts'], // 9 the pipeline every door calls (its one entry; the flow: request, gate, modes); services over plain Node
   ['agents', 'mcp'], // 10 doors: each agent's dialect, installer and the hook protocol; the MCP server
   ['bridge', 'approvalRelay'], // 11 the hook bridge; the cross-window approval relay
 ];

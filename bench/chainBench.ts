@@ -34,13 +34,13 @@ function chainSamples(): Promise<{ chain: number[]; write: number[] }> {
     // first among post-hooks, so the ledger and the trace count as chain
     governor.engine.registerPost({ name: 'bench-mark-end', run: () => { toolEnd = process.hrtime.bigint(); } }, { first: true });
     const agent = { name: 'bench' };
-    await governor.call({ tool: 'select_active_intent', input: { intent_id: 'bench' }, session_id: 'b', agent });
+    await governor.run({ tool: 'select_active_intent', input: { intent_id: 'bench' }, session_id: 'b', agent }, { mode: 'execute' });
     const chain: number[] = [];
     const write: number[] = [];
     for (let i = 0; i < WARMUP + WRITES; i++) {
       const content = `// revision ${i}\n${'x'.repeat(4096 - 20)}\n`;
       const start = process.hrtime.bigint();
-      const result = await governor.call({ tool: 'write_file', input: { path: 'src/file.ts', content }, session_id: 'b', agent });
+      const result = await governor.run({ tool: 'write_file', input: { path: 'src/file.ts', content }, session_id: 'b', agent }, { mode: 'execute' });
       const total = elapsedMs(start);
       if (!result.ok) throw new Error(`bench write refused: ${result.error.message}`);
       const tool = Number(toolEnd - toolStart) / 1e6;

@@ -56,11 +56,11 @@ async function governedWrites(base: string, keep: boolean): Promise<number[]> {
   const services = await createNodeServices({ root, approver: { async approve() { return { approved: true, approver: 'bench' }; } }, trace: sink });
   const governor = new Governor(keep ? { ...services, intentMap: keeper } : services);
   const agent = { name: 'bench' };
-  await governor.call({ tool: 'select_active_intent', input: { intent_id: 'bench' }, session_id: 'b', agent });
+  await governor.run({ tool: 'select_active_intent', input: { intent_id: 'bench' }, session_id: 'b', agent }, { mode: 'execute' });
   const samples: number[] = [];
   for (let i = 0; i < WRITES; i += 1) {
     const start = process.hrtime.bigint();
-    const result = await governor.call({ tool: 'write_file', input: { path: `src/f${i % 20}.ts`, content: `export const v = ${i};\n` }, session_id: 'b', agent });
+    const result = await governor.run({ tool: 'write_file', input: { path: `src/f${i % 20}.ts`, content: `export const v = ${i};\n` }, session_id: 'b', agent }, { mode: 'execute' });
     samples.push(elapsedMs(start));
     if (!result.ok) throw new Error(`bench write refused: ${result.error.message}`);
   }

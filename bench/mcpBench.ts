@@ -31,7 +31,7 @@ export const mcpBench: BenchSuite = {
       const input = { path: 'src/file.ts' };
 
       const inProcess = await sample(async () => {
-        const result = await governor.call({ tool: 'read_file', input, session_id: 'bench', agent: { name: 'bench' } });
+        const result = await governor.run({ tool: 'read_file', input, session_id: 'bench', agent: { name: 'bench' } }, { mode: 'execute' });
         if (!result.ok) throw new Error(`bench read refused: ${result.error.message}`);
       });
 
@@ -49,7 +49,7 @@ export const mcpBench: BenchSuite = {
           {
             title: `Governed read_file (4 KB), ${CALLS} sequential calls: in process vs. MCP Streamable HTTP on loopback`,
             columns: ['door', 'calls', 'p50 ms', 'p99 ms', 'p50 vs in process'],
-            rows: [row('Governor.call in process (baseline)', inProcess), row('SDK Client → HTTP /mcp (token, Host, SSE response)', overHttp)],
+            rows: [row('Governor.run (execute) in process (baseline)', inProcess), row('SDK Client → HTTP /mcp (token, Host, SSE response)', overHttp)],
             notes: ['The HTTP row adds the request guard, JSON-RPC framing, one SSE response per call and the SDK client on both ends.'],
           },
         ];

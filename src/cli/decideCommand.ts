@@ -45,7 +45,7 @@ export const decideCommand: CliCommand = {
     const sessionId = typeof call.session_id === 'string' ? call.session_id : 'governor-decide';
     if (typeof call.intent_id === 'string') services.sessions.bindIntent(sessionId, call.intent_id);
     const agentName = typeof call.agent?.name === 'string' ? call.agent.name : 'governor-decide';
-    const report = await new Governor(services).decide({ tool: call.tool as string, input: call.input ?? {}, session_id: sessionId, agent: { name: agentName } });
+    const report = await new Governor(services).run({ tool: call.tool as string, input: call.input ?? {}, session_id: sessionId, agent: { name: agentName } }, { mode: 'judge' });
     print({ decision: report.decision, code: report.code ?? null, message: report.message ?? null, ...(report.hook ? { hook: report.hook } : {}) });
     return 0;
   },

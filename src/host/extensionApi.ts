@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import type { DecisionReport, GovernedResult, Governor, ToolCallRequest } from '../core/governor';
+import type { DecisionReport, GovernedResult, ToolCallRequest } from '../core/flow/callRequest';
+import type { Governor } from '../core/governor';
 import type { JsonlTraceSink, RecordedNotice } from '../core/trace/traceWriter';
 import type { IntentRow } from './intents/intentsTree';
 
@@ -49,8 +50,8 @@ export function createExtensionApi(subscriptions: vscode.Disposable[], parts: Ex
   subscriptions.push(recorded, { dispose: stopListening });
   // Frozen: another extension cannot swap a member for its own and change what the next caller gets.
   return Object.freeze({
-    call: (request: ToolCallRequest) => governor.call(request),
-    decide: (request: ToolCallRequest) => governor.decide(request),
+    call: (request: ToolCallRequest) => governor.run(request, { mode: 'execute' }),
+    decide: (request: ToolCallRequest) => governor.run(request, { mode: 'judge' }),
     onDidRecord: recorded.event,
     toolNames: () => governor.tools().map((tool) => tool.name),
     statusText: () => parts.statusText(),

@@ -2,7 +2,8 @@ import { mkdir, mkdtemp, realpath, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { removeTree } from './removeTree';
-import { Governor, type GovernedResult } from '../../src/core/governor';
+import type { GovernedResult } from '../../src/core/flow/callRequest';
+import { Governor } from '../../src/core/governor';
 import type { GovernancePolicy } from '../../src/core/governorServices';
 import type { ApprovalDecision, ApprovalRequest, Approver } from '../../src/core/approval/approver';
 import type { Logger } from '../../src/core/logger';
@@ -107,7 +108,7 @@ export async function createHarness(options: { files?: Record<string, string>; i
   const services = await createNodeServices({ root, approver, trace, logger, policy: options.policy, agentLabel: (id) => agentById(id)?.label });
   const governor = new Governor(services);
   const call = (tool: string, input: unknown, session = 's1') =>
-    governor.call({ tool, input, session_id: session, agent: { name: 'test-agent', model_id: 'test-model' } });
+    governor.run({ tool, input, session_id: session, agent: { name: 'test-agent', model_id: 'test-model' } }, { mode: 'execute' });
   return {
     root,
     governor,

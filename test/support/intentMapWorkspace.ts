@@ -1,7 +1,8 @@
 import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { Governor, type GovernedResult } from '../../src/core/governor';
+import type { GovernedResult } from '../../src/core/flow/callRequest';
+import { Governor } from '../../src/core/governor';
 import { IntentMapKeeper } from '../../src/core/intentMap/intentMapKeeper';
 import { INTENT_MAP_FILE } from '../../src/core/intentMap/intentMapMarkdown';
 import { createNodeServices } from '../../src/core/nodeServices';
@@ -35,7 +36,7 @@ export const MAP_INTENTS = `active_intents:
 
 /**
  * A real workspace governed the way `governor mcp` governs one: the JSONL trace with its anchors, and an
- * IntentMapKeeper told by the post-chain. Calls go through Governor.call as agent `test-agent`.
+ * IntentMapKeeper told by the post-chain. Calls go through Governor.run (execute) as agent `test-agent`.
  */
 export interface MapWorkspace {
   base: string;
@@ -77,11 +78,11 @@ export async function mapWorkspace(options: { intents?: string; delayMs?: number
     async as(intent, tool, input) {
       const session = `session-${intent}`;
       if (!bound.has(intent)) {
-        const selected = await governor.call({ tool: 'select_active_intent', input: { intent_id: intent }, session_id: session, agent: { name: 'test-agent' } });
+        const selected = await governor.run({ tool: 'select_active_intent', input: { intent_id: intent }, session_id: session, agent: { name: 'test-agent' } }, { mode: 'execute' });
         if (!selected.ok) throw new Error(`select ${intent}: ${selected.error.message}`);
         bound.add(intent);
       }
-      return governor.call({ tool, input, session_id: session, agent: { name: 'test-agent', model_id: 'test-model' } });
+      return governor.run({ tool, input, session_id: session, agent: { name: 'test-agent', model_id: 'test-model' } }, { mode: 'execute' });
     },
     async map() {
       await keeper.flush();

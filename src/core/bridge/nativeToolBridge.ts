@@ -1,28 +1,19 @@
-import { lstatSync, realpathSync } from 'node:fs';
-import { isAbsolute, relative, sep } from 'node:path';
-import { decodeText } from '../pipeline/callFacts';
-import type { Governor, ToolCallRequest } from '../governor';
-import type { ApprovalDecision } from '../approval/approver';
-import type { AppliedChange } from '../pipeline/hookTypes';
+import type { Governor } from '../governor';
+import type { ToolCallRequest } from '../flow/callRequest';
 import { renderIntentContext } from '../intents/intentContext';
 import { resolveIntentForWrites } from '../intents/intentResolution';
-import { canonicalizePath, type PathPurpose } from '../paths/canonicalPath';
-import { protectedPatternFor } from '../paths/protectedPaths';
-import { contentHash } from '../contentHash';
+import { canonicalizePath } from '../paths/canonicalPath';
 import { toolError, type ToolError } from '../toolError';
-import type { BeforeStash, StashedInvocation } from './beforeStash';
-import { reconcileNativeChanges, type ChangedFile, type ReconcileOptions, type ReconcileSummary } from './nativeReconciler';
-import { PendingNativeChanges, type Completion, type HeldEntry, type PendingNativeFile } from './pendingNativeChanges';
+import type { BeforeStash } from './beforeStash';
+import { NativeChanges, nativeCallRequest, type PreRead } from './nativeChanges';
+import type { ReconcileOptions, ReconcileSummary } from './nativeReconciler';
 import { matchNames } from '../userHooks/claudeToolNames';
 import { RESIDENT_SERVER_NAME } from '../agents/claude/residentHook';
 import { DIALECTS } from '../agents/registry';
-import type { BridgeAnswer, BridgeRequest, NativeCall, NativeEdit, NativeEventFacts } from '../agents/common/nativeCall';
+import type { BridgeAnswer, BridgeRequest, NativeEventFacts } from '../agents/common/nativeCall';
 import type { HookEventName } from '../userHooks/hookEvents';
 import type { HookVerdict } from '../userHooks/hookVerdict';
 import { GOVERNOR_VOICE, type HookFiring } from '../userHooks/userHookRunner';
-
-/** Larger files are governed, but their before-content is not kept for the trace (ranges then cover the whole file). */
-const MAX_STASHED_BYTES = 2 * 1024 * 1024;
 
 export interface NativeToolBridgeOptions {
   /** The extension asks its human (modal); headless, `ask` goes back to the agent, whose own UI asks. */
@@ -35,46 +26,26 @@ export interface NativeToolBridgeOptions {
   resident?: boolean;
 }
 
-/** A file last modified longer ago than this is recognised as unchanged by its stat alone. */
-const STAT_TRUSTED_AFTER_MS = 2_000;
-
-/** An unforced reconciliation pass runs at most this often in one process, */
-const RECONCILE_INTERVAL_MS = 1_000;
-/** and looks at entries for at most this long (the hook call waits for it); the rest get their turn later. */
-const PASS_BUDGET_MS = 3;
-
-type Prepared =
-  | { ok: true; request: ToolCallRequest; abs?: string; rel?: string; before?: string; beforeHash?: string | null; beforeStat?: PendingNativeFile['before_stat'] }
-  | { ok: false; reason: string };
-
-type FileCall = Exclude<NativeCall, { tool: 'run_command' }>;
-
 /**
- * Governs an agent's native tool through the one pipeline: `pre` runs `Governor.authorize` (chain + approval,
- * no execution) for each governed call the native tool amounts to; `post` reads what the tool left behind and
- * records it through `Governor.recordNative`, with the before-content the pre phase kept.
+ * Governs an agent's native tool through the one pipeline: `pre` runs `Governor.run` in `authorize` mode (chain
+ * and approval, no execution) for each governed call the native tool amounts to, and keeps what the call's facts
+ * read of its target; `post` runs it in `record` mode, which reads what the tool left behind, with the
+ * before-content the pre phase kept. A tool the dialect cannot map and a user hook's block are refusals the door
+ * brings to the same `authorize`, so the post-chain records them like any other.
  *
- * Nothing is read before the canonicaliser has placed the target inside the workspace and outside the protected
- * paths: a refused target goes to the guards unread (they refuse it and log it), and an accepted one is read
- * through the workspace's regular-file reader, so a FIFO, a device or a huge file is refused, never waited on.
- *
- * Stale basis: where the session's reads reach the governor (PostToolUse of Read in a resident governor or the
- * extension), the basis of a later change is what the agent read, so a change made in between is a STALE_FILE.
- * Otherwise (a one-shot hook process remembers nothing) it is the file as it is at PreToolUse time. The stale
- * guard also refuses a change over unsaved editor edits and an edit whose search text does not apply, and scope,
- * protected paths and intents are checked exactly as for our own tools.
+ * How an agent's call is judged (its target canonicalised and read once, the basis: what the agent read where the
+ * session's reads reach this governor, else the file as it is at PreToolUse time) is in pipeline/agentCall.ts; what
+ * an allowed change leaves to be recorded between its pre and post events, in nativeChanges.ts.
  */
 export class NativeToolBridge {
-  /** Allowed native changes between their pre and post events, on disk: the post completes them, or a reconciliation does. */
-  private readonly pending: PendingNativeChanges;
-  private lastReconciled = 0;
+  private readonly changes: NativeChanges;
 
   constructor(
     private readonly governor: Governor,
-    private readonly stash: BeforeStash,
+    stash: BeforeStash,
     private readonly options: NativeToolBridgeOptions,
   ) {
-    this.pending = new PendingNativeChanges(this.root, { resident: options.resident === true });
+    this.changes = new NativeChanges(governor, stash, { resident: options.resident === true });
   }
 
   private get root(): string {
@@ -84,7 +55,7 @@ export class NativeToolBridge {
   /** `signal` aborts when the hook stops waiting: a pending approval is then dropped and the call refused. */
   async handle(request: BridgeRequest, signal?: AbortSignal): Promise<BridgeAnswer> {
     // Every hook call looks for changes whose post never came (one directory listing when there are none).
-    await this.reconcileQuietly(request.phase === 'end' ? { session: request.session_id } : request.phase === 'post' ? { except: request.key } : {});
+    await this.changes.reconcileQuietly(request.phase === 'end' ? { session: request.session_id } : request.phase === 'post' ? { except: request.key } : {});
     if (request.phase === 'end') {
       const verdict = request.native ? await this.fireNative(request, 'SessionEnd', signal) : undefined;
       this.governor.services.sessions.end(request.session_id);
@@ -125,7 +96,7 @@ export class NativeToolBridge {
     const governed = request.calls.map((c) => c.tool);
     const toolNames = native.tool_name !== undefined ? matchNames(native.tool_name, governed) : undefined;
     const first = request.calls[0];
-    const path = first && first.tool !== 'run_command' ? await this.canonical(first.input.path, 'read') : undefined;
+    const path = first && first.tool !== 'run_command' ? await this.canonical(first.input.path) : undefined;
     const subject =
       toolNames === undefined
         ? undefined
@@ -166,7 +137,7 @@ export class NativeToolBridge {
       hooks = await this.fireNative(request, 'PreToolUse', signal);
       if (hooks.decision === 'deny' || hooks.stop !== undefined) {
         const error = toolError(hooks.failures.some((f) => f.hook === hooks?.decidedBy) ? 'HOOK_ERROR' : 'HOOK_BLOCKED', `Blocked by the hook '${hooks.decidedBy ?? 'a hook'}': ${hooks.reason ?? hooks.stop ?? '(no reason given)'}`, { hook: hooks.decidedBy });
-        await this.governor.auditRefusal(this.nativeRequest(request), error);
+        await this.governor.run(this.nativeRequest(request), { mode: 'authorize', askHuman: this.options.askHuman, signal, refusal: error });
         return answerOf(hooks, { decision: 'deny', reason: explain(error) });
       }
       if (hooks.updatedInput) {
@@ -199,7 +170,7 @@ export class NativeToolBridge {
     return { ok: true, request: { ...request, calls: mapping.kind === 'governed' ? mapping.calls : [], native: { ...native, tool_input: input } } };
   }
 
-  /** The governed request a native call stands for, for the governance log. */
+  /** The native call as a whole, for a refusal the door brings before it is mapped (a user hook's block). */
   private nativeRequest(request: BridgeRequest): ToolCallRequest {
     const native = request.native;
     return { session_id: request.session_id, agent: request.agent, invocation_id: `${request.key}#0`, tool: native?.tool_name ?? request.calls[0]?.tool ?? 'unknown', input: native?.tool_input ?? {} };
@@ -207,104 +178,60 @@ export class NativeToolBridge {
 
   private async judge(request: BridgeRequest, signal?: AbortSignal): Promise<BridgeAnswer> {
     if (request.unmapped) {
+      // Refused (fail closed) and recorded like any refusal, under the agent's own tool name.
+      const refusal = toolError('INVALID_INPUT', request.unmapped.reason, { field: 'tool', tool: request.unmapped.tool });
       const refused = { session_id: request.session_id, agent: request.agent, invocation_id: `${request.key}#0`, tool: request.unmapped.tool, input: {} };
-      return { decision: 'deny', reason: explain(await this.governor.refuseUnmapped(refused, request.unmapped.reason)) };
+      await this.governor.run(refused, { mode: 'authorize', askHuman: this.options.askHuman, signal, refusal });
+      return { decision: 'deny', reason: explain(refusal) };
     }
     // A pre phase with nothing to judge is a malformed request (or a newer hook's field this build does not know).
     if (request.calls.length === 0) return { decision: 'deny', reason: 'Intent Governor received nothing it can check for this call, so it is refused (fail closed).' };
-    const before: Record<string, string | null> = {};
-    const files: PendingNativeFile[] = [];
-    const kept: Record<string, string> = {};
+    const read: PreRead = { before: {}, files: [], kept: {} };
     const asks: string[] = [];
-    let approval;
     const context: string[] = [];
     for (const [index, call] of request.calls.entries()) {
-      const prepared = await this.prepare(request, call, index);
-      if (!prepared.ok) return { decision: 'deny', reason: prepared.reason };
-      const verdict = await this.governor.authorize(prepared.request, { askHuman: this.options.askHuman, signal });
+      const input = call.tool === 'edit_file' ? { ...call.input, edits: call.edits } : call.input;
+      const verdict = await this.governor.run(nativeCallRequest(request, index, call.tool, input), { mode: 'authorize', askHuman: this.options.askHuman, signal });
       context.push(...verdict.context);
-      if (verdict.decision === 'deny') return { decision: 'deny', reason: explain(verdict.error) };
+      if (verdict.decision === 'deny') return { decision: 'deny', reason: verdict.unjudged ? verdict.error.message : explain(verdict.error) };
       if (verdict.decision === 'ask') asks.push(verdict.request.reasons.join('; '));
-      if (verdict.decision === 'allow' && verdict.approval) approval = verdict.approval;
-      if (prepared.abs !== undefined) before[prepared.abs] = prepared.before ?? null;
-      if (prepared.rel !== undefined && prepared.beforeHash !== undefined && (call.tool === 'write_file' || call.tool === 'edit_file')) {
-        files.push({ index, tool: call.tool, path: prepared.rel, before_hash: prepared.beforeHash, ...(prepared.beforeStat ? { before_stat: prepared.beforeStat } : {}) });
-        if (prepared.before !== undefined) kept[prepared.rel] = prepared.before;
+      if (verdict.decision === 'allow' && verdict.approval) read.approval = verdict.approval;
+      // What the call's facts read of its target: the post phase (or a reconciliation) traces the change against it.
+      const target = verdict.target;
+      if (target === undefined) continue;
+      read.before[target.abs] = target.before ?? null;
+      if (call.tool === 'write_file' || call.tool === 'edit_file') {
+        read.files.push({ index, tool: call.tool, path: target.rel, before_hash: target.before_hash, ...(target.before_stat ? { before_stat: target.before_stat } : {}) });
+        if (target.before !== undefined) read.kept[target.rel] = target.before;
       }
     }
-    if (Object.keys(before).length) await this.stash.put(request.key, { before, approval, invocationId: request.key });
-    if (files.length) {
-      // On disk before the agent hears "allow": if its post never comes, the change is still recorded.
-      const failed = await this.beginPending(request, files, kept, approval);
-      if (failed) return { decision: 'deny', reason: failed };
-    }
+    const failed = await this.changes.keep(request, read);
+    if (failed) return { decision: 'deny', reason: failed };
     if (asks.length) return { decision: 'ask', reason: `Intent Governor asks a human: ${asks.join('; ')}` };
     return { decision: 'allow', context: context.length ? context.join('\n\n') : undefined };
   }
 
-  /** The governed call a native call amounts to, with the file's current content as its basis. */
-  private async prepare(request: BridgeRequest, call: NativeCall, index: number): Promise<Prepared> {
-    const native = request.native?.tool_name !== undefined ? { native: { tool: request.native.tool_name, input: request.native.tool_input ?? {} } } : {};
-    const base = { session_id: request.session_id, agent: request.agent, invocation_id: `${request.key}#${index}`, ...native };
-    if (call.tool === 'run_command') return { ok: true, request: { ...base, tool: 'run_command', input: { command: call.input.command, ...this.commandCwd(call.input.cwd) } } };
-    if (call.tool === 'read_file') return { ok: true, request: { ...base, tool: 'read_file', input: call.input } };
-    const target = await this.canonical(call.input.path, 'write');
-    // Outside the workspace, protected, or not a regular file: the guards refuse it (and log it) without a read.
-    if (!target || protectedPatternFor(target.rel)) return { ok: true, request: { ...base, ...unread(call) } };
-    const { abs, rel } = target;
-    // Before the read: a change made between the two shows as a different stat later, never as "unchanged".
-    const stat = lstatSync(abs, { throwIfNoEntry: false });
-    let bytes: Uint8Array | undefined;
-    try {
-      bytes = await this.governor.services.workspace.readFile(abs);
-    } catch (error) {
-      return { ok: false, reason: `Intent Governor could not read ${rel} as the basis of the change (${error instanceof Error ? error.message : String(error)}), so the change is refused.` };
-    }
-    const current = decodeText(bytes);
-    // What the agent read is the basis when the governor saw the read (a resident or extension session's ledger):
-    // a change made since (a person's save, another agent) is then a STALE_FILE. Otherwise, the file as it is now.
-    const readByAgent = this.governor.services.sessions.lastRead(request.session_id, rel) !== undefined;
-    const beforeHash = bytes === undefined ? null : contentHash(bytes);
-    const basis = beforeHash === null || readByAgent ? {} : { expected_content_hash: beforeHash };
-    const keep = bytes !== undefined && bytes.byteLength <= MAX_STASHED_BYTES ? current : undefined;
-    // The stat lets a later reconciliation skip hashing an untouched file; only a file older than the filesystem's
-    // clock tick can be told apart that way from a write of the same size right after this.
-    const settled = stat?.isFile() && Date.now() - stat.mtimeMs > STAT_TRUSTED_AFTER_MS ? stat : undefined;
-    const kept = { abs, rel, before: keep, beforeHash, ...(settled ? { beforeStat: { size: settled.size, mtime_ms: settled.mtimeMs, ino: settled.ino } } : {}) };
-    if (call.tool === 'write_file') return { ok: true, ...kept, request: { ...base, tool: 'write_file', input: { path: rel, content: call.input.content, ...basis } } };
-    // New text unknown until the tool runs: judged as a write of the file as it stands; post traces what it wrote.
-    if (call.edits.length === 0) return { ok: true, ...kept, request: { ...base, tool: 'write_file', input: { path: rel, content: current ?? '', ...basis } } };
-    if (!call.edits.some((e) => e.all)) {
-      const edits = call.edits.map((e) => ({ search: e.search, replace: e.replace }));
-      return { ok: true, ...kept, request: { ...base, tool: 'edit_file', input: { path: rel, edits, ...basis } } };
-    }
-    // replace_all has no edit_file equivalent: judge the content it would leave as a write based on the same basis.
-    const next = current === undefined ? undefined : applyEdits(current, call.edits);
-    if (next === undefined) return { ok: false, reason: `The edit of ${rel} does not apply to its current content (a search text is missing); read the file again.` };
-    return { ok: true, ...kept, request: { ...base, tool: 'write_file', input: { path: rel, content: next, ...basis } } };
+  /**
+   * Records the changes of allowed native calls whose post event never came (see nativeReconciler.ts): on every
+   * hook call (at most once a second unless a session ended), on a resident governor's timer, and in `governor check`.
+   */
+  reconcilePending(options: ReconcileOptions = {}): Promise<ReconcileSummary> {
+    return this.changes.reconcilePending(options);
   }
 
-  /** Where the canonicaliser puts an agent's path (absolute, as the dialect resolved it); undefined when it refuses. */
-  private async canonical(path: string, purpose: PathPurpose): Promise<{ abs: string; rel: string } | undefined> {
-    const result = await canonicalizePath(this.root, path, purpose, { caseInsensitive: this.governor.services.caseInsensitive });
+  /** A resident governor's pass every `intervalMs`, for agents that went quiet; dispose stops it. */
+  startReconciling(intervalMs = 30_000): { dispose(): void } {
+    return this.changes.startReconciling(intervalMs);
+  }
+
+  /** Where the canonicaliser puts the path a user hook's matcher sees; undefined when it refuses it. */
+  private async canonical(path: string): Promise<{ abs: string; rel: string } | undefined> {
+    const result = await canonicalizePath(this.root, path, 'read', { caseInsensitive: this.governor.services.caseInsensitive });
     return result.ok ? result.value : undefined;
   }
 
-  /**
-   * run_command's `cwd` (workspace-relative) for the directory the agent's shell runs in. The root needs none;
-   * a directory outside stays absolute, so the canonicaliser refuses the command as outside the workspace.
-   */
-  private commandCwd(abs: string | undefined): { cwd?: string } {
-    if (abs === undefined) return {};
-    const real = realpathOrSelf(abs); // the agent may name the workspace through a link; the root here is realpath'd
-    const rel = relative(this.root, real);
-    if (rel === '') return {};
-    if (rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return { cwd: abs };
-    return { cwd: rel.split(sep).join('/') };
-  }
-
   private async post(request: BridgeRequest, signal?: AbortSignal): Promise<BridgeAnswer> {
-    await this.recordPost(request);
+    await this.changes.recordPost(request);
     if (!request.native) return { decision: 'allow' };
     // After the trace: a PostToolUse hook sees a change that is already on record, with the tool's real response.
     const event = request.native.event === 'PostToolUseFailure' ? 'PostToolUseFailure' : 'PostToolUse';
@@ -313,142 +240,7 @@ export class NativeToolBridge {
     return answerOf(verdict, { decision: verdict.decision === 'deny' ? 'deny' : 'allow', reason: verdict.reason, context });
   }
 
-  private async recordPost(request: BridgeRequest): Promise<void> {
-    const stashed = await this.stash.take(request.key);
-    // The pre phase's pending entry: taken now, so no reconciliation records the change too (or, if one already
-    // did, what it recorded). Kept by the pre phase on disk, it also carries the before-contents a closed editor lost.
-    const completion = request.calls.some((c) => c.tool !== 'run_command' && c.tool !== 'read_file') ? await this.completePending(request.key) : { kind: 'none' as const };
-    const held = completion.kind === 'held' ? completion.held : undefined;
-    try {
-      for (const [index, call] of request.calls.entries()) {
-        if (call.tool === 'run_command') continue; // what a command wrote is not known; its pre-check is the governance
-        // What the tool left behind, read only where the canonicaliser accepts it and only if it is a regular file.
-        const target = await this.canonical(call.input.path, 'read');
-        if (!target) continue;
-        const { abs, rel } = target;
-        const native = request.native?.tool_name !== undefined ? { native: { tool: request.native.tool_name, input: request.native.tool_input ?? {} } } : {};
-        const governed: ToolCallRequest = { session_id: request.session_id, agent: request.agent, invocation_id: `${request.key}#${index}`, tool: call.tool, input: { ...call.input, path: rel }, ...native };
-        const bytes = await this.governor.services.workspace.readFile(abs).catch(() => undefined);
-        const after = decodeText(bytes);
-        if (call.tool === 'read_file') {
-          if (bytes !== undefined) await this.governor.recordNative(governed, { data: { path: rel, content: after, content_hash: contentHash(bytes) }, changes: [] });
-          continue;
-        }
-        const afterHash = bytes === undefined ? null : contentHash(bytes);
-        // A reconciliation recorded this very content already (the post came late): no second record.
-        if (completion.kind === 'recorded' && Object.hasOwn(completion.after, rel) && completion.after[rel] === afterHash) continue;
-        const base = this.beforeOf(abs, rel, index, call, after, stashed, held);
-        if (base.known && (base.hash !== undefined ? base.hash === afterHash : base.before === after)) continue; // the tool failed or changed nothing
-        const change: AppliedChange = { path: rel, before: base.before, after, ...(base.hash !== undefined && base.hash !== null ? { before_hash: base.hash } : {}) };
-        const data = bytes === undefined ? {} : { path: rel, content_hash: afterHash };
-        await this.governor.recordNative(governed, { data, changes: [change] }, stashed?.approval ?? held?.entry.approval);
-      }
-    } catch (error) {
-      if (held) this.pending.putBack(held.id); // not recorded: a later reconciliation records it
-      throw error;
-    }
-    if (held) this.pending.release(held.id);
-  }
 
-  /**
-   * What a file held before the native tool ran: the stash (this process's pre phase, or the headless stash file),
-   * else the pending entry (another process's pre phase: before-contents, or only the hash when they were not kept),
-   * else, with no pre phase at all (Cursor's afterFileEdit), the reported edits undone on what is there now.
-   */
-  private beforeOf(abs: string, rel: string, index: number, call: FileCall, after: string | undefined, stashed: StashedInvocation | undefined, held: HeldEntry | undefined): { known: boolean; before?: string; hash?: string | null } {
-    if (stashed !== undefined && Object.hasOwn(stashed.before, abs)) return { known: true, before: stashed.before[abs] ?? undefined };
-    const file = held?.entry.files.find((f) => f.index === index && f.path === rel);
-    if (held && file) {
-      if (file.before_hash === null) return { known: true };
-      if (Object.hasOwn(held.before, rel)) return { known: true, before: held.before[rel] };
-      return { known: true, hash: file.before_hash };
-    }
-    return { known: false, before: call.tool === 'edit_file' && after !== undefined ? revertEdits(after, call.edits) : undefined };
-  }
-
-  /** The post's side of the pending entry; a pending folder that cannot be read leaves the post to record as before. */
-  private async completePending(key: string): Promise<Completion> {
-    try {
-      return await this.pending.complete(key);
-    } catch (error) {
-      this.governor.services.logger.warn(`pending native changes: ${error instanceof Error ? error.message : String(error)}`);
-      return { kind: 'none' };
-    }
-  }
-
-  /** Writes the pending entry of an allowed change; the refusal's reason when it cannot be written (fail closed). */
-  private async beginPending(request: BridgeRequest, files: PendingNativeFile[], kept: Record<string, string>, approval: ApprovalDecision | undefined): Promise<string | undefined> {
-    try {
-      const intentId = this.governor.services.sessions.boundIntentId(request.session_id);
-      const intent = intentId === undefined ? undefined : resolveIntentForWrites(await this.governor.services.intents.load(), intentId);
-      this.pending.begin(
-        {
-          key: request.key,
-          session_id: request.session_id,
-          agent: request.agent,
-          ...(intentId !== undefined ? { intent_id: intentId } : {}),
-          ...(intent?.ok ? { intent_scope: [...intent.value.owned_scope] } : {}),
-          ...(request.native?.tool_name !== undefined ? { native_tool: request.native.tool_name } : {}),
-          files,
-          ...(approval ? { approval } : {}),
-        },
-        kept,
-      );
-      return undefined;
-    } catch (error) {
-      const why = error instanceof Error ? error.message : String(error);
-      this.governor.services.logger.error(`pending native change ${request.key}: ${why}`);
-      return `Intent Governor could not write the pending record of this change in .orchestration/pending/ (${why}), so the change is refused: it would land without a record if the agent's post event never came.`;
-    }
-  }
-
-  /**
-   * Records the changes of allowed native calls whose post event never came (see nativeReconciler.ts): on every
-   * hook call (at most once a second unless a session ended), on a resident governor's timer, and in `governor check`.
-   */
-  async reconcilePending(options: ReconcileOptions = {}): Promise<ReconcileSummary> {
-    this.lastReconciled = Date.now();
-    return reconcileNativeChanges(this.pending, this.root, (held, changed, reason) => this.recordReconciled(held, changed, reason), options);
-  }
-
-  /** A resident governor's pass every `intervalMs`, for agents that went quiet; dispose stops it. */
-  startReconciling(intervalMs = 30_000): { dispose(): void } {
-    const timer = setInterval(() => void this.reconcileQuietly({}), intervalMs);
-    timer.unref();
-    return { dispose: () => clearInterval(timer) };
-  }
-
-  private async reconcileQuietly(options: ReconcileOptions): Promise<void> {
-    const forced = options.session !== undefined;
-    if (!forced && Date.now() - this.lastReconciled < RECONCILE_INTERVAL_MS) return;
-    try {
-      await this.reconcilePending(forced ? options : { ...options, budgetMs: PASS_BUDGET_MS });
-    } catch (error) {
-      // The call being handled goes on; the entry stays for the next pass.
-      this.governor.services.logger.warn(`reconciling pending native changes: ${error instanceof Error ? error.message : String(error)}`);
-    }
-  }
-
-  /** One record per changed file, as the post would have written it, under the intent of the pre phase and marked reconciled. */
-  private async recordReconciled(held: HeldEntry, changed: ChangedFile[], reason: string): Promise<void> {
-    const { entry } = held;
-    for (const { file, state } of changed) {
-      const after = decodeText(state.bytes);
-      const known = Object.hasOwn(held.before, file.path);
-      const before = known ? held.before[file.path] : undefined;
-      const change: AppliedChange = { path: file.path, before, after, ...(!known && file.before_hash !== null ? { before_hash: file.before_hash } : {}) };
-      const governed: ToolCallRequest = {
-        session_id: entry.session_id,
-        agent: entry.agent,
-        invocation_id: `${entry.key}#${file.index}`,
-        tool: file.tool,
-        input: { path: file.path },
-        ...(entry.native_tool !== undefined ? { native: { tool: entry.native_tool, input: {} } } : {}),
-      };
-      const data = state.hash === null ? {} : { path: file.path, content_hash: state.hash };
-      await this.governor.recordNative(governed, { data, changes: [change] }, entry.approval, { intent_id: entry.intent_id, intent_scope: entry.intent_scope, reconciled: reason });
-    }
-  }
 }
 
 const RESIDENT_SERVER_TOOL_PREFIX = `mcp__${RESIDENT_SERVER_NAME}__`;
@@ -482,40 +274,4 @@ const NO_INTENT_HINT =
 function explain(error: ToolError): string {
   const hint = error.code === 'NO_ACTIVE_INTENT' ? ` ${NO_INTENT_HINT}` : '';
   return `[${error.code}] ${error.message}${hint}`;
-}
-
-/** A file call as the guards see it when its target is refused before any read: no basis, edits as given. */
-function unread(call: FileCall): Pick<ToolCallRequest, 'tool' | 'input'> {
-  if (call.tool === 'read_file') return { tool: 'read_file', input: call.input };
-  if (call.tool === 'write_file') return { tool: 'write_file', input: call.input };
-  if (call.edits.length === 0) return { tool: 'write_file', input: { path: call.input.path, content: '' } };
-  return { tool: 'edit_file', input: { path: call.input.path, edits: call.edits.map((e) => ({ search: e.search, replace: e.replace })) } };
-}
-
-function realpathOrSelf(path: string): string {
-  try {
-    return realpathSync.native(path);
-  } catch {
-    return path; // not there (yet): judged as named
-  }
-}
-
-/** The text before `edits` were applied to it, or undefined when they cannot be undone unambiguously. */
-export function revertEdits(text: string, edits: NativeEdit[]): string | undefined {
-  let result = text;
-  for (const edit of [...edits].reverse()) {
-    if (edit.all || result.split(edit.replace).length !== 2) return undefined;
-    result = result.replace(edit.replace, () => edit.search);
-  }
-  return result;
-}
-
-/** Applies native edits in order; undefined when a search text is missing (the native tool would fail too). */
-export function applyEdits(text: string, edits: NativeEdit[]): string | undefined {
-  let result = text;
-  for (const edit of edits) {
-    if (!result.includes(edit.search)) return undefined;
-    result = edit.all ? result.split(edit.search).join(edit.replace) : result.replace(edit.search, () => edit.replace);
-  }
-  return result;
 }

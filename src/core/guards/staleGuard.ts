@@ -5,7 +5,7 @@ import type { PreHook } from '../pipeline/hookTypes';
 /**
  * A file change must be based on the content that is there now (optimistic lock), must not clobber unsaved
  * editor edits, and must be applicable (an edit whose search text is missing is refused before anyone is asked).
- * The write re-checks under the per-path lock; this guard answers early and lets `decide` report it.
+ * The write re-checks under the per-path lock; this guard answers early and lets the `judge` mode (`governor decide`) report it.
  */
 export const staleGuard: PreHook = {
   name: 'stale-guard',

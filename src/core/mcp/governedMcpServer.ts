@@ -1,6 +1,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type RequestId, type Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { GovernedResult, Governor } from '../governor';
+import type { GovernedResult } from '../flow/callRequest';
+import type { Governor } from '../governor';
 import type { ToolDefinition } from '../tools/toolDefinition';
 
 export interface GovernedMcpServerOptions {
@@ -97,14 +98,14 @@ export function createGovernedMcpServer(governor: Governor, options: GovernedMcp
       options.track?.(answered);
       return answered;
     }
-    const call = governor.call(
+    const call = governor.run(
       {
         tool: request.params.name,
         input: request.params.arguments ?? {},
         session_id: options.sessionId,
         agent: { name: client?.name ?? 'mcp-client' },
       },
-      { signal },
+      { mode: 'execute', signal },
     );
     options.track?.(call);
     return toMcpResult(await call);

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import type { GovernedResult, Governor } from '../../core/governor';
+import type { GovernedResult } from '../../core/flow/callRequest';
+import type { Governor } from '../../core/governor';
 import { toolError } from '../../core/toolError';
 import { TOOLS } from '../../core/tools/toolRegistry';
 import type { ToolDefinition } from '../../core/tools/toolDefinition';
@@ -12,7 +13,7 @@ const LM_AGENT = { name: 'vscode-agent' };
 
 /**
  * Registers every governed tool as a VS Code language model tool (contributed in package.json under the same
- * names). Each call goes through `governor.call`; a refusal comes back as the tool_error JSON text rather
+ * names). Each call goes through `governor.run` (execute); a refusal comes back as the tool_error JSON text rather
  * than a thrown error, so the model can read the code and act on it. With no folder open the tools answer
  * that there is nothing to govern.
  */
@@ -25,7 +26,7 @@ export function registerLanguageModelTools(governor: Governor | undefined): vsco
         // The chat stopping the request cancels the call: a pending approval is dropped, a command killed.
         const cancellation = abortSignalFor(token);
         try {
-          const result = await governor.call({ tool: definition.name, input: options.input, session_id: LM_SESSION_ID, agent: LM_AGENT }, { signal: cancellation.signal });
+          const result = await governor.run({ tool: definition.name, input: options.input, session_id: LM_SESSION_ID, agent: LM_AGENT }, { mode: 'execute', signal: cancellation.signal });
           return textResult(resultTexts(result));
         } finally {
           cancellation.dispose();

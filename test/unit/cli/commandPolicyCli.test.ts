@@ -3,7 +3,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { DecisionReport } from '../../../src/core/governor';
+import type { DecisionReport } from '../../../src/core/flow/callRequest';
 import { bundledScript } from '../../support/bundledScript';
 import { finished } from '../../support/childProcesses';
 import { createHarness, type Harness } from '../../support/governorHarness';
@@ -33,7 +33,7 @@ async function committedProject(): Promise<Harness> {
 async function decide(h: Harness, command: string, cwd?: string): Promise<DecisionReport> {
   const selected = await h.call('select_active_intent', { intent_id: 'auth-refactor' });
   assert.ok(selected.ok);
-  return h.governor.decide({ tool: 'run_command', input: cwd ? { command, cwd } : { command }, session_id: 's1', agent: { name: 'test-agent' } });
+  return h.governor.run({ tool: 'run_command', input: cwd ? { command, cwd } : { command }, session_id: 's1', agent: { name: 'test-agent' } }, { mode: 'judge' });
 }
 
 /** The real `governor decide` process, as a hook bridge or a human would run it. */

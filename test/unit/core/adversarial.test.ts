@@ -5,7 +5,7 @@ import { codeOf, createHarness, SAMPLE_INTENTS, type Harness } from '../../suppo
 
 /**
  * Hostile input against the whole pre-chain. Each row states what an agent tries and the decision and
- * code it must get; `decide` runs the same chain as a real call, without writing.
+ * code it must get; `run` in judge mode runs the same chain as a real call, without writing.
  */
 interface Case {
   name: string;
@@ -140,7 +140,7 @@ describe('adversarial table: hostile input against the whole chain', () => {
       await c.setup?.(h);
       const input = Object.fromEntries(Object.entries(c.input).filter(([, v]) => v !== undefined));
       if (c.bound !== false) h.governor.services.sessions.bindIntent('adv', 'auth-refactor');
-      const report = await h.governor.decide({ tool: c.tool, input, session_id: 'adv', agent: { name: 'hostile' } });
+      const report = await h.governor.run({ tool: c.tool, input, session_id: 'adv', agent: { name: 'hostile' } }, { mode: 'judge' });
       assert.equal(report.decision, c.decision, `${report.code}: ${report.message}`);
       assert.equal(report.code, c.code);
     });
@@ -159,14 +159,14 @@ describe('adversarial table: hostile input against the whole chain', () => {
       it(`${what}: deny INTENTS_FILE_INVALID`, async () => {
         await h.file('.orchestration/active_intents.yaml', SAMPLE_INTENTS.replace('- test/auth/**', `- ${JSON.stringify(pattern)}`));
         h.governor.services.sessions.bindIntent('adv', 'auth-refactor');
-        const report = await h.governor.decide({ tool: 'write_file', input: w('src/auth/new.ts'), session_id: 'adv', agent: { name: 'hostile' } });
+        const report = await h.governor.run({ tool: 'write_file', input: w('src/auth/new.ts'), session_id: 'adv', agent: { name: 'hostile' } }, { mode: 'judge' });
         assert.equal(report.decision, 'deny');
         assert.equal(report.code, 'INTENTS_FILE_INVALID');
         assert.match(String(report.message), /active_intents\.yaml:\d+:\d+/);
       });
       it(`${what}: a scope expansion asking for it is INVALID_INPUT`, async () => {
         h.governor.services.sessions.bindIntent('adv', 'auth-refactor');
-        const report = await h.governor.decide({ tool: 'request_scope_expansion', input: { globs: [pattern], reason: 'r' }, session_id: 'adv', agent: { name: 'hostile' } });
+        const report = await h.governor.run({ tool: 'request_scope_expansion', input: { globs: [pattern], reason: 'r' }, session_id: 'adv', agent: { name: 'hostile' } }, { mode: 'judge' });
         assert.equal(report.decision, 'deny');
         assert.equal(report.code, 'INVALID_INPUT');
       });
@@ -200,7 +200,7 @@ describe('adversarial table: hostile input against the whole chain', () => {
   it('a protected directory cannot be created through a nested path either', async () => {
     await mkdir(join(h.root, 'src/auth/sub'), { recursive: true });
     h.governor.services.sessions.bindIntent('adv', 'auth-refactor');
-    const report = await h.governor.decide({ tool: 'write_file', input: w('src/auth/sub/.git/config'), session_id: 'adv', agent: { name: 'hostile' } });
+    const report = await h.governor.run({ tool: 'write_file', input: w('src/auth/sub/.git/config'), session_id: 'adv', agent: { name: 'hostile' } }, { mode: 'judge' });
     assert.equal(report.decision, 'deny');
     assert.equal(report.code, 'PROTECTED_PATH');
   });

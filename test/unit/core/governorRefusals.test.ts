@@ -25,7 +25,7 @@ describe('Governor refusals are audited and fail closed', () => {
     assert.equal(codeOf(result), 'HOOK_ERROR');
     assert.match(result.ok ? '' : result.error.message, /does not accept/);
     assert.equal(h.trace.mutations.length, 0);
-    const decision = await h.governor.decide({ tool: 'write_file', input: { path: 'src/auth/new.ts', content: 'x\n' }, session_id: 's1', agent: { name: 'test-agent' } });
+    const decision = await h.governor.run({ tool: 'write_file', input: { path: 'src/auth/new.ts', content: 'x\n' }, session_id: 's1', agent: { name: 'test-agent' } }, { mode: 'judge' });
     assert.equal(decision.decision, 'deny');
   });
 });

@@ -63,7 +63,7 @@ describe('CancellationToken → AbortSignal (language model tools)', () => {
       };
       assert.equal(codeOf(await h.bound('read_file', { path: 'src/auth/login.ts' })), 'ok');
       const cancellation = abortSignalFor(source.token);
-      const result = await h.governor.call({ tool: 'delete_file', input: { path: 'src/auth/login.ts' }, session_id: 's1', agent: { name: 'vscode-agent' } }, { signal: cancellation.signal });
+      const result = await h.governor.run({ tool: 'delete_file', input: { path: 'src/auth/login.ts' }, session_id: 's1', agent: { name: 'vscode-agent' } }, { mode: 'execute', signal: cancellation.signal });
       cancellation.dispose();
       approve(true);
       assert.equal(codeOf(result), 'HITL_REJECT');

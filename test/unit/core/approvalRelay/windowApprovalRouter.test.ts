@@ -125,8 +125,8 @@ describe('approval relay: approvals go to the window the human uses', function (
   it('when the agent stops waiting, the question is withdrawn from the window that shows it', async () => {
     const shown = await openWindow('tab2', 'hold');
     const stop = new AbortController();
-    await h.governor.call({ tool: 'select_active_intent', input: { intent_id: 'auth-refactor' }, session_id: 's1', agent: { name: 'test-agent' } });
-    const pending = h.governor.call({ tool: 'write_file', input: { path: LOGIN, content: 'x\n' }, session_id: 's1', agent: { name: 'test-agent' } }, { signal: stop.signal });
+    await h.governor.run({ tool: 'select_active_intent', input: { intent_id: 'auth-refactor' }, session_id: 's1', agent: { name: 'test-agent' } }, { mode: 'execute' });
+    const pending = h.governor.run({ tool: 'write_file', input: { path: LOGIN, content: 'x\n' }, session_id: 's1', agent: { name: 'test-agent' } }, { mode: 'execute', signal: stop.signal });
     await shown.line('asked ');
     stop.abort();
     assert.equal(codeOf(await pending), 'HITL_REJECT');

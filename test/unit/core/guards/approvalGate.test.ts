@@ -97,7 +97,7 @@ describe('approval gate: Approve for this Session', () => {
     h = await createHarness({ files: { 'src/auth/old.ts': 'x\n' }, policy: { approval: 'every-change' } });
     human(h, 'session');
     assert.equal(codeOf(await h.bound('write_file', { path: 'src/auth/a.ts', content: 'a\n' })), 'ok');
-    const decide = (tool: string, input: unknown, session = 's1') => h.governor.decide({ tool, input, session_id: session, agent: { name: 'test-agent' } });
+    const decide = (tool: string, input: unknown, session = 's1') => h.governor.run({ tool, input, session_id: session, agent: { name: 'test-agent' } }, { mode: 'judge' });
     assert.equal((await decide('write_file', { path: 'src/auth/b.ts', content: 'b\n' })).decision, 'allow');
     h.governor.services.sessions.bindIntent('s2', 'auth-refactor');
     assert.equal((await decide('write_file', { path: 'src/auth/b.ts', content: 'b\n' }, 's2')).decision, 'ask');

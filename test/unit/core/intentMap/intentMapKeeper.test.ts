@@ -73,7 +73,7 @@ describe('intent map kept by the post-hook', () => {
     ok(await ws.as('billing', 'delete_file', { path: 'src/shared/util.ts' }));
     // An agent's native tool with no intent bound: recorded, and mapped under "No intent bound".
     await ws.file('notes.txt', 'remember the milk\n');
-    await ws.governor.recordNative({ tool: 'write_file', input: { path: 'notes.txt', content: '' }, session_id: 'native', agent: { name: 'claude-code' } }, { data: {}, changes: [{ path: 'notes.txt', after: 'remember the milk\n' }] });
+    await ws.governor.run({ tool: 'write_file', input: { path: 'notes.txt', content: '' }, session_id: 'native', agent: { name: 'claude-code' } }, { mode: 'record', output: { data: {}, changes: [{ path: 'notes.txt', after: 'remember the milk\n' }] } });
 
     const map = await ws.map();
     const sections = parseIntentMap(map);

@@ -125,7 +125,7 @@ describe('hook engine', () => {
 
   describe('a call its agent stopped waiting for', () => {
     const call = (tool: string, input: unknown, signal: AbortSignal) =>
-      h.governor.call({ tool, input, session_id: 's1', agent: { name: 'test-agent' } }, { signal });
+      h.governor.run({ tool, input, session_id: 's1', agent: { name: 'test-agent' } }, { mode: 'execute', signal });
 
     it('aborts the running pre-hook through its signal and is refused at once, logged as cancelled', async () => {
       const controller = new AbortController();

@@ -12,7 +12,7 @@ describe('mutation events: the change class of what an agent changed by itself',
   afterEach(() => h.dispose());
 
   const native = (path: string, before: string | undefined, after: string | undefined) =>
-    h.governor.recordNative({ tool: 'write_file', input: { path, content: after ?? '' }, session_id: 's1', agent: { name: 'claude-code' } }, { data: { path }, changes: [{ path, before, after }] });
+    h.governor.run({ tool: 'write_file', input: { path, content: after ?? '' }, session_id: 's1', agent: { name: 'claude-code' } }, { mode: 'record', output: { data: { path }, changes: [{ path, before, after }] } });
 
   it("classifies a native tool's change when it is recorded: a rename is a refactoring", async () => {
     await native('src/auth/cart.js', CART, CART.replace(/sum/g, 'acc'));

@@ -3,6 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { GovernedResult } from '../../../../src/core/flow/callRequest';
 import { Governor } from '../../../../src/core/governor';
 import type { GovernancePolicy } from '../../../../src/core/governorServices';
 import { commandHash, FileHookApprovals } from '../../../../src/core/userHooks/hookApprovals';
@@ -16,7 +17,7 @@ interface World {
   approver: ScriptedApprover;
   logger: RecordingLogger;
   hooks(yaml: string): Promise<void>;
-  write(path: string, content?: string): ReturnType<Governor['call']>;
+  write(path: string, content?: string): Promise<GovernedResult>;
 }
 
 const worlds: string[] = [];
@@ -39,11 +40,11 @@ async function world(policy: Partial<GovernancePolicy> = {}, approverFor?: Appro
     approver,
     logger,
     hooks: (yaml) => writeFile(join(root, '.orchestration', 'hooks.yaml'), yaml),
-    write: (path, content = 'x\n') => governor.call({ tool: 'write_file', input: { path, content }, session_id: 's1', agent: { name: 'test-agent' } }),
+    write: (path, content = 'x\n') => governor.run({ tool: 'write_file', input: { path, content }, session_id: 's1', agent: { name: 'test-agent' } }, { mode: 'execute' }),
   };
 }
 
-function errorOf(result: Awaited<ReturnType<Governor['call']>>): { code: string; message: string } | undefined {
+function errorOf(result: GovernedResult): { code: string; message: string } | undefined {
   return result.ok ? undefined : result.error;
 }
 
@@ -82,7 +83,7 @@ describe('user command hooks (.orchestration/hooks.yaml)', () => {
     const blocked = await w.write('src/auth/a.ts');
     assert.equal(errorOf(blocked)?.code, 'HOOK_BLOCKED');
     assert.equal(errorOf(blocked)?.message, "Blocked by the hook 'no-billing': billing is frozen");
-    const report = await w.governor.decide({ tool: 'run_command', input: { command: 'ls' }, session_id: 's1', agent: { name: 'a' } });
+    const report = await w.governor.run({ tool: 'run_command', input: { command: 'ls' }, session_id: 's1', agent: { name: 'a' } }, { mode: 'judge' });
     assert.equal(report.decision, 'ask');
     assert.match(report.message ?? '', /The hook 'json' asks: commands need a look/);
   });
@@ -102,7 +103,7 @@ describe('user command hooks (.orchestration/hooks.yaml)', () => {
     assert.equal(errorOf(write)?.code, 'HOOK_BLOCKED');
     assert.equal(errorOf(write)?.message, "Blocked by the hook 'claude-deny': no writes on Fridays");
     await assert.rejects(stat(join(w.root, 'src/auth/a.ts')));
-    const report = await w.governor.decide({ tool: 'run_command', input: { command: 'ls' }, session_id: 's1', agent: { name: 'a' } });
+    const report = await w.governor.run({ tool: 'run_command', input: { command: 'ls' }, session_id: 's1', agent: { name: 'a' } }, { mode: 'judge' });
     assert.equal(report.decision, 'deny');
     assert.match(report.message ?? '', /the build is red/);
   });
@@ -145,7 +146,7 @@ describe('user command hooks (.orchestration/hooks.yaml)', () => {
   it('runs no hook in an untrusted workspace', async () => {
     const w = await world({ trusted: false });
     await w.hooks('hooks:\n  - name: marker\n    matcher: "*"\n    command: "touch ran.txt; exit 2"\n');
-    const report = await w.governor.decide({ tool: 'write_file', input: { path: 'src/auth/a.ts', content: 'x' }, session_id: 's1', agent: { name: 'a' } });
+    const report = await w.governor.run({ tool: 'write_file', input: { path: 'src/auth/a.ts', content: 'x' }, session_id: 's1', agent: { name: 'a' } }, { mode: 'judge' });
     assert.notEqual(report.code, 'HOOK_BLOCKED');
     await assert.rejects(stat(join(w.root, 'ran.txt')));
     assert.equal(w.approver.requests.length, 0);
@@ -169,7 +170,7 @@ describe('user command hooks (.orchestration/hooks.yaml)', () => {
     const w = await world();
     await w.hooks('hooks:\n  - name: marker\n    matcher: write_file\n    command: "touch ran.txt"\n');
     w.approver.script(false); // the human says no to running the hook
-    const report = await w.governor.decide({ tool: 'write_file', input: { path: 'src/auth/a.ts', content: 'x' }, session_id: 's1', agent: { name: 'a' } });
+    const report = await w.governor.run({ tool: 'write_file', input: { path: 'src/auth/a.ts', content: 'x' }, session_id: 's1', agent: { name: 'a' } }, { mode: 'judge' });
     assert.equal(report.decision, 'ask');
     assert.match(report.message ?? '', /'marker' from \.orchestration\/hooks\.yaml is not approved/);
     await assert.rejects(stat(join(w.root, 'ran.txt')));
@@ -185,7 +186,7 @@ describe('user command hooks (.orchestration/hooks.yaml)', () => {
     };
     const w = await world({}, policy);
     await w.hooks('hooks:\n  - name: marker\n    matcher: write_file\n    command: "touch ran.txt"\n');
-    const report = await w.governor.decide({ tool: 'write_file', input: { path: 'src/auth/a.ts', content: 'x' }, session_id: 's1', agent: { name: 'a' } });
+    const report = await w.governor.run({ tool: 'write_file', input: { path: 'src/auth/a.ts', content: 'x' }, session_id: 's1', agent: { name: 'a' } }, { mode: 'judge' });
     assert.equal(report.decision, 'ask');
     assert.match(report.message ?? '', /'marker' from \.orchestration\/hooks\.yaml is not approved \(only a person approves it: in VS Code's approval dialog/);
     assert.deepEqual(asked, []);

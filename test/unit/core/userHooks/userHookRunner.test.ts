@@ -5,13 +5,14 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { GovernedResult } from '../../../../src/core/flow/callRequest';
 import { Governor } from '../../../../src/core/governor';
 import { FileHookApprovals } from '../../../../src/core/userHooks/hookApprovals';
 import { createNodeServices } from '../../../../src/core/nodeServices';
 import { RecordingLogger, RecordingTrace, SAMPLE_INTENTS, ScriptedApprover } from '../../../support/governorHarness';
 
 /**
- * Every event the governed door (MCP, VS Code's tools, the CLI) fires at the user hooks, through `Governor.call`:
+ * Every event the governed door (MCP, VS Code's tools, the CLI) fires at the user hooks, through `Governor.run` (execute):
  * hooks from the person's own ~/.intent-governor/hooks.json (trusted without approval) run as real processes.
  */
 interface World {
@@ -21,7 +22,7 @@ interface World {
   approver: ScriptedApprover;
   trace: RecordingTrace;
   hooks(config: Record<string, unknown>): Promise<void>;
-  call(tool: string, input: Record<string, unknown>, session?: string): ReturnType<Governor['call']>;
+  call(tool: string, input: Record<string, unknown>, session?: string): Promise<GovernedResult>;
 }
 
 const dirs: string[] = [];
@@ -45,7 +46,7 @@ async function world(): Promise<World> {
     approver,
     trace,
     hooks: (config) => writeFile(join(home, 'hooks.json'), JSON.stringify({ hooks: config })),
-    call: (tool, input, session = 's1') => governor.call({ tool, input, session_id: session, agent: { name: 'test-agent' } }),
+    call: (tool, input, session = 's1') => governor.run({ tool, input, session_id: session, agent: { name: 'test-agent' } }, { mode: 'execute' }),
   };
 }
 

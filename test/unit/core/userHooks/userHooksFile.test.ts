@@ -31,7 +31,7 @@ describe('.orchestration/hooks.yaml and the hook approvals, whatever is put at t
 
   it('a FIFO as the hooks file refuses every call at once, saying what it is (fail closed, no hang)', async () => {
     execFileSync('mkfifo', [join(root, '.orchestration', 'hooks.yaml')]);
-    const result = await (await governor()).call({ tool: 'write_file', input: { path: 'src/auth/a.ts', content: 'x' }, session_id: 's1', agent: { name: 'a' } });
+    const result = await (await governor()).run({ tool: 'write_file', input: { path: 'src/auth/a.ts', content: 'x' }, session_id: 's1', agent: { name: 'a' } }, { mode: 'execute' });
     assert.ok(!result.ok);
     assert.equal(result.error.code, 'HOOK_ERROR');
     assert.match(result.error.message, /\.orchestration\/hooks\.yaml: the file is a FIFO \(named pipe\), not a regular file: refused.*the call is refused until a human fixes it/);
@@ -53,7 +53,7 @@ describe('.orchestration/hooks.yaml and the hook approvals, whatever is put at t
     execFileSync('mkfifo', [join(approvalsDir, file)]);
     assert.equal(await approvals.isApproved(root, commandHash('exit 0')), false);
     const approver = new ScriptedApprover([false, false]);
-    const result = await (await governor(approver)).call({ tool: 'write_file', input: { path: 'src/auth/a.ts', content: 'x' }, session_id: 's1', agent: { name: 'a' } });
+    const result = await (await governor(approver)).run({ tool: 'write_file', input: { path: 'src/auth/a.ts', content: 'x' }, session_id: 's1', agent: { name: 'a' } }, { mode: 'execute' });
     assert.ok(approver.requests.length >= 1);
     assert.match(approver.requests[0].title, /Run the hook 'gate' from .orchestration\/hooks.yaml/);
     assert.ok(!result.ok);

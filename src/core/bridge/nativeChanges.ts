@@ -1,0 +1,203 @@
+import { decodeText } from '../pipeline/callFacts';
+import type { Governor } from '../governor';
+import type { KnownBefore, LeftBehind, ToolCallRequest } from '../flow/callRequest';
+import type { ApprovalDecision } from '../approval/approver';
+import type { AppliedChange } from '../pipeline/hookTypes';
+import { resolveIntentForWrites } from '../intents/intentResolution';
+import type { BridgeRequest, NativeCall, NativeEdit } from '../agents/common/nativeCall';
+import type { BeforeStash, StashedInvocation } from './beforeStash';
+import { reconcileNativeChanges, type ChangedFile, type ReconcileOptions, type ReconcileSummary } from './nativeReconciler';
+import { PendingNativeChanges, type Completion, type HeldEntry, type PendingNativeFile } from './pendingNativeChanges';
+
+/** An unforced reconciliation pass runs at most this often in one process, */
+const RECONCILE_INTERVAL_MS = 1_000;
+/** and looks at entries for at most this long (the hook call waits for it); the rest get their turn later. */
+const PASS_BUDGET_MS = 3;
+
+type FileCall = Exclude<NativeCall, { tool: 'run_command' }>;
+
+/** What the pre phase of one native invocation read of the files it lets the agent's tool change. */
+export interface PreRead {
+  /** Absolute path → content before (null: no file, or too large to keep), for this process's post phase. */
+  before: Record<string, string | null>;
+  /** The pending entry's files: before hashes and stats, for another process's post phase or a reconciliation. */
+  files: PendingNativeFile[];
+  /** Workspace-relative path → content before, kept beside the pending entry. */
+  kept: Record<string, string>;
+  approval?: ApprovalDecision;
+}
+
+/** One governed call of a native invocation, `input` as the agent's tool runs it, under the agent's tool name for the hooks. */
+export function nativeCallRequest(request: BridgeRequest, index: number, tool: string, input: Record<string, unknown>): ToolCallRequest {
+  const native = request.native?.tool_name !== undefined ? { native: { tool: request.native.tool_name, input: request.native.tool_input ?? {} } } : {};
+  return { session_id: request.session_id, agent: request.agent, invocation_id: `${request.key}#${index}`, ...native, tool, input };
+}
+
+/**
+ * What an allowed native change leaves to be recorded, from its pre phase to its post phase: the before-contents
+ * (the stash, for the post of this process or of the headless hook's next one) and the pending entry on disk (for
+ * any other process, and for a reconciliation when the post never comes). Each change is recorded through
+ * `Governor.run` in `record` mode: the governor reads what the tool left behind, this keeps what was there before.
+ */
+export class NativeChanges {
+  /** Allowed native changes between their pre and post events, on disk: the post completes them, or a reconciliation does. */
+  private readonly pending: PendingNativeChanges;
+  private lastReconciled = 0;
+
+  constructor(
+    private readonly governor: Governor,
+    private readonly stash: BeforeStash,
+    options: { resident: boolean },
+  ) {
+    this.pending = new PendingNativeChanges(this.root, { resident: options.resident });
+  }
+
+  private get root(): string {
+    return this.governor.services.workspace.root;
+  }
+
+  /** Keeps what the pre phase read, before the agent hears "allow"; the refusal's reason when it cannot be kept (fail closed). */
+  async keep(request: BridgeRequest, read: PreRead): Promise<string | undefined> {
+    if (Object.keys(read.before).length) await this.stash.put(request.key, { before: read.before, approval: read.approval, invocationId: request.key });
+    // On disk before the agent hears "allow": if its post never comes, the change is still recorded.
+    return read.files.length ? this.beginPending(request, read.files, read.kept, read.approval) : undefined;
+  }
+
+  /** The post phase: what each call of the invocation read or changed, recorded once. */
+  async recordPost(request: BridgeRequest): Promise<void> {
+    const stashed = await this.stash.take(request.key);
+    // The pre phase's pending entry: taken now, so no reconciliation records the change too (or, if one already
+    // did, what it recorded). Kept by the pre phase on disk, it also carries the before-contents a closed editor lost.
+    const completion = request.calls.some((c) => c.tool !== 'run_command' && c.tool !== 'read_file') ? await this.completePending(request.key) : { kind: 'none' as const };
+    const held = completion.kind === 'held' ? completion.held : undefined;
+    try {
+      for (const [index, call] of request.calls.entries()) {
+        if (call.tool === 'run_command') continue; // what a command wrote is not known; its pre-check is the governance
+        // The governor reads what the tool left behind (a read: what the agent saw); this door knows what was there before.
+        const before = (left: LeftBehind): KnownBefore | undefined => {
+          // A reconciliation recorded this very content already (the post came late): no second record.
+          if (completion.kind === 'recorded' && Object.hasOwn(completion.after, left.rel) && completion.after[left.rel] === left.hash) return undefined;
+          const base = this.beforeOf(left.abs, left.rel, index, call, left.text, stashed, held);
+          if (base.known && (base.hash !== undefined ? base.hash === left.hash : base.before === left.text)) return undefined; // the tool failed or changed nothing
+          return { before: base.before, ...(base.hash !== undefined && base.hash !== null ? { before_hash: base.hash } : {}) };
+        };
+        await this.governor.run(nativeCallRequest(request, index, call.tool, call.input), { mode: 'record', approval: stashed?.approval ?? held?.entry.approval, before });
+      }
+    } catch (error) {
+      if (held) this.pending.putBack(held.id); // not recorded: a later reconciliation records it
+      throw error;
+    }
+    if (held) this.pending.release(held.id);
+  }
+
+  /**
+   * What a file held before the native tool ran: the stash (this process's pre phase, or the headless stash file),
+   * else the pending entry (another process's pre phase: before-contents, or only the hash when they were not kept),
+   * else, with no pre phase at all (Cursor's afterFileEdit), the reported edits undone on what is there now.
+   */
+  private beforeOf(abs: string, rel: string, index: number, call: FileCall, after: string | undefined, stashed: StashedInvocation | undefined, held: HeldEntry | undefined): { known: boolean; before?: string; hash?: string | null } {
+    if (stashed !== undefined && Object.hasOwn(stashed.before, abs)) return { known: true, before: stashed.before[abs] ?? undefined };
+    const file = held?.entry.files.find((f) => f.index === index && f.path === rel);
+    if (held && file) {
+      if (file.before_hash === null) return { known: true };
+      if (Object.hasOwn(held.before, rel)) return { known: true, before: held.before[rel] };
+      return { known: true, hash: file.before_hash };
+    }
+    return { known: false, before: call.tool === 'edit_file' && after !== undefined ? revertEdits(after, call.edits) : undefined };
+  }
+
+  /** The post's side of the pending entry; a pending folder that cannot be read leaves the post to record as before. */
+  private async completePending(key: string): Promise<Completion> {
+    try {
+      return await this.pending.complete(key);
+    } catch (error) {
+      this.governor.services.logger.warn(`pending native changes: ${error instanceof Error ? error.message : String(error)}`);
+      return { kind: 'none' };
+    }
+  }
+
+  /** Writes the pending entry of an allowed change; the refusal's reason when it cannot be written (fail closed). */
+  private async beginPending(request: BridgeRequest, files: PendingNativeFile[], kept: Record<string, string>, approval: ApprovalDecision | undefined): Promise<string | undefined> {
+    try {
+      const intentId = this.governor.services.sessions.boundIntentId(request.session_id);
+      const intent = intentId === undefined ? undefined : resolveIntentForWrites(await this.governor.services.intents.load(), intentId);
+      this.pending.begin(
+        {
+          key: request.key,
+          session_id: request.session_id,
+          agent: request.agent,
+          ...(intentId !== undefined ? { intent_id: intentId } : {}),
+          ...(intent?.ok ? { intent_scope: [...intent.value.owned_scope] } : {}),
+          ...(request.native?.tool_name !== undefined ? { native_tool: request.native.tool_name } : {}),
+          files,
+          ...(approval ? { approval } : {}),
+        },
+        kept,
+      );
+      return undefined;
+    } catch (error) {
+      const why = error instanceof Error ? error.message : String(error);
+      this.governor.services.logger.error(`pending native change ${request.key}: ${why}`);
+      return `Intent Governor could not write the pending record of this change in .orchestration/pending/ (${why}), so the change is refused: it would land without a record if the agent's post event never came.`;
+    }
+  }
+
+  /**
+   * Records the changes of allowed native calls whose post event never came (see nativeReconciler.ts): on every
+   * hook call (at most once a second unless a session ended), on a resident governor's timer, and in `governor check`.
+   */
+  async reconcilePending(options: ReconcileOptions = {}): Promise<ReconcileSummary> {
+    this.lastReconciled = Date.now();
+    return reconcileNativeChanges(this.pending, this.root, (held, changed, reason) => this.recordReconciled(held, changed, reason), options);
+  }
+
+  /** A resident governor's pass every `intervalMs`, for agents that went quiet; dispose stops it. */
+  startReconciling(intervalMs = 30_000): { dispose(): void } {
+    const timer = setInterval(() => void this.reconcileQuietly({}), intervalMs);
+    timer.unref();
+    return { dispose: () => clearInterval(timer) };
+  }
+
+  /** A pass that never fails the hook call it runs in; unforced passes are spaced and kept short. */
+  async reconcileQuietly(options: ReconcileOptions): Promise<void> {
+    const forced = options.session !== undefined;
+    if (!forced && Date.now() - this.lastReconciled < RECONCILE_INTERVAL_MS) return;
+    try {
+      await this.reconcilePending(forced ? options : { ...options, budgetMs: PASS_BUDGET_MS });
+    } catch (error) {
+      // The call being handled goes on; the entry stays for the next pass.
+      this.governor.services.logger.warn(`reconciling pending native changes: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  /** One record per changed file, as the post would have written it, under the intent of the pre phase and marked reconciled. */
+  private async recordReconciled(held: HeldEntry, changed: ChangedFile[], reason: string): Promise<void> {
+    const { entry } = held;
+    for (const { file, state } of changed) {
+      const after = decodeText(state.bytes);
+      const known = Object.hasOwn(held.before, file.path);
+      const before = known ? held.before[file.path] : undefined;
+      const change: AppliedChange = { path: file.path, before, after, ...(!known && file.before_hash !== null ? { before_hash: file.before_hash } : {}) };
+      const governed: ToolCallRequest = {
+        session_id: entry.session_id,
+        agent: entry.agent,
+        invocation_id: `${entry.key}#${file.index}`,
+        tool: file.tool,
+        input: { path: file.path },
+        ...(entry.native_tool !== undefined ? { native: { tool: entry.native_tool, input: {} } } : {}),
+      };
+      const data = state.hash === null ? {} : { path: file.path, content_hash: state.hash };
+      await this.governor.run(governed, { mode: 'record', output: { data, changes: [change] }, approval: entry.approval, recordAs: { intent_id: entry.intent_id, intent_scope: entry.intent_scope, reconciled: reason } });
+    }
+  }
+}
+
+/** The text before `edits` were applied to it, or undefined when they cannot be undone unambiguously. */
+export function revertEdits(text: string, edits: NativeEdit[]): string | undefined {
+  let result = text;
+  for (const edit of [...edits].reverse()) {
+    if (edit.all || result.split(edit.replace).length !== 2) return undefined;
+    result = result.replace(edit.replace, () => edit.search);
+  }
+  return result;
+}
