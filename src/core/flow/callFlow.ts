@@ -46,20 +46,21 @@ async function finish(parts: FlowParts, facts: CallFacts, outcome: CallOutcome, 
 
 async function authorization(parts: FlowParts, request: ToolCallRequest, gated: Gate): Promise<Authorization> {
   const activity = parts.services.sessions.activity;
+  const listed = (gated.kind !== 'unjudged' && gated.judgedAs) || request;
   switch (gated.kind) {
     case 'unjudged':
       return { decision: 'deny', invocation_id: gated.invocationId, context: [], error: toolError('INVALID_INPUT', gated.reason), unjudged: true };
     case 'refused': {
       const outcome = { status: 'blocked' as const, error: gated.error, approval: gated.approval };
-      activity.recordOutcome(request, outcome);
+      activity.recordOutcome(listed, outcome);
       await parts.engine.runPost({ call: gated.facts.call, facts: gated.facts, outcome });
       return { decision: 'deny', invocation_id: gated.facts.call.invocation_id, context: gated.context, error: gated.error };
     }
     case 'ask':
-      activity.recordOutcome(request, { status: 'asked' });
+      activity.recordOutcome(listed, { status: 'asked' });
       return { decision: 'ask', invocation_id: gated.facts.call.invocation_id, context: gated.context, request: gated.request, ...(gated.target ? { target: gated.target } : {}) };
     case 'cleared':
-      activity.recordOutcome(request, { status: 'success', approval: gated.approval });
+      activity.recordOutcome(listed, { status: 'success', approval: gated.approval });
       return { decision: 'allow', invocation_id: gated.verdict.call.invocation_id, context: gated.verdict.context, approval: gated.approval, ...(gated.target ? { target: gated.target } : {}) };
   }
 }

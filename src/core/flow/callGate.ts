@@ -26,6 +26,12 @@ export interface FlowParts {
 export type Gate =
   /** Refused before anything was judged (an agent's file that cannot be read as a basis): nothing to record. */
   | { kind: 'unjudged'; invocationId: string; reason: string }
+  | (Judged & {
+      /** The governed form an agent's own call was judged as (what the Agent Sessions view lists for it). */
+      judgedAs?: ToolCall;
+    });
+
+type Judged =
   | { kind: 'refused'; facts: CallFacts; error: ToolError; context: string[]; approval?: ApprovalDecision; hook?: string }
   | { kind: 'ask'; facts: CallFacts; request: ApprovalRequest; context: string[]; target?: KeptTarget }
   | { kind: 'cleared'; definition: ToolDefinition; verdict: ChainVerdict & { decision: 'allow' | 'ask'; facts: CallFacts }; approval?: ApprovalDecision; target?: KeptTarget };
@@ -36,32 +42,35 @@ export type Gate =
  * the human when the door can ask one.
  */
 export async function gate(parts: FlowParts, request: ToolCallRequest, options: ExecuteOptions | AuthorizeOptions | JudgeOptions): Promise<Gate> {
-  const { services, engine } = parts;
+  const { services } = parts;
   const invocationId = request.invocation_id ?? randomUUID();
-  const judge = options.mode === 'judge';
-  const agentRuns = options.mode === 'authorize';
-  const signal = options.mode === 'judge' ? undefined : options.signal;
   // A refusal the door brings, or a tool nobody governs: recorded like any refusal, against the name the agent used.
   if (options.mode === 'authorize' && options.refusal) return { kind: 'refused', facts: opaqueFacts(services, request, invocationId), error: options.refusal, context: [] };
   let definition = findTool(request.tool);
   if (!definition) return { kind: 'refused', facts: opaqueFacts(services, request, invocationId), error: unknownTool(request.tool), context: [] };
-  let call: ToolCall = { tool: definition.name, input: isObject(request.input) ? request.input : {}, session_id: request.session_id, agent: request.agent, invocation_id: invocationId, ...(request.native ? { native: request.native } : {}) };
-  let facts = new CallFacts(call, definition, services);
-  let target: KeptTarget | undefined;
-  if (agentRuns) {
-    // The agent's call in governed terms, from the same facts: its target placed, read and hashed once.
-    const form = await governedFormOf(facts);
-    if (!form.ok) return { kind: 'unjudged', invocationId, reason: form.reason };
-    definition = findTool(form.call.tool) ?? definition;
-    call = form.call;
-    facts = facts.withCall(call, definition);
-    target = form.target;
-  }
+  const call: ToolCall = { tool: definition.name, input: isObject(request.input) ? request.input : {}, session_id: request.session_id, agent: request.agent, invocation_id: invocationId, ...(request.native ? { native: request.native } : {}) };
+  const facts = new CallFacts(call, definition, services);
+  if (options.mode !== 'authorize') return judge(parts, request, options, definition, facts);
+  // The agent's call in governed terms, from the same facts: its target placed, read and hashed once.
+  const form = await governedFormOf(facts);
+  if (!form.ok) return { kind: 'unjudged', invocationId, reason: form.reason };
+  definition = findTool(form.call.tool) ?? definition;
+  const judged = await judge(parts, request, options, definition, facts.withCall(form.call, definition), form.target);
+  return { ...judged, judgedAs: form.call };
+}
+
+/** Validation, the pre-chain and (unless only judging) the PermissionRequest hooks and the human, for a call in governed terms. */
+async function judge(parts: FlowParts, request: ToolCallRequest, options: ExecuteOptions | AuthorizeOptions | JudgeOptions, definition: ToolDefinition, facts: CallFacts, target?: KeptTarget): Promise<Judged> {
+  const { services, engine } = parts;
+  const { call } = facts;
+  const onlyJudge = options.mode === 'judge';
+  const agentRuns = options.mode === 'authorize';
+  const signal = options.mode === 'judge' ? undefined : options.signal;
   const valid = validateInput(definition, agentRuns ? call.input : request.input);
   if (!valid.ok) return { kind: 'refused', facts, error: valid.error, context: [] };
-  if (!judge) await endStaleStandingApprovals(services);
-  const first = facts;
-  const verdict = await engine.runPre(call, (c) => (c === call ? first : first.withCall(c)), definition.mutation, signal);
+  if (!onlyJudge) await endStaleStandingApprovals(services);
+  // A hook's rewrite of the input gets facts of its own over the same snapshot of the workspace.
+  const verdict = await engine.runPre(call, (c) => (c === call ? facts : facts.withCall(c)), definition.mutation, signal);
   if (verdict.decision === 'deny') return { kind: 'refused', facts: verdict.facts, error: verdict.error, context: verdict.context, hook: verdict.hook };
   const reshaped = modifiedInputError(definition, call, verdict.call);
   if (reshaped) return { kind: 'refused', facts: verdict.facts, error: reshaped, context: verdict.context };
@@ -71,7 +80,7 @@ export async function gate(parts: FlowParts, request: ToolCallRequest, options: 
   // The human already answered for this session and intent ("Approve for this Session"): no dialog, no PermissionRequest.
   const standing = verdict.request.standing;
   if (standing) return { kind: 'cleared', definition, verdict, target, approval: { approved: true, approver: standing.granted_by, standing } };
-  if (judge) return { kind: 'ask', facts: verdict.facts, request: verdict.request, context: verdict.context };
+  if (onlyJudge) return { kind: 'ask', facts: verdict.facts, request: verdict.request, context: verdict.context };
   // Before anyone is asked, the user's PermissionRequest hooks may decide for the human.
   const permission = await parts.userHooks.fire(await toolFiring('PermissionRequest', verdict.call, verdict.facts, { permission_request: verdict.request }, signal));
   const context = permission.context ? [...verdict.context, permission.context] : verdict.context;

@@ -87,6 +87,9 @@ describe('Governor.run: one flow for every door', () => {
     assert.deepEqual(reads, [abs], 'the target is read once, by the facts the guards use');
     assert.deepEqual(answer.decision === 'allow' ? { ...answer.target, before_stat: undefined } : undefined, { abs, rel: 'src/auth/login.ts', before: LOGIN, before_hash: contentHash(LOGIN), before_stat: undefined });
     assert.deepEqual([h.trace.governance.length, h.trace.mutations.length], [0, 0], 'nothing is recorded before the agent ran it');
+    // The Agent Sessions view lists the call as it was judged: a replace_all edit is a write of what it would leave.
+    const listed = h.governor.services.sessions.activity.list().find((session) => session.id === 's1')?.lastCall;
+    assert.deepEqual([listed?.tool, listed?.target, listed?.decision], ['write_file', 'src/auth/login.ts', 'allowed']);
   });
 
   it('record: reads what the agent’s tool left, and the door says what was there before', async () => {
