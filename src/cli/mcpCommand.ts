@@ -5,9 +5,11 @@ import type { Approver } from '../core/approval/approver';
 import type { Logger } from '../core/logger';
 import { MemoryBeforeStash } from '../core/bridge/beforeStash';
 import { NativeToolBridge } from '../core/bridge/nativeToolBridge';
-import type { ExtraTool } from '../core/mcp/governedMcpServer';
 import { InflightCalls } from '../core/mcp/inflightCalls';
-import { residentHookTool } from './residentHookTool';
+import { governorHome } from '../core/paths/governorHome';
+import { DeclaredHooksCache } from '../core/userHooks/declaredHooks';
+import { CLAUDE_CODE_DOOR } from '../core/userHooks/hookLayers';
+import { residentHookTool, type ResidentHookTool } from './residentHookTool';
 import { IntentMapKeeper } from '../core/intentMap/intentMapKeeper';
 import { parseCliArgs, usageError, workspaceFrom } from './cliArgs';
 import type { CliCommand, CliIO } from './cliCommand';
@@ -73,7 +75,7 @@ export const mcpCommand: CliCommand = {
     const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
     const calls = new InflightCalls();
     const sessionId = `${agent === undefined ? 'mcp-stdio' : `${agent}-resident`}:${randomUUID()}`;
-    const resident = agent === undefined ? undefined : residentGovernor(governor, sessionId, root, (parsed.values.intent as string | undefined) ?? (io.env.INTENT_GOVERNOR_INTENT || undefined), io);
+    const resident = agent === undefined ? undefined : residentGovernor(governor, sessionId, root, (parsed.values.intent as string | undefined) ?? (io.env.INTENT_GOVERNOR_INTENT || undefined), io, logger);
     const server = createGovernedMcpServer(governor, {
       name: 'intent-governor',
       version: TOOL_VERSION,
@@ -93,6 +95,7 @@ export const mcpCommand: CliCommand = {
     process.stdin.once('end', () => void server.close());
     logger.info(`serving ${root} (approve: ${approve})`);
     await closed;
+    await resident?.close(); // native changes whose post Claude Code never sends are completed first
     await calls.settled(); // closing cancelled the calls still running: their outcomes go to the trace first
     await governor.userHooks.drain(); // background hooks (async, asyncRewake) finish before the process does
     await intentMap.flush(); // the last changes reach the intent map before the process exits
@@ -106,14 +109,19 @@ export const mcpCommand: CliCommand = {
  * (this server's) that the model's own MCP calls share, so its select_active_intent binds what its native
  * Write/Edit/Bash are judged under, and its Reads are the basis of its later edits.
  */
-function residentGovernor(governor: Governor, sessionId: string, root: string, intent: string | undefined, io: CliIO): ExtraTool {
+function residentGovernor(governor: Governor, sessionId: string, root: string, intent: string | undefined, io: CliIO, logger: Logger): ResidentHookTool {
   // One process serves the session's pre and post phases: what a change replaces waits in memory, not in a file.
   const bridge = new NativeToolBridge(governor, new MemoryBeforeStash(), { askHuman: false, resident: true });
   bridge.startReconciling(); // unref'd: it never keeps the process alive
   const sessions = governor.services.sessions;
   if (intent !== undefined) sessions.bindIntent(sessionId, intent);
+  // The user hooks this door runs (Claude Code runs its own settings' hooks): the matchers must route what they need.
+  const declared = new DeclaredHooksCache(root, governorHome(io.env), CLAUDE_CODE_DOOR);
   return residentHookTool({
     io,
+    root,
+    logger,
+    declared: () => declared.get(),
     // The model's pick (or --intent) also goes to a running extension, where it wins over the human's status-bar pick.
     options: (signal) => ({ workspace: root, intent: sessions.boundIntentId(sessionId), headless: false, timeoutMs: RESIDENT_TIMEOUT_MS, deadline: AbortSignal.any([signal, AbortSignal.timeout(RESIDENT_TIMEOUT_MS)]) }),
     decide: (request) => bridge.handle({ ...request, session_id: sessionId, intent_id: undefined }),

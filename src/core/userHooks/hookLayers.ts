@@ -64,6 +64,11 @@ export function loadHookLayers(root: string, options: { home: string; door: stri
   return loaded;
 }
 
+/** The files every layer reads for one door, whether they exist or not. */
+export function hookLayerFiles(root: string, options: { home: string; door: string }): string[] {
+  return layers(root, options).map((layer) => layer.path);
+}
+
 function layers(root: string, options: { home: string; door: string }): Layer[] {
   const userPath = join(options.home, USER_HOOKS_FILE_NAME);
   const hooksJson = `a JSON file of hooks ({"hooks": {"PreToolUse": [...]}})`;

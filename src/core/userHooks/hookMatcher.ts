@@ -50,6 +50,12 @@ export function matcherMatches(matcher: string | undefined, names: readonly stri
   }
 }
 
+/** The exact tool names a matcher lists (`Edit|Write`); undefined when it selects every tool or is a regular expression. */
+export function matcherNames(matcher: string | undefined): readonly string[] | undefined {
+  const m = compile(matcher ?? '');
+  return m.kind === 'names' ? [...m.names] : undefined;
+}
+
 /** Why the loader must refuse this matcher, or undefined when it is fine. */
 export function matcherProblem(matcher: string): string | undefined {
   const m = compile(matcher);

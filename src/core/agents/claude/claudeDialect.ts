@@ -9,14 +9,14 @@ import { RESIDENT_SERVER_NAME } from './residentHook';
  * Claude Code's tools that read nothing we govern and change nothing (https://docs.claude.com/en/docs/claude-code/settings#tools-available-to-claude).
  * `Agent`/`Task` start a subagent, whose own tool calls come through the hooks like any other.
  */
-const PASSTHROUGH = new Set([
+export const CLAUDE_READ_ONLY_TOOLS: ReadonlySet<string> = new Set([
   'Glob', 'Grep', 'LS', 'WebFetch', 'WebSearch', 'TodoWrite', 'Task', 'Agent', 'ExitPlanMode', 'EnterPlanMode', 'BashOutput', 'KillShell',
   'SlashCommand', 'Skill', 'AskUserQuestion', 'ToolSearch', 'TaskCreate', 'TaskGet', 'TaskList', 'TaskUpdate', 'TaskOutput', 'TaskStop',
   'ListAgents', 'ReportFindings', 'ScheduleWakeup',
 ]);
 
 /** The governor's own MCP tools are governed by the server that answers them; no second judgement here. */
-const OWN_MCP_PREFIX = `mcp__${RESIDENT_SERVER_NAME}__`;
+export const OWN_MCP_PREFIX = `mcp__${RESIDENT_SERVER_NAME}__`;
 
 const invalid = (tool: string, what: string): ToolMapping => missingInput('Claude Code', tool, what);
 
@@ -66,7 +66,7 @@ const TABLE: NativeToolTable = {
   },
 };
 
-const mapTable = mapByTable('Claude Code', PASSTHROUGH, TABLE);
+const mapTable = mapByTable('Claude Code', CLAUDE_READ_ONLY_TOOLS, TABLE);
 
 export const claudeDialect: HookDialect = {
   id: 'claude',

@@ -18,5 +18,11 @@ export const RESIDENT_HOOK_FIELDS = [
   'prompt', 'source', 'reason', 'agent_id', 'agent_type', 'stop_hook_active', 'trigger', 'message', 'notification_type', 'error',
 ] as const;
 
+/**
+ * A constant of the hooks' input (not interpolated): the routing the install wrote into their matchers (which tool
+ * events Claude Code sends), so the resident governor knows which posts never come and which user hooks it could miss.
+ */
+export const RESIDENT_ROUTING_FIELD = 'routing';
+
 /** Claude Code calls `mcp_tool` hooks from this version on; older ones get command hooks. */
 export const MCP_TOOL_HOOKS_SINCE = '2.1.118';

@@ -1,0 +1,182 @@
+import { statSync, watch, type FSWatcher } from 'node:fs';
+import { basename, dirname } from 'node:path';
+import type { NativeCall, NativeEdit } from '../core/agents/common/nativeCall';
+import { contentHash } from '../core/contentHash';
+import { readRegularFileSync } from '../core/io/regularFile';
+import type { Logger } from '../core/logger';
+
+/** Files larger than this get no expected content (reading them at PreToolUse would delay the answer). */
+const MAX_EXPECTED_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Events after which an agent's earlier tool call has finished: its next tool call or post, a new prompt, the end
+ * of its turn. (A PermissionRequest or Notification may come while the tool still waits for a person.)
+ */
+const MOVED_ON = new Set(['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'UserPromptSubmit', 'Stop', 'SubagentStop', 'PreCompact']);
+
+/** One file an allowed change writes: how it stood when the governor answered, and what the tool leaves if it runs as asked. */
+interface Watched {
+  abs: string;
+  /** Inode, size, mtime and ctime when the PreToolUse was answered ('-': no file). */
+  before: string;
+  /** The content hash the file has once the tool ran as asked (undefined: not known, the file was too big or unreadable). */
+  expected?: string;
+}
+
+interface Outstanding {
+  /** Claude's tool_use_id. */
+  id: string;
+  /** The subagent that called it (undefined: the main agent); one agent runs its file tools one at a time. */
+  agent: string | undefined;
+  /** The PostToolUse this change would have had. */
+  post: Record<string, unknown>;
+  files: Watched[];
+  watchers: FSWatcher[];
+}
+
+/**
+ * Native changes the resident governor completes itself: Claude Code does not send their PostToolUse (the install
+ * routes posts only where the governor or a user hook needs them, see claudeRouting.ts), so once the tool wrote
+ * the file, the governor runs the same post it would have got (the trace record, completing the pending entry
+ * the PreToolUse left) without Claude Code waiting for it.
+ *
+ * When: as soon as a watched file holds exactly what the tool was asked to write (a watcher on its folder), and
+ * in any case before the governor handles the same agent's next event (its next tool call or post, a new prompt,
+ * its Stop), so a later call of the session is judged against the change (the read ledger) and in the trace's
+ * order. A change of another agent is completed only on its exact content or its own next event: a file that
+ * changed otherwise may be a person's save, or a write still under way. At its Stop (SubagentStop) an agent's
+ * last changes are completed whatever the files hold (the post finds nothing to record when the tool failed),
+ * and so is every change when the session closes. If the governor itself dies first, the pending entry is there:
+ * the next governor records the change (`post event never came`).
+ */
+export class ResidentCompletions {
+  private readonly open = new Map<string, Outstanding>();
+  private readonly running = new Set<Promise<void>>();
+
+  constructor(
+    private readonly complete: (post: Record<string, unknown>) => Promise<void>,
+    private readonly logger: Logger,
+  ) {}
+
+  /**
+   * A PreToolUse the governor did not refuse, whose post Claude Code does not send: watch what `calls` write. Called
+   * before the answer goes back, so the files are still as the governor judged them.
+   */
+  track(pre: Record<string, unknown>, toolInput: Record<string, unknown>, calls: NativeCall[]): void {
+    const id = pre.tool_use_id;
+    if (typeof id !== 'string' || id === '') return; // no id to pair it with: the pending entry is reconciled instead
+    const files = calls.flatMap((call): Watched[] => (call.tool === 'write_file' || call.tool === 'edit_file' ? [watched(call)] : []));
+    if (files.length === 0) return;
+    const post: Record<string, unknown> = { ...pre, hook_event_name: 'PostToolUse', tool_input: toolInput };
+    delete post.tool_response;
+    const outstanding: Outstanding = { id, agent: agentOf(pre), post, files, watchers: [] };
+    this.open.set(id, outstanding);
+    // Armed once the answer is on its way; a write that came first is caught by the check right after.
+    setImmediate(() => {
+      if (this.open.get(id) !== outstanding) return;
+      for (const dir of new Set(files.map((file) => dirname(file.abs)))) {
+        try {
+          const watcher = watch(dir, { persistent: false }, (_event, name) => {
+            if (name === null || files.some((file) => basename(file.abs) === name)) this.settleIfDone(outstanding);
+          });
+          watcher.on('error', () => watcher.close());
+          outstanding.watchers.push(watcher);
+        } catch {
+          // a folder the tool creates: the agent's next event completes the change
+        }
+      }
+      this.settleIfDone(outstanding);
+    });
+  }
+
+  /** Before the governor handles `payload`: the changes it must see completed first are. */
+  async before(payload: Record<string, unknown>): Promise<void> {
+    const event = payload.hook_event_name;
+    const agent = agentOf(payload);
+    const id = payload.tool_use_id;
+    if ((event === 'PostToolUse' || event === 'PostToolUseFailure') && typeof id === 'string') {
+      // Claude Code sent this one's post after all (a failure, or hooks routed it): the post completes it.
+      const own = this.open.get(id);
+      if (own) this.forget(own);
+    }
+    for (const outstanding of [...this.open.values()]) {
+      const ends = (event === 'Stop' && outstanding.agent === undefined) || (event === 'SubagentStop' && outstanding.agent === agent);
+      const movedOn = typeof event === 'string' && MOVED_ON.has(event) && outstanding.agent === agent && outstanding.id !== id;
+      if (ends || (movedOn && changed(outstanding)) || done(outstanding)) this.settle(outstanding);
+    }
+    // Completions under way (this agent's, or a watcher's) land before the next judgement.
+    await Promise.all(this.running);
+  }
+
+  /** The session is over (Claude Code closed the server): every change still open is completed now. */
+  async close(): Promise<void> {
+    for (const outstanding of [...this.open.values()]) this.settle(outstanding);
+    await Promise.all(this.running);
+  }
+
+  private settleIfDone(outstanding: Outstanding): void {
+    if (this.open.get(outstanding.id) === outstanding && done(outstanding)) this.settle(outstanding);
+  }
+
+  private settle(outstanding: Outstanding): void {
+    this.forget(outstanding);
+    const run = this.complete(outstanding.post).catch((error: unknown) => {
+      // The pending entry is still there: a later reconciliation records the change.
+      this.logger.warn(`completing ${String(outstanding.post.tool_name)} ${outstanding.id}: ${error instanceof Error ? error.message : String(error)}`);
+    });
+    this.running.add(run);
+    void run.finally(() => this.running.delete(run));
+  }
+
+  private forget(outstanding: Outstanding): void {
+    this.open.delete(outstanding.id);
+    for (const watcher of outstanding.watchers) watcher.close();
+  }
+}
+
+function agentOf(payload: Record<string, unknown>): string | undefined {
+  return typeof payload.agent_id === 'string' && payload.agent_id !== '' ? payload.agent_id : undefined;
+}
+
+function watched(call: Extract<NativeCall, { tool: 'write_file' | 'edit_file' }>): Watched {
+  const abs = call.input.path;
+  const before = signature(abs);
+  if (call.tool === 'write_file') return { abs, before, expected: contentHash(call.input.content) };
+  if (call.edits.length === 0) return { abs, before };
+  const read = readRegularFileSync(abs, { maxBytes: MAX_EXPECTED_BYTES });
+  const next = read.ok ? applyEdits(read.bytes.toString('utf8'), call.edits) : undefined;
+  return { abs, before, ...(next !== undefined ? { expected: contentHash(next) } : {}) };
+}
+
+/** Whether any watched file is no longer as it was when the governor answered. */
+function changed(outstanding: Outstanding): boolean {
+  return outstanding.files.some((file) => signature(file.abs) !== file.before);
+}
+
+/** Whether every watched file holds exactly what the tool was asked to write. */
+function done(outstanding: Outstanding): boolean {
+  return outstanding.files.every((file) => {
+    if (file.expected === undefined || signature(file.abs) === file.before) return false;
+    const read = readRegularFileSync(file.abs, { maxBytes: MAX_EXPECTED_BYTES });
+    return read.ok && contentHash(read.bytes) === file.expected;
+  });
+}
+
+function signature(abs: string): string {
+  try {
+    const s = statSync(abs, { bigint: true, throwIfNoEntry: false });
+    return s === undefined ? '-' : `${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
+  } catch {
+    return '?';
+  }
+}
+
+/** Claude's Edit/MultiEdit as it applies them: each search text in turn, the first occurrence (or all); undefined when one is missing. */
+function applyEdits(text: string, edits: NativeEdit[]): string | undefined {
+  let result = text;
+  for (const edit of edits) {
+    if (!result.includes(edit.search)) return undefined;
+    result = edit.all ? result.split(edit.search).join(edit.replace) : result.replace(edit.search, () => edit.replace);
+  }
+  return result;
+}
