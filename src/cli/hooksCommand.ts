@@ -8,7 +8,8 @@ import { applyHookConfig } from '../core/agents/agentHooks';
 import { ensureHookLauncher } from '../core/agents/common/hookLauncher';
 import { FileHookRunLog } from '../core/userHooks/fileHookRunLog';
 import { FileHookApprovals } from '../core/userHooks/hookApprovals';
-import { loadHookLayers } from '../core/userHooks/hookLayers';
+import { CLAUDE_CODE_DOOR, loadHookLayers } from '../core/userHooks/hookLayers';
+import { declaredHooks } from '../core/userHooks/declaredHooks';
 import { hookListing, hookListingText, LISTING_DOOR, type HookListingPorts } from '../core/userHooks/hookListing';
 import { governorHome } from '../core/paths/governorHome';
 import { defaultAnchorDir } from '../core/trace/anchorStore';
@@ -116,8 +117,10 @@ async function installBridge(mode: 'install' | 'uninstall', root: string, reques
     }
   }
   const claudeHooks = claudeHookKind(requested, mode, requestedKind, io);
+  // The resident governor's matchers route every tool event the user's hooks for Claude Code need.
+  const declared = mode === 'install' && requested.includes('claude') ? declaredHooks(root, governorHome(io.env), CLAUDE_CODE_DOOR) : undefined;
   for (const agent of requested as HookAgent[]) {
-    for (const change of await applyHookConfig(root, agent, mode, cliPath, { claudeHooks, env: io.env })) {
+    for (const change of await applyHookConfig(root, agent, mode, cliPath, { claudeHooks, env: io.env, ...(declared ? { declaredHooks: declared } : {}) })) {
       if (change.action === 'failed') {
         failed = true;
         io.stderr(`governor hooks: ${agent}: ${change.message}\n`);

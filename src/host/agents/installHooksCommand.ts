@@ -3,6 +3,9 @@ import { AGENTS, agentById, type HookAgent } from '../../core/agents/registry';
 import { detectClaudeHookKind } from '../../core/agents/claude/claudeVersion';
 import { applyHookConfig } from '../../core/agents/agentHooks';
 import { ensureHookLauncher } from '../../core/agents/common/hookLauncher';
+import { governorHome } from '../../core/paths/governorHome';
+import { declaredHooks } from '../../core/userHooks/declaredHooks';
+import { CLAUDE_CODE_DOOR } from '../../core/userHooks/hookLayers';
 
 /**
  * `Intent Governor: Install Agent Hooks`: writes the hook bridge into each picked agent's hook config in the
@@ -32,8 +35,10 @@ export async function installAgentHooks(root: string | undefined, cliPath: strin
     if (problem !== undefined) void vscode.window.showErrorMessage(`Intent Governor: cannot write the hook launcher (${problem}); the installed hooks refuse every call until it exists.`);
   }
   const claudeHooks = picked.includes('claude') && mode === 'install' ? detectClaudeHookKind().kind : undefined;
+  // The resident governor's matchers route every tool event the user's hooks for Claude Code need.
+  const declared = claudeHooks ? declaredHooks(root, governorHome(), CLAUDE_CODE_DOOR) : undefined;
   for (const agent of picked) {
-    for (const change of await applyHookConfig(root, agent, mode, cliPath, { claudeHooks })) {
+    for (const change of await applyHookConfig(root, agent, mode, cliPath, { claudeHooks, ...(declared ? { declaredHooks: declared } : {}) })) {
       if (change.action === 'failed') void vscode.window.showErrorMessage(`Intent Governor: ${agentById(agent).label}: ${change.message}`);
       else written.push(change.file);
     }

@@ -7,6 +7,7 @@ import { claudeCanary } from './claudeCanary';
 import { claudeDialect } from './claudeDialect';
 import { CLAUDE_HOOK_FILE, claudeHooks } from './claudeHookConfig';
 import { claudeConfigFile, installClaudeLocalServer, uninstallClaudeLocalServer } from './claudeLocalServer';
+import { claudeRouting, routingNote } from './claudeRouting';
 
 const writeHooks = jsonHookInstall('claude', claudeHooks);
 
@@ -31,6 +32,8 @@ export const claudeAgent = {
     // The server is the full CLI beside the hook bundle.
     const serverCli = join(dirname(cliPath), 'cli.js');
     const server = await editHookFile('claude', claudeConfig, (existing) => (resident ? installClaudeLocalServer(existing, claudeConfig, root, serverCli) : uninstallClaudeLocalServer(existing, claudeConfig, root)));
-    return [...hooks, server];
+    // Say which tool events Claude Code will not send, so a person who adds a hook knows to install again.
+    const note = resident ? routingNote(claudeRouting(context.declaredHooks ?? { hooks: [], unreadable: false })) : undefined;
+    return [...hooks.map((change) => (note && change.action !== 'failed' && !change.note ? { ...change, note } : change)), server];
   },
 } as const satisfies AgentAdapter<'claude'>;

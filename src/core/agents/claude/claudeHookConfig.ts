@@ -1,6 +1,7 @@
 import { AGENT_TIMEOUT_S, type JsonHooks } from '../common/hookConfig';
 import type { ClaudeHookKind } from '../common/hookFileEdit';
-import { RESIDENT_HOOK_FIELDS, RESIDENT_HOOK_TOOL, RESIDENT_HOOK_TOOL_FOR_MODEL, RESIDENT_SERVER_NAME } from './residentHook';
+import { claudeRouting, postToolMatcher, preToolMatcher, routingText, type ClaudeRouting } from './claudeRouting';
+import { RESIDENT_HOOK_FIELDS, RESIDENT_HOOK_TOOL, RESIDENT_HOOK_TOOL_FOR_MODEL, RESIDENT_ROUTING_FIELD, RESIDENT_SERVER_NAME } from './residentHook';
 
 type Json = Record<string, unknown>;
 
@@ -12,13 +13,16 @@ const MATCHERS = { PreToolUse: 'Write|Edit|MultiEdit|NotebookEdit|Bash|Read', Po
 /** Events that only the user's hooks (.orchestration/hooks.json, ~/.intent-governor/hooks.json) answer: forwarded so they hold for this agent too. */
 const LIFECYCLE = ['PostToolUseFailure', 'PermissionRequest', 'PermissionDenied', 'Stop', 'SubagentStart', 'SubagentStop', 'PreCompact', 'Notification'];
 
-/** An `mcp_tool` hook calling the resident governor's hook tool with the whole hook input; a server that is not there blocks. */
-function residentHook(): Json {
+/**
+ * An `mcp_tool` hook calling the resident governor's hook tool with the whole hook input and the routing its
+ * matchers were written for; a server that is not there blocks.
+ */
+function residentHook(routing: ClaudeRouting): Json {
   return {
     type: 'mcp_tool',
     server: RESIDENT_SERVER_NAME,
     tool: RESIDENT_HOOK_TOOL,
-    input: Object.fromEntries(RESIDENT_HOOK_FIELDS.map((field) => [field, `\${${field}}`])),
+    input: { ...Object.fromEntries(RESIDENT_HOOK_FIELDS.map((field) => [field, `\${${field}}`])), [RESIDENT_ROUTING_FIELD]: routingText(routing) },
     onFailure: 'block',
     timeout: AGENT_TIMEOUT_S,
   };
@@ -29,18 +33,19 @@ function isOurResidentHook(hook: Json): boolean {
 }
 
 /**
- * With the resident governor: every tool (matcher `*`, so no tool passes unchecked, other MCP servers' included)
- * and every event goes to the hook tool; SessionStart and SessionEnd stay command hooks (Claude Code offers
- * mcp_tool hooks no MCP client there, and SessionEnd frees what a running extension kept). Otherwise a command
- * hook per event.
+ * With the resident governor: every event goes to the hook tool, tool events as `routing` says (see
+ * claudeRouting.ts: PreToolUse for every tool but the read-only ones nothing needs, so a tool the governor does
+ * not know, other MCP servers' included, never passes unchecked; PostToolUse for Read and whatever the user's hooks
+ * need); SessionStart and SessionEnd stay command hooks (Claude Code offers mcp_tool hooks no MCP client there, and
+ * SessionEnd frees what a running extension kept). Otherwise a command hook per event.
  */
-export function claudeHookEntries(command: string, kind: ClaudeHookKind): Record<string, unknown[]> {
+export function claudeHookEntries(command: string, kind: ClaudeHookKind, routing: ClaudeRouting = claudeRouting({ hooks: [], unreadable: false })): Record<string, unknown[]> {
   const commands = [{ type: 'command', command, timeout: AGENT_TIMEOUT_S }];
   if (kind === 'mcp_tool') {
-    const resident = [residentHook()];
+    const resident = [residentHook(routing)];
     return {
-      PreToolUse: [{ matcher: '*', hooks: resident }],
-      PostToolUse: [{ matcher: '*', hooks: resident }],
+      PreToolUse: [{ matcher: preToolMatcher(routing), hooks: resident }],
+      PostToolUse: [{ matcher: postToolMatcher(routing), hooks: resident }],
       SessionStart: [{ hooks: commands }],
       UserPromptSubmit: [{ hooks: resident }],
       SessionEnd: [{ hooks: commands }],
@@ -84,5 +89,5 @@ export const claudeHooks: JsonHooks = {
     isOurHook: isOurResidentHook,
     permissions: (permissions, install) => ((install?.claudeHooks ?? 'mcp_tool') === 'mcp_tool' && install ? withHookToolDenied(withoutOurDeny(permissions)) : withoutOurDeny(permissions)),
   },
-  entries: (command, context) => claudeHookEntries(command, context.claudeHooks ?? 'mcp_tool'),
+  entries: (command, context) => claudeHookEntries(command, context.claudeHooks ?? 'mcp_tool', claudeRouting(context.declaredHooks ?? { hooks: [], unreadable: false })),
 };

@@ -1,6 +1,7 @@
 import { mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { errnoOf } from '../../ioError';
+import type { DeclaredHooks } from '../../userHooks/declaredHooks';
 
 /** A pure edit of a hook file: the new text (null: the file can go), or why it was left unchanged. */
 export type ConfigEdit = { ok: true; text: string | null } | { ok: false; message: string };
@@ -16,6 +17,11 @@ export interface HookInstallContext {
   claudeHooks?: ClaudeHookKind;
   /** Where the agents' own config lives (HOME, CLAUDE_CONFIG_DIR, CODEX_HOME). */
   env?: NodeJS.ProcessEnv;
+  /**
+   * The user hooks the governor runs for Claude Code in this workspace (read by the caller, which loads the hook
+   * files): the resident governor's matchers route every tool event they need. Absent: none are declared.
+   */
+  declaredHooks?: DeclaredHooks;
 }
 
 /**

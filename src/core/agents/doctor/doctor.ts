@@ -8,6 +8,7 @@ import { GOVERNANCE_LOG_FILE } from '../../trace/traceFiles';
 import type { AgentAdapter } from '../common/agentAdapter';
 import { firstLine, type CanaryCall, type CanaryReading, type CanaryReply } from '../common/canary';
 import { isOurCommand } from '../../userHooks/ourHookCommand';
+import { matcherMatches } from '../../userHooks/hookMatcher';
 import { isRecord } from '../common/hookDialect';
 import { AGENTS } from '../registry';
 import type { DoctorPorts } from './doctorPorts';
@@ -163,15 +164,14 @@ function handlersOf(list: unknown): Handler[] {
   return list.filter(isRecord).flatMap((entry) => (Array.isArray(entry.hooks) ? entry.hooks.filter(isRecord).map((handler) => ({ handler, matcher: handler.matcher ?? entry.matcher })) : [{ handler: entry, matcher: entry.matcher }]));
 }
 
-/** Whether a hook's matcher covers `tool`: none, '' or '*' covers all; else the pattern (`Write|Edit`, a regex) must match it whole. */
+/**
+ * Whether a hook's matcher covers `tool`, as Claude Code (and the agents that copied its format) read one: none, ''
+ * or '*' covers all; tool names (`Write|Edit`) cover exactly those; anything else is a regular expression tested
+ * unanchored (the resident governor's `^(?!(?:Agent|…)$)` covers every tool but the ones it names).
+ */
 export function matcherCovers(matcher: unknown, tool: string): boolean {
-  if (matcher === undefined || matcher === null || matcher === '' || matcher === '*') return true;
-  if (typeof matcher !== 'string') return false;
-  try {
-    return new RegExp(`^(?:${matcher})$`, 'u').test(tool);
-  } catch {
-    return matcher === tool;
-  }
+  if (matcher === undefined || matcher === null) return true;
+  return typeof matcher === 'string' && matcherMatches(matcher, [tool]);
 }
 
 async function jsonDoor(agent: AgentAdapter, door: Extract<AgentAdapter['canary']['door'], { kind: 'json' }>, call: CanaryCall, ports: DoctorPorts, env: NodeJS.ProcessEnv, timeoutMs: number): Promise<DoorResult> {

@@ -14,25 +14,46 @@ const text = (edit: ReturnType<typeof installHookConfig>): string => {
 };
 
 describe('Claude Code with the resident governor: what install writes', () => {
-  it('every tool (matcher *) and every event goes to the hook tool with the whole hook input; SessionStart and SessionEnd stay command hooks', () => {
+  it('every tool but the read-only ones goes to the hook tool before it runs (an unknown or foreign MCP tool included), Read after; every event with the whole hook input and the routing; SessionStart and SessionEnd stay command hooks', () => {
     const config = JSON.parse(text(installHookConfig('claude', undefined, CLI, { claudeHooks: 'mcp_tool' })));
     const [pre] = config.hooks.PreToolUse;
-    assert.equal(pre.matcher, '*', 'no tool passes unchecked');
+    // Claude Code tests a matcher that is not a list of names as an unanchored JavaScript regular expression.
+    const sent = (name: string) => new RegExp(pre.matcher).test(name);
+    for (const tool of ['Write', 'Edit', 'MultiEdit', 'Bash', 'Read', 'NotebookEdit', 'Workflow', 'AgentX', 'mcp__other__write_file', 'mcp__intent-governor-x__write', '']) assert.ok(sent(tool), `${tool} reaches the governor`);
+    for (const tool of ['Agent', 'ToolSearch', 'Skill', 'WebFetch', 'TodoWrite', 'mcp__intent-governor__write_file']) assert.ok(!sent(tool), `${tool} is answered without a round trip`);
     assert.deepEqual(pre.hooks[0].server, 'intent-governor');
     assert.deepEqual(pre.hooks[0].tool, 'agent_hook');
     assert.equal(pre.hooks[0].onFailure, 'block', 'a governor that is not there blocks');
-    assert.deepEqual(Object.keys(pre.hooks[0].input), [...RESIDENT_HOOK_FIELDS]);
+    assert.deepEqual(Object.keys(pre.hooks[0].input), [...RESIDENT_HOOK_FIELDS, 'routing']);
     assert.equal(pre.hooks[0].input.tool_input, '${tool_input}');
-    for (const event of ['PostToolUse', 'UserPromptSubmit', 'Stop', 'SubagentStop', 'PermissionRequest']) assert.equal(config.hooks[event][0].hooks[0].type, 'mcp_tool', event);
+    assert.deepEqual(JSON.parse(pre.hooks[0].input.routing).posts, ['Read'], 'the hooks tell the governor which posts never come');
+    assert.equal(config.hooks.PostToolUse[0].matcher, 'Read', "a Read's post feeds the read ledger; writes and edits are completed by the governor itself");
+    for (const event of ['PostToolUse', 'PostToolUseFailure', 'UserPromptSubmit', 'Stop', 'SubagentStop', 'PermissionRequest']) assert.equal(config.hooks[event][0].hooks[0].type, 'mcp_tool', event);
+    for (const event of ['PostToolUseFailure', 'UserPromptSubmit', 'Stop', 'SubagentStop', 'PermissionRequest']) assert.equal(config.hooks[event][0].matcher, undefined, `${event}: every tool`);
     for (const event of ['SessionStart', 'SessionEnd']) assert.equal(config.hooks[event][0].hooks[0].command, hookCommandFor('claude', CLI), event);
     assert.deepEqual(config.permissions.deny, ['mcp__intent-governor__agent_hook'], 'the model may not call the hook tool itself');
+  });
+
+  it("routes every tool event the user's hooks need: a hook for a read-only tool, for every post, or an unreadable hooks file", () => {
+    const install = (hooks: { event: string; matcher: string }[], unreadable = false) => JSON.parse(text(installHookConfig('claude', undefined, CLI, { claudeHooks: 'mcp_tool', declaredHooks: { hooks, unreadable } }))).hooks;
+    const toolSearch = install([{ event: 'PreToolUse', matcher: 'ToolSearch' }]);
+    assert.ok(new RegExp(toolSearch.PreToolUse[0].matcher).test('ToolSearch'), 'a PreToolUse hook for ToolSearch: Claude Code sends it');
+    assert.ok(!new RegExp(toolSearch.PreToolUse[0].matcher).test('Agent'));
+    assert.equal(install([{ event: 'PostToolUse', matcher: 'Edit|Write' }]).PostToolUse[0].matcher, 'Read|Write|Edit|MultiEdit', 'the posts a hook for Edit|Write runs on (MultiEdit is an edit)');
+    assert.equal(install([{ event: 'PostToolUse', matcher: 'write_file' }]).PostToolUse[0].matcher, 'Read|Write', 'a hook written for the governed tool');
+    assert.equal(install([{ event: 'PostToolUse', matcher: '' }]).PostToolUse[0].matcher, '*');
+    assert.equal(install([{ event: 'PostToolUse', matcher: 'Wr.*' }]).PostToolUse[0].matcher, '*', 'a regular expression: every post');
+    assert.equal(install([{ event: 'PreToolUse', matcher: '*' }]).PreToolUse[0].matcher, '*');
+    assert.equal(install([{ event: 'Stop', matcher: '' }]).PreToolUse[0].matcher.startsWith('^(?!'), true, "another event's hooks change nothing");
+    const broken = install([], true);
+    assert.deepEqual([broken.PreToolUse[0].matcher, broken.PostToolUse[0].matcher], ['*', '*'], 'a hooks file that cannot be read may declare anything');
   });
 
   it("keeps the user's hooks and permissions, replaces an older install of either kind, and uninstall leaves exactly the user's", () => {
     const mine = JSON.stringify({ permissions: { deny: ['Bash(rm:*)'], allow: ['Read'] }, hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: './lint.sh' }] }] } });
     const command = text(installHookConfig('claude', mine, CLI, { claudeHooks: 'command' }));
     const resident = JSON.parse(text(installHookConfig('claude', command, CLI, { claudeHooks: 'mcp_tool' })));
-    assert.deepEqual(resident.hooks.PreToolUse.map((e: { matcher: string }) => e.matcher), ['Bash', '*'], 'the command install was replaced, not added to');
+    assert.deepEqual(resident.hooks.PreToolUse.map((e: { matcher: string }) => e.matcher.slice(0, 4)), ['Bash', '^(?!'], 'the command install was replaced, not added to');
     assert.deepEqual(resident.permissions, { deny: ['Bash(rm:*)', 'mcp__intent-governor__agent_hook'], allow: ['Read'] });
     const again = text(installHookConfig('claude', JSON.stringify(resident), CLI, { claudeHooks: 'mcp_tool' }));
     assert.deepEqual(JSON.parse(again), resident, 'installing twice changes nothing');
