@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { claudeDialect } from '../core/agents/claude/claudeDialect';
 import { DIALECTS } from '../core/agents/registry';
@@ -120,7 +121,9 @@ export async function answerHookPayload(dialect: HookDialect, payload: unknown, 
 }
 
 async function decide(request: BridgeRequest, root: string, options: HookOptions, io: Pick<CliIO, 'cwd' | 'env'>, event: HookEvent, headless: HeadlessDecider): Promise<BridgeAnswer> {
-  const server = options.headless ? undefined : await findGoverningServer(root, join(governorHome(io.env), 'servers'));
+  // No servers folder: no extension has served a workspace for this user (a stat, not a failing listing, on every call).
+  const servers = join(governorHome(io.env), 'servers');
+  const server = options.headless || !existsSync(servers) ? undefined : await findGoverningServer(root, servers);
   if (server) {
     // The extension may be showing its approval dialog: give it all the time we have left but a margin.
     const answer = await askExtension(server, request, Math.max(100, options.timeoutMs - 500), options.deadline);
