@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { finishedWithin, type Finished } from '../support/childProcesses';
@@ -59,6 +59,8 @@ export async function runClaude(options: {
   prompt?: string;
   /** Print every event as a JSON line, hooks' starts and answers included (`result` is then left unset). */
   hookEvents?: boolean;
+  /** Called with the claude process once it started (a test that kills it mid-session). */
+  onSpawn?: (child: ChildProcess) => void;
 }): Promise<ClaudeRun> {
   mkdirSync(options.home, { recursive: true });
   const env: NodeJS.ProcessEnv = {
@@ -79,6 +81,7 @@ export async function runClaude(options: {
     ['-p', options.prompt ?? 'Do the scripted task.', ...(options.hookEvents ? ['--output-format', 'stream-json', '--verbose', '--include-hook-events'] : ['--output-format', 'json']), '--dangerously-skip-permissions'],
     { cwd: options.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] },
   );
+  options.onSpawn?.(child);
   const run: ClaudeRun = await finishedWithin(child, 90_000);
   try {
     run.result = JSON.parse(run.stdout.trim().split('\n').at(-1) ?? '');

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
-import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, type ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { builtGovernor, governorHomes, orchestrationJsonl, seedAgentWorkspace } from './agentWorkspace';
 import { startScriptedAnthropic, type ScriptStep, type ScriptedAnthropic } from '../support/scriptedAnthropic';
@@ -118,7 +118,7 @@ describe('agents: the real Claude Code governed by the resident governor (mcp_to
     assert.match(readFileSync(join(ws, '.orchestration/active_intents.yaml'), 'utf8'), /auth-refactor/);
   });
 
-  it("another MCP server's tool is refused: every tool reaches the governor (matcher *)", async () => {
+  it("another MCP server's tool is refused: every tool but the read-only ones reaches the governor", async () => {
     // A second server for this project (a plain governed server, under another name): its write_file is not ours.
     const config = JSON.parse(readFileSync(join(home, '.claude.json'), 'utf8')) as { projects: Record<string, { mcpServers: Record<string, unknown> }> };
     config.projects[ws].mcpServers.other = { type: 'stdio', command: 'node', args: [join(repoRoot, 'dist', 'cli.js'), 'mcp', '--workspace', ws], env: {} };
@@ -164,6 +164,114 @@ describe('agents: the real Claude Code governed by the resident governor (mcp_to
     assert.equal(readFileSync(file, 'utf8'), 'export function login() {}\n// saved by a person\n', "the person's save stands");
   });
 
+  /** Claude Code's run with every hook event it started, in order (`PreToolUse:Write`, …). */
+  const playWithHookEvents = async (script: ScriptStep[], onSpawn?: (child: ChildProcess) => void): Promise<Played & { hooks: string[] }> => {
+    const model = await startScriptedAnthropic(script);
+    try {
+      const run = await runClaude({ binary: claude, cwd: ws, modelUrl: model.url, home, env: governorHomes(temp), hookEvents: true, onSpawn });
+      const hooks = jsonLines(run.stdout)
+        .filter((e) => e.subtype === 'hook_started')
+        .map((e) => String(e.hook_name));
+      return { run, model, hooks };
+    } finally {
+      await model.close();
+    }
+  };
+
+  it("a read-only tool the matcher skips is not a hole: it never reaches the governor, while a tool it does not know and another MCP server's tool still do and are refused", async () => {
+    const settings = JSON.parse(readFileSync(join(ws, '.claude', 'settings.local.json'), 'utf8')) as { hooks: { PreToolUse: { matcher: string }[]; PostToolUse: { matcher: string }[] } };
+    assert.match(settings.hooks.PreToolUse[0].matcher, /^\^\(\?!\(\?:.*\|ToolSearch\|.*\)\$\|mcp__intent-governor__\)$/, 'ToolSearch is skipped');
+    assert.equal(settings.hooks.PostToolUse[0].matcher, 'Read');
+    const config = JSON.parse(readFileSync(join(home, '.claude.json'), 'utf8')) as { projects: Record<string, { mcpServers: Record<string, unknown> }> };
+    config.projects[ws].mcpServers.other = { type: 'stdio', command: 'node', args: [join(repoRoot, 'dist', 'cli.js'), 'mcp', '--workspace', ws], env: {} };
+    writeFileSync(join(home, '.claude.json'), JSON.stringify(config));
+    const notebook = join(ws, 'src/auth/notes.ipynb');
+    writeFileSync(notebook, JSON.stringify({ cells: [{ cell_type: 'code', id: 'c1', metadata: {}, source: ['x = 1'], outputs: [], execution_count: null }], metadata: {}, nbformat: 4, nbformat_minor: 5 }));
+    const { model, hooks } = await playWithHookEvents([
+      select,
+      { tool: 'ToolSearch', input: { query: 'select:NotebookEdit' } },
+      { tool: 'Read', input: { file_path: notebook } },
+      { tool: 'NotebookEdit', input: { notebook_path: notebook, cell_id: 'c1', new_source: 'x = 2' } },
+      { tool: 'mcp__other__list_intents', input: {} },
+      { text: 'refused' },
+    ]);
+    assert.equal(model.remaining(), 0, JSON.stringify(model.toolResults()));
+    assert.ok(!hooks.includes('PreToolUse:ToolSearch'), `ToolSearch costs no round trip: ${hooks.join(' ')}`);
+    assert.ok(!hooks.some((h) => h.startsWith('PreToolUse:mcp__intent-governor__')), 'our own MCP tools are judged by the server itself');
+    for (const h of ['PreToolUse:Read', 'PostToolUse:Read', 'PreToolUse:NotebookEdit', 'PreToolUse:mcp__other__list_intents']) assert.ok(hooks.includes(h), `${h} reaches the governor: ${hooks.join(' ')}`);
+    const [, search, read, edit, other] = model.toolResults();
+    assert.equal(search?.is_error, false, JSON.stringify(model.toolResults()));
+    assert.equal(read?.is_error, false, JSON.stringify(model.toolResults()));
+    assert.equal(edit?.is_error, true, JSON.stringify(model.toolResults()));
+    assert.match(edit.text, /does not know Claude Code's tool 'NotebookEdit'/);
+    assert.match(readFileSync(notebook, 'utf8'), /x = 1/, 'the notebook is untouched');
+    assert.equal(other?.is_error, true);
+    assert.match(other.text, /another MCP server/);
+    const refusals = jsonl('governance_log.jsonl').map((g) => g.tool_name);
+    assert.ok(refusals.includes('NotebookEdit') && refusals.includes('mcp__other__list_intents'), `both refusals are audited: ${JSON.stringify(refusals)}`);
+  });
+
+  it('a Write and an Edit cost Claude Code one round trip each: no PostToolUse is sent for them, and the governor records both', async () => {
+    const file = join(ws, 'src/auth/token.ts');
+    const { model, hooks } = await playWithHookEvents([
+      select,
+      { tool: 'Write', input: { file_path: file, content: 'export const token = 1;\n' } },
+      { tool: 'Edit', input: { file_path: file, old_string: 'token = 1', new_string: 'token = 2' } },
+      { text: 'done' },
+    ]);
+    assert.deepEqual(model.toolResults().map((r) => r.is_error), [false, false, false], JSON.stringify(model.toolResults()));
+    assert.deepEqual(hooks.filter((h) => /ToolUse:(Write|Edit)$/.test(h)), ['PreToolUse:Write', 'PreToolUse:Edit'], hooks.join(' '));
+    const records = jsonl('agent_trace.jsonl').filter((r) => (r.files as { path: string }[] | undefined)?.[0]?.path === 'src/auth/token.ts') as { metadata: Record<string, unknown> }[];
+    assert.deepEqual(records.map((r) => [r.metadata.tool_name, r.metadata.reconciled]), [['write_file', undefined], ['edit_file', undefined]], 'recorded as their posts would have, in order');
+    assert.equal(readFileSync(file, 'utf8'), 'export const token = 2;\n');
+  });
+
+  it('a killed agent’s write is still recorded: Claude Code and the resident governor killed right after the Write, `governor check` records it from its pending entry, once, and leaves nothing pending', async () => {
+    // In a folder the Write creates: the governor has no folder to watch, so the change is still open when both die.
+    const file = join(ws, 'src/auth/new/killed.ts');
+    let claudeProcess: ChildProcess | undefined;
+    const killBoth = () => {
+      const pid = claudeProcess?.pid as number;
+      for (const child of childrenOf(pid)) if (/\bmcp\b.*--agent claude/.test(commandLineOf(child))) process.kill(child, 'SIGKILL');
+      process.kill(pid, 'SIGKILL');
+    };
+    const { run, model } = await playWithHookEvents(
+      [select, { tool: 'Write', input: { file_path: file, content: 'export const killed = 1;\n' } }, { text: 'never read', before: killBoth }],
+      (child) => (claudeProcess = child),
+    );
+    assert.equal(run.signal, 'SIGKILL');
+    assert.equal(model.toolResults()[1]?.is_error, false, JSON.stringify(model.toolResults()));
+    assert.equal(readFileSync(file, 'utf8'), 'export const killed = 1;\n', 'Claude wrote it before it was killed');
+    const check = builtGovernor(['check', '--workspace', ws], governorHomes(temp));
+    assert.ok(check.status === 0 || check.status === 1, check.stderr);
+    const records = jsonl('agent_trace.jsonl').filter((r) => (r.files as { path: string }[] | undefined)?.[0]?.path === 'src/auth/new/killed.ts');
+    assert.equal(records.length, 1, `${check.stdout}\n${JSON.stringify(records)}`);
+    // Recorded from the pending entry the PreToolUse left: no post, and no governor, was there to record it.
+    assert.match(String((records[0].metadata as Record<string, unknown>).reconciled), /^post event never came/);
+    const pending = existsSync(join(ws, '.orchestration/pending')) ? readdirSync(join(ws, '.orchestration/pending')).filter((n) => n.startsWith('native.') && !n.endsWith('.done')) : [];
+    assert.deepEqual(pending, []);
+  });
+
+  it("a hook of the user's for a skipped tool: added after install, the session is refused until the hooks are installed again; then Claude Code sends that tool and the hook runs", async () => {
+    const hooksFile = join(governorHomes(temp).INTENT_GOVERNOR_HOME, 'hooks.json');
+    writeFileSync(hooksFile, JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'ToolSearch', hooks: [{ type: 'command', command: "echo 'no searching today' >&2; exit 2" }] }] } }));
+    const stale = await startScriptedAnthropic([{ tool: 'Write', input: { file_path: join(ws, 'src/auth/x.ts'), content: 'x\n' } }, { text: 'refused' }]);
+    try {
+      const run = await runClaude({ binary: claude, cwd: ws, modelUrl: stale.url, home, env: governorHomes(temp) });
+      assert.match(run.stdout + run.stderr, /your hooks changed since `governor hooks install --agent claude`.*PreToolUse of ToolSearch/s, 'the prompt is refused, saying why');
+      assert.equal(existsSync(join(ws, 'src/auth/x.ts')), false);
+    } finally {
+      await stale.close();
+    }
+    const again = builtGovernor(['hooks', 'install', '--agent', 'claude', '--claude-hooks', 'mcp_tool', '--workspace', ws], { HOME: home, ...governorHomes(temp) });
+    assert.equal(again.status, 0, again.stderr);
+    const { model, hooks } = await playWithHookEvents([select, { tool: 'ToolSearch', input: { query: 'select:NotebookEdit' } }, { text: 'refused' }]);
+    assert.ok(hooks.includes('PreToolUse:ToolSearch'), hooks.join(' '));
+    const [, search] = model.toolResults();
+    assert.equal(search?.is_error, true, JSON.stringify(model.toolResults()));
+    assert.match(search.text, /no searching today/);
+  });
+
   it('the resident governor killed mid-session blocks every later tool call', async () => {
     const kill = () => {
       execFileSync('pkill', ['-f', `mcp --workspace ${ws} --agent claude`]);
@@ -180,3 +288,22 @@ describe('agents: the real Claude Code governed by the resident governor (mcp_to
     assert.equal(existsSync(join(ws, 'src/auth/after.ts')), false);
   });
 });
+
+/** The processes `pid` started (Linux: /proc/<pid>/task/<tid>/children). */
+function childrenOf(pid: number): number[] {
+  const tasks = join('/proc', String(pid), 'task');
+  return readdirSync(tasks).flatMap((tid) =>
+    readFileSync(join(tasks, tid, 'children'), 'utf8')
+      .split(' ')
+      .filter(Boolean)
+      .map(Number),
+  );
+}
+
+function commandLineOf(pid: number): string {
+  try {
+    return readFileSync(join('/proc', String(pid), 'cmdline'), 'utf8').split('\0').join(' ');
+  } catch {
+    return '';
+  }
+}
