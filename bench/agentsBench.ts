@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { provisionedClaude, repoRoot, runClaude } from '../test/agents/claudeCodeDriver';
@@ -8,12 +8,12 @@ import { BENCH_INTENTS } from './benchWorkspace';
 import { percentile, type BenchSuite, type BenchTable } from './table';
 
 const WRITES = 30;
-const ROUNDS = 3;
+const ROUNDS = Number(process.env.BENCH_AGENTS_ROUNDS ?? 3);
 
 interface Setup {
   name: string;
   /** Prepares the workspace (and Claude's HOME); returns the env the session runs with and the script's first steps. */
-  prepare(ws: string, home: string): { env: NodeJS.ProcessEnv; first: ScriptStep[] };
+  prepare(ws: string, home: string, temp: string): { env: NodeJS.ProcessEnv; first: ScriptStep[] };
 }
 
 /** The hook launcher goes where the session's hooks look for it: the governor home `session` gives them (beside `home`). */
@@ -22,14 +22,64 @@ function install(ws: string, home: string, kind: 'mcp_tool' | 'command'): void {
   if (run.status !== 0) throw new Error(`install failed: ${run.stderr}`);
 }
 
+/** Edits the hooks of the session's `.claude/settings.local.json`. */
+function editHooks(ws: string, edit: (hooks: Record<string, { matcher?: string; hooks: Record<string, unknown>[] }[]>) => void): void {
+  const file = join(ws, '.claude', 'settings.local.json');
+  const settings = JSON.parse(readFileSync(file, 'utf8')) as { hooks: Record<string, { matcher?: string; hooks: Record<string, unknown>[] }[]> };
+  edit(settings.hooks);
+  writeFileSync(file, JSON.stringify(settings, null, 2));
+}
+
+/** An MCP server over stdio whose one tool answers `{}` at once: what an `mcp_tool` hook costs Claude Code itself. */
+const NOOP_SERVER = `const rl = require('node:readline').createInterface({ input: process.stdin });
+const send = (m) => process.stdout.write(JSON.stringify(m) + '\\n');
+rl.on('line', (line) => {
+  let msg;
+  try { msg = JSON.parse(line); } catch { return; }
+  if (msg.id === undefined) return;
+  if (msg.method === 'initialize') return send({ jsonrpc: '2.0', id: msg.id, result: { protocolVersion: msg.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'noop', version: '1' } } });
+  if (msg.method === 'tools/list') return send({ jsonrpc: '2.0', id: msg.id, result: { tools: [{ name: 'hook', description: 'answers {}', inputSchema: { type: 'object' } }] } });
+  if (msg.method === 'tools/call') return send({ jsonrpc: '2.0', id: msg.id, result: { content: [{ type: 'text', text: '{}' }] } });
+  send({ jsonrpc: '2.0', id: msg.id, result: {} });
+});
+`;
+
+/** No-op `mcp_tool` hooks (matcher *) on `events`, answered by NOOP_SERVER registered for the project. */
+function noopHooks(ws: string, home: string, temp: string, events: string[]): void {
+  const server = join(temp, 'noop-mcp.cjs');
+  writeFileSync(server, NOOP_SERVER);
+  mkdirSync(home, { recursive: true });
+  writeFileSync(join(home, '.claude.json'), JSON.stringify({ projects: { [ws]: { mcpServers: { noop: { type: 'stdio', command: 'node', args: [server], env: {} } } } } }));
+  const hook = { matcher: '*', hooks: [{ type: 'mcp_tool', server: 'noop', tool: 'hook', input: { tool_name: '${tool_name}', tool_input: '${tool_input}' }, onFailure: 'block', timeout: 120 }] };
+  mkdirSync(join(ws, '.claude'), { recursive: true });
+  writeFileSync(join(ws, '.claude', 'settings.local.json'), JSON.stringify({ hooks: Object.fromEntries(events.map((event) => [event, [hook]])) }));
+}
+
+const SELECT: ScriptStep = { tool: 'mcp__intent-governor__select_active_intent', input: { intent_id: 'bench' } };
+
+const NO_HOOKS = 'no hooks (baseline)';
 const SETUPS: Setup[] = [
-  { name: 'no hooks (baseline)', prepare: () => ({ env: {}, first: [] }) },
+  { name: NO_HOOKS, prepare: () => ({ env: {}, first: [] }) },
   {
-    name: 'a `command: true` hook on every tool (the cost of a process)',
+    name: 'a `command: true` hook on every tool, pre and post (the cost of a process)',
     prepare(ws) {
       const hook = { matcher: '*', hooks: [{ type: 'command', command: 'true' }] };
       mkdirSync(join(ws, '.claude'), { recursive: true });
       writeFileSync(join(ws, '.claude', 'settings.local.json'), JSON.stringify({ hooks: { PreToolUse: [hook], PostToolUse: [hook] } }));
+      return { env: {}, first: [] };
+    },
+  },
+  {
+    name: 'one no-op `mcp_tool` hook (PreToolUse): one round trip of Claude Code',
+    prepare(ws, home, temp) {
+      noopHooks(ws, home, temp, ['PreToolUse']);
+      return { env: {}, first: [] };
+    },
+  },
+  {
+    name: 'two no-op `mcp_tool` hooks (PreToolUse, PostToolUse)',
+    prepare(ws, home, temp) {
+      noopHooks(ws, home, temp, ['PreToolUse', 'PostToolUse']);
       return { env: {}, first: [] };
     },
   },
@@ -41,16 +91,36 @@ const SETUPS: Setup[] = [
     },
   },
   {
-    name: 'governor, resident (mcp_tool hooks)',
+    name: 'governor, resident, every tool pre and post (matcher *: as installed before, or when a hook of yours needs every post)',
     prepare(ws, home) {
       install(ws, home, 'mcp_tool');
-      return { env: {}, first: [{ tool: 'mcp__intent-governor__select_active_intent', input: { intent_id: 'bench' } }] };
+      // The install of a workspace whose hooks need every tool event: matcher * both ways, and the hooks say so.
+      editHooks(ws, (hooks) => {
+        for (const event of ['PreToolUse', 'PostToolUse']) for (const entry of hooks[event]) entry.matcher = '*';
+        for (const entries of Object.values(hooks)) for (const entry of entries) for (const hook of entry.hooks) if (typeof hook.input === 'object' && hook.input !== null) delete (hook.input as Record<string, unknown>).routing;
+      });
+      return { env: {}, first: [SELECT] };
+    },
+  },
+  {
+    name: 'governor, resident (mcp_tool hooks as installed: PreToolUse, the Write completed by the governor)',
+    prepare(ws, home) {
+      install(ws, home, 'mcp_tool');
+      return { env: {}, first: [SELECT] };
     },
   },
 ];
 
-/** Milliseconds per Write: from the request that asked for it to the next request (the tool, its hooks, Claude's own work). */
-async function session(claude: string, setup: Setup): Promise<number[]> {
+interface Sample {
+  /** Milliseconds per Write: from the request that asked for it to the next request (the tool, its hooks, Claude's own work). */
+  calls: number[];
+  /** The resident governor's own time in each hook Claude Code waited for on a Write (empty without it). */
+  hooks: number[];
+  /** The resident governor's own completions of a Write, which nobody waits for. */
+  completions: number[];
+}
+
+async function session(claude: string, setup: Setup): Promise<Sample> {
   const temp = realpathSync(mkdtempSync(join(tmpdir(), 'ig-bench-agents-')));
   try {
     const ws = join(temp, 'ws');
@@ -59,16 +129,24 @@ async function session(claude: string, setup: Setup): Promise<number[]> {
     mkdirSync(join(ws, 'src'), { recursive: true });
     writeFileSync(join(ws, '.orchestration', 'active_intents.yaml'), BENCH_INTENTS);
     spawnSync('git', ['init', '-q'], { cwd: ws });
-    const { env, first } = setup.prepare(ws, home);
+    const { env, first } = setup.prepare(ws, home, temp);
+    const timings = join(temp, 'hook-timings.tsv');
     const writes: ScriptStep[] = Array.from({ length: WRITES }, (_, i) => ({ tool: 'Write', input: { file_path: join(ws, 'src', `f${i}.ts`), content: `export const f${i} = ${i};\n` } }));
     const model = await startScriptedAnthropic([...first, ...writes, { text: 'done' }]);
     try {
-      const run = await runClaude({ binary: claude, cwd: ws, modelUrl: model.url, home, env: { ...env, INTENT_GOVERNOR_HOME: join(temp, 'gh'), INTENT_GOVERNOR_ANCHOR_DIR: join(temp, 'anchors') } });
+      const run = await runClaude({ binary: claude, cwd: ws, modelUrl: model.url, home, env: { ...env, INTENT_GOVERNOR_HOME: join(temp, 'gh'), INTENT_GOVERNOR_ANCHOR_DIR: join(temp, 'anchors'), INTENT_GOVERNOR_HOOK_TIMINGS: timings } });
       const failed = model.toolResults().filter((r) => r.is_error);
       if (model.remaining() !== 0 || failed.length) throw new Error(`${setup.name}: the session did not run as scripted: ${JSON.stringify(failed[0] ?? run.stderr.slice(0, 500))}`);
       const turns = model.requests.filter((r) => Array.isArray(r.body.tools) && r.body.tools.length > 0).map((r) => r.at);
       // Turn k asked for step k; the Writes are steps first.length .. first.length+WRITES-1.
-      return Array.from({ length: WRITES }, (_, i) => turns[first.length + i + 1] - turns[first.length + i]);
+      const calls = Array.from({ length: WRITES }, (_, i) => turns[first.length + i + 1] - turns[first.length + i]);
+      const rows = existsSync(timings) ? readFileSync(timings, 'utf8').trim().split('\n').map((line) => line.split('\t')) : [];
+      const writeHooks = rows.filter(([, tool]) => tool === 'Write');
+      return {
+        calls,
+        hooks: writeHooks.filter(([event]) => event === 'PreToolUse' || event === 'PostToolUse').map(([, , ms]) => Number(ms)),
+        completions: writeHooks.filter(([event]) => event === 'PostToolUse(resident)').map(([, , ms]) => Number(ms)),
+      };
     } finally {
       await model.close();
     }
@@ -77,26 +155,39 @@ async function session(claude: string, setup: Setup): Promise<number[]> {
   }
 }
 
+const cellOf = (samples: number[]) => (samples.length ? percentile(samples, 50) : '');
+
 /** The real Claude Code, a scripted model, 30 Writes per session: what governance adds to each tool call. */
 export const agentsBench: BenchSuite = {
   name: 'agents',
   async run(): Promise<BenchTable[]> {
     const claude = provisionedClaude();
-    const samples = new Map<string, number[]>(SETUPS.map((s) => [s.name, []]));
+    const samples = new Map<string, Sample>(SETUPS.map((s) => [s.name, { calls: [], hooks: [], completions: [] }]));
     // Rounds interleave the setups, so a slow moment of the machine does not land on one of them.
-    for (let round = 0; round < ROUNDS; round++) for (const setup of SETUPS) samples.get(setup.name)?.push(...(await session(claude, setup)));
-    const base = percentile(samples.get(SETUPS[0].name) ?? [], 50);
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const setup of SETUPS) {
+        const got = await session(claude, setup);
+        const into = samples.get(setup.name) as Sample;
+        into.calls.push(...got.calls);
+        into.hooks.push(...got.hooks);
+        into.completions.push(...got.completions);
+      }
+    }
+    const base = percentile(samples.get(NO_HOOKS)?.calls ?? [], 50);
     const rows = SETUPS.map((setup) => {
-      const s = samples.get(setup.name) ?? [];
-      const p50 = percentile(s, 50);
-      return [setup.name, p50, percentile(s, 90), p50 - base, p50 / base];
+      const s = samples.get(setup.name) as Sample;
+      const p50 = percentile(s.calls, 50);
+      return [setup.name, p50, percentile(s.calls, 90), p50 - base, p50 / base, cellOf(s.hooks), cellOf(s.completions)];
     });
     return [
       {
         title: `Claude Code ${'2.1.330'}: wall time per Write tool call (${WRITES} per session, ${ROUNDS} sessions each)`,
-        columns: ['setup', 'p50 ms', 'p90 ms', 'overhead p50 ms', 'ratio vs none'],
+        columns: ['setup', 'p50 ms', 'p90 ms', 'overhead p50 ms', 'ratio vs none', 'governor ms per hook p50', 'governor completion ms p50'],
         rows,
-        notes: ['Target: the resident governor within 15 ms of the no-hooks session at p50.'],
+        notes: [
+          'Target: the resident governor within 15 ms of the no-hooks session at p50.',
+          "governor ms per hook: the resident governor's own time in each hook Claude Code waits for on a Write (INTENT_GOVERNOR_HOOK_TIMINGS); completion: its own recording of a Write whose PostToolUse is not sent, which no tool call waits for.",
+        ],
       },
     ];
   },
