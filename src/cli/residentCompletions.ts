@@ -1,12 +1,15 @@
 import { statSync, watch, type FSWatcher } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import type { NativeCall, NativeEdit } from '../core/agents/common/nativeCall';
-import { contentHash } from '../core/contentHash';
 import { readRegularFileSync } from '../core/io/regularFile';
 import type { Logger } from '../core/logger';
 
-/** Files larger than this get no expected content (reading them at PreToolUse would delay the answer). */
-const MAX_EXPECTED_BYTES = 4 * 1024 * 1024;
+/**
+ * An edited file larger than this gets no expected content: it would be read before the answer goes back. (Its
+ * change is completed at the agent's next event.) A watched file is compared up to the cap of a Write's content.
+ */
+const MAX_EDITED_BYTES = 256 * 1024;
+const MAX_COMPARED_BYTES = 64 * 1024 * 1024;
 
 /**
  * Events after which an agent's earlier tool call has finished: its next tool call or post, a new prompt, the end
@@ -19,7 +22,7 @@ interface Watched {
   abs: string;
   /** Inode, size, mtime and ctime when the PreToolUse was answered ('-': no file). */
   before: string;
-  /** The content hash the file has once the tool ran as asked (undefined: not known, the file was too big or unreadable). */
+  /** What the file holds once the tool ran as asked (undefined: not known, the edited file was too big or unreadable). */
   expected?: string;
 }
 
@@ -49,9 +52,13 @@ interface Outstanding {
  * and so is every change when the session closes. If the governor itself dies first, the pending entry is there:
  * the next governor records the change (`post event never came`).
  */
+/** Completed tool calls remembered, so a post that comes anyway (a hand-edited matcher, a late failure) records nothing twice. */
+const REMEMBERED = 1024;
+
 export class ResidentCompletions {
   private readonly open = new Map<string, Outstanding>();
   private readonly running = new Set<Promise<void>>();
+  private readonly completed = new Set<string>();
 
   constructor(
     private readonly complete: (post: Record<string, unknown>) => Promise<void>,
@@ -108,6 +115,19 @@ export class ResidentCompletions {
     await Promise.all(this.running);
   }
 
+  /** Whether this governor completed the tool call `id` itself: its post, if one comes after all, has nothing left to record. */
+  completedAlready(id: unknown): boolean {
+    return typeof id === 'string' && this.completed.has(id);
+  }
+
+  /**
+   * Work whose answer Claude Code does not need (a Read's post when no user hook waits for it): it runs after the
+   * answer, and the session's next event is handled only once it is done, like a completion.
+   */
+  background(what: string, task: () => Promise<void>): void {
+    this.run(what, task());
+  }
+
   /** The session is over (Claude Code closed the server): every change still open is completed now. */
   async close(): Promise<void> {
     for (const outstanding of [...this.open.values()]) this.settle(outstanding);
@@ -120,10 +140,14 @@ export class ResidentCompletions {
 
   private settle(outstanding: Outstanding): void {
     this.forget(outstanding);
-    const run = this.complete(outstanding.post).catch((error: unknown) => {
-      // The pending entry is still there: a later reconciliation records the change.
-      this.logger.warn(`completing ${String(outstanding.post.tool_name)} ${outstanding.id}: ${error instanceof Error ? error.message : String(error)}`);
-    });
+    this.completed.add(outstanding.id);
+    if (this.completed.size > REMEMBERED) this.completed.delete(this.completed.values().next().value as string);
+    // On failure the pending entry is still there: a later reconciliation records the change.
+    this.run(`completing ${String(outstanding.post.tool_name)} ${outstanding.id}`, this.complete(outstanding.post));
+  }
+
+  private run(what: string, task: Promise<void>): void {
+    const run = task.catch((error: unknown) => this.logger.warn(`${what}: ${error instanceof Error ? error.message : String(error)}`));
     this.running.add(run);
     void run.finally(() => this.running.delete(run));
   }
@@ -141,11 +165,11 @@ function agentOf(payload: Record<string, unknown>): string | undefined {
 function watched(call: Extract<NativeCall, { tool: 'write_file' | 'edit_file' }>): Watched {
   const abs = call.input.path;
   const before = signature(abs);
-  if (call.tool === 'write_file') return { abs, before, expected: contentHash(call.input.content) };
+  if (call.tool === 'write_file') return { abs, before, expected: call.input.content };
   if (call.edits.length === 0) return { abs, before };
-  const read = readRegularFileSync(abs, { maxBytes: MAX_EXPECTED_BYTES });
+  const read = readRegularFileSync(abs, { maxBytes: MAX_EDITED_BYTES });
   const next = read.ok ? applyEdits(read.bytes.toString('utf8'), call.edits) : undefined;
-  return { abs, before, ...(next !== undefined ? { expected: contentHash(next) } : {}) };
+  return { abs, before, ...(next !== undefined ? { expected: next } : {}) };
 }
 
 /** Whether any watched file is no longer as it was when the governor answered. */
@@ -157,8 +181,8 @@ function changed(outstanding: Outstanding): boolean {
 function done(outstanding: Outstanding): boolean {
   return outstanding.files.every((file) => {
     if (file.expected === undefined || signature(file.abs) === file.before) return false;
-    const read = readRegularFileSync(file.abs, { maxBytes: MAX_EXPECTED_BYTES });
-    return read.ok && contentHash(read.bytes) === file.expected;
+    const read = readRegularFileSync(file.abs, { maxBytes: MAX_COMPARED_BYTES });
+    return read.ok && read.bytes.length === Buffer.byteLength(file.expected) && read.bytes.equals(Buffer.from(file.expected));
   });
 }
 

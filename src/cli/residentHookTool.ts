@@ -71,12 +71,19 @@ export function residentHookTool(settings: ResidentHookSettings): ResidentHookTo
   const time = (event: unknown, tool: unknown, started: number) => {
     if (timings) appendFileSync(timings, `${String(event)}\t${String(tool ?? '')}\t${(performance.now() - started).toFixed(3)}\n`);
   };
-  const completions = new ResidentCompletions(async (post) => {
+  /** A post no one waits for: the governor's own completion of a change, or a Read's post answered before it ran. */
+  const postAfter = async (post: Record<string, unknown>, label: string) => {
     const started = performance.now();
     const reply = await answerHookPayload(claudeDialect, post, settings.options(neverAborted), settings.io, settings.decide);
-    time('PostToolUse(resident)', post.tool_name, started);
+    time(label, post.tool_name, started);
     if (reply.exitCode !== 0) throw new Error(reply.stderr.trim() || `exit ${reply.exitCode}`);
-  }, settings.logger);
+  };
+  const completions = new ResidentCompletions((post) => postAfter(post, 'PostToolUse(resident)'), settings.logger);
+  /** No user hook at all: a post's answer is known before it is judged (allow, nothing to say). */
+  const noUserHooks = () => {
+    const declared = settings.declared();
+    return declared.hooks.length === 0 && !declared.unreadable;
+  };
 
   /** Allowed (or handed to the person) and its post never comes: watched until the file holds the change. */
   const trackUnposted = (payload: Record<string, unknown>, routing: ClaudeRouting, reply: HookReply) => {
@@ -108,6 +115,13 @@ export function residentHookTool(settings: ResidentHookSettings): ResidentHookTo
         const stale = event === 'PreToolUse' || event === 'UserPromptSubmit' ? staleRouting(routing, settings) : undefined;
         if (stale !== undefined) {
           return text(JSON.stringify(event === 'PreToolUse' ? { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: stale } } : { decision: 'block', reason: stale }));
+        }
+        // The governor completed this call itself (its post was not routed): nothing is left to record.
+        if ((event === 'PostToolUse' || event === 'PostToolUseFailure') && completions.completedAlready(payload.tool_use_id)) return text('{}');
+        if (event === 'PostToolUse' && payload.tool_name === 'Read' && noUserHooks()) {
+          // Its answer is "allow" whatever it records: the ledger learns the read right after, before the next event.
+          completions.background('recording a Read', () => postAfter(payload, 'PostToolUse(after)'));
+          return text('{}');
         }
         const reply = await answerHookPayload(claudeDialect, payload, settings.options(signal), settings.io, settings.decide);
         if (reply.exitCode === 0) {

@@ -112,6 +112,25 @@ describe("the resident governor completes the native changes whose post Claude C
     assert.equal((await recordsOf('src/auth/d.ts')).length, 1);
   });
 
+  it('a post that comes after all for a change the governor completed (a hand-edited matcher, a late failure) records nothing twice', async () => {
+    const input = { file_path: join(h.root, 'src/auth/g.ts'), content: 'g\n' };
+    await hook(write('t1', 'src/auth/g.ts', 'g\n'));
+    await writeFile(join(h.root, 'src/auth/g.ts'), 'g\n');
+    await eventually('the Write is recorded', async () => (await recordsOf('src/auth/g.ts')).length === 1);
+    assert.equal(await hook({ hook_event_name: 'PostToolUse', tool_name: 'Write', tool_use_id: 't1', tool_input: input, tool_response: '{}' }), '{}');
+    assert.equal(await hook({ hook_event_name: 'PostToolUseFailure', tool_name: 'Write', tool_use_id: 't1', tool_input: input, error: 'late' }), '{}');
+    assert.equal((await recordsOf('src/auth/g.ts')).length, 1);
+  });
+
+  it("a Read's post is answered at once when no user hook waits for it, and the read is known before the next call: a person's save in between is STALE_FILE", async () => {
+    const read = { file_path: join(h.root, 'src/auth/login.ts') };
+    await hook({ hook_event_name: 'PreToolUse', tool_name: 'Read', tool_use_id: 'r1', tool_input: read });
+    assert.equal(await hook({ hook_event_name: 'PostToolUse', tool_name: 'Read', tool_use_id: 'r1', tool_input: read, tool_response: '{}' }), '{}');
+    await writeFile(join(h.root, 'src/auth/login.ts'), `${LOGIN}// saved by a person\n`);
+    const edit = await hook({ hook_event_name: 'PreToolUse', tool_name: 'Edit', tool_use_id: 'e1', tool_input: { file_path: read.file_path, old_string: 'return true', new_string: 'return false' } });
+    assert.match(edit, /"permissionDecision":"deny".*STALE_FILE/);
+  });
+
   it('a change still open when Claude Code closes the server is recorded before the governor exits', async () => {
     await hook(write('t1', 'src/auth/e.ts', 'e\n'));
     await writeFile(join(h.root, 'src/auth/e.ts'), 'e, not as asked\n');
