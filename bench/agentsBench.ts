@@ -111,16 +111,38 @@ const SETUPS: Setup[] = [
   },
 ];
 
+/** A session's script after the setup's first steps: the tool calls that are timed. */
+type Workload = (ws: string) => ScriptStep[];
+
+/** 30 Writes of new files. */
+const WRITES_ONLY: Workload = (ws) => Array.from({ length: WRITES }, (_, i) => ({ tool: 'Write', input: { file_path: join(ws, 'src', `f${i}.ts`), content: `export const f${i} = ${i};\n` } }));
+
+/** What a coding session does with a file, six times: create it, read it, edit it, list the folder, load a deferred tool. */
+const MIXED_TOOLS = ['Write', 'Read', 'Edit', 'Bash', 'ToolSearch'];
+const MIXED: Workload = (ws) =>
+  Array.from({ length: 6 }, (_, i): ScriptStep[] => {
+    const file = join(ws, 'src', `m${i}.ts`);
+    return [
+      { tool: 'Write', input: { file_path: file, content: `export const m${i} = ${i};\n` } },
+      { tool: 'Read', input: { file_path: file } },
+      { tool: 'Edit', input: { file_path: file, old_string: `m${i} = ${i}`, new_string: `m${i} = ${i + 1}` } },
+      { tool: 'Bash', input: { command: 'ls src', description: 'list' } },
+      { tool: 'ToolSearch', input: { query: 'select:NotebookEdit' } },
+    ];
+  }).flat();
+
 interface Sample {
-  /** Milliseconds per Write: from the request that asked for it to the next request (the tool, its hooks, Claude's own work). */
-  calls: number[];
+  /** Milliseconds per timed tool call, by tool: from the request that asked for it to the next request (the tool, its hooks, Claude's own work). */
+  calls: Map<string, number[]>;
   /** The resident governor's own time in each hook Claude Code waited for on a Write (empty without it). */
   hooks: number[];
   /** The resident governor's own completions of a Write, which nobody waits for. */
   completions: number[];
 }
 
-async function session(claude: string, setup: Setup): Promise<Sample> {
+const emptySample = (): Sample => ({ calls: new Map(), hooks: [], completions: [] });
+
+async function session(claude: string, setup: Setup, workload: Workload): Promise<Sample> {
   const temp = realpathSync(mkdtempSync(join(tmpdir(), 'ig-bench-agents-')));
   try {
     const ws = join(temp, 'ws');
@@ -131,15 +153,19 @@ async function session(claude: string, setup: Setup): Promise<Sample> {
     spawnSync('git', ['init', '-q'], { cwd: ws });
     const { env, first } = setup.prepare(ws, home, temp);
     const timings = join(temp, 'hook-timings.tsv');
-    const writes: ScriptStep[] = Array.from({ length: WRITES }, (_, i) => ({ tool: 'Write', input: { file_path: join(ws, 'src', `f${i}.ts`), content: `export const f${i} = ${i};\n` } }));
-    const model = await startScriptedAnthropic([...first, ...writes, { text: 'done' }]);
+    const steps = workload(ws);
+    const model = await startScriptedAnthropic([...first, ...steps, { text: 'done' }]);
     try {
       const run = await runClaude({ binary: claude, cwd: ws, modelUrl: model.url, home, env: { ...env, INTENT_GOVERNOR_HOME: join(temp, 'gh'), INTENT_GOVERNOR_ANCHOR_DIR: join(temp, 'anchors'), INTENT_GOVERNOR_HOOK_TIMINGS: timings } });
       const failed = model.toolResults().filter((r) => r.is_error);
       if (model.remaining() !== 0 || failed.length) throw new Error(`${setup.name}: the session did not run as scripted: ${JSON.stringify(failed[0] ?? run.stderr.slice(0, 500))}`);
       const turns = model.requests.filter((r) => Array.isArray(r.body.tools) && r.body.tools.length > 0).map((r) => r.at);
-      // Turn k asked for step k; the Writes are steps first.length .. first.length+WRITES-1.
-      const calls = Array.from({ length: WRITES }, (_, i) => turns[first.length + i + 1] - turns[first.length + i]);
+      // Turn k asked for step k; the timed steps are first.length .. first.length+steps.length-1.
+      const calls = new Map<string, number[]>();
+      steps.forEach((step, i) => {
+        const tool = 'tool' in step ? step.tool : 'text';
+        calls.set(tool, [...(calls.get(tool) ?? []), turns[first.length + i + 1] - turns[first.length + i]]);
+      });
       const rows = existsSync(timings) ? readFileSync(timings, 'utf8').trim().split('\n').map((line) => line.split('\t')) : [];
       const writeHooks = rows.filter(([, tool]) => tool === 'Write');
       return {
@@ -155,29 +181,42 @@ async function session(claude: string, setup: Setup): Promise<Sample> {
   }
 }
 
+/** Every setup's sessions of `workload`, the rounds interleaving the setups so a slow moment of the machine does not land on one of them. */
+async function measure(claude: string, setups: Setup[], workload: Workload): Promise<Map<string, Sample>> {
+  const samples = new Map<string, Sample>(setups.map((s) => [s.name, emptySample()]));
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const setup of setups) {
+      const got = await session(claude, setup, workload);
+      const into = samples.get(setup.name) as Sample;
+      for (const [tool, ms] of got.calls) into.calls.set(tool, [...(into.calls.get(tool) ?? []), ...ms]);
+      into.hooks.push(...got.hooks);
+      into.completions.push(...got.completions);
+    }
+  }
+  return samples;
+}
+
 const cellOf = (samples: number[]) => (samples.length ? percentile(samples, 50) : '');
 
-/** The real Claude Code, a scripted model, 30 Writes per session: what governance adds to each tool call. */
+/** The real Claude Code, a scripted model: what governance adds to each tool call (30 Writes; then a mix of tools). */
 export const agentsBench: BenchSuite = {
   name: 'agents',
   async run(): Promise<BenchTable[]> {
     const claude = provisionedClaude();
-    const samples = new Map<string, Sample>(SETUPS.map((s) => [s.name, { calls: [], hooks: [], completions: [] }]));
-    // Rounds interleave the setups, so a slow moment of the machine does not land on one of them.
-    for (let round = 0; round < ROUNDS; round++) {
-      for (const setup of SETUPS) {
-        const got = await session(claude, setup);
-        const into = samples.get(setup.name) as Sample;
-        into.calls.push(...got.calls);
-        into.hooks.push(...got.hooks);
-        into.completions.push(...got.completions);
-      }
-    }
-    const base = percentile(samples.get(NO_HOOKS)?.calls ?? [], 50);
+    const writes = await measure(claude, SETUPS, WRITES_ONLY);
+    const base = percentile(writes.get(NO_HOOKS)?.calls.get('Write') ?? [], 50);
     const rows = SETUPS.map((setup) => {
-      const s = samples.get(setup.name) as Sample;
-      const p50 = percentile(s.calls, 50);
-      return [setup.name, p50, percentile(s.calls, 90), p50 - base, p50 / base, cellOf(s.hooks), cellOf(s.completions)];
+      const s = writes.get(setup.name) as Sample;
+      const calls = s.calls.get('Write') ?? [];
+      const p50 = percentile(calls, 50);
+      return [setup.name, p50, percentile(calls, 90), p50 - base, p50 / base, cellOf(s.hooks), cellOf(s.completions)];
+    });
+    const mixedSetups = SETUPS.filter((setup) => setup.name === NO_HOOKS || setup.name.startsWith('governor, resident'));
+    const mixed = await measure(claude, mixedSetups, MIXED);
+    const mixedBase = mixed.get(NO_HOOKS) as Sample;
+    const mixedRows = mixedSetups.map((setup) => {
+      const s = mixed.get(setup.name) as Sample;
+      return [setup.name, ...MIXED_TOOLS.map((tool) => `${percentile(s.calls.get(tool) ?? [], 50).toFixed(1)} (+${(percentile(s.calls.get(tool) ?? [], 50) - percentile(mixedBase.calls.get(tool) ?? [], 50)).toFixed(1)})`)];
     });
     return [
       {
@@ -188,6 +227,11 @@ export const agentsBench: BenchSuite = {
           'Target: the resident governor within 15 ms of the no-hooks session at p50.',
           "governor ms per hook: the resident governor's own time in each hook Claude Code waits for on a Write (INTENT_GOVERNOR_HOOK_TIMINGS); completion: its own recording of a Write whose PostToolUse is not sent, which no tool call waits for.",
         ],
+      },
+      {
+        title: `Claude Code ${'2.1.330'}: wall time per tool call in a mixed session (Write, Read, Edit, Bash ls, ToolSearch; 6 of each per session, ${ROUNDS} sessions each), p50 ms (+ over no hooks)`,
+        columns: ['setup', ...MIXED_TOOLS],
+        rows: mixedRows,
       },
     ];
   },
