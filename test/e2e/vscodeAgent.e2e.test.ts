@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { vscodeDialect } from '../../src/core/agents/vscode/vscodeDialect';
 import { assertAgentTraceFile } from '../support/agentTraceSchema';
@@ -215,5 +215,29 @@ describe('e2e: VS Code’s own agent governed through its hooks', function () {
       return mapping.kind === 'refused' && mapping.reason === unknownReason(name);
     });
     assert.deepEqual(unknown, ['frobnicate_file']);
+  });
+
+  // Last: it closes the editor.
+  it('an in-scope create_file is on the record exactly once when the editor closes right after the session, whether or not its PostToolUse was answered', async function () {
+    this.timeout(300_000);
+    const file = join(workspace, 'src/auth/closing.ts');
+    const { results } = await turn([{ tool: 'create_file', input: { filePath: file, content: 'export const closing = 1;\n' } }, { text: 'written' }]);
+    assert.ok(!results[0].text.startsWith(DENIED), results[0].text);
+    // The person closes the editor the moment the agent is done: the extension that allowed the change goes with it.
+    await workbench.close();
+    await vscode!.server.stop();
+    assert.equal(readFileSync(file, 'utf8'), 'export const closing = 1;\n');
+    // The next governor to look (here `governor check`, as CI runs it) finds the change on the record, or records it.
+    const check = spawnSync(process.execPath, [join(repoRoot, 'dist', 'cli.js'), 'check', '--workspace', workspace], {
+      encoding: 'utf8',
+      env: { ...process.env, INTENT_GOVERNOR_HOME: vscode!.governorHome, INTENT_GOVERNOR_ANCHOR_DIR: join(vscode!.temp, 'anchors') },
+    });
+    const path = join(workspace, '.orchestration', 'agent_trace.jsonl');
+    const records = (assertAgentTraceFile(path) as unknown as TraceRecord[]).filter((record) => record.files.some((f) => f.path === 'src/auth/closing.ts'));
+    assert.equal(records.length, 1, `records of src/auth/closing.ts: ${JSON.stringify(records)}; check said: ${check.stdout}${check.stderr}`);
+    assert.equal(records[0].metadata.agent, 'vscode-agent');
+    assert.equal(records[0].metadata.intent_id, 'auth-refactor');
+    const pending = join(workspace, '.orchestration', 'pending');
+    assert.deepEqual(existsSync(pending) ? readdirSync(pending).filter((name) => name.startsWith('native.')) : [], [], 'nothing left pending');
   });
 });
