@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { provisionedClaude, repoRoot, runClaude } from '../test/agents/claudeCodeDriver';
@@ -138,9 +138,30 @@ interface Sample {
   hooks: number[];
   /** The resident governor's own completions of a Write, which nobody waits for. */
   completions: number[];
+  /** CPU milliseconds per timed call of Claude Code and everything it started (hook processes, MCP servers): whatever the machine's load. */
+  cpu: number[];
 }
 
-const emptySample = (): Sample => ({ calls: new Map(), hooks: [], completions: [] });
+const emptySample = (): Sample => ({ calls: new Map(), hooks: [], completions: [], cpu: [] });
+
+const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
+
+/** CPU milliseconds of `pid` and its live descendants, with the children they reaped (Linux /proc; clock-tick resolution). */
+function treeCpuMs(pid: number): number {
+  let ticks = 0;
+  try {
+    // Fields after the command name: state is 3, utime 14, stime 15, cutime 16, cstime 17.
+    const fields = readFileSync(join('/proc', String(pid), 'stat'), 'utf8').replace(/^.*\) /s, '').split(' ');
+    ticks = [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i]), 0);
+    const tasks = join('/proc', String(pid), 'task');
+    for (const tid of readdirSync(tasks)) {
+      for (const child of readFileSync(join(tasks, tid, 'children'), 'utf8').split(' ').filter(Boolean)) ticks += (treeCpuMs(Number(child)) * CLOCK_TICKS) / 1000;
+    }
+  } catch {
+    // gone meanwhile: its time is in its parent's once reaped
+  }
+  return (ticks * 1000) / CLOCK_TICKS;
+}
 
 async function session(claude: string, setup: Setup, workload: Workload): Promise<Sample> {
   const temp = realpathSync(mkdtempSync(join(tmpdir(), 'ig-bench-agents-')));
@@ -154,9 +175,13 @@ async function session(claude: string, setup: Setup, workload: Workload): Promis
     const { env, first } = setup.prepare(ws, home, temp);
     const timings = join(temp, 'hook-timings.tsv');
     const steps = workload(ws);
-    const model = await startScriptedAnthropic([...first, ...steps, { text: 'done' }]);
+    // CPU of the whole tree when the model is asked for the first timed call, and for the final answer.
+    let pid: number | undefined;
+    const cpu: number[] = [];
+    const snapshot = () => void (pid !== undefined && cpu.push(treeCpuMs(pid)));
+    const model = await startScriptedAnthropic([...first, { ...steps[0], before: snapshot }, ...steps.slice(1), { text: 'done', before: snapshot }]);
     try {
-      const run = await runClaude({ binary: claude, cwd: ws, modelUrl: model.url, home, env: { ...env, INTENT_GOVERNOR_HOME: join(temp, 'gh'), INTENT_GOVERNOR_ANCHOR_DIR: join(temp, 'anchors'), INTENT_GOVERNOR_HOOK_TIMINGS: timings } });
+      const run = await runClaude({ binary: claude, cwd: ws, modelUrl: model.url, home, env: { ...env, INTENT_GOVERNOR_HOME: join(temp, 'gh'), INTENT_GOVERNOR_ANCHOR_DIR: join(temp, 'anchors'), INTENT_GOVERNOR_HOOK_TIMINGS: timings }, onSpawn: (child) => (pid = child.pid) });
       const failed = model.toolResults().filter((r) => r.is_error);
       if (model.remaining() !== 0 || failed.length) throw new Error(`${setup.name}: the session did not run as scripted: ${JSON.stringify(failed[0] ?? run.stderr.slice(0, 500))}`);
       const turns = model.requests.filter((r) => Array.isArray(r.body.tools) && r.body.tools.length > 0).map((r) => r.at);
@@ -172,6 +197,7 @@ async function session(claude: string, setup: Setup, workload: Workload): Promis
         calls,
         hooks: writeHooks.filter(([event]) => event === 'PreToolUse' || event === 'PostToolUse').map(([, , ms]) => Number(ms)),
         completions: writeHooks.filter(([event]) => event === 'PostToolUse(resident)').map(([, , ms]) => Number(ms)),
+        cpu: cpu.length === 2 ? [(cpu[1] - cpu[0]) / steps.length] : [],
       };
     } finally {
       await model.close();
@@ -191,6 +217,7 @@ async function measure(claude: string, setups: Setup[], workload: Workload): Pro
       for (const [tool, ms] of got.calls) into.calls.set(tool, [...(into.calls.get(tool) ?? []), ...ms]);
       into.hooks.push(...got.hooks);
       into.completions.push(...got.completions);
+      into.cpu.push(...got.cpu);
     }
   }
   return samples;
@@ -209,28 +236,29 @@ export const agentsBench: BenchSuite = {
       const s = writes.get(setup.name) as Sample;
       const calls = s.calls.get('Write') ?? [];
       const p50 = percentile(calls, 50);
-      return [setup.name, p50, percentile(calls, 90), p50 - base, p50 / base, cellOf(s.hooks), cellOf(s.completions)];
+      return [setup.name, p50, percentile(calls, 90), p50 - base, p50 / base, cellOf(s.cpu), cellOf(s.hooks), cellOf(s.completions)];
     });
     const mixedSetups = SETUPS.filter((setup) => setup.name === NO_HOOKS || setup.name.startsWith('governor, resident'));
     const mixed = await measure(claude, mixedSetups, MIXED);
     const mixedBase = mixed.get(NO_HOOKS) as Sample;
     const mixedRows = mixedSetups.map((setup) => {
       const s = mixed.get(setup.name) as Sample;
-      return [setup.name, ...MIXED_TOOLS.map((tool) => `${percentile(s.calls.get(tool) ?? [], 50).toFixed(1)} (+${(percentile(s.calls.get(tool) ?? [], 50) - percentile(mixedBase.calls.get(tool) ?? [], 50)).toFixed(1)})`)];
+      return [setup.name, ...MIXED_TOOLS.map((tool) => `${percentile(s.calls.get(tool) ?? [], 50).toFixed(1)} (+${(percentile(s.calls.get(tool) ?? [], 50) - percentile(mixedBase.calls.get(tool) ?? [], 50)).toFixed(1)})`), cellOf(s.cpu)];
     });
     return [
       {
         title: `Claude Code ${'2.1.330'}: wall time per Write tool call (${WRITES} per session, ${ROUNDS} sessions each)`,
-        columns: ['setup', 'p50 ms', 'p90 ms', 'overhead p50 ms', 'ratio vs none', 'governor ms per hook p50', 'governor completion ms p50'],
+        columns: ['setup', 'p50 ms', 'p90 ms', 'overhead p50 ms', 'ratio vs none', 'CPU ms per call', 'governor ms per hook p50', 'governor completion ms p50'],
         rows,
         notes: [
           'Target: the resident governor within 15 ms of the no-hooks session at p50.',
+          "CPU ms per call: Claude Code's and everything it started (hook processes, MCP servers, the governor), over the timed calls, median of the sessions: what the setup costs whatever else loads the machine.",
           "governor ms per hook: the resident governor's own time in each hook Claude Code waits for on a Write (INTENT_GOVERNOR_HOOK_TIMINGS); completion: its own recording of a Write whose PostToolUse is not sent, which no tool call waits for.",
         ],
       },
       {
         title: `Claude Code ${'2.1.330'}: wall time per tool call in a mixed session (Write, Read, Edit, Bash ls, ToolSearch; 6 of each per session, ${ROUNDS} sessions each), p50 ms (+ over no hooks)`,
-        columns: ['setup', ...MIXED_TOOLS],
+        columns: ['setup', ...MIXED_TOOLS, 'CPU ms per call'],
         rows: mixedRows,
       },
     ];
