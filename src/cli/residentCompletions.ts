@@ -26,6 +26,10 @@ interface Watched {
   expected?: string;
 }
 
+/** A change whose folder could not be watched (the tool creates it) is looked at this often, for this long. */
+const POLL_MS = 50;
+const POLL_FOR_MS = 5_000;
+
 interface Outstanding {
   /** Claude's tool_use_id. */
   id: string;
@@ -35,6 +39,7 @@ interface Outstanding {
   post: Record<string, unknown>;
   files: Watched[];
   watchers: FSWatcher[];
+  poll?: NodeJS.Timeout;
 }
 
 /**
@@ -81,6 +86,7 @@ export class ResidentCompletions {
     // Armed once the answer is on its way; a write that came first is caught by the check right after.
     setImmediate(() => {
       if (this.open.get(id) !== outstanding) return;
+      let unwatched = false;
       for (const dir of new Set(files.map((file) => dirname(file.abs)))) {
         try {
           const watcher = watch(dir, { persistent: false }, (_event, name) => {
@@ -89,8 +95,14 @@ export class ResidentCompletions {
           watcher.on('error', () => watcher.close());
           outstanding.watchers.push(watcher);
         } catch {
-          // a folder the tool creates: the agent's next event completes the change
+          unwatched = true; // a folder the tool creates
         }
+      }
+      if (unwatched) {
+        // Looked at for a while; after that the agent's next event (or a reconciliation) completes the change.
+        const until = Date.now() + POLL_FOR_MS;
+        outstanding.poll = setInterval(() => (Date.now() > until ? clearInterval(outstanding.poll) : this.settleIfDone(outstanding)), POLL_MS);
+        outstanding.poll.unref();
       }
       this.settleIfDone(outstanding);
     });
@@ -135,6 +147,7 @@ export class ResidentCompletions {
   }
 
   private settleIfDone(outstanding: Outstanding): void {
+    // Watchers may fire once more after the change was completed (or forgotten): only an open change is settled.
     if (this.open.get(outstanding.id) === outstanding && done(outstanding)) this.settle(outstanding);
   }
 
@@ -155,6 +168,7 @@ export class ResidentCompletions {
   private forget(outstanding: Outstanding): void {
     this.open.delete(outstanding.id);
     for (const watcher of outstanding.watchers) watcher.close();
+    clearInterval(outstanding.poll);
   }
 }
 

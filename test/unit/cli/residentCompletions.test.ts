@@ -75,6 +75,13 @@ describe("the resident governor completes the native changes whose post Claude C
     await eventually('the pending entry is completed', async () => pending().length === 0);
   });
 
+  it('a Write into a folder the tool creates (nothing to watch yet) is recorded too, without waiting for the next event', async () => {
+    assert.equal(await hook(write('t1', 'src/auth/made/here/a.ts', 'a\n')), '{}');
+    await mkdir(join(h.root, 'src/auth/made/here'), { recursive: true });
+    await writeFile(join(h.root, 'src/auth/made/here/a.ts'), 'a\n');
+    await eventually('the Write is recorded', async () => (await recordsOf('src/auth/made/here/a.ts')).length === 1);
+  });
+
   it('an Edit the tool applied differently from what it asked is recorded before the same agent’s next call is judged, which then builds on it', async () => {
     await hook({ hook_event_name: 'PreToolUse', tool_name: 'Read', tool_use_id: 'r1', tool_input: { file_path: join(h.root, 'src/auth/login.ts') } });
     await hook({ hook_event_name: 'PostToolUse', tool_name: 'Read', tool_use_id: 'r1', tool_input: { file_path: join(h.root, 'src/auth/login.ts') }, tool_response: '{}' });
