@@ -226,30 +226,54 @@ describe('agents: the real Claude Code governed by the resident governor (mcp_to
     assert.equal(readFileSync(file, 'utf8'), 'export const token = 2;\n');
   });
 
-  it('a killed agent’s write is still recorded: Claude Code and the resident governor killed right after the Write, `governor check` records it from its pending entry, once, and leaves nothing pending', async () => {
-    // In a folder the Write creates: the governor has no folder to watch, so the change is still open when both die.
-    const file = join(ws, 'src/auth/new/killed.ts');
+  it('a killed agent’s write is still recorded: the resident governor stopped once it allowed the Write (before Claude Code wrote), then both killed: `governor check` records it from its pending entry, once, and leaves nothing pending', async () => {
+    const file = join(ws, 'src/auth/killed.ts');
+    const pidFile = join(temp, 'resident.pid');
     let claudeProcess: ChildProcess | undefined;
+    const resident = () => childrenOf(claudeProcess?.pid as number).filter((child) => /\bmcp\b.*--agent claude/.test(commandLineOf(child)));
+    // Claude Code runs a PreToolUse's hooks side by side: this one, from its own settings, waits for the governor's
+    // pending entry (written before its answer), gives the answer a moment to leave, and stops the governor. Nothing
+    // but the entry then knows of the Write Claude Code makes.
+    const stopGovernor = `for i in $(seq 1 300); do ls "${ws}"/.orchestration/pending/native.*.json >/dev/null 2>&1 && break; sleep 0.01; done; sleep 0.2; kill -STOP "$(cat "${pidFile}")"`;
+    writeFileSync(join(ws, '.claude', 'settings.json'), JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'Write', hooks: [{ type: 'command', command: stopGovernor }] }] } }));
     const killBoth = () => {
-      const pid = claudeProcess?.pid as number;
-      for (const child of childrenOf(pid)) if (/\bmcp\b.*--agent claude/.test(commandLineOf(child))) process.kill(child, 'SIGKILL');
-      process.kill(pid, 'SIGKILL');
+      for (const pid of resident()) process.kill(pid, 'SIGKILL');
+      process.kill(claudeProcess?.pid as number, 'SIGKILL');
     };
     const { run, model } = await playWithHookEvents(
-      [select, { tool: 'Write', input: { file_path: file, content: 'export const killed = 1;\n' } }, { text: 'never read', before: killBoth }],
+      [
+        select,
+        { tool: 'Write', input: { file_path: file, content: 'export const killed = 1;\n' }, before: () => writeFileSync(pidFile, String(resident()[0])) },
+        { text: 'never read', before: killBoth },
+      ],
       (child) => (claudeProcess = child),
     );
     assert.equal(run.signal, 'SIGKILL');
     assert.equal(model.toolResults()[1]?.is_error, false, JSON.stringify(model.toolResults()));
     assert.equal(readFileSync(file, 'utf8'), 'export const killed = 1;\n', 'Claude wrote it before it was killed');
+    assert.deepEqual(jsonl('agent_trace.jsonl'), [], 'the stopped governor recorded nothing');
     const check = builtGovernor(['check', '--workspace', ws], governorHomes(temp));
     assert.ok(check.status === 0 || check.status === 1, check.stderr);
-    const records = jsonl('agent_trace.jsonl').filter((r) => (r.files as { path: string }[] | undefined)?.[0]?.path === 'src/auth/new/killed.ts');
+    const records = jsonl('agent_trace.jsonl').filter((r) => (r.files as { path: string }[] | undefined)?.[0]?.path === 'src/auth/killed.ts');
     assert.equal(records.length, 1, `${check.stdout}\n${JSON.stringify(records)}`);
     // Recorded from the pending entry the PreToolUse left: no post, and no governor, was there to record it.
     assert.match(String((records[0].metadata as Record<string, unknown>).reconciled), /^post event never came/);
     const pending = existsSync(join(ws, '.orchestration/pending')) ? readdirSync(join(ws, '.orchestration/pending')).filter((n) => n.startsWith('native.') && !n.endsWith('.done')) : [];
     assert.deepEqual(pending, []);
+  });
+
+  it('a killed agent’s write is recorded by the resident governor itself when only Claude Code dies', async () => {
+    const file = join(ws, 'src/auth/orphan.ts');
+    let claudeProcess: ChildProcess | undefined;
+    const { run } = await playWithHookEvents(
+      [select, { tool: 'Write', input: { file_path: file, content: 'export const orphan = 1;\n' } }, { text: 'never read', before: () => void process.kill(claudeProcess?.pid as number, 'SIGKILL') }],
+      (child) => (claudeProcess = child),
+    );
+    assert.equal(run.signal, 'SIGKILL');
+    for (let i = 0; i < 100 && !jsonl('agent_trace.jsonl').length; i++) await new Promise((r) => setTimeout(r, 50));
+    const records = jsonl('agent_trace.jsonl').filter((r) => (r.files as { path: string }[] | undefined)?.[0]?.path === 'src/auth/orphan.ts');
+    assert.equal(records.length, 1, JSON.stringify(records));
+    assert.equal((records[0].metadata as Record<string, unknown>).reconciled, undefined);
   });
 
   it("a hook of the user's for a skipped tool: added after install, the session is refused until the hooks are installed again; then Claude Code sends that tool and the hook runs", async () => {
