@@ -26,6 +26,9 @@ interface Watched {
   expected?: string;
 }
 
+/** Completed tool calls remembered, so a post that comes anyway (a hand-edited matcher, a late failure) records nothing twice. */
+const REMEMBERED = 1024;
+
 /** A change whose folder could not be watched (the tool creates it) is looked at this often, for this long. */
 const POLL_MS = 50;
 const POLL_FOR_MS = 5_000;
@@ -48,18 +51,15 @@ interface Outstanding {
  * the file, the governor runs the same post it would have got (the trace record, completing the pending entry
  * the PreToolUse left) without Claude Code waiting for it.
  *
- * When: as soon as a watched file holds exactly what the tool was asked to write (a watcher on its folder), and
- * in any case before the governor handles the same agent's next event (its next tool call or post, a new prompt,
- * its Stop), so a later call of the session is judged against the change (the read ledger) and in the trace's
- * order. A change of another agent is completed only on its exact content or its own next event: a file that
+ * When: as soon as a watched file holds exactly what the tool was asked to write (a watcher on its folder, or a
+ * short poll when the tool creates the folder), and in any case before the governor handles the same agent's next
+ * event (its next tool call or post, a new prompt, its Stop), so a later call of the session is judged against the
+ * change (the read ledger) and in the trace's order. A change of another agent is completed only on its exact content or its own next event: a file that
  * changed otherwise may be a person's save, or a write still under way. At its Stop (SubagentStop) an agent's
  * last changes are completed whatever the files hold (the post finds nothing to record when the tool failed),
  * and so is every change when the session closes. If the governor itself dies first, the pending entry is there:
  * the next governor records the change (`post event never came`).
  */
-/** Completed tool calls remembered, so a post that comes anyway (a hand-edited matcher, a late failure) records nothing twice. */
-const REMEMBERED = 1024;
-
 export class ResidentCompletions {
   private readonly open = new Map<string, Outstanding>();
   private readonly running = new Set<Promise<void>>();
