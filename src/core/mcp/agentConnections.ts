@@ -79,7 +79,7 @@ export function agentConnection(agent: AgentKind, endpoint: ServerEndpoint, plac
       };
     case 'stdio': {
       const launch = places.stdio;
-      // Quoted as the installed hooks quote the CLI (hookConfig.hookCommandLine), so paths with spaces work.
+      // The CLI's path JSON-quoted, so paths with spaces work.
       const command = launch ? `node ${JSON.stringify(launch.cliPath)} mcp --workspace ${JSON.stringify(launch.workspaceRoot)}` : 'governor mcp';
       return {
         kind: 'copy',

@@ -9,7 +9,6 @@ import type { ConfigEdit, HookInstallContext } from './hookFileEdit';
 
 /** Seconds an agent waits for our hook; the bridge answers "blocked" before (see --timeout-ms). */
 export const AGENT_TIMEOUT_S = 120;
-export { BRIDGE_TIMEOUT_MS } from './hookCommand';
 
 type Json = Record<string, unknown>;
 
