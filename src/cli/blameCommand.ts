@@ -2,7 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { blameFile, type BlameLine } from '../core/trace/traceBlame';
 import { traceFilePath } from '../core/trace/traceFiles';
-import { parseCliArgs, usageError } from './cliArgs';
+import { ECHO_LIMIT, echoArg, parseCliArgs, usageError } from './cliArgs';
 import { governedWorkspaceFrom } from './governedWorkspace';
 import type { CliCommand } from './cliCommand';
 
@@ -34,7 +34,8 @@ export const blameCommand: CliCommand = {
     const inside = candidates.filter((candidate) => insideWorkspace(root, candidate));
     const absolute = (await firstExisting(inside)) ?? inside[0];
     if (!absolute) {
-      io.stderr(`governor blame: '${file}' is not a file of the workspace ${root} (looked at ${[...new Set(candidates)].join(' and ')}). Give a path inside it, or pass --workspace DIR.\n`);
+      const lookedAt = file.length > ECHO_LIMIT ? '' : ` (looked at ${[...new Set(candidates)].join(' and ')})`;
+      io.stderr(`governor blame: ${echoArg(file)} is not a file of the workspace ${root}${lookedAt}. Give a path inside it, or pass --workspace DIR.\n`);
       return 2;
     }
     const rel = relative(root, absolute);
@@ -42,7 +43,7 @@ export const blameCommand: CliCommand = {
     try {
       content = await readFile(absolute, 'utf8');
     } catch (error) {
-      io.stderr(`governor blame: cannot read '${absolute}' (${(error as NodeJS.ErrnoException).code ?? String(error)}).\n`);
+      io.stderr(`governor blame: cannot read ${echoArg(absolute)} (${(error as NodeJS.ErrnoException).code ?? String(error)}).\n`);
       return 2;
     }
     const lines = await blameFile(traceFilePath(root), rel.split(sep).join('/'), content);

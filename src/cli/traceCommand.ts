@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { CHANGE_CLASSES, type ChangeClassName } from '../core/changeClass/changeClass';
+import { CHANGE_CLASSES } from '../core/changeClass/changeClass';
 import { defaultAnchorDir } from '../core/trace/anchorStore';
 import { reanchorWorkspaceLogs } from '../core/trace/reanchor';
 import { TRACE_FILE } from '../core/trace/traceFiles';
@@ -7,7 +7,8 @@ import { queryTrace, type TraceFilter } from '../core/trace/traceReader';
 import { createAnchorStore } from '../core/trace/traceStack';
 import { formatTraceRow, TRACE_TABLE_HEADER, traceRowCells } from '../core/trace/traceTable';
 import { describeVerification } from '../core/trace/workspaceVerify';
-import { parseCliArgs, usageError } from './cliArgs';
+import { TRACE_DECISIONS } from '../core/trace/traceRecord';
+import { echoArg, oneOf, parseCliArgs, usageError, workspacePattern } from './cliArgs';
 import { governedWorkspaceFrom } from './governedWorkspace';
 import type { CliCommand, CliIO } from './cliCommand';
 import { describeLogSignatures, describeSigners, verifyLogs } from './signedVerification';
@@ -24,6 +25,8 @@ The workspace is the nearest folder at or above the current directory that holds
 finds .git/), or --workspace DIR.
 
 governor trace          lists matching records as a table (one JSON record per line with --json).
+                        --decision and --class take only the values shown; --file is relative to the
+                        workspace (an absolute path must lie inside it).
                         --class keeps the changes of that class (metadata.mutation_class): AST_REFACTOR
                         when the syntax trees say behaviour stays, INTENT_EVOLUTION otherwise.
 governor trace verify   checks the hash chains of the trace and of .orchestration/governance_log.jsonl and
@@ -67,21 +70,32 @@ export const traceCommand: CliCommand = {
     if (!parsed.ok) return usageError(io, 'trace', parsed.message);
     const { values } = parsed;
     const filter: TraceFilter = {};
-    for (const key of ['intent', 'file', 'agent', 'model', 'decision'] as const) {
+    for (const key of ['intent', 'agent', 'model'] as const) {
       if (typeof values[key] === 'string') filter[key] = values[key] as string;
     }
+    if (typeof values.decision === 'string') {
+      const decision = oneOf('decision', values.decision, TRACE_DECISIONS);
+      if (!decision.ok) return usageError(io, 'trace', decision.message);
+      filter.decision = decision.value;
+    }
     if (typeof values.class === 'string') {
-      if (!CHANGE_CLASSES.includes(values.class as ChangeClassName)) return usageError(io, 'trace', `--class '${values.class}' is not one of ${CHANGE_CLASSES.join(', ')}`);
-      filter.mutationClass = values.class;
+      const changeClass = oneOf('class', values.class, CHANGE_CLASSES);
+      if (!changeClass.ok) return usageError(io, 'trace', changeClass.message);
+      filter.mutationClass = changeClass.value;
     }
     for (const key of ['since', 'until'] as const) {
       if (typeof values[key] !== 'string') continue;
       const date = new Date(values[key] as string);
-      if (Number.isNaN(date.getTime())) return usageError(io, 'trace', `--${key} '${values[key]}' is not an ISO date or date-time`);
+      if (Number.isNaN(date.getTime())) return usageError(io, 'trace', `--${key} ${echoArg(values[key] as string)} is not an ISO date or date-time`);
       filter[key] = date;
     }
     const root = await governedWorkspaceFrom(values.workspace, io, 'trace');
     if (!root) return 2;
+    if (typeof values.file === 'string') {
+      const file = workspacePattern('file', values.file, root);
+      if (!file.ok) return usageError(io, 'trace', file.message);
+      filter.file = file.value;
+    }
     let count = 0;
     if (!values.json) io.stdout(`${formatTraceRow(TRACE_TABLE_HEADER)}\n`);
     for await (const { line, record } of queryTrace(join(root, TRACE_FILE), filter)) {

@@ -35,6 +35,10 @@ export interface FileChangeMeta {
   after_hash?: string;
 }
 
+/** What a mutation record says allowed it: the policy alone, or a person's approval. */
+export const TRACE_DECISIONS = ['allow', 'approved'] as const;
+export type TraceDecision = (typeof TRACE_DECISIONS)[number];
+
 /**
  * Everything of ours in an Agent Trace record. `kind` tells mutation records from the writer's own notes:
  * `recovery` (a torn tail was quarantined) and `discontinuity` (the anchored head vanished).
@@ -47,7 +51,7 @@ export interface TraceMetadata {
   agent?: string;
   model_id?: string;
   tool_name?: string;
-  decision?: 'allow' | 'approved';
+  decision?: TraceDecision;
   approver?: string;
   /** Which standing approval allowed the change, or was granted with it (absent for every other change). */
   approval?: TraceApproval;
