@@ -24,9 +24,11 @@ export interface LoadedHooks {
   problems: { file: string; message: string }[];
   /** Things a person may want to know (a skipped Claude-only hook, the old file's migration hint). */
   notes: string[];
+  /** Entries skipped because they are wrong (an unknown event, a broken observation hook); the rest still holds. */
+  warnings: string[];
 }
 
-type Parsed = { ok: true; hooks: HookSpec[]; notes: string[] } | { ok: false; message: string };
+type Parsed = { ok: true; hooks: HookSpec[]; notes: string[]; warnings?: string[] } | { ok: false; message: string };
 
 interface Layer {
   layer: HookLayer;
@@ -45,7 +47,7 @@ interface Layer {
  * is no hooks; a broken one is a problem and the other layers still load.
  */
 export function loadHookLayers(root: string, options: { home: string; door: string }): LoadedHooks {
-  const loaded: LoadedHooks = { hooks: [], problems: [], notes: [] };
+  const loaded: LoadedHooks = { hooks: [], problems: [], notes: [], warnings: [] };
   for (const layer of layers(root, options)) {
     const read = readRegularFileSync(layer.path, { maxBytes: MAX_HOOKS_FILE_BYTES });
     if (!read.ok && read.problem.kind === 'missing') continue;
@@ -60,6 +62,7 @@ export function loadHookLayers(root: string, options: { home: string; door: stri
     }
     loaded.hooks.push(...parsed.hooks);
     loaded.notes.push(...parsed.notes);
+    loaded.warnings.push(...(parsed.warnings ?? []));
   }
   return loaded;
 }
@@ -92,7 +95,7 @@ function userFileName(home: string, path: string): string {
 
 function parse(layer: Layer, text: string): Parsed {
   if (layer.format === 'yaml') return parseLegacyHooksYaml(text);
-  if (text.trim() === '') return { ok: true, hooks: [], notes: [] };
+  if (text.trim() === '') return { ok: true, hooks: [], notes: [], warnings: [] };
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -1,4 +1,5 @@
 import type { HookApprovals } from './hookApprovals';
+import { notFiredText } from './hookEventDoors';
 import type { HookEventName } from './hookEvents';
 import { loadHookLayers } from './hookLayers';
 import type { HookRunLog, HookRunRecord } from './hookRunLog';
@@ -44,6 +45,8 @@ export interface HookListingRow {
   stateText: string;
   /** Claude Code's settings files: run for every agent but Claude Code. */
   notRunForClaudeCode: boolean;
+  /** `not fired by <doors>` when some of the governor's doors never fire this event (FileChanged: all of them). */
+  notFiredBy?: string;
   /** The exact command, argv, URL or prompt a person approves. */
   action: string;
   approvalHash: string;
@@ -61,11 +64,14 @@ export interface DeclaredHooks {
   hooks: readonly HookSpec[];
   problems: readonly HookProblem[];
   notes: readonly string[];
+  warnings?: readonly string[];
 }
 
 export interface HookListing {
   hooks: HookListingRow[];
   problems: HookProblem[];
+  /** Entries skipped because they are wrong (an unknown event, a broken observation hook). */
+  warnings: string[];
   notes: string[];
 }
 
@@ -83,6 +89,7 @@ export async function hookListing(root: string, declared: DeclaredHooks, ports: 
   for (const spec of declared.hooks) {
     const state = await trustState(root, spec, ports);
     const lastRun = Object.hasOwn(runs, spec.id) ? runs[spec.id] : undefined;
+    const notFiredBy = notFiredText(spec.event);
     hooks.push({
       id: spec.id,
       name: spec.name,
@@ -96,13 +103,14 @@ export async function hookListing(root: string, declared: DeclaredHooks, ports: 
       state,
       stateText: TRUST_STATE_TEXT[state],
       notRunForClaudeCode: spec.source.layer === 'claude',
+      ...(notFiredBy ? { notFiredBy } : {}),
       action: hookActionText(spec.action),
       approvalHash: spec.approvalHash,
       ...(lastRun ? { lastRun } : {}),
       lastRunText: lastRun ? lastRunText(lastRun) : 'never run',
     });
   }
-  return { hooks, problems: [...declared.problems], notes: [...declared.notes] };
+  return { hooks, problems: [...declared.problems], warnings: [...(declared.warnings ?? [])], notes: [...declared.notes] };
 }
 
 /**
@@ -193,6 +201,15 @@ export function hookListingText(listing: HookListing, width = 100): string {
   if (listing.problems.length) {
     lines.push('', "Problems (until they are fixed, agents' calls that hooks decide are refused):");
     for (const p of listing.problems) lines.push(`${INDENT}${cell(p.file)}: ${cell(p.message)}`);
+  }
+  if (listing.warnings.length) {
+    lines.push('', 'Warnings (these entries are skipped; the rest of each file holds):');
+    for (const warning of listing.warnings) lines.push(`${INDENT}${cell(warning)}`);
+  }
+  const notFired = [...new Map(listing.hooks.filter((row) => row.notFiredBy).map((row) => [row.event, row.notFiredBy])).entries()];
+  if (notFired.length) {
+    lines.push('', 'Events not every door fires (their hooks run only where the event happens):');
+    for (const [event, text] of notFired) lines.push(`${INDENT}${event}: ${text ?? ''}`);
   }
   if (listing.notes.length) {
     lines.push('', 'Notes:');

@@ -1,7 +1,7 @@
 import { isOurCommand } from './ourHookCommand';
 import { commandHash, specHash } from './hookApprovals';
 import { conditionProblem } from './hookCondition';
-import { DECISION_EVENTS, HOOK_EVENTS, isHookEventName, TOOL_EVENTS, type HookEventName } from './hookEvents';
+import { closestHookEvent, DECISION_EVENTS, isHookEventName, TOOL_EVENTS, type HookEventName } from './hookEvents';
 import { matcherProblem } from './hookMatcher';
 import { DEFAULT_HOOK_TIMEOUT_MS, type HookAction, type HookSource, type HookSpec, type OnFailure } from './hookSpec';
 
@@ -11,12 +11,14 @@ import { DEFAULT_HOOK_TIMEOUT_MS, type HookAction, type HookSource, type HookSpe
  * Not strict (Claude Code's `.claude/settings*.json`): what only Claude Code runs is skipped with a note, our own
  * bridge entries silently (they call the governor; running them from the governor would loop), and every other
  * key of the settings file is none of our business. Unknown keys of a hook are ignored, as Claude Code does.
+ * Only what would weaken a decision is fatal to the file: a malformed entry of a decision event. An unknown event
+ * or a malformed observation entry is a warning that costs that entry only, so the deny hooks beside it still run.
  */
 export interface HooksConfigOptions {
   strict: boolean;
 }
 
-export type HooksConfigParse = { ok: true; hooks: HookSpec[]; notes: string[] } | { ok: false; message: string };
+export type HooksConfigParse = { ok: true; hooks: HookSpec[]; notes: string[]; warnings: string[] } | { ok: false; message: string };
 
 const HOOK_TYPES = ['command', 'http', 'prompt'] as const;
 type HookType = (typeof HOOK_TYPES)[number];
@@ -62,6 +64,7 @@ function shorten(text: string): string {
 class ConfigReader {
   private readonly hooks: HookSpec[] = [];
   private readonly notes: string[] = [];
+  private readonly warnings: string[] = [];
 
   constructor(
     private readonly source: HookSource,
@@ -76,21 +79,33 @@ class ConfigReader {
     this.notes.push(`${this.source.file}: ${where} ${what}`);
   }
 
-  read(value: unknown): { hooks: HookSpec[]; notes: string[] } {
+  read(value: unknown): { hooks: HookSpec[]; notes: string[]; warnings: string[] } {
     if (!isObject(value)) this.fail('the file', `must be a JSON object such as ${SHAPE_EXAMPLE}`);
     const events = value.hooks;
-    if (events === undefined || events === null) return { hooks: [], notes: [] };
+    if (events === undefined || events === null) return { hooks: [], notes: [], warnings: [] };
     if (!isObject(events)) this.fail('hooks', `must be an object of events, e.g. ${SHAPE_EXAMPLE}`);
     for (const [event, groups] of Object.entries(events)) {
       if (!isHookEventName(event)) {
-        if (this.options.strict) this.fail(`hooks.${event}`, `is not an event Intent Governor knows; use one of ${HOOK_EVENTS.join(', ')}`);
-        this.note(`hooks.${event}`, 'is an event Intent Governor does not have; skipped here (Claude Code still runs it)');
+        const meant = closestHookEvent(event);
+        this.warnings.push(`${this.source.file}: hooks.${event} is not an event Claude Code or Intent Governor has${meant ? ` (did you mean ${meant}?)` : ''}; its hooks are skipped, the rest of the file holds`);
         continue;
       }
-      if (!Array.isArray(groups)) this.fail(`hooks.${event}`, `must be a list of matcher groups, e.g. [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./check.sh"}]}]`);
-      groups.forEach((group, g) => this.group(event, group, g));
+      this.entry(event, () => {
+        if (!Array.isArray(groups)) this.fail(`hooks.${event}`, `must be a list of matcher groups, e.g. [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./check.sh"}]}]`);
+        groups.forEach((group, g) => this.entry(event, () => this.group(event, group, g)));
+      });
     }
-    return { hooks: this.hooks, notes: this.notes };
+    return { hooks: this.hooks, notes: this.notes, warnings: this.warnings };
+  }
+
+  /** A mistake in a decision event's entry fails the file (decisions fail closed); elsewhere it skips that entry. */
+  private entry(event: HookEventName, read: () => void): void {
+    try {
+      read();
+    } catch (error) {
+      if (!(error instanceof ConfigError) || DECISION_EVENTS.has(event)) throw error;
+      this.warnings.push(`${error.message}; skipped (a ${event} hook decides nothing, so the rest of the file holds)`);
+    }
   }
 
   private group(event: HookEventName, group: unknown, g: number): void {
@@ -115,7 +130,7 @@ class ConfigReader {
     const problem = matcherProblem(matcher);
     if (problem) this.fail(`${where}:`, problem);
     if (!Array.isArray(group.hooks)) this.fail(`${where}.hooks`, 'must be a list of hooks, e.g. [{"type": "command", "command": "./check.sh"}]');
-    group.hooks.forEach((hook, h) => this.hook(event, matcher, condition, hook, `${where}.hooks[${h}]`));
+    group.hooks.forEach((hook, h) => this.entry(event, () => this.hook(event, matcher, condition, hook, `${where}.hooks[${h}]`)));
   }
 
   private hook(event: HookEventName, matcher: string, groupCondition: string | undefined, hook: unknown, where: string): void {
@@ -132,10 +147,8 @@ class ConfigReader {
     const action = this.action(type as HookType, hook, where);
     const flags = { async: this.flag(hook, 'async', where), asyncRewake: this.flag(hook, 'asyncRewake', where), once: this.flag(hook, 'once', where) };
     if ((flags.async || flags.asyncRewake) && DECISION_EVENTS.has(event)) {
-      const key = flags.async ? 'async' : 'asyncRewake';
-      if (this.options.strict) this.fail(where, `has "${key}": true, but ${event} waits for its hooks' decision and a hook in the background cannot decide; remove "${key}" (the hook then runs before the call and may block it)`);
-      this.note(where, `has "${key}": true on ${event}: in the background it cannot decide, so it does not run here (Claude Code still runs it)`);
-      return;
+      // As in Claude Code: it runs, in the background, and whatever it answers decides nothing.
+      this.note(where, `has "${flags.async ? 'async' : 'asyncRewake'}": true on ${event}: it runs in the background and cannot block the call (remove it for a hook that decides)`);
     }
     const condition = this.condition(event, hook, groupCondition, where);
     const spec: HookSpec = {

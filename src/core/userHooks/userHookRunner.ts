@@ -83,6 +83,10 @@ export class UserHookRunner {
       this.notesLogged.add(note);
       this.services.logger.info(note);
     }
+    for (const warning of loaded.warnings.filter((n) => !this.notesLogged.has(n))) {
+      this.notesLogged.add(warning);
+      this.services.logger.warn(`user hooks: ${warning}`);
+    }
     if (loaded.problems.length) {
       const what = loaded.problems.map((p) => `${p.file}: ${p.message}`).join('; ');
       this.services.logger.error(`user hooks: ${what}`);

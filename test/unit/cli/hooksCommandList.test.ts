@@ -60,7 +60,7 @@ describe('governor hooks list', function () {
     const run = await ws.governor(['hooks', 'list', '--workspace', ws.root, '--json']);
     assert.equal(run.code, 0, run.stderr);
     const listing = JSON.parse(run.stdout) as { hooks: Record<string, unknown>[]; problems: unknown[]; notes: string[] };
-    assert.deepEqual(Object.keys(listing), ['hooks', 'problems', 'notes']);
+    assert.deepEqual(Object.keys(listing), ['hooks', 'problems', 'warnings', 'notes']);
     assert.equal(listing.hooks.length, 4);
     const legacy = listing.hooks.find((h) => h.layer === 'legacy');
     assert.ok(legacy);

@@ -59,7 +59,7 @@ describe('loadHookLayers: every layer of user hooks, in order, as one door sees 
   });
 
   it('no files at all: no hooks, no problems', () => {
-    assert.deepEqual(loadHookLayers(root, { home, door: 'vscode' }), { hooks: [], problems: [], notes: [] });
+    assert.deepEqual(loadHookLayers(root, { home, door: 'vscode' }), { hooks: [], problems: [], notes: [], warnings: [] });
   });
 
   it('a broken file is a problem that names it and says what to do; the other layers still load', async () => {
@@ -73,13 +73,15 @@ describe('loadHookLayers: every layer of user hooks, in order, as one door sees 
     assert.equal(loaded.problems[1].message, 'hooks.PreToolUse[0].hooks[0] needs "command" (a shell string) or "args" (a program and its arguments, no shell)');
   });
 
-  it('an unknown event in our project file is a problem; in Claude Code settings it is a note', async () => {
-    await writeFile(join(root, PROJECT_HOOKS_FILE), JSON.stringify({ hooks: { Setup: [] } }));
-    await writeFile(join(root, CLAUDE_SETTINGS_FILES[0]), JSON.stringify({ hooks: { Setup: [] } }));
+  it('an unknown event is a warning for that entry in every file, never a problem; Claude Code events such as Setup load', async () => {
+    await writeFile(join(root, PROJECT_HOOKS_FILE), JSON.stringify({ hooks: { Setup: [], Bogus: [] } }));
+    await writeFile(join(root, CLAUDE_SETTINGS_FILES[0]), JSON.stringify({ hooks: { Setup: [], Bogus: [] } }));
     const loaded = loadHookLayers(root, { home, door: 'mcp' });
-    assert.deepEqual(loaded.problems.map((p) => p.file), ['.orchestration/hooks.json']);
-    assert.match(loaded.problems[0].message, /^hooks\.Setup is not an event Intent Governor knows; use one of SessionStart, /);
-    assert.deepEqual(loaded.notes, ['.claude/settings.json: hooks.Setup is an event Intent Governor does not have; skipped here (Claude Code still runs it)']);
+    assert.deepEqual(loaded.problems, []);
+    assert.deepEqual(loaded.warnings, [
+      '.orchestration/hooks.json: hooks.Bogus is not an event Claude Code or Intent Governor has; its hooks are skipped, the rest of the file holds',
+      '.claude/settings.json: hooks.Bogus is not an event Claude Code or Intent Governor has; its hooks are skipped, the rest of the file holds',
+    ]);
   });
 
   it("our own bridge entries in Claude Code's settings.local.json are not run again for the other doors", async () => {
@@ -89,12 +91,12 @@ describe('loadHookLayers: every layer of user hooks, in order, as one door sees 
         SessionStart: [{ hooks: [{ type: 'command', command: OUR_BRIDGE, timeout: 120 }] }],
       },
     }));
-    assert.deepEqual(loadHookLayers(root, { home, door: 'vscode' }), { hooks: [], problems: [], notes: [] });
+    assert.deepEqual(loadHookLayers(root, { home, door: 'vscode' }), { hooks: [], problems: [], notes: [], warnings: [] });
   });
 
   it('an empty hooks.json is no hooks', async () => {
     await writeFile(join(root, PROJECT_HOOKS_FILE), '\n');
-    assert.deepEqual(loadHookLayers(root, { home, door: 'mcp' }), { hooks: [], problems: [], notes: [] });
+    assert.deepEqual(loadHookLayers(root, { home, door: 'mcp' }), { hooks: [], problems: [], notes: [], warnings: [] });
   });
 
   it('a file over the cap is a problem, not parsed', async () => {

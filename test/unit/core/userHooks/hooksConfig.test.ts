@@ -122,8 +122,8 @@ describe("parseHooksConfig: one file's hooks in Claude Code's shape", () => {
   });
 
   it('a file without hooks, or with other keys only, has no hooks', () => {
-    assert.deepEqual(parseHooksConfig({}, PROJECT, { strict: true }), { ok: true, hooks: [], notes: [] });
-    assert.deepEqual(parseHooksConfig({ permissions: { allow: ['Bash(ls)'] }, env: {} }, CLAUDE, { strict: false }), { ok: true, hooks: [], notes: [] });
+    assert.deepEqual(parseHooksConfig({}, PROJECT, { strict: true }), { ok: true, hooks: [], notes: [], warnings: [] });
+    assert.deepEqual(parseHooksConfig({ permissions: { allow: ['Bash(ls)'] }, env: {} }, CLAUDE, { strict: false }), { ok: true, hooks: [], notes: [], warnings: [] });
   });
 
   describe('what it refuses, naming the file, the place in it and what to write instead', () => {
@@ -131,7 +131,6 @@ describe("parseHooksConfig: one file's hooks in Claude Code's shape", () => {
     const table: [what: string, value: unknown, message: string][] = [
       ['not an object', [], `.orchestration/hooks.json: the file must be a JSON object such as {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./check.sh"}]}]}}`],
       ['hooks as a list (the old format)', { hooks: [{ command: 'x' }] }, `.orchestration/hooks.json: hooks must be an object of events, e.g. {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./check.sh"}]}]}}`],
-      ['an unknown event', { hooks: { pre: [] } }, `.orchestration/hooks.json: hooks.pre is not an event Intent Governor knows; use one of SessionStart, SessionEnd, UserPromptSubmit, PreToolUse, PostToolUse, PostToolUseFailure, PermissionRequest, PermissionDenied, Stop, SubagentStart, SubagentStop, PreCompact, Notification, IntentSelected, ScopeExpansionRequested, TraceRecorded`],
       ['an event that is not a list', { hooks: { PreToolUse: {} } }, `.orchestration/hooks.json: hooks.PreToolUse must be a list of matcher groups, e.g. [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./check.sh"}]}]`],
       ['a group that is not an object', { hooks: { PreToolUse: ['Bash'] } }, `.orchestration/hooks.json: hooks.PreToolUse[0] must be an object with "matcher" and "hooks"`],
       ['a matcher that is not a string', { hooks: { PreToolUse: [{ matcher: 3, hooks: [] }] } }, `.orchestration/hooks.json: hooks.PreToolUse[0].matcher must be a string: tool names (Edit|Write) or a regular expression; leave it out for every tool`],
@@ -154,18 +153,32 @@ describe("parseHooksConfig: one file's hooks in Claude Code's shape", () => {
       ['a timeout in milliseconds', config('PreToolUse', { type: 'command', command: 'x', timeout: 5000 }), `${where}.timeout must be a whole number of seconds from 1 to 600 (Claude Code's unit), e.g. "timeout": 30`],
       ['a timeout of zero', config('PreToolUse', { type: 'command', command: 'x', timeout: 0 }), `${where}.timeout must be a whole number of seconds from 1 to 600 (Claude Code's unit), e.g. "timeout": 30`],
       ['a fractional timeout', config('PreToolUse', { type: 'command', command: 'x', timeout: 1.5 }), `${where}.timeout must be a whole number of seconds from 1 to 600 (Claude Code's unit), e.g. "timeout": 30`],
-      ['async as a string', config('PostToolUse', { type: 'command', command: 'x', async: 'yes' }), `.orchestration/hooks.json: hooks.PostToolUse[0].hooks[0].async must be true or false`],
-      ['async on a decision event', config('PreToolUse', { type: 'command', command: 'x', async: true }), `${where} has "async": true, but PreToolUse waits for its hooks' decision and a hook in the background cannot decide; remove "async" (the hook then runs before the call and may block it)`],
-      ['asyncRewake on a decision event', config('UserPromptSubmit', { type: 'command', command: 'x', asyncRewake: true }), `.orchestration/hooks.json: hooks.UserPromptSubmit[0].hooks[0] has "asyncRewake": true, but UserPromptSubmit waits for its hooks' decision and a hook in the background cannot decide; remove "asyncRewake" (the hook then runs before the call and may block it)`],
       ['an unknown onFailure', config('PreToolUse', { type: 'command', command: 'x', onFailure: 'ignore' }), `${where}.onFailure must be "block" (a failing hook refuses the call) or "continue" (its failure is logged)`],
       ['a name that is not a string', config('PreToolUse', { type: 'command', command: 'x', name: 1 }), `${where}.name must be a string`],
       ['an if that is not a rule', config('PreToolUse', { type: 'command', command: 'x', if: 'git push' }), `${where}: "if" 'git push' is not a permission rule; write Tool or Tool(pattern), e.g. "Bash(git push:*)" or "Write(src/**)"`],
-      ['an if on an event without a tool', config('SessionStart', { type: 'command', command: 'x', if: 'Bash' }), `.orchestration/hooks.json: hooks.SessionStart[0].hooks[0].if only applies to tool events (PreToolUse, PostToolUse, PostToolUseFailure, PermissionRequest, PermissionDenied); remove it, or move the hook to one of them`],
       ['a rule matcher whose hooks have their own if', config('PreToolUse', { type: 'command', command: 'x', if: 'Bash(npm:*)' }, 'Bash(git:*)'), `.orchestration/hooks.json: hooks.PreToolUse[0].matcher 'Bash(git:*)' is a permission rule and its hooks have their own "if"; write "matcher": "Bash" and put both conditions in one "if" per hook`],
     ];
     for (const [what, value, message] of table) {
       it(what, () => assert.equal(errorOf(value), message));
     }
+
+    it('an unknown event, or a mistake in an observation entry, is a warning for that entry only; a decision entry stays fatal', () => {
+      const parsed = parseHooksConfig({ hooks: { pre: [], PostToolUse: [{ hooks: [{ type: 'command', command: 'x', async: 'yes' }] }], SessionStart: [{ hooks: [{ type: 'command', command: 'x', if: 'Bash' }, { type: 'command', command: 'ok' }] }] } }, PROJECT, { strict: true });
+      assert.ok(parsed.ok);
+      assert.deepEqual(parsed.hooks.map((h) => h.name), ['ok']);
+      assert.deepEqual(parsed.warnings, [
+        '.orchestration/hooks.json: hooks.pre is not an event Claude Code or Intent Governor has; its hooks are skipped, the rest of the file holds',
+        '.orchestration/hooks.json: hooks.PostToolUse[0].hooks[0].async must be true or false; skipped (a PostToolUse hook decides nothing, so the rest of the file holds)',
+        '.orchestration/hooks.json: hooks.SessionStart[0].hooks[0].if only applies to tool events (PreToolUse, PostToolUse, PostToolUseFailure, PermissionRequest, PermissionDenied); remove it, or move the hook to one of them; skipped (a SessionStart hook decides nothing, so the rest of the file holds)',
+      ]);
+      assert.match(errorOf(config('PreToolUse', { type: 'command', command: 'x', async: 'yes' })), /hooks\.PreToolUse\[0\]\.hooks\[0\]\.async must be true or false$/);
+    });
+
+    it('async or asyncRewake on a decision event is kept and runs in the background, with a note that it cannot block', () => {
+      const parsed = parseHooksConfig(config('PreToolUse', { type: 'command', command: 'log.sh', async: true }, 'Bash'), PROJECT, { strict: true });
+      assert.deepEqual(hooksOf(parsed).map((h) => [h.name, h.async]), [['log.sh', true]]);
+      assert.deepEqual(parsed.ok && parsed.notes, ['.orchestration/hooks.json: hooks.PreToolUse[0].hooks[0] has "async": true on PreToolUse: it runs in the background and cannot block the call (remove it for a hook that decides)']);
+    });
 
     it('names the user file as it was given', () => {
       const user: HookSource = { layer: 'user', file: '~/.intent-governor/hooks.json' };
@@ -186,12 +199,12 @@ describe("parseHooksConfig: one file's hooks in Claude Code's shape", () => {
         },
       });
       const hooks = hooksOf(parsed);
-      assert.deepEqual(hooks.map((h) => [h.id, h.name, h.source.layer]), [['.claude/settings.json#PreToolUse[0].hooks[1]', './guard.sh', 'claude']]);
-      assert.deepEqual(parsed.ok && parsed.notes, [
-        '.claude/settings.json: hooks.Setup is an event Intent Governor does not have; skipped here (Claude Code still runs it)',
-        '.claude/settings.json: hooks.ConfigChange is an event Intent Governor does not have; skipped here (Claude Code still runs it)',
-        ".claude/settings.json: hooks.PreToolUse[0].hooks[0] is a hook of type 'agent', which only Claude Code runs; skipped here",
+      assert.deepEqual(hooks.map((h) => [h.id, h.name, h.source.layer]), [
+        ['.claude/settings.json#Setup[0].hooks[0]', 'setup.sh', 'claude'],
+        ['.claude/settings.json#ConfigChange[0].hooks[0]', 'x', 'claude'],
+        ['.claude/settings.json#PreToolUse[0].hooks[1]', './guard.sh', 'claude'],
       ]);
+      assert.deepEqual(parsed.ok && parsed.notes, [".claude/settings.json: hooks.PreToolUse[0].hooks[0] is a hook of type 'agent', which only Claude Code runs; skipped here"]);
     });
 
     it('skips our own bridge entries and every mcp_tool hook silently (running them from the governor would loop)', () => {
@@ -221,10 +234,10 @@ describe("parseHooksConfig: one file's hooks in Claude Code's shape", () => {
       assert.match(errorOf({ hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: 'a', timeout: -1 }] }] } }, CLAUDE, false), /timeout must be a whole number of seconds/);
     });
 
-    it('an async hook on a decision event does not run here (it could not decide), with a note', () => {
+    it('an async hook on a decision event runs in the background here too, with a note', () => {
       const parsed = parseClaude(config('PreToolUse', { type: 'command', command: 'log.sh', async: true }, 'Bash'));
-      assert.deepEqual(hooksOf(parsed), []);
-      assert.deepEqual(parsed.ok && parsed.notes, [`.claude/settings.json: hooks.PreToolUse[0].hooks[0] has "async": true on PreToolUse: in the background it cannot decide, so it does not run here (Claude Code still runs it)`]);
+      assert.deepEqual(hooksOf(parsed).map((h) => h.async), [true]);
+      assert.equal(parsed.ok && parsed.notes.length, 1);
     });
 
     it('an if on an event without a tool is dropped with a note: the hook runs whenever its event fires', () => {
