@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
 import { MemoryBeforeStash } from './core/bridge/beforeStash';
 import { hookRoute } from './core/bridge/hookRoute';
+import { agentHookRoute } from './core/bridge/agentHookRoute';
+import { sameFolder } from './core/paths/sameFolder';
 import { NativeToolBridge } from './core/bridge/nativeToolBridge';
 import { Governor } from './core/governor';
 import { INTENTS_FILE_RELATIVE } from './core/intents/fileIntentSource';
@@ -115,7 +117,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<Intent
     workspaceFolders: [services.workspace.root],
     sessions: agentSessions,
     // Agents' native tools (governor hook) are judged here, with the approval modal and this trace.
-    hookRoute: hookRoute(bridge),
+    hookRoutes: [
+      hookRoute(bridge),
+      agentHookRoute({ decide: (request, signal) => bridge.handle(request, signal), governs: (root) => sameFolder(root, services.workspace.root), env: process.env, intentFromEnv: false }),
+    ],
   }).catch((error: unknown) => {
     log.error(`the MCP server could not start: ${error instanceof Error ? error.message : String(error)}`);
     return undefined;

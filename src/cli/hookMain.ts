@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type * as CodeCache from './codeCache';
 import { governorHome, runHookFlow, type HeadlessDecider } from './hookFlow';
 import { exitAfterOutput, processIO } from './processIO';
+import { startResident } from './residentStarter';
 
 /**
  * dist/hook.js: `governor hook` in a small bundle, because agents start one process per tool call. It has
@@ -10,6 +11,8 @@ import { exitAfterOutput, processIO } from './processIO';
  * Usage as for the CLI: `node dist/hook.js hook <agent> [options]`.
  */
 const loadHeadless: HeadlessDecider = async (request, root, intent, io) => {
+  // This call is decided here; the next ones go to the workspace's resident governor, with no Node.js to start.
+  startResident(root, io.env, join(__dirname, 'cli.js'));
   // Required here: with an extension running, the process never loads the cache's modules (vm, crypto).
   const { requireWithCodeCache } = require('./codeCache') as typeof CodeCache;
   const headless = requireWithCodeCache<{ decideHeadless: HeadlessDecider }>(join(__dirname, 'hook-headless.js'), join(governorHome(io.env), 'code-cache'));

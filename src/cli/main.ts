@@ -9,10 +9,11 @@ import { hooksCommand } from './hooksCommand';
 import { intentMapCommand } from './intentMapCommand';
 import { keysCommand } from './keysCommand';
 import { mcpCommand } from './mcpCommand';
+import { residentCommand } from './residentCommand';
 import { traceCommand } from './traceCommand';
 
 /** Every subcommand, in the order `governor --help` lists them. */
-const COMMANDS: CliCommand[] = [traceCommand, blameCommand, intentMapCommand, checkCommand, decideCommand, mcpCommand, hookCommand, hooksCommand, doctorCommand, keysCommand];
+const COMMANDS: CliCommand[] = [traceCommand, blameCommand, intentMapCommand, checkCommand, decideCommand, mcpCommand, hookCommand, residentCommand, hooksCommand, doctorCommand, keysCommand];
 
 function overview(): string {
   const width = Math.max(0, ...COMMANDS.map((c) => c.name.length));

@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { realpathSync } from 'node:fs';
+import { dirname } from 'node:path';
 import * as vscode from 'vscode';
 import { RelayClient } from '../../core/approvalRelay/relayClient';
 import { relayRoutes } from '../../core/approvalRelay/relayRoutes';
@@ -7,6 +9,7 @@ import { WindowApprovalRouter } from '../../core/approvalRelay/windowApprovalRou
 import type { Governor } from '../../core/governor';
 import type { Approver } from '../../core/approval/approver';
 import type { Logger } from '../../core/logger';
+import { removeOwnResidentEndpoint, writeResidentEndpoint } from '../../core/bridge/residentEndpoint';
 import { defaultServersDir, discoveryFilePath, folderKey, readDiscoveryFile, removeOwnDiscoveryFile, writeDiscoveryFile } from '../../core/mcp/discoveryFile';
 import { startLocalServer, type LocalServer } from '../../core/localServer/localServer';
 import { newBearerToken } from '../../core/localServer/requestGuard';
@@ -35,8 +38,12 @@ export interface McpHostOptions {
   secrets: vscode.SecretStorage;
   state: vscode.Memento;
   workspaceFolders: string[];
-  /** The hook bridge's route (POST /hook), served beside MCP on the same server, token and guards while this window serves. */
-  hookRoute?: LocalRoute;
+  /**
+   * The hook bridge's routes (POST /hook from the Node hook, POST /agent-hook from the hook launcher's curl), served
+   * beside MCP on the same server, token and guards while this window serves; the launcher finds them through the
+   * folder's resident endpoint file, which this window writes while it serves.
+   */
+  hookRoutes?: LocalRoute[];
   /** Where discovery files and leases live; default ~/.intent-governor/servers. */
   serversDir?: string;
   /** The window's view of the agent sessions: sent to the other windows while serving, mirrored while attached. */
@@ -89,6 +96,9 @@ export async function startMcpHost(options: McpHostOptions): Promise<McpHost> {
   if (folder === undefined) throw new Error('startMcpHost: no workspace folder to serve');
   const dir = options.serversDir ?? defaultServersDir();
   const discoveryFile = discoveryFilePath({ port: 0, workspaceFolders: [folder] }, dir);
+  const home = dirname(dir);
+  // Hook launchers name the folder as the shell sees it (physical): its endpoint file is written for both spellings.
+  const folderSpellings = () => new Set([folder, realpathOr(folder)]);
   const windowId = randomBytes(8).toString('hex');
   const portKey = `${PORT_STATE}:${folderKey(folder)}`;
   const logger = options.logger;
@@ -118,7 +128,7 @@ export async function startMcpHost(options: McpHostOptions): Promise<McpHost> {
     const savedToken = endpoint?.token ?? (await options.secrets.get(TOKEN_SECRET));
     // One local server, every door a route on it: MCP (where the discovery file points), the hook bridge, the relay.
     const routes: LocalRoute[] = [mcpRoute({ governor: options.governor, name: 'intent-governor', version: options.version, logger })];
-    if (options.hookRoute) routes.push(options.hookRoute);
+    routes.push(...(options.hookRoutes ?? []));
     if (relayKey) routes.push(...relayRoutes(router, relayKey, logger, sessions));
     const server = await startLocalServer({
       token: savedToken,
@@ -132,6 +142,7 @@ export async function startMcpHost(options: McpHostOptions): Promise<McpHost> {
     await options.state.update(portKey, server.port);
     options.governor.services.approver = router;
     await writeDiscoveryFile({ port: server.port, token: server.token, pid: process.pid, workspaceFolders: options.workspaceFolders, url: server.url }, dir);
+    if (options.hookRoutes?.length) for (const spelling of folderSpellings()) writeResidentEndpoint(home, spelling, { port: server.port, token: server.token, pid: process.pid });
     announce({ port: server.port, url: server.url, token: server.token });
     logger.info(`serving ${folder}: MCP server on ${server.url} (discovery: ${discoveryFile})`);
     return { role: 'serving', server, lease };
@@ -231,6 +242,7 @@ export async function startMcpHost(options: McpHostOptions): Promise<McpHost> {
     options.governor.services.approver = localApprover;
     try {
       removeOwnDiscoveryFile(discoveryFile);
+      for (const spelling of folderSpellings()) removeOwnResidentEndpoint(home, spelling);
     } catch (error) {
       logger.warn(`could not remove the discovery file ${discoveryFile}: ${error instanceof Error ? error.message : String(error)}`);
     }
@@ -291,4 +303,12 @@ async function relayKeyOf(secrets: vscode.SecretStorage, create: boolean): Promi
 
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function realpathOr(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
 }

@@ -1,0 +1,134 @@
+import { appendFileSync, existsSync, mkdirSync, realpathSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { ENDPOINTS_IN_HOME, residentEndpointPath } from '../core/agents/common/residentProtocol';
+import { agentHookRoute } from '../core/bridge/agentHookRoute';
+import { FileBeforeStash } from '../core/bridge/beforeStash';
+import { findGoverningServer } from '../core/bridge/extensionClient';
+import { NativeToolBridge } from '../core/bridge/nativeToolBridge';
+import { removeOwnResidentEndpoint, residentEndpointPid, writeResidentEndpoint } from '../core/bridge/residentEndpoint';
+import { IntentMapKeeper } from '../core/intentMap/intentMapKeeper';
+import { startLocalServer } from '../core/localServer/localServer';
+import type { Logger } from '../core/logger';
+import { tryLeaseFolder } from '../core/mcp/workspaceLease';
+import { denyingApprover } from '../core/nodeServices';
+import { governorHome } from '../core/paths/governorHome';
+import { sameFolder } from '../core/paths/sameFolder';
+import { parseCliArgs, usageError, workspaceFrom } from './cliArgs';
+import { openCliGovernor } from './cliGovernor';
+import { residentStartMarker } from './residentStarter';
+import type { CliCommand, CliIO } from './cliCommand';
+
+const DEFAULT_IDLE_MS = 10 * 60_000;
+
+const USAGE = `governor resident: the workspace's resident governor for agents' hooks
+
+Usage: governor resident [--workspace DIR] [--idle-ms N]
+
+Serves the hook calls of every agent in the workspace from one long-lived process, so the installed hooks
+start no Node.js per tool call (the hook launcher reaches it with curl) and every agent session keeps its
+state here: the intent it bound, what it read (a file changed after the agent read it is STALE_FILE), its
+approvals. The first hook call of an agent starts it when no VS Code governs the workspace (set
+INTENT_GOVERNOR_RESIDENT=off to never start one); one runs per workspace, and it stops when VS Code starts
+governing the workspace, when .orchestration/ is gone, or after --idle-ms without a call (default ${DEFAULT_IDLE_MS / 60_000} min,
+or INTENT_GOVERNOR_RESIDENT_IDLE_MS). Its log is ~/.intent-governor/run/resident.log.
+`;
+
+/** How often it looks whether it should still serve. */
+const WATCH_MS = 1_000;
+
+/** A log file under the governor's home: the resident has no terminal. */
+function fileLogger(file: string, root: string): Logger {
+  const line = (level: string) => (message: string) => {
+    try {
+      appendFileSync(file, `${new Date().toISOString()} [${process.pid} ${root}] ${level} ${message}\n`);
+    } catch {
+      // a log that cannot be written must not stop the governor
+    }
+  };
+  return { info: line('info'), warn: line('warn'), error: line('error') };
+}
+
+export const residentCommand: CliCommand = {
+  name: 'resident',
+  summary: "Serve every agent's hooks for a workspace from one process (started on demand)",
+  usage: USAGE,
+  async run(args, io) {
+    const parsed = parseCliArgs(args, { workspace: { type: 'string' }, 'idle-ms': { type: 'string' } });
+    if (!parsed.ok) return usageError(io, 'resident', parsed.message);
+    const idleMs = Number(parsed.values['idle-ms'] ?? (io.env.INTENT_GOVERNOR_RESIDENT_IDLE_MS || DEFAULT_IDLE_MS));
+    if (!Number.isInteger(idleMs) || idleMs < 1_000) return usageError(io, 'resident', '--idle-ms must be an integer of at least 1000');
+    const root = await workspaceFrom(parsed.values.workspace, io, 'resident');
+    if (root === undefined) return 2;
+    return serveResident(root, idleMs, io);
+  },
+};
+
+async function serveResident(root: string, idleMs: number, io: CliIO): Promise<number> {
+  const home = governorHome(io.env);
+  const runDir = join(home, ENDPOINTS_IN_HOME);
+  mkdirSync(runDir, { recursive: true, mode: 0o700 });
+  const logger = fileLogger(join(runDir, 'resident.log'), root);
+  const servers = join(home, 'servers');
+  const extensionGoverns = async () => existsSync(servers) && (await findGoverningServer(root, servers)) !== undefined;
+  if (await extensionGoverns()) return 0; // VS Code governs it: hooks reach the extension
+  const attempt = await tryLeaseFolder(root, runDir);
+  if (!attempt.held) return 0; // another resident serves it
+  const lease = attempt.lease;
+  // Hooks name the folder as the shell sees it (physical) and as the agent gives it: answer for both spellings.
+  const roots = new Set([root, realpathSync(root)]);
+  const governs = (candidate: string) => sameFolder(candidate, root);
+
+  const intentMap = new IntentMapKeeper({ workspaceRoot: root, logger });
+  const { governor, close } = await openCliGovernor(root, io.env, { approver: denyingApprover, logger, extra: { intentMap } });
+  // The stash is a file: a call's pre may have been answered by a one-shot hook process before this one started.
+  const bridge = new NativeToolBridge(governor, new FileBeforeStash(join(home, 'bridge')), { askHuman: false, resident: true });
+  const reconciling = bridge.startReconciling();
+  let lastCall = Date.now();
+  const server = await startLocalServer({
+    logger,
+    routes: [
+      agentHookRoute({
+        governs,
+        env: io.env,
+        intentFromEnv: true,
+        decide: async (request, signal) => {
+          lastCall = Date.now();
+          try {
+            return await bridge.handle(request, signal);
+          } finally {
+            lastCall = Date.now();
+          }
+        },
+      }),
+    ],
+  });
+  for (const spelling of roots) writeResidentEndpoint(home, spelling, { port: server.port, token: server.token, pid: process.pid });
+  rmSync(residentStartMarker(home, root), { force: true }); // up: a Node hook that finds it gone may start another at once
+  logger.info(`serving ${root} on ${server.origin} (endpoint ${residentEndpointPath(home, root)}; idle exit after ${idleMs} ms)`);
+
+  const why = await new Promise<string>((resolve) => {
+    const stop = (reason: string) => {
+      clearInterval(timer);
+      resolve(reason);
+    };
+    const timer = setInterval(() => {
+      void (async () => {
+        if (!existsSync(join(root, '.orchestration'))) return stop('the workspace is no longer governed');
+        if (residentEndpointPid(home, root) !== process.pid) return stop('another governor took the workspace over');
+        if (Date.now() - lastCall > idleMs) return stop(`no hook call for ${idleMs} ms`);
+        if (await extensionGoverns()) return stop('VS Code governs the workspace now');
+      })();
+    }, WATCH_MS);
+    process.once('SIGTERM', () => stop('SIGTERM'));
+    process.once('SIGINT', () => stop('SIGINT'));
+  });
+  logger.info(`stopping: ${why}`);
+  for (const spelling of roots) removeOwnResidentEndpoint(home, spelling);
+  await server.close();
+  reconciling.dispose();
+  await governor.userHooks.drain();
+  await intentMap.flush();
+  await close();
+  await lease.release();
+  return 0;
+}

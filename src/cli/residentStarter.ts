@@ -1,0 +1,36 @@
+import { spawn } from 'node:child_process';
+import { mkdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ENDPOINTS_IN_HOME, residentEndpointPath } from '../core/agents/common/residentProtocol';
+import { governorHome } from '../core/paths/governorHome';
+
+/** A resident that does not come up is not started again for this long: a hook never pays for a crash loop. */
+const RETRY_AFTER_MS = 10_000;
+
+/** Touched when a resident is started for `root`, removed once it serves. */
+export function residentStartMarker(home: string, root: string): string {
+  return residentEndpointPath(home, root).replace(/\.curl$/u, '.starting');
+}
+
+/**
+ * Starts the workspace's resident governor (`governor resident`, see residentCommand.ts) in the background, for the
+ * next hook call: this one is decided by the Node hook that calls this. At most one start per workspace every
+ * RETRY_AFTER_MS (a marker file's time), and the resident itself exits at once when another one, or VS Code, governs
+ * the folder. `INTENT_GOVERNOR_RESIDENT=off` starts none.
+ */
+export function startResident(root: string, env: NodeJS.ProcessEnv, cliScript: string): void {
+  if (env.INTENT_GOVERNOR_RESIDENT === 'off') return;
+  const home = governorHome(env);
+  const marker = residentStartMarker(home, root);
+  try {
+    if (Date.now() - statSync(marker).mtimeMs < RETRY_AFTER_MS) return;
+    const now = new Date();
+    utimesSync(marker, now, now);
+  } catch {
+    mkdirSync(join(home, ENDPOINTS_IN_HOME), { recursive: true, mode: 0o700 });
+    writeFileSync(marker, '');
+  }
+  const child = spawn(process.execPath, [cliScript, 'resident', '--workspace', root], { cwd: root, env, detached: true, stdio: 'ignore', windowsHide: true });
+  child.on('error', () => undefined); // the Node hook answers this call either way
+  child.unref();
+}

@@ -1,0 +1,78 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { isAbsolute } from 'node:path';
+import { closeHookCall, openHookCall, refuseHookCall } from '../agents/hookDoor';
+import { DIALECTS } from '../agents/registry';
+import type { BridgeAnswer, BridgeRequest } from '../agents/common/nativeCall';
+import { AGENT_HOOK_PATH, FORWARDED_ENV, NOT_MINE_STATUS, RESIDENT_HEADERS, residentReplyText } from '../agents/common/residentProtocol';
+import type { HookReply } from '../agents/common/hookDialect';
+import type { LocalRoute } from '../localServer/routeTable';
+import { MAX_REQUEST_BODY_BYTES } from '../tools/requestBodyCap';
+
+export interface AgentHookRouteOptions {
+  /** Judges one mapped call: the resident's bridge (its sessions, read ledger and approvals). */
+  decide(request: BridgeRequest, signal: AbortSignal): Promise<BridgeAnswer>;
+  /** Whether this governor governs `root` (the folder the hook's cwd belongs to); if not, the launcher runs the Node hook. */
+  governs(root: string): boolean;
+  /** The environment the door reads (the governor home, the agent's markers); the hook's forwarded variables replace their names in it. */
+  env: NodeJS.ProcessEnv;
+  /** Headless only: an INTENT_GOVERNOR_INTENT the hook forwards binds its session, as `--intent` does (the extension uses the human's pick). */
+  intentFromEnv: boolean;
+}
+
+/** Below the launcher's curl --max-time: the answer, a refusal if need be, must reach it before it gives up. */
+const ANSWER_MARGIN_MS = 1_000;
+
+/** A header's value as the shell sent it: raw bytes, which Node reads as latin1. */
+function headerText(headers: IncomingHttpHeaders, name: string): string | undefined {
+  const value = headers[name];
+  const text = Array.isArray(value) ? value[0] : value;
+  return text === undefined ? undefined : Buffer.from(text, 'latin1').toString('utf8');
+}
+
+function forwardedEnv(headers: IncomingHttpHeaders, base: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...base };
+  for (const name of FORWARDED_ENV) delete env[name];
+  const raw = headers[RESIDENT_HEADERS.env];
+  for (const pair of (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw]).map((text) => Buffer.from(text, 'latin1').toString('utf8'))) {
+    const at = pair.indexOf('=');
+    const name = pair.slice(0, at);
+    if (at > 0 && (FORWARDED_ENV as readonly string[]).includes(name)) env[name] = pair.slice(at + 1);
+  }
+  return env;
+}
+
+/**
+ * POST /agent-hook on a resident governor's loopback server: one agent hook event, as the agent sent it, answered
+ * as the hook command would answer it (residentReplyText), through the same hook door. The launcher's thin client
+ * calls it with curl, so no JavaScript runtime starts per tool call. A folder this governor does not govern is a 421
+ * and a malformed request a 400: the launcher then runs the Node hook, which refuses in the agent's own words.
+ */
+export function agentHookRoute(options: AgentHookRouteOptions): LocalRoute {
+  return {
+    path: AGENT_HOOK_PATH,
+    methods: ['POST'],
+    maxBodyBytes: MAX_REQUEST_BODY_BYTES,
+    async handle({ headers, body, signal }, res) {
+      const dialect = DIALECTS[headerText(headers, RESIDENT_HEADERS.agent) ?? ''];
+      const cwd = headerText(headers, RESIDENT_HEADERS.cwd);
+      const timeoutMs = Number(headerText(headers, RESIDENT_HEADERS.timeoutMs));
+      if (!dialect || !cwd || !isAbsolute(cwd) || !Number.isInteger(timeoutMs) || timeoutMs < 100) {
+        return { status: 400, body: { error: 'Bad agent hook request: it names a known agent, an absolute cwd and a timeout of at least 100 ms.' } };
+      }
+      const env = forwardedEnv(headers, options.env);
+      const step = openHookCall(dialect, body, { cwd, env });
+      let reply: HookReply;
+      if (step.kind === 'reply') reply = step.reply;
+      else if (!options.governs(step.root)) return { status: NOT_MINE_STATUS, body: { error: `This governor does not govern ${step.root}.` } };
+      else {
+        const intent = options.intentFromEnv ? env.INTENT_GOVERNOR_INTENT || undefined : undefined;
+        const deadline = AbortSignal.any([signal, AbortSignal.timeout(Math.max(50, timeoutMs - ANSWER_MARGIN_MS))]);
+        const answer = await options.decide(intent ? { ...step.request, intent_id: intent } : step.request, deadline);
+        reply = deadline.aborted && !signal.aborted ? refuseHookCall(dialect, `Intent Governor did not decide within ${timeoutMs} ms, so the call is refused (fail closed).`) : closeHookCall(dialect, step, answer);
+      }
+      const text = residentReplyText(reply);
+      res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': Buffer.byteLength(text), 'Cache-Control': 'no-store' });
+      res.end(text);
+    },
+  };
+}

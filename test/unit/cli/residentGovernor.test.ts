@@ -1,0 +1,153 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ensureHookLauncher, hookLauncherPath } from '../../../src/core/agents/common/hookLauncher';
+import { residentEndpointPath } from '../../../src/core/agents/common/residentProtocol';
+import { residentEndpointPid } from '../../../src/core/bridge/residentEndpoint';
+import { bundledScript } from '../../support/bundledScript';
+import { finished, type Finished } from '../../support/childProcesses';
+import { headlessHookWorkspace, LOGIN, type HeadlessHookWorkspace } from '../../support/headlessHookWorkspace';
+import { hookFixture } from '../../support/runHook';
+import { removeTree } from '../../support/removeTree';
+
+/**
+ * The workspace's resident governor, reached as installed hooks reach it: through the per-user launcher (sh), which
+ * POSTs the hook input with curl to the resident that the first, Node-decided call started. A `node` first on PATH
+ * that fails loudly proves a call started no JavaScript runtime.
+ */
+describe('resident governor (hook launcher → curl → governor resident)', function () {
+  this.timeout(60_000);
+  let w: HeadlessHookWorkspace;
+  let env: NodeJS.ProcessEnv;
+  let noNode: string;
+  let launcher: string;
+
+  before(() => {
+    const src = join(__dirname, '..', '..', '..', 'src', 'cli');
+    bundledScript(join(src, 'headlessDecider.ts'), 'hook-headless.js');
+    bundledScript(join(src, 'main.ts'), 'cli.js');
+  });
+
+  beforeEach(async () => {
+    w = await headlessHookWorkspace({ intent: 'auth-refactor', files: { 'src/auth/login.ts': LOGIN, 'docs/guide.md': '# Guide\n' } });
+    env = { ...process.env, ...w.env, INTENT_GOVERNOR_RESIDENT: 'on', INTENT_GOVERNOR_RESIDENT_IDLE_MS: '20000' };
+    const hook = bundledScript(join(__dirname, '..', '..', '..', 'src', 'cli', 'hookMain.ts'), 'hook.js');
+    await ensureHookLauncher(env, hook);
+    launcher = hookLauncherPath(env);
+    noNode = mkdtempSync(join(tmpdir(), 'ig-nonode-'));
+    writeFileSync(join(noNode, 'node'), '#!/bin/sh\necho "node was started" >&2\nexit 1\n');
+    chmodSync(join(noNode, 'node'), 0o755);
+  });
+
+  afterEach(async () => {
+    const pid = residentEndpointPid(w.home, w.h.root);
+    if (pid !== undefined) {
+      try {
+        process.kill(pid, 'SIGTERM');
+      } catch {
+        // already gone
+      }
+    }
+    await w.dispose();
+    await removeTree(noNode);
+  });
+
+  function callHook(agent: string, payload: string, options: { node?: boolean; timeoutMs?: number } = {}): Promise<Finished> {
+    const path = options.node === false ? `${noNode}:${process.env.PATH ?? ''}` : process.env.PATH;
+    const child = spawn('sh', [launcher, 'hook', agent, '--timeout-ms', String(options.timeoutMs ?? 20_000)], { cwd: w.h.root, env: { ...env, PATH: path }, stdio: ['pipe', 'pipe', 'pipe'] });
+    child.stdin.end(payload);
+    return finished(child);
+  }
+
+  async function residentUp(): Promise<number> {
+    const deadline = Date.now() + 15_000;
+    for (;;) {
+      const pid = residentEndpointPid(w.home, w.h.root);
+      if (pid !== undefined) return pid;
+      if (Date.now() > deadline) assert.fail(`no resident endpoint appeared; log:\n${readLog()}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  const readLog = () => (existsSync(join(w.home, 'run', 'resident.log')) ? readFileSync(join(w.home, 'run', 'resident.log'), 'utf8') : '(no log)');
+  const gemini = (name: string) => hookFixture('gemini', name, w.h.root);
+
+  it('the first call starts the resident; later calls are decided there with no node started, in scope allowed and out of scope refused', async () => {
+    const first = await callHook('gemini', gemini('before-read-file'));
+    assert.equal(first.code, 0, first.stderr);
+    await residentUp();
+    const inScope = await callHook('gemini', gemini('before-write-file-in-scope'), { node: false });
+    assert.equal(inScope.code, 0, `${inScope.stderr}\n${readLog()}`);
+    assert.doesNotMatch(inScope.stderr, /node was started/u);
+    const outOfScope = await callHook('gemini', gemini('before-write-file-out-of-scope'), { node: false });
+    assert.equal(outOfScope.code, 0, outOfScope.stderr);
+    assert.match(outOfScope.stdout, /"decision":"deny".*SCOPE_VIOLATION/u);
+    assert.doesNotMatch(outOfScope.stderr, /node was started/u);
+  });
+
+  it('the resident records the change at the post event, once', async () => {
+    await callHook('gemini', gemini('before-read-file'));
+    await residentUp();
+    assert.equal((await callHook('gemini', gemini('before-write-file-in-scope'), { node: false })).code, 0);
+    writeFileSync(join(w.h.root, 'src/auth/token.ts'), 'export const token = 1;\n');
+    const post = await callHook('gemini', gemini('after-write-file'), { node: false });
+    assert.equal(post.code, 0, post.stderr);
+    const records = w.traceRecords().filter((record) => JSON.stringify(record).includes('src/auth/token.ts'));
+    assert.equal(records.length, 1, JSON.stringify(w.traceRecords(), null, 1));
+  });
+
+  it("a human's save between the agent's read and its edit is STALE_FILE", async () => {
+    await callHook('gemini', gemini('session-start'));
+    await residentUp();
+    const read = await callHook('gemini', gemini('before-read-file'), { node: false });
+    assert.equal(read.code, 0, read.stderr);
+    const afterRead = { ...JSON.parse(gemini('before-read-file')), hook_event_name: 'AfterTool', tool_response: { llmContent: LOGIN } };
+    assert.equal((await callHook('gemini', JSON.stringify(afterRead), { node: false })).code, 0);
+    writeFileSync(join(w.h.root, 'src/auth/login.ts'), 'export function login() {\n  return true; // a human saved this\n}\n');
+    const write = JSON.stringify({ ...JSON.parse(gemini('before-write-file-in-scope')), tool_input: { file_path: 'src/auth/login.ts', content: 'export const login = 2;\n' } });
+    const refused = await callHook('gemini', write, { node: false });
+    assert.match(refused.stdout, /"decision":"deny".*STALE_FILE/u, refused.stderr);
+  });
+
+  it('a killed resident: the next call is decided by the Node hook, which starts a new resident that serves the calls after it', async () => {
+    await callHook('gemini', gemini('before-read-file'));
+    const first = await residentUp();
+    process.kill(first, 'SIGKILL');
+    const afterKill = await callHook('gemini', gemini('before-write-file-out-of-scope'));
+    assert.match(afterKill.stdout, /"decision":"deny".*SCOPE_VIOLATION/u, afterKill.stderr);
+    // The dead resident's endpoint is still there until the new one replaces it.
+    const deadline = Date.now() + 20_000;
+    while (residentEndpointPid(w.home, w.h.root) === first && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await callHook('gemini', gemini('before-read-file'));
+    }
+    assert.notEqual(residentEndpointPid(w.home, w.h.root), first, readLog());
+    const thin = await callHook('gemini', gemini('before-write-file-in-scope'), { node: false });
+    assert.equal(thin.code, 0, thin.stderr);
+  });
+
+  it('a resident that does not answer in time is a refusal with its reason, never an allow', async () => {
+    await callHook('gemini', gemini('before-read-file'));
+    const pid = await residentUp();
+    process.kill(pid, 'SIGSTOP');
+    try {
+      const stalled = await callHook('gemini', gemini('before-write-file-in-scope'), { node: false, timeoutMs: 1_000 });
+      assert.equal(stalled.code, 2);
+      assert.match(stalled.stderr, /did not answer within/u);
+    } finally {
+      process.kill(pid, 'SIGCONT');
+    }
+  });
+
+  it('two agents of different kinds share the one resident and one trace', async () => {
+    await callHook('gemini', gemini('before-read-file'));
+    const pid = await residentUp();
+    const codexPre = hookFixture('codex', 'pre-apply-patch', w.h.root);
+    const pre = await callHook('codex', codexPre, { node: false });
+    assert.equal(pre.code, 0, `${pre.stdout}\n${pre.stderr}`);
+    assert.equal(residentEndpointPid(w.home, w.h.root), pid);
+    assert.ok(existsSync(residentEndpointPath(w.home, w.h.root)));
+  });
+});
