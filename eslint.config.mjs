@@ -22,9 +22,9 @@ export const CORE_LAYERS = [
   ['toolError.ts', 'logger.ts', 'contentHash.ts', 'process', 'approval', 'changeClass'], // 0 leaves: import nothing from src/core (approval: modes, standing approvals, the approver port and cancellation)
   ['ioError.ts', 'workspace.ts', 'paths'], // 1 I/O errors, the workspace port, the canonicaliser
   ['io', 'nodeWorkspace.ts', 'localServer'], // 2 regular-file reads, cross-process locks, process identity, line readers; the workspace over Node's fs; the loopback server and its route table
-  ['intents', 'signing'], // 3 the intents file; signing keys, record signatures, published signers
+  ['intents', 'signing', 'redaction'], // 3 the intents file; signing keys, record signatures, published signers; secrets redacted from what is recorded
   ['trace'], // 4 Agent Trace records, hash chain, writer, verify with the signature audit, blame
-  ['policy', 'commands'], // 5 scope (and the trace's scope audit), optimistic and per-path locks; the shell command classifier
+  ['policy', 'commands', 'sandbox'], // 5 scope (and the trace's scope audit), optimistic and per-path locks; the shell command classifier; the operating-system sandbox commands run in
   ['intentMap', 'sessions'], // 6 the intent map; live sessions, intent bindings, the read ledger
   ['pipeline', 'guards', 'userHooks', 'governorServices.ts'], // 7 the engine and per-call facts; the built-in guards; the user-hook engine; the ports a call runs against
   ['tools'], // 8 governed tool definitions and the registry

@@ -21,7 +21,7 @@ import { TOOL_VERSION } from './toolVersion';
 
 /** The trace writer of a CLI door: this user's anchors and signing key, the CLI's version in every record. */
 export function cliTraceStack(root: string, env: NodeJS.ProcessEnv): TraceStack {
-  return createTraceStack({ workspaceRoot: root, toolVersion: TOOL_VERSION, anchorDir: defaultAnchorDir(env), signer: fileSigner(defaultKeysDir(env)) });
+  return createTraceStack({ workspaceRoot: root, toolVersion: TOOL_VERSION, anchorDir: defaultAnchorDir(env), signer: fileSigner(defaultKeysDir(env)), governorHome: governorHome(env) });
 }
 
 export interface CliServicesOptions {

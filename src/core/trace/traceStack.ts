@@ -15,6 +15,8 @@ export interface TraceStackOptions {
   fsync?: FsyncMode;
   /** The signing key of this door (the CLI's key file, the extension's SecretStorage); see JsonlTraceSinkOptions. */
   signer?: () => RecordSigner | undefined;
+  /** The governor's home (its redaction key); default governorHome(). */
+  governorHome?: string;
 }
 
 export interface TraceStack {
@@ -29,7 +31,7 @@ export interface TraceStack {
  */
 export function createTraceStack(options: TraceStackOptions): TraceStack {
   const anchors = createAnchorStore(options);
-  const sink = new JsonlTraceSink({ workspaceRoot: options.workspaceRoot, toolVersion: options.toolVersion, anchors, fsync: options.fsync, signer: options.signer });
+  const sink = new JsonlTraceSink({ workspaceRoot: options.workspaceRoot, toolVersion: options.toolVersion, anchors, fsync: options.fsync, signer: options.signer, governorHome: options.governorHome });
   return { sink, anchors };
 }
 

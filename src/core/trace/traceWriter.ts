@@ -2,6 +2,9 @@ import { NO_SIGNING_KEY, type RecordSigner } from '../signing/recordSignature';
 import type { AnchorStore } from './anchorStore';
 import { ChainedJsonlLog, type FsyncMode, type NoteKind } from './chainedLog';
 import type { LockOptions } from '../io/crossProcessLock';
+import { governorHome } from '../paths/governorHome';
+import { loadRedactionKey } from '../redaction/redactionKey';
+import { SecretRedactor } from '../redaction/secretRedactor';
 import { findGitDirs, readGitHead, type GitDirs, type GitHead } from './gitHead';
 import { governanceChainFields, traceChainFields } from './traceChain';
 import { GOVERNANCE_LOG_FILE, governanceLogPath, TRACE_FILE, traceFilePath } from './traceFiles';
@@ -31,6 +34,8 @@ export interface JsonlTraceSinkOptions {
   newId?: () => string;
   /** The key records are signed with when they are written; none: each record says it is unsigned. */
   signer?: () => RecordSigner | undefined;
+  /** Where the per-user redaction key lives (see loadRedactionKey); default governorHome(). */
+  governorHome?: string;
 }
 
 /** A record that now stands in one of the logs, as `onRecorded` listeners hear of it. */
@@ -55,9 +60,13 @@ export class JsonlTraceSink implements TraceSink {
   private readonly journal: WriteAheadJournal;
   private recovered: Promise<void> | undefined;
   private readonly listeners = new Set<(notice: RecordedNotice) => void>();
+  /** Every string of a record passes it before the record is chained: the logs never hold a secret (see SecretRedactor). */
+  private readonly redactor: SecretRedactor;
 
   constructor(private readonly options: JsonlTraceSinkOptions) {
     this.journal = new WriteAheadJournal(options.workspaceRoot);
+    const home = options.governorHome ?? governorHome();
+    this.redactor = new SecretRedactor(() => loadRedactionKey(home));
     const common = {
       fsync: options.fsync ?? 'always',
       batchMs: options.batchMs,
@@ -86,15 +95,16 @@ export class JsonlTraceSink implements TraceSink {
 
   async recordMutation(event: MutationEvent): Promise<void> {
     await this.recoverOnce();
-    const record = buildMutationRecord(event, await this.context());
+    const record = buildMutationRecord(await this.redactEvent(event), await this.context());
     await this.trace.append(record as unknown as Record<string, unknown>);
     this.notify({ log: TRACE_FILE, id: record.id, invocation_id: event.invocation_id, session_id: event.session_id, tool: event.tool });
   }
 
   async recordAhead(event: MutationEvent, landing: LandingFile[]): Promise<WriteAhead> {
     await this.recoverOnce();
-    const record = buildMutationRecord(event, await this.context());
-    const about = { invocation_id: event.invocation_id, session_id: event.session_id, agent: event.agent, intent_id: event.intent_id, tool: event.tool };
+    const redacted = await this.redactEvent(event);
+    const record = buildMutationRecord(redacted, await this.context());
+    const about = { invocation_id: redacted.invocation_id, session_id: redacted.session_id, agent: redacted.agent, intent_id: redacted.intent_id, tool: redacted.tool };
     const entry = { record_id: record.id, ...about, files: landing };
     // The journal entry first: a crash after the append must leave something that names the record.
     const file = this.journal.begin(entry);
@@ -133,9 +143,21 @@ export class JsonlTraceSink implements TraceSink {
   }
 
   async recordGovernance(event: GovernanceEvent): Promise<void> {
-    const record = buildGovernanceRecord(event, await this.context());
+    const record = buildGovernanceRecord(await this.redactor.redactDeep(event), await this.context());
     await this.governance.append(record as unknown as Record<string, unknown>);
     this.notify({ log: GOVERNANCE_LOG_FILE, id: record.id, invocation_id: event.invocation_id, session_id: event.session_id, tool: event.tool });
+  }
+
+  /**
+   * The event with every string redacted but the files' contents, which only their hashes and line ranges
+   * leave in the record. Redacted before the record is built: the record derives text from it (an intent's
+   * URL-encoded name, a model id cut at 250 characters) where the detector would no longer see the secret.
+   */
+  private async redactEvent(event: MutationEvent): Promise<MutationEvent> {
+    const { files, ...rest } = event;
+    const redacted = await this.redactor.redactDeep(rest);
+    const paths = await Promise.all(files.map((f) => this.redactor.redactText(f.path)));
+    return { ...redacted, files: files.map((f, i) => (paths[i] === f.path ? f : { ...f, path: paths[i] })) };
   }
 
   /**

@@ -1,8 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { chmod, mkdir, open, rename, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { readRegularFileSync } from '../io/regularFile';
 import { governorHome } from '../paths/governorHome';
+import { loadRedactionKey } from '../redaction/redactionKey';
+import { SecretRedactor } from '../redaction/secretRedactor';
 import type { HookRunLog, HookRunRecord } from './hookRunLog';
 
 /** One workspace's last runs: a few kilobytes; anything near this is not ours and reads as empty. */
@@ -17,8 +19,12 @@ const MAX_RECORDS = 500;
  */
 export class FileHookRunLog implements HookRunLog {
   private queue: Promise<void> = Promise.resolve();
+  /** A failed run's reason can quote the hook's output: its secrets are redacted as in the logs (keyed in the governor home). */
+  private readonly redactor: SecretRedactor;
 
-  constructor(private readonly dir: string = join(governorHome(), 'hook-runs')) {}
+  constructor(private readonly dir: string = join(governorHome(), 'hook-runs')) {
+    this.redactor = new SecretRedactor(() => loadRedactionKey(dirname(dir)));
+  }
 
   private file(root: string): string {
     return join(this.dir, `${createHash('sha256').update(root).digest('hex')}.json`);
@@ -29,7 +35,7 @@ export class FileHookRunLog implements HookRunLog {
   }
 
   record(root: string, hookId: string, run: HookRunRecord): Promise<void> {
-    const next = this.queue.then(() => this.write(root, hookId, run));
+    const next = this.queue.then(async () => this.write(root, hookId, { ...run, result: await this.redactor.redactText(run.result) }));
     // A failed write must not stop the records queued after it.
     this.queue = next.catch(() => undefined);
     return next;

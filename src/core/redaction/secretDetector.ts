@@ -1,0 +1,72 @@
+/** A secret found in a text: where it is (UTF-16 offsets, end exclusive) and the detector's name for its kind. */
+export interface SecretFinding {
+  start: number;
+  end: number;
+  /** Kebab-case kind, e.g. `github-token`, `aws-secret-access-key`, `basic-auth`. */
+  rule: string;
+}
+
+/**
+ * A cheap gate in front of the detector: true for every text the detector could flag (a long token-like run,
+ * a URL with credentials, a PEM header, or one of the few short-token prefixes), so the detector (and its
+ * 40 ms first load) runs only for the few strings that look like they might hold a secret. It errs towards
+ * true; test/unit/core/redaction checks it lets through every sample secret the detector finds.
+ */
+const SUSPECT = /[\w+=-]{20,}|[\w+=/-]{32,}|:\/\/[^\s@/]*:[^\s@]*@|PRIVATE KEY|\bxox|\bxapp-|_authToken|\bSG\.\w/i;
+
+export function mightHoldSecret(text: string): boolean {
+  return text.length >= 8 && SUSPECT.test(text);
+}
+
+type LintSource = typeof import('@secretlint/core').lintSource;
+interface Detector {
+  lintSource: LintSource;
+  config: Parameters<LintSource>[0]['options']['config'];
+}
+
+let detector: Promise<Detector> | undefined;
+
+/** secretlint's core with its recommended preset, loaded on the first suspect text (both are ES modules). */
+function loadDetector(): Promise<Detector> {
+  detector ??= Promise.all([import('@secretlint/core'), import('@secretlint/secretlint-rule-preset-recommend')]).then(([core, preset]) => ({
+    lintSource: core.lintSource,
+    config: { rules: [{ id: preset.creator.meta.id, rule: preset.creator }] },
+  }));
+  return detector;
+}
+
+/**
+ * The secrets secretlint's recommended rules find in `text`. Each finding covers the rule's reported range
+ * and the secret the rule names in its message data (some rules report a range that starts at the variable
+ * name, not at the secret).
+ */
+export async function detectSecrets(text: string): Promise<SecretFinding[]> {
+  if (!mightHoldSecret(text)) return [];
+  const { lintSource, config } = await loadDetector();
+  const result = await lintSource({
+    source: { filePath: '/record.txt', content: text, contentType: 'text' },
+    options: { config, noPhysicFilePath: true, maskSecrets: false },
+  });
+  const findings: SecretFinding[] = [];
+  for (const message of result.messages) {
+    const rule = kebab(message.messageId ?? message.ruleId);
+    const [start, end] = message.range;
+    findings.push({ start, end, rule });
+    for (const value of Object.values(message.data ?? {})) {
+      if (typeof value !== 'string' || value.length < 8) continue;
+      const at = text.indexOf(value, start);
+      if (at >= 0 && at <= end) findings.push({ start: at, end: at + value.length, rule });
+    }
+  }
+  return findings;
+}
+
+function kebab(id: string): string {
+  const name = id.replace(/^@secretlint\/secretlint-rule-/, '');
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1-$2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1-$2')
+    .replace(/[^A-Za-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')
+    .toLowerCase();
+}

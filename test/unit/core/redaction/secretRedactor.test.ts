@@ -1,0 +1,61 @@
+import { strict as assert } from 'node:assert';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadRedactionKey } from '../../../../src/core/redaction/redactionKey';
+import { detectSecrets, mightHoldSecret } from '../../../../src/core/redaction/secretDetector';
+import { SecretRedactor } from '../../../../src/core/redaction/secretRedactor';
+import { sampleSecrets } from '../../../support/sampleSecrets';
+
+const MARKER = /\[REDACTED:([a-z0-9-]+):([0-9a-f]{8})\]/g;
+
+describe('SecretRedactor', () => {
+  let home: string;
+  beforeEach(async () => (home = await mkdtemp(join(tmpdir(), 'ig-redact-'))));
+  afterEach(() => rm(home, { recursive: true, force: true }));
+
+  for (const secret of sampleSecrets()) {
+    it(`replaces a ${secret.rule} with a keyed marker and keeps the text around it`, async () => {
+      assert.ok(mightHoldSecret(secret.text), 'the cheap gate lets the detector see it');
+      assert.ok((await detectSecrets(secret.text)).length > 0, 'secretlint finds it');
+      const redactor = new SecretRedactor(() => loadRedactionKey(home));
+      const text = `curl -s -H "Authorization: ${secret.text}" https://x | sh`;
+      const out = await redactor.redactText(text);
+      for (const needle of secret.needles) assert.ok(!out.includes(needle), `${needle.slice(0, 12)}… is gone: ${out}`);
+      const markers = [...out.matchAll(MARKER)];
+      assert.equal(markers.length, 1, out);
+      assert.equal(markers[0][1], secret.rule);
+      assert.ok(out.startsWith('curl -s -H "Authorization: ') && out.endsWith('" https://x | sh'), out);
+      assert.equal(await redactor.redactText(`again ${secret.text}`), `again ${out.slice(27, out.length - 16)}`, 'the same secret gives the same marker');
+    });
+  }
+
+  it('keys markers with the per-user key in the governor home: one key for every writer, private to the user', async () => {
+    const secret = sampleSecrets()[0].text;
+    const first = await new SecretRedactor(() => loadRedactionKey(home)).redactText(secret);
+    const second = await new SecretRedactor(() => loadRedactionKey(home)).redactText(secret);
+    assert.equal(first, second);
+    assert.equal((await stat(join(home, 'redaction.key'))).mode & 0o777, 0o600);
+    assert.match(await readFile(join(home, 'redaction.key'), 'utf8'), /^[0-9a-f]{64}\n$/);
+    const other = await mkdtemp(join(tmpdir(), 'ig-redact-other-'));
+    try {
+      assert.notEqual(await new SecretRedactor(() => loadRedactionKey(other)).redactText(secret), first, 'another user cannot match markers against guesses made with their key');
+    } finally {
+      await rm(other, { recursive: true, force: true });
+    }
+  });
+
+  it('leaves ordinary text, ids and paths untouched and never creates the key for them', async () => {
+    const redactor = new SecretRedactor(() => loadRedactionKey(home));
+    const record = {
+      message: '"src/billing/invoice.ts" is outside the owned scope of intent auth-refactor (src/auth/**).',
+      paths: ['src/auth/session/tokens/refresh_handler_version_two.ts'],
+      id: '6f1c2a4e-8d1b-4c4e-9a53-0b8f3f3c2d11',
+      hash: `sha256:${randomBytes(32).toString('hex')}`,
+      n: 3,
+    };
+    assert.equal(await redactor.redactDeep(record), record);
+    await assert.rejects(stat(join(home, 'redaction.key')), /ENOENT/);
+  });
+});
