@@ -8,6 +8,7 @@ import type { HookRunLog } from './userHooks/hookRunLog';
 import type { IntentMapUpdates } from './intentMap/intentMapUpdates';
 import type { IntentSource } from './intents/intent';
 import type { Logger } from './logger';
+import type { SandboxAvailability } from './sandbox/sandboxAvailability';
 import type { WriteLocks } from './policy/writeLocks';
 import type { SessionRegistry } from './sessions/sessionRegistry';
 import type { TraceSink } from './trace/traceSink';
@@ -69,4 +70,6 @@ export interface GovernorServices {
   hookJobs?: HookJobLauncher;
   /** Where each hook's last result and duration are kept; default: files under the governor's home. */
   hookRunLog?: HookRunLog;
+  /** The operating-system sandbox commands run in; default: the one detectSandbox() finds on this machine. */
+  sandbox?: () => Promise<SandboxAvailability>;
 }

@@ -18,7 +18,12 @@ export interface Intent {
   related: string[];
   /** When a human is asked before this intent's changes; absent = the user's default (the policy's `approval`). */
   approval?: ApprovalMode;
+  /** `deny`: commands run under this intent get no network (where a sandbox can start); absent = as today. */
+  network?: IntentNetwork;
 }
+
+export const INTENT_NETWORK = ['allow', 'deny'] as const;
+export type IntentNetwork = (typeof INTENT_NETWORK)[number];
 
 /** A reason the intents file cannot be used, pinned to where the user must fix it (1-based line and column). */
 export interface IntentsFileProblem {

@@ -12,7 +12,7 @@ import {
   type YAMLMap,
 } from 'yaml';
 import { APPROVAL_MODES, isApprovalMode, type ApprovalMode } from '../approval/approvalMode';
-import { INTENT_STATUSES, type Intent, type IntentStatus, type IntentsFileProblem, type IntentsSnapshot } from './intent';
+import { INTENT_NETWORK, INTENT_STATUSES, type Intent, type IntentNetwork, type IntentStatus, type IntentsFileProblem, type IntentsSnapshot } from './intent';
 import { ProblemList } from './problemList';
 import { normalizeScopePattern, validateScopePattern } from './scopePattern';
 import { statusHint } from './statusHint';
@@ -175,6 +175,7 @@ class IntentReader {
     const related = this.readStringList(entry, 'related', label);
     const owner = this.readOptionalString(entry, 'owner', label);
     const approval = this.readApproval(entry, label);
+    const network = this.readNetwork(entry, label);
     if (this.problems.count > before || id === undefined || name === undefined || status === undefined || !owned_scope) {
       return undefined;
     }
@@ -182,7 +183,20 @@ class IntentReader {
     const intent: Intent = { id, name, status, owned_scope, constraints, acceptance_criteria, related };
     if (owner !== undefined) intent.owner = owner;
     if (approval !== undefined) intent.approval = approval;
+    if (network !== undefined) intent.network = network;
     return intent;
+  }
+
+  /** Like approval: an unknown value is a problem, never a silent default that leaves the network open. */
+  private readNetwork(entry: YAMLMap, label: string): IntentNetwork | undefined {
+    const value = this.readOptionalString(entry, 'network', label);
+    if (value === undefined || (INTENT_NETWORK as readonly string[]).includes(value)) return value as IntentNetwork | undefined;
+    const pair = findPair(entry, 'network')!;
+    this.problems.add(
+      this.offset(this.deref(pair.value), pair),
+      `${label}: network '${shown(value)}' is not one of ${INTENT_NETWORK.join(', ')}; use deny to run this intent's commands without network, or remove the line`,
+    );
+    return undefined;
   }
 
   /** An unknown mode is a problem, never a silent default: a typo must not turn asking off. */
