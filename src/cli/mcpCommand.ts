@@ -2,6 +2,7 @@ import { openCliGovernor } from './cliGovernor';
 import { randomUUID } from 'node:crypto';
 import { Governor } from '../core/governor';
 import type { Approver } from '../core/approval/approver';
+import { headlessApprover } from '../core/approval/headlessRefusal';
 import type { Logger } from '../core/logger';
 import { MemoryBeforeStash } from '../core/bridge/beforeStash';
 import { NativeToolBridge } from '../core/bridge/nativeToolBridge';
@@ -34,11 +35,9 @@ Example client configuration (Claude Code, Cursor, Cline, Roo Code):
   {"mcpServers": {"intent-governor": {"command": "npx", "args": ["governor", "mcp", "--workspace", "."]}}}
 `;
 
-const refuseWithoutHuman: Approver = {
-  async approve() {
-    return { approved: false, approver: 'cli', reason: 'no human can approve it here; run governor mcp with --approve always to allow such calls' };
-  },
-};
+const refuseWithoutHuman: Approver = headlessApprover(
+  "To let such calls through, the person starts governor mcp with --approve always; or the agent uses VS Code's Intent Governor MCP server, which asks in a modal.",
+);
 
 const approveAlways: Approver = {
   async approve() {

@@ -1,3 +1,4 @@
+import { headlessApprover } from './approval/headlessRefusal';
 import type { AgentLabeller } from './sessions/sessionDoor';
 import { StandingApprovals } from './approval/standingApprovals';
 import { DEFAULT_POLICY, type GovernancePolicy, type GovernorServices } from './governorServices';
@@ -21,12 +22,10 @@ export interface NodeServicesOptions {
   agentLabel?: AgentLabeller;
 }
 
-/** Refuses every approval: for doors with no human to ask. */
-export const denyingApprover: Approver = {
-  async approve() {
-    return { approved: false, approver: 'none', reason: 'no human is available to approve it here' };
-  },
-};
+/** Refuses every approval, saying nobody was asked: for doors with no human to ask (a hook with no window). */
+export const denyingApprover: Approver = headlessApprover(
+  'To approve such calls, run the agent while VS Code with the Intent Governor extension has this workspace open: it asks you in a modal.',
+);
 
 /** Services over the real filesystem, for the CLI, the headless hook bridge and tests. */
 export async function createNodeServices(options: NodeServicesOptions): Promise<GovernorServices> {

@@ -3,7 +3,7 @@ import { VERDICT_RANK, type Appended, type CommandVerdict, type PathContext, typ
 import { lookupRule } from './commandRules';
 import { judgeValue, variableEffect } from './environmentRules';
 import { hookTrustStores, namesSigningKeys, ONLY_A_PERSON, ONLY_A_PERSON_KEYS, runsHooksTrust, runsKeysChange, signingKeysDir, trustStoreAt, type TrustStore } from './hookTrustRules';
-import { deviceKind } from './pathRisk';
+import { deviceKind, sweepingTarget } from './pathRisk';
 import { parseShell, type ShellWord, type SimpleCommand } from './shellSyntax';
 import { compose, enterEach, resolveIn, STARTING, type Directories } from './workingDirectory';
 
@@ -208,7 +208,14 @@ class Analysis {
   /** A write into where hook trust is kept is never an agent's; relative paths start at the workspace root. */
   private trustStore(path: string, shown: string): void {
     const store = trustStoreAt(path, this.trustStores, { homeDir: this.paths.homeDir, base: this.paths.workspaceRoot });
-    if (store) this.flag('denied', `${shown}: writes ${path}, in ${store.what}: ${ONLY_A_PERSON}`);
+    if (!store) return;
+    // `rm -rf /` or `~` sweeps the store away with everything else: refused for that, not for hook trust.
+    const sweeping = sweepingTarget(path, this.paths);
+    if (sweeping) {
+      if (this.verdict !== 'denied') this.flag('denied', `${shown}: writes ${path}, ${sweeping}`);
+      return;
+    }
+    this.flag('denied', `${shown}: writes ${path}, in ${store.what}: ${ONLY_A_PERSON}`);
   }
 
   private executed(path: ShellWord, upward: boolean, shown: string, dirs: Directories): void {

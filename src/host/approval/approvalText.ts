@@ -5,14 +5,14 @@ export const DIFF_PREVIEW_LINES = 15;
 
 /**
  * The modal's detail for a destructive call: everything a human needs to judge it without opening anything
- * else. Plain text, because native modals render no markdown.
+ * else. Plain text, because native modals render no markdown. No "Risk:" line: the request's risk is rated
+ * from the kind of operation alone (every write "low"), which a person would read as a verdict on the change.
  */
 export function approvalDetail(request: ApprovalRequest): string {
   const lines = [
     `Intent: ${request.intent_id ?? '(none)'}`,
     `Tool: ${request.tool}`,
     `Files: ${request.files.length ? request.files.join(', ') : '(none)'}`,
-    `Risk: ${request.risk}`,
     `Mutation: ${request.mutation_class}`,
   ];
   const change = request.change_class;
@@ -34,7 +34,6 @@ export function scopeExpansionDetail(request: ApprovalRequest): string {
     ...(request.globs ?? []).map((glob) => `  ${glob}`),
     '',
     `Agent's reason: ${request.agent_reason ?? '(none given)'}`,
-    `Risk: ${request.risk}`,
     '',
     'Approving writes these globs into .orchestration/active_intents.yaml.',
   ].join('\n');

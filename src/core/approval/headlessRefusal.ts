@@ -1,0 +1,27 @@
+import { toolError, type ToolError } from '../toolError';
+import type { ApprovalDecision, ApprovalRequest, Approver } from './approver';
+
+/** Why a headless governor refused a call that needs a person: nobody was there to ask. */
+export const NO_HUMAN_REASON = 'needs a person, and no human is available to ask here (headless)';
+
+/**
+ * The refusal of a call that needs a person's approval where nobody can be asked (a hook with no VS Code
+ * window serving the workspace, `governor mcp --approve never`). It must not say a human rejected it: none
+ * was asked. `howToApprove` tells the person where the same call would be asked.
+ */
+export function headlessRefusal(tool: string, howToApprove: string): ToolError {
+  return toolError(
+    'HITL_REJECT',
+    `Not approved: this ${tool} call needs a person's approval, and this governor runs headless, with no human to ask, so nobody was asked and nothing was changed. ${howToApprove} Do not retry it unchanged; tell the user it needs their approval.`,
+    { approver: 'none', reason: 'headless' },
+  );
+}
+
+/** An approver for a governor nobody watches: every question is refused, saying so and how to approve. */
+export function headlessApprover(howToApprove: string): Approver {
+  return {
+    async approve(request: ApprovalRequest): Promise<ApprovalDecision> {
+      return { approved: false, approver: 'none', reason: NO_HUMAN_REASON, refusal: headlessRefusal(request.tool, howToApprove) };
+    },
+  };
+}
