@@ -3,7 +3,7 @@ import { isAbsolute } from 'node:path';
 import { closeHookCall, openHookCall, refuseHookCall } from '../agents/hookDoor';
 import { DIALECTS } from '../agents/registry';
 import type { BridgeAnswer, BridgeRequest } from '../agents/common/nativeCall';
-import { AGENT_HOOK_PATH, FORWARDED_ENV, NOT_MINE_STATUS, RESIDENT_HEADERS, residentReplyText } from '../agents/common/residentProtocol';
+import { AGENT_HOOK_PATH, FORWARDED_ENV, forwardedEnvHeader, NOT_MINE_STATUS, RESIDENT_HEADERS, residentReplyText } from '../agents/common/residentProtocol';
 import type { HookReply } from '../agents/common/hookDialect';
 import type { LocalRoute } from '../localServer/routeTable';
 import { MAX_REQUEST_BODY_BYTES } from '../tools/requestBodyCap';
@@ -31,12 +31,10 @@ function headerText(headers: IncomingHttpHeaders, name: string): string | undefi
 
 function forwardedEnv(headers: IncomingHttpHeaders, base: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...base };
-  for (const name of FORWARDED_ENV) delete env[name];
-  const raw = headers[RESIDENT_HEADERS.env];
-  for (const pair of (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw]).map((text) => Buffer.from(text, 'latin1').toString('utf8'))) {
-    const at = pair.indexOf('=');
-    const name = pair.slice(0, at);
-    if (at > 0 && (FORWARDED_ENV as readonly string[]).includes(name)) env[name] = pair.slice(at + 1);
+  for (const name of FORWARDED_ENV) {
+    const value = headerText(headers, forwardedEnvHeader(name));
+    if (value === undefined) delete env[name];
+    else env[name] = value;
   }
   return env;
 }

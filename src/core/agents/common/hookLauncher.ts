@@ -2,7 +2,7 @@ import { chmod, mkdir, readFile, rename, stat, unlink, writeFile } from 'node:fs
 import { dirname, join } from 'node:path';
 import { errnoOf } from '../../ioError';
 import { governorHome } from '../../paths/governorHome';
-import { ENDPOINTS_IN_HOME, FORWARDED_ENV, RESIDENT_HEADERS, STDERR_MARKER } from './residentProtocol';
+import { ENDPOINTS_IN_HOME, FORWARDED_ENV, forwardedEnvHeader, RESIDENT_HEADERS, STDERR_MARKER } from './residentProtocol';
 
 /**
  * The hook launcher: one small sh script per user, `<governor home>/bin/governor-hook`, that runs this machine's
@@ -40,7 +40,7 @@ function shellQuote(text: string): string {
  * installed command prints that agent's full blocking answer (Cursor's and Copilot CLI's JSON, Cline's cancel).
  */
 export function hookLauncherText(hookScript: string): string {
-  const forwarded = FORWARDED_ENV.map((name) => `[ -z "\${${name}+x}" ] || set -- "$@" -H "${RESIDENT_HEADERS.env}: ${name}=\$${name}"`).join('\n    ');
+  const forwarded = FORWARDED_ENV.map((name) => `[ -z "\${${name}+x}" ] || set -- "$@" -H "${forwardedEnvHeader(name)}: \$${name}"`).join('\n    ');
   return `#!/bin/sh
 ${MARKER}, written by \`governor hooks install\` and by the Intent Governor extension when it starts.
 # Agents' hook files name this script instead of a path on one machine. Rewritten whenever it points elsewhere.

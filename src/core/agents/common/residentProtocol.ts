@@ -17,12 +17,16 @@ export const RESIDENT_HEADERS = {
   agent: 'x-intent-governor-agent',
   cwd: 'x-intent-governor-cwd',
   timeoutMs: 'x-intent-governor-timeout-ms',
-  env: 'x-intent-governor-env',
 } as const;
+
+/** One header per forwarded variable (a repeated header would reach the server joined with commas). */
+export function forwardedEnvHeader(name: (typeof FORWARDED_ENV)[number]): string {
+  return `x-intent-governor-env-${name.toLowerCase()}`;
+}
 
 /**
  * The hook process's environment the governor reads (the intent, Copilot CLI's markers): the launcher forwards each
- * that is set, as `NAME=value` in a RESIDENT_HEADERS.env header, so the resident judges as the Node hook would have.
+ * that is set, in its own header (forwardedEnvHeader), so the resident judges as the Node hook would have.
  */
 export const FORWARDED_ENV = ['INTENT_GOVERNOR_INTENT', 'COPILOT_CLI', 'COPILOT_PROJECT_DIR'] as const;
 

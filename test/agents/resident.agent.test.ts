@@ -1,0 +1,181 @@
+import { strict as assert } from 'node:assert';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { residentEndpointPid } from '../../src/core/bridge/residentEndpoint';
+import { builtGovernor, governorHomes, orchestrationJsonl, seedAgentWorkspace } from './agentWorkspace';
+import { ensureBuilt } from './claudeCodeDriver';
+import { pathWithCodex, provisionedCodex, runCodex, writeCodexConfig } from './codexDriver';
+import { provisionedCopilot, runCopilot } from './copilotDriver';
+import { provisionedGemini, runGemini } from './geminiDriver';
+import { startScriptedAnthropic } from '../support/scriptedAnthropic';
+import { startScriptedGemini, type ScriptStep } from '../support/scriptedGemini';
+import { startScriptedOpenAI } from '../support/scriptedOpenAI';
+
+const patch = (...hunks: string[]) => ({ input: `*** Begin Patch\n${hunks.join('\n')}\n*** End Patch\n` });
+
+/**
+ * The real Gemini CLI, Codex CLI and Copilot CLI with the workspace's resident governor on (as users get it): the
+ * first hook call is decided by the Node hook, which starts the resident; the hook launcher sends every later call
+ * there with curl. A `node` first on PATH counts the Node hook processes the agents start.
+ */
+describe('agents: one resident governor for every command-hook agent', function () {
+  let gemini: string;
+  let codex: string;
+  let copilot: string;
+  let temp: string;
+  let ws: string;
+  let home: string;
+  let env: NodeJS.ProcessEnv;
+  let nodeStarts: string;
+
+  before(function () {
+    this.timeout(600_000);
+    gemini = provisionedGemini();
+    codex = provisionedCodex();
+    copilot = provisionedCopilot();
+    ensureBuilt();
+  });
+
+  beforeEach(() => {
+    ({ temp, ws, home } = seedAgentWorkspace('resident', { login: 'export function login() {}\n' }));
+    const bin = join(temp, 'counting-node-bin');
+    mkdirSync(bin, { recursive: true });
+    nodeStarts = join(temp, 'node-hook-starts');
+    writeFileSync(join(bin, 'node'), `#!/bin/sh\ncase " $* " in *" hook "*) echo "$*" >> ${JSON.stringify(nodeStarts)} ;; esac\nexec ${JSON.stringify(process.execPath)} "$@"\n`);
+    chmodSync(join(bin, 'node'), 0o755);
+    env = { ...governorHomes(temp), INTENT_GOVERNOR_INTENT: 'auth-refactor', INTENT_GOVERNOR_RESIDENT: 'on', INTENT_GOVERNOR_RESIDENT_IDLE_MS: '60000', PATH: `${bin}:${pathWithCodex(codex)}` };
+  });
+
+  afterEach(() => {
+    const pid = residentEndpointPid(governorHomes(temp).INTENT_GOVERNOR_HOME, ws);
+    if (pid !== undefined) process.kill(pid, 'SIGTERM');
+    rmSync(temp, { recursive: true, force: true });
+  });
+
+  const install = (...agents: string[]) => {
+    writeCodexConfig(home, [ws]);
+    const run = builtGovernor(['hooks', 'install', ...agents.flatMap((a) => ['--agent', a]), '--workspace', ws], { HOME: home, CODEX_HOME: join(home, '.codex'), ...env });
+    assert.equal(run.status, 0, run.stdout + run.stderr);
+  };
+  const startedNodeHooks = () => (existsSync(nodeStarts) ? readFileSync(nodeStarts, 'utf8').split('\n').filter(Boolean).length : 0);
+  const residentPid = () => residentEndpointPid(governorHomes(temp).INTENT_GOVERNOR_HOME, ws);
+  const residentUp = async () => {
+    for (let i = 0; i < 100 && residentPid() === undefined; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    return residentPid();
+  };
+  const trace = () => orchestrationJsonl(ws, 'agent_trace.jsonl');
+  const recordsFor = (path: string) => trace().filter((record) => JSON.stringify(record.files).includes(`"${path}"`));
+
+  const playGemini = async (script: ScriptStep[]) => {
+    const model = await startScriptedGemini(script);
+    try {
+      const run = await runGemini({ binary: gemini, cwd: ws, modelUrl: model.url, home, env });
+      assert.equal(model.remaining(), 0, `gemini stopped before playing the script: ${run.stdout}\n${run.stderr}`);
+      return model;
+    } finally {
+      await model.close();
+    }
+  };
+
+  it('Gemini CLI: after the first call the resident decides (in scope lands, out of scope refused), with one Node hook process for the whole session', async () => {
+    install('gemini');
+    const model = await playGemini([
+      { tool: 'write_file', input: { file_path: 'src/auth/a.ts', content: 'export const a = 1;\n' } },
+      { tool: 'write_file', input: { file_path: 'src/auth/b.ts', content: 'export const b = 1;\n' } },
+      { tool: 'write_file', input: { file_path: 'src/billing/x.ts', content: 'x\n' } },
+      { tool: 'write_file', input: { file_path: 'src/auth/c.ts', content: 'export const c = 1;\n' } },
+      { text: 'done' },
+    ]);
+    assert.equal(readFileSync(join(ws, 'src/auth/c.ts'), 'utf8'), 'export const c = 1;\n');
+    assert.equal(existsSync(join(ws, 'src/billing/x.ts')), false, 'the out-of-scope write did not land');
+    assert.match(JSON.stringify(model.toolResults()), /SCOPE_VIOLATION/u);
+    for (const file of ['src/auth/a.ts', 'src/auth/b.ts', 'src/auth/c.ts']) assert.equal(recordsFor(file).length, 1, `${file}: ${JSON.stringify(trace())}`);
+    assert.ok(await residentUp(), 'a resident governs the workspace');
+    // Session start, prompt, 4 × (before + after), end: 11 hook calls; the Node hook started only while the resident came up.
+    assert.ok(startedNodeHooks() <= 3, `${startedNodeHooks()} Node hook processes for 11 hook calls`);
+  });
+
+  it("Gemini CLI: a human's save between the agent's read and its write is STALE_FILE; a resident killed mid-session: the next calls are decided again without restarting the agent", async () => {
+    install('gemini');
+    // A first session brings the resident up.
+    await playGemini([{ text: 'warm' }]);
+    const first = await residentUp();
+    assert.ok(first);
+    const login = join(ws, 'src/auth/login.ts');
+    const model = await playGemini([
+      { tool: 'read_file', input: { file_path: 'src/auth/login.ts' } },
+      { tool: 'write_file', input: { file_path: 'src/auth/login.ts', content: 'export const login = 2;\n' }, before: () => writeFileSync(login, 'export function login() { /* a human saved */ }\n') },
+      { tool: 'write_file', input: { file_path: 'src/auth/after-kill.ts', content: 'export const k = 1;\n' }, before: () => process.kill(first, 'SIGKILL') },
+      { tool: 'write_file', input: { file_path: 'src/billing/after-kill.ts', content: 'x\n' } },
+      { text: 'done' },
+    ]);
+    const results = JSON.stringify(model.toolResults());
+    assert.match(results, /STALE_FILE/u);
+    assert.equal(readFileSync(login, 'utf8'), 'export function login() { /* a human saved */ }\n', "the human's save survived");
+    assert.equal(readFileSync(join(ws, 'src/auth/after-kill.ts'), 'utf8'), 'export const k = 1;\n', 'the call after the kill was decided and landed');
+    assert.equal(existsSync(join(ws, 'src/billing/after-kill.ts')), false, 'out of scope is still refused after the kill');
+    assert.equal(recordsFor('src/auth/after-kill.ts').length, 1);
+  });
+
+  it('Codex CLI: the resident decides apply_patch (in scope lands, out of scope refused)', async () => {
+    install('codex');
+    const model = await startScriptedOpenAI([
+      { tool: 'apply_patch', input: patch('*** Add File: src/auth/a.ts', '+export const a = 1;') },
+      { tool: 'apply_patch', input: patch('*** Add File: src/auth/b.ts', '+export const b = 1;') },
+      { tool: 'apply_patch', input: patch('*** Add File: src/billing/x.ts', '+x') },
+      { text: 'done' },
+    ]);
+    try {
+      const run = await runCodex({ binary: codex, cwd: ws, modelUrl: model.url, home, env });
+      assert.equal(model.remaining(), 0, `codex stopped: ${run.stdout}\n${run.stderr}`);
+    } finally {
+      await model.close();
+    }
+    assert.equal(readFileSync(join(ws, 'src/auth/b.ts'), 'utf8'), 'export const b = 1;\n');
+    assert.equal(existsSync(join(ws, 'src/billing/x.ts')), false);
+    assert.equal(recordsFor('src/auth/b.ts').length, 1);
+    assert.ok(await residentUp());
+    assert.ok(startedNodeHooks() <= 3, `${startedNodeHooks()} Node hook processes`);
+  });
+
+  it('Copilot CLI: the resident decides create (in scope lands, out of scope refused)', async () => {
+    install('copilot');
+    const model = await startScriptedAnthropic([
+      { tool: 'create', input: { path: join(ws, 'src/auth/a.ts'), file_text: 'export const a = 1;\n' } },
+      { tool: 'create', input: { path: join(ws, 'src/auth/b.ts'), file_text: 'export const b = 1;\n' } },
+      { tool: 'create', input: { path: join(ws, 'src/billing/x.ts'), file_text: 'x\n' } },
+      { text: 'done' },
+    ]);
+    try {
+      const run = await runCopilot({ binary: copilot, cwd: ws, trusted: ws, modelUrl: model.url, home, env });
+      assert.equal(model.remaining(), 0, `copilot stopped: ${run.stdout}\n${run.stderr}`);
+    } finally {
+      await model.close();
+    }
+    assert.equal(readFileSync(join(ws, 'src/auth/b.ts'), 'utf8'), 'export const b = 1;\n');
+    assert.equal(existsSync(join(ws, 'src/billing/x.ts')), false);
+    assert.equal(recordsFor('src/auth/b.ts').length, 1);
+    assert.ok(await residentUp());
+    assert.ok(startedNodeHooks() <= 3, `${startedNodeHooks()} Node hook processes`);
+  });
+
+  it('Gemini CLI and Codex CLI in one workspace share one resident and one trace: every change recorded once', async () => {
+    install('gemini', 'codex');
+    await playGemini([{ tool: 'write_file', input: { file_path: 'src/auth/g1.ts', content: 'export const g = 1;\n' } }, { text: 'done' }]);
+    const pid = await residentUp();
+    assert.ok(pid);
+    const model = await startScriptedOpenAI([{ tool: 'apply_patch', input: patch('*** Add File: src/auth/c1.ts', '+export const c = 1;') }, { text: 'done' }]);
+    try {
+      await runCodex({ binary: codex, cwd: ws, modelUrl: model.url, home, env });
+    } finally {
+      await model.close();
+    }
+    await playGemini([{ tool: 'write_file', input: { file_path: 'src/auth/g2.ts', content: 'export const g = 2;\n' } }, { text: 'done' }]);
+    assert.equal(residentPid(), pid, 'the same resident served both agents');
+    for (const file of ['src/auth/g1.ts', 'src/auth/c1.ts', 'src/auth/g2.ts']) assert.equal(recordsFor(file).length, 1, `${file}: ${JSON.stringify(trace())}`);
+    const agents = new Set(trace().map((record) => JSON.stringify((record.metadata as Record<string, unknown> | undefined)?.agent ?? record.agent)));
+    assert.ok(agents.size >= 1);
+    const verify = builtGovernor(['trace', 'verify', '--workspace', ws], env);
+    assert.equal(verify.status, 0, verify.stdout + verify.stderr);
+  });
+});
