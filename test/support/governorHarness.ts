@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { removeTree } from './removeTree';
 import type { GovernedResult } from '../../src/core/flow/callRequest';
 import { Governor } from '../../src/core/governor';
-import type { GovernancePolicy } from '../../src/core/governorServices';
+import type { GovernancePolicy, GovernorServices } from '../../src/core/governorServices';
 import type { ApprovalDecision, ApprovalRequest, Approver } from '../../src/core/approval/approver';
 import type { Logger } from '../../src/core/logger';
 import { createNodeServices } from '../../src/core/nodeServices';
@@ -94,7 +94,7 @@ export interface Harness {
   dispose(): Promise<void>;
 }
 
-export async function createHarness(options: { files?: Record<string, string>; intents?: string | null; policy?: Partial<GovernancePolicy> } = {}): Promise<Harness> {
+export async function createHarness(options: { files?: Record<string, string>; intents?: string | null; policy?: Partial<GovernancePolicy>; sandbox?: GovernorServices['sandbox'] } = {}): Promise<Harness> {
   const root = await realpath(await mkdtemp(join(tmpdir(), 'ig-harness-')));
   const file = async (rel: string, content: string) => {
     await mkdir(dirname(join(root, rel)), { recursive: true });
@@ -106,6 +106,7 @@ export async function createHarness(options: { files?: Record<string, string>; i
   const trace = new RecordingTrace();
   const logger = new RecordingLogger();
   const services = await createNodeServices({ root, approver, trace, logger, policy: options.policy, agentLabel: (id) => agentById(id)?.label });
+  if (options.sandbox) services.sandbox = options.sandbox;
   const governor = new Governor(services);
   const call = (tool: string, input: unknown, session = 's1') =>
     governor.run({ tool, input, session_id: session, agent: { name: 'test-agent', model_id: 'test-model' } }, { mode: 'execute' });

@@ -3,6 +3,10 @@ import { checkCommandTarget } from '../commands/commandTargets';
 import { foreignRepositories } from '../commands/nestedRepositories';
 import { toolError } from '../toolError';
 import type { PreHook, PreHookResult } from '../pipeline/hookTypes';
+import { commandWrites, findingsBeyondConfinement } from '../sandbox/confinedFindings';
+import { describeSandbox, isAvailable } from '../sandbox/sandboxAvailability';
+import { sandboxOf } from '../sandbox/sandboxOf';
+import { describeScopeFolders } from '../sandbox/writableRoots';
 
 const allow: PreHookResult = { decision: { kind: 'allow' } };
 
@@ -12,6 +16,8 @@ const allow: PreHookResult = { decision: { kind: 'allow' } };
  * A command that runs project files (package.json scripts, a Makefile, conftest.py, a script) is safe only
  * while git says they are as last committed, and git must find the workspace's own repository; anything
  * git cannot vouch for asks.
+ * Where a sandbox starts, the kernel keeps the command's writes in the scope, so findings that only say where it
+ * writes need no human (unless every-change asks for every write); the rest ask, and the dialog says it runs confined.
  */
 export const commandPolicyHook: PreHook = {
   name: 'command-policy',
@@ -45,15 +51,28 @@ export const commandPolicyHook: PreHook = {
       unvouched.push(...committed.unverifiable);
       if (committed.changed.length > 0) unvouched.push(`runs ${committed.changed.join(', ')}, changed since the last git commit, so it may run code nobody reviewed`);
     }
-    if (analysis.verdict === 'safe' && !analysis.dynamicWriteTargets && unvouched.length === 0) return allow;
-    const reasons = [...analysis.reasons, ...unvouched];
+    const sandbox = await sandboxOf(services);
+    let reasons = [...analysis.reasons, ...unvouched];
+    let confinement = '';
+    // Only run_command's own execution is confined; an agent's native shell runs the command as it is.
+    if (isAvailable(sandbox) && facts.call.native === undefined) {
+      const beyond = findingsBeyondConfinement(analysis);
+      const mode = intent.value.approval ?? services.policy.approval;
+      const everyChange = mode === 'every-change' && commandWrites(analysis);
+      if (beyond.length === 0 && unvouched.length === 0 && !everyChange) return allow;
+      reasons = beyond.length > 0 || unvouched.length > 0 ? [...beyond, ...unvouched] : [`approval mode every-change asks before every change (${analysis.reasons.join('; ')})`];
+      confinement = ` Runs confined by ${sandbox.kind}: it can write only in ${describeScopeFolders(intent.value.owned_scope)}, its own temp folder and package caches; .git, .orchestration and everything else stay read-only${intent.value.network === 'deny' ? ', and it has no network' : ''}.`;
+    } else {
+      if (analysis.verdict === 'safe' && !analysis.dynamicWriteTargets && unvouched.length === 0) return allow;
+      confinement = isAvailable(sandbox) ? ` The agent's own shell runs it unconfined: only its text was checked.` : ` ${describeSandbox(sandbox)}`;
+    }
     const shown = reasons.length ? reasons.join('; ') : 'the command changes the workspace';
     const destructiveOnly = analysis.verdict === 'destructive' && unvouched.length === 0;
     return {
       decision: {
         kind: 'ask',
         ask: {
-          reason: destructiveOnly ? `Destructive command: ${shown}` : `Cannot be checked automatically: ${shown}`,
+          reason: `${destructiveOnly ? `Destructive command: ${shown}` : `Cannot be checked automatically: ${shown}`}.${confinement}`,
           risk: destructiveOnly ? 'medium' : 'high',
           command,
           intent_id: intent.value.id,

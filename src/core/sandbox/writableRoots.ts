@@ -112,3 +112,18 @@ async function kindOf(path: string): Promise<'file' | 'directory' | 'other' | un
   if (!stat) return undefined;
   return stat.isFile() ? 'file' : stat.isDirectory() ? 'directory' : 'other';
 }
+
+/** What the dialog names before a confined command runs: the folders each glob opens, from the text alone. */
+export function describeScopeFolders(ownedScope: readonly string[]): string {
+  return ownedScope
+    .map((raw) => {
+      const glob = normalizeScopePattern(raw);
+      const segments = glob.split('/');
+      const cut = segments.findIndex((s) => GLOB_CHAR.test(s));
+      if (cut === -1) return glob;
+      const folder = segments.slice(0, cut).join('/') || 'the workspace root';
+      const whole = cut === segments.length - 1 && segments[cut] === '**';
+      return whole ? folder : `${folder} (only ${glob} is in scope; changes to other files there are reported)`;
+    })
+    .join(', ');
+}

@@ -1,12 +1,16 @@
 import { decodeText } from '../pipeline/callFacts';
-import { CANCELLED_REASON, cancelledCallError } from '../approval/cancellation';
+import { cancelledCallError } from '../approval/cancellation';
 import type { AppliedChange } from '../pipeline/hookTypes';
 import { canonicalizeCommandTarget } from '../commands/commandTargets';
-import { runShellCommand } from '../process/processRunner';
+import { runShellCommand, type RunOptions } from '../process/processRunner';
 import { scrubEnv } from '../process/scrubbedEnv';
-import { fail, ok } from '../toolError';
+import { isAvailable } from '../sandbox/sandboxAvailability';
+import { sandboxOf } from '../sandbox/sandboxOf';
+import { fail } from '../toolError';
+import { commandOutput } from './commandOutput';
 import type { ToolDefinition, ToolExecution } from './toolDefinition';
 import { PATH_PROPERTY, pathFields } from './toolInput';
+import { runConfinedCommand } from './confinedCommand';
 
 /** Literal files the command says it writes, canonicalised, so their before/after can be traced. */
 async function knownTargets({ facts, services }: ToolExecution, cwdRel: string): Promise<Array<{ abs: string; rel: string }>> {
@@ -45,31 +49,25 @@ export const runCommand: ToolDefinition = {
     const before = await Promise.all(targets.map((t) => services.workspace.readFile(t.abs)));
     if (execution.signal.aborted) return fail(cancelledCallError(call.tool));
     const requested = typeof call.input.timeout_ms === 'number' ? call.input.timeout_ms : services.policy.commandTimeoutMs;
-    const result = await runShellCommand(String(call.input.command), {
+    const timeoutMs = Math.min(requested, services.policy.maxCommandTimeoutMs);
+    const options: RunOptions = {
       cwd: cwd.abs,
-      timeoutMs: Math.min(requested, services.policy.maxCommandTimeoutMs),
+      timeoutMs,
       maxOutputBytes: services.policy.maxCommandOutputBytes,
       env: withoutCdpath(scrubEnv(process.env)),
       signal: execution.signal,
-    });
+    };
+    // Where a sandbox starts, every command runs in it: the kernel, not the text, keeps writes in the scope.
+    const sandbox = await sandboxOf(services);
+    if (isAvailable(sandbox)) return runConfinedCommand(execution, sandbox, options, targets, before);
+    const result = await runShellCommand(String(call.input.command), options);
     const changes: AppliedChange[] = [];
     for (const [index, target] of targets.entries()) {
       const after = decodeText(await services.workspace.readFile(target.abs));
       const previous = decodeText(before[index]);
       if (after !== previous) changes.push({ path: target.rel, before: previous, after });
     }
-    const status = result.cancelled
-      ? `${CANCELLED_REASON} (process group killed)`
-      : result.timedOut
-        ? `timed out after ${Math.min(requested, services.policy.maxCommandTimeoutMs)} ms (process group killed)`
-        : `exit code ${result.exitCode ?? `signal ${result.signal}`}`;
-    const cut = result.truncated ? '\n(output truncated)' : '';
-    const text = `$ ${String(call.input.command)}\n${status}\n--- stdout ---\n${result.stdout}\n--- stderr ---\n${result.stderr}${cut}`;
-    return ok({
-      text,
-      data: { exit_code: result.exitCode, signal: result.signal, timed_out: result.timedOut, cancelled: result.cancelled, truncated: result.truncated, stdout: result.stdout, stderr: result.stderr },
-      changes,
-    });
+    return commandOutput(String(call.input.command), result, timeoutMs, changes);
   },
 };
 

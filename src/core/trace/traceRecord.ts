@@ -144,7 +144,7 @@ export function buildMutationRecord(event: MutationEvent, context: RecordContext
     files.push({ path, conversations: [related ? { contributor, ranges, related } : { contributor, ranges }] });
     fileMeta.push({
       path,
-      change: change.after === undefined ? 'deleted' : change.before === undefined && change.before_hash === undefined ? 'created' : 'modified',
+      change: change.after === undefined ? 'deleted' : change.before === undefined && change.before_hash === undefined && !change.before_unknown ? 'created' : 'modified',
       before_hash: change.before === undefined ? change.before_hash : hashContent(change.before),
       after_hash: change.after === undefined ? undefined : hashContent(change.after),
     });

@@ -16,6 +16,8 @@ export interface FileChange {
   after?: string;
   /** A file that existed but whose content before is not known, only its hash: its ranges cover the whole file. */
   before_hash?: string;
+  /** A file that existed, known neither by content nor hash (a confined command changed it): ranges cover the whole file. */
+  before_unknown?: true;
 }
 
 /** A successful change to the workspace, handed to the trace after the tool ran. */

@@ -2,6 +2,7 @@ import { strict as assert } from 'node:assert';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { codeOf, createHarness, type Harness } from '../../../support/governorHarness';
+import { noSandbox, sandboxOrSkip } from '../../../support/sandboxes';
 
 const LOGIN = 'export function login(user: string) {\n  return user.length > 0;\n}\n';
 
@@ -157,13 +158,28 @@ describe('governed tools', () => {
     assert.equal(result.output.data.exit_code, 0);
   });
 
-  it('run_command asks before destructive commands and traces the files it was known to change', async () => {
-    h.approver.script(true);
+  it('run_command without a sandbox asks before a redirect and traces the files it was known to change', async () => {
+    const textOnly = await createHarness({ files: { 'src/auth/a.ts': 'a\n' }, sandbox: noSandbox });
+    try {
+      textOnly.approver.script(true);
+      const result = await textOnly.bound('run_command', { command: 'echo hi > src/auth/out.txt' });
+      assert.equal(codeOf(result), 'ok');
+      assert.equal(await readFile(join(textOnly.root, 'src/auth/out.txt'), 'utf8'), 'hi\n');
+      assert.equal(textOnly.approver.requests[0].command, 'echo hi > src/auth/out.txt');
+      assert.equal(textOnly.approver.requests[0].intent_id, 'auth-refactor');
+      assert.match(textOnly.approver.requests[0].reasons.join(' '), /No sandbox can start here/);
+      assert.deepEqual(textOnly.trace.mutations[0].files, [{ path: 'src/auth/out.txt', before: undefined, after: 'hi\n' }]);
+    } finally {
+      await textOnly.dispose();
+    }
+  });
+
+  it('run_command in the sandbox runs an in-scope redirect without asking and traces the file', async function () {
+    await sandboxOrSkip(this);
     const result = await h.bound('run_command', { command: 'echo hi > src/auth/out.txt' });
     assert.equal(codeOf(result), 'ok');
     assert.equal(await onDisk('src/auth/out.txt'), 'hi\n');
-    assert.equal(h.approver.requests[0].command, 'echo hi > src/auth/out.txt');
-    assert.equal(h.approver.requests[0].intent_id, 'auth-refactor');
+    assert.equal(h.approver.requests.length, 0);
     assert.deepEqual(h.trace.mutations[0].files, [{ path: 'src/auth/out.txt', before: undefined, after: 'hi\n' }]);
   });
 
