@@ -8,7 +8,7 @@ const REPO = join(__dirname, '..', '..', '..');
 /** The rows of README's "Which agents, and how" table, by the agent named in the first cell. */
 function supportRows(): string[] {
   const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
-  const start = readme.indexOf('### Which agents, and how');
+  const start = readme.indexOf('## Which agents, and how');
   assert.ok(start >= 0, "README has a 'Which agents, and how' section");
   const lines = readme.slice(start).split('\n');
   const first = lines.findIndex((line) => line.startsWith('| '));
