@@ -1,4 +1,4 @@
-import { lstat, readdir } from 'node:fs/promises';
+import { lstatSync, readdirSync, type BigIntStats } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { protectedPatternFor } from '../paths/protectedPaths';
 import type { WritableRoot } from './writableRoots';
@@ -35,7 +35,7 @@ export const MAX_ENTRIES = 50_000;
  */
 export async function snapshotRoots(workspaceRoot: string, roots: readonly WritableRoot[]): Promise<RootSnapshot> {
   const snapshot: RootSnapshot = { entries: new Map(), protectedInside: [], complete: true };
-  for (const root of roots) await walk(workspaceRoot, root.abs, snapshot, root.file);
+  for (const root of roots) walk(workspaceRoot, root.abs, snapshot, root.file);
   return snapshot;
 }
 
@@ -50,28 +50,64 @@ export function diffSnapshots(before: RootSnapshot, after: RootSnapshot): Snapsh
   return changes.sort((a, b) => a.rel.localeCompare(b.rel));
 }
 
-async function walk(workspaceRoot: string, abs: string, snapshot: RootSnapshot, single: boolean): Promise<void> {
-  const stack = [abs];
-  while (stack.length > 0) {
-    const path = stack.pop() as string;
-    const rel = relative(workspaceRoot, path).split(sep).join('/');
-    if (rel !== '' && path !== abs && protectedPatternFor(rel)) {
-      snapshot.protectedInside.push(path);
-      continue; // read-only in the sandbox; its contents are not ours to list
-    }
-    const stat = await lstat(path, { bigint: true }).catch(() => undefined);
-    if (!stat) continue;
-    if (stat.isDirectory() && !single) {
-      const names = await readdir(path).catch(() => [] as string[]);
-      for (const name of names) stack.push(join(path, name));
+/**
+ * Synchronous on purpose: a few hundred lstat calls take well under a millisecond this way and ~10 ms through the
+ * thread pool, and the command's cost is paid on every call; MAX_ENTRIES bounds how long the loop can block.
+ */
+function walk(workspaceRoot: string, abs: string, snapshot: RootSnapshot, single: boolean): void {
+  const top = statOf(abs);
+  if (!top) return;
+  if (single || !top.isDirectory()) {
+    record(snapshot, relPath(workspaceRoot, abs), top);
+    return;
+  }
+  const folders = [abs];
+  while (folders.length > 0) {
+    const folder = folders.pop() as string;
+    let names: string[];
+    try {
+      names = readdirSync(folder);
+    } catch {
       continue;
     }
-    if (snapshot.entries.size >= MAX_ENTRIES) {
-      snapshot.complete = false;
-      return;
+    for (const name of names) {
+      const path = join(folder, name);
+      const rel = relPath(workspaceRoot, path);
+      if (mayBeProtected(rel) && protectedPatternFor(rel)) {
+        snapshot.protectedInside.push(path); // read-only in the sandbox; its contents are not ours to list
+        continue;
+      }
+      const stat = statOf(path);
+      if (!stat) continue;
+      if (stat.isDirectory()) folders.push(path);
+      else if (!record(snapshot, rel, stat)) return;
     }
-    snapshot.entries.set(rel, { size: stat.size, mtimeNs: stat.mtimeNs, ctimeNs: stat.ctimeNs, ino: stat.ino, mode: stat.mode });
   }
+}
+
+// Every protected pattern has a segment starting with '.', or names opencode.json(c), or .git's 8.3 alias; other
+// spellings of them need non-ASCII. The full check (NFKC, folding, 40 globs) is only worth it for those paths.
+const MAYBE_PROTECTED = /(^|\/)[.]|opencode|git~|[^\x20-\x7e]/i;
+
+function mayBeProtected(rel: string): boolean {
+  return MAYBE_PROTECTED.test(rel);
+}
+
+function statOf(path: string): BigIntStats | undefined {
+  return lstatSync(path, { bigint: true, throwIfNoEntry: false });
+}
+
+function record(snapshot: RootSnapshot, rel: string, stat: BigIntStats): boolean {
+  if (snapshot.entries.size >= MAX_ENTRIES) {
+    snapshot.complete = false;
+    return false;
+  }
+  snapshot.entries.set(rel, { size: stat.size, mtimeNs: stat.mtimeNs, ctimeNs: stat.ctimeNs, ino: stat.ino, mode: stat.mode });
+  return true;
+}
+
+function relPath(workspaceRoot: string, path: string): string {
+  return relative(workspaceRoot, path).split(sep).join('/');
 }
 
 function sameIdentity(a: Identity, b: Identity): boolean {

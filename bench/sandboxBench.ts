@@ -1,0 +1,65 @@
+import { mkdir, mkdtemp, realpath, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runShellCommand, type RunOptions } from '../src/core/process/processRunner';
+import { confinedInvocation } from '../src/core/sandbox/confinedInvocation';
+import { runConfined } from '../src/core/sandbox/confinedRun';
+import { describeSandbox, isAvailable } from '../src/core/sandbox/sandboxAvailability';
+import { detectSandbox } from '../src/core/sandbox/sandboxDetection';
+import { runProcess } from '../src/core/process/processRunner';
+import { removeTree } from '../test/support/removeTree';
+import { elapsedMs, percentile, type BenchSuite, type BenchTable } from './table';
+
+const RUNS = 60;
+const WARMUP = 5;
+/** A scope folder of a realistic size: the snapshot stats every file in it before and after the command. */
+const SCOPE_FILES = 200;
+
+async function timed(run: () => Promise<unknown>): Promise<number[]> {
+  for (let i = 0; i < WARMUP; i += 1) await run();
+  const samples: number[] = [];
+  for (let i = 0; i < RUNS; i += 1) {
+    const start = process.hrtime.bigint();
+    await run();
+    samples.push(elapsedMs(start));
+  }
+  return samples;
+}
+
+/**
+ * What confining a command costs, per command at p50 and p95: `true` run plain, inside bwrap alone, and through
+ * runConfined (writable roots, snapshot of a 200-file scope before and after, private temp folder, bwrap).
+ * The ratio and the added milliseconds are against the plain run; the target is ≤ 10 ms added.
+ */
+export const sandboxBench: BenchSuite = {
+  name: 'sandbox',
+  async run(): Promise<BenchTable[]> {
+    const sandbox = await detectSandbox();
+    if (!isAvailable(sandbox)) return [{ title: 'sandbox: cost per command', columns: ['skipped'], rows: [[describeSandbox(sandbox)]] }];
+    const root = await realpath(await mkdtemp(join(tmpdir(), 'ig-bench-sandbox-')));
+    try {
+      await mkdir(join(root, 'src/auth'), { recursive: true });
+      for (let i = 0; i < SCOPE_FILES; i += 1) await writeFile(join(root, 'src/auth', `f${i}.ts`), `export const v${i} = ${i};\n`);
+      const options: RunOptions = { cwd: root, timeoutMs: 10_000, maxOutputBytes: 1 << 20, env: { PATH: process.env.PATH } };
+      const plain = await timed(() => runShellCommand('true', options));
+      const bare = confinedInvocation(sandbox, { writable: [join(root, 'src/auth')], readOnlyInside: [], tempDir: root, denyNetwork: false }, 'true', root, options.env);
+      const bwrapOnly = await timed(() => runProcess(bare.file, bare.args, options));
+      const confined = await timed(() => runConfined(sandbox, { command: 'true', workspaceRoot: root, ownedScope: ['src/auth/**'], denyNetwork: false, caseInsensitive: false, run: options }));
+      const base = percentile(plain, 50);
+      const row = (name: string, samples: number[]) => {
+        const p50 = percentile(samples, 50);
+        return [name, p50, percentile(samples, 95), p50 / base, p50 - base];
+      };
+      return [
+        {
+          title: `sandbox: cost per command (${sandbox.kind}, ${RUNS} runs of \`true\`, scope of ${SCOPE_FILES} files)`,
+          columns: ['run', 'p50 ms', 'p95 ms', 'ratio to plain (p50)', 'added ms (p50)'],
+          rows: [row('plain /bin/sh -c', plain), row(`${sandbox.kind} alone`, bwrapOnly), row('run_command confined (roots, snapshots, temp, sandbox)', confined)],
+          notes: ['Target: the confined run adds ≤ 10 ms at p50 over the plain run.'],
+        },
+      ];
+    } finally {
+      await removeTree(root);
+    }
+  },
+};
