@@ -1,0 +1,43 @@
+import { strict as assert } from 'node:assert';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+// @ts-expect-error: a plain ESM script of scripts/ with no type declarations
+import { VSIX_README_DIR, vsixReadme } from '../../../scripts/vsixReadme.mjs';
+import { headingAnchors, linkTargets } from './docLinks.test';
+
+const REPO = join(__dirname, '..', '..', '..');
+const BLOB = 'https://github.com/intent-governor/intent-governor/blob/main';
+
+describe("the VSIX's README (its details page in VS Code)", () => {
+  const { text, images } = vsixReadme(readFileSync(join(REPO, 'README.md'), 'utf8'), BLOB) as { text: string; images: string[] };
+
+  it('is for someone who installed the extension: no clone, npm install or npm start', () => {
+    assert.doesNotMatch(text, /npm (install|start|link|run)|From a clone|vsix:omit/);
+    assert.match(text, /## Install/);
+    assert.match(text, /## First steps/);
+  });
+
+  it('says how to get the governor command line from the installed extension', () => {
+    assert.match(text, /The `governor` command line/);
+    assert.match(text, /exec node "\$dir\/dist\/cli\.js" "\$@"/);
+  });
+
+  it('carries its images (relative to the extension root, copied from files that exist) and links nothing the VSIX lacks', () => {
+    assert.ok(images.length >= 2, images.join(', '));
+    for (const image of images) assert.ok(existsSync(join(REPO, image)), image);
+    const anchors = headingAnchors(text);
+    for (const target of linkTargets(text)) {
+      if (target.startsWith('#')) assert.ok(anchors.has(target.slice(1)), target);
+      else if (!/^https?:/.test(target)) assert.match(target, new RegExp(`^${VSIX_README_DIR}/images/[\\w.-]+\\.png$`), target);
+    }
+    assert.ok(linkTargets(text).some((t) => t.startsWith(`${BLOB}/docs/`)), 'the docs pages are linked at the repository');
+  });
+
+  it('is the README npm run package hands vsce, and .vscodeignore ships its images', () => {
+    const manifest = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    assert.match(manifest.scripts.package, /node scripts\/vsixReadme\.mjs && vsce package .*--readme-path dist\/vsix\/README\.md/);
+    const ignore = readFileSync(join(REPO, '.vscodeignore'), 'utf8').split('\n');
+    assert.ok(ignore.includes(`!${VSIX_README_DIR}/images/**`));
+    assert.ok(!ignore.includes('!README.md'), 'the contributor README stays out of the VSIX');
+  });
+});
