@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { runDoctor } from '../../core/agents/doctor/doctor';
 import { doctorReportText, type DoctorReport } from '../../core/agents/doctor/doctorReport';
 import { nodeDoctorPorts } from '../../core/agents/doctor/nodeDoctorPorts';
+import { sandboxCheck } from '../../core/agents/doctor/sandboxCheck';
 import { doctorPickItems, doctorSummary } from './doctorText';
 
 /**
@@ -20,7 +21,7 @@ export function registerDoctorCommand(root: string | undefined, log: vscode.LogO
       return undefined;
     }
     const report = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Intent Governor: sending a canary write through each installed agent hook…' }, () =>
-      runDoctor(root, nodeDoctorPorts, { env: process.env }),
+      runDoctor(root, nodeDoctorPorts, { env: process.env, checks: [sandboxCheck] }),
     );
     log.info(`doctor:\n${doctorReportText(report)}`);
     const summary = doctorSummary(report);
