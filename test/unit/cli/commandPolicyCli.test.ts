@@ -7,6 +7,7 @@ import type { DecisionReport } from '../../../src/core/flow/callRequest';
 import { bundledScript } from '../../support/bundledScript';
 import { finished } from '../../support/childProcesses';
 import { createHarness, type Harness } from '../../support/governorHarness';
+import { noSandbox } from '../../support/sandboxes';
 
 /** A committed project: scripts, a Makefile, pytest files and the intents file, all in the last commit. */
 const COMMITTED: Record<string, string> = {
@@ -21,8 +22,10 @@ function git(root: string, ...args: string[]): void {
   execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', '-c', 'commit.gpgsign=false', ...args], { cwd: root, stdio: 'ignore' });
 }
 
+// These tests are about the text policy: the layer that stays where no sandbox can start (tests of the sandbox's
+// own answers are in test/unit/core/sandbox/).
 async function committedProject(): Promise<Harness> {
-  const h = await createHarness({ files: COMMITTED });
+  const h = await createHarness({ files: COMMITTED, sandbox: noSandbox });
   git(h.root, 'init', '-q');
   git(h.root, 'add', '-A');
   git(h.root, 'commit', '-qm', 'initial');
