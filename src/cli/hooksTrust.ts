@@ -53,7 +53,7 @@ function describe(row: HookListingRow, spec: HookSpec | undefined): string {
   } else if (action?.type === 'command' && 'args' in action) {
     lines.push(`    runs (no shell): ${visible(JSON.stringify(action.args))}`);
   } else {
-    lines.push('    runs (sh -c):', ...indented(row.action));
+    lines.push(action?.type === 'command' && action.shell === 'powershell' ? '    runs (PowerShell -Command):' : '    runs (sh -c):', ...indented(row.action));
   }
   return `${lines.join('\n')}\n`;
 }

@@ -255,6 +255,8 @@ function answerOf(verdict: HookVerdict | undefined, answer: BridgeAnswer): Bridg
   const out: BridgeAnswer = Object.fromEntries(Object.entries(answer).filter(([, v]) => v !== undefined)) as unknown as BridgeAnswer;
   if (verdict?.systemMessage) out.systemMessage = verdict.systemMessage;
   if (verdict?.stop !== undefined) out.stop = verdict.stop;
+  if (verdict?.updatedToolOutput !== undefined) out.updatedToolOutput = verdict.updatedToolOutput;
+  if (verdict?.passThrough) out.passThrough = { ...verdict.passThrough };
   return out;
 }
 

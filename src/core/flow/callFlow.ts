@@ -39,9 +39,12 @@ async function execute(parts: FlowParts, gated: Gate, signal: AbortSignal | unde
 
 async function finish(parts: FlowParts, facts: CallFacts, outcome: CallOutcome, before: string[]): Promise<GovernedResult> {
   parts.services.sessions.activity.recordOutcome(facts.call, outcome);
-  const context = [...before, ...(await parts.engine.runPost({ call: facts.call, facts, outcome }))];
+  const post = await parts.engine.runPost({ call: facts.call, facts, outcome });
+  const context = [...before, ...post.context];
   const invocationId = facts.call.invocation_id;
-  return outcome.status === 'success' ? { ok: true, invocation_id: invocationId, output: outcome.output, context } : { ok: false, invocation_id: invocationId, error: outcome.error, context };
+  // A user hook's updatedToolOutput changes what the model reads back, never what was recorded.
+  const output = outcome.status === 'success' && post.outputText !== undefined ? { ...outcome.output, text: post.outputText } : undefined;
+  return outcome.status === 'success' ? { ok: true, invocation_id: invocationId, output: output ?? outcome.output, context } : { ok: false, invocation_id: invocationId, error: outcome.error, context };
 }
 
 async function authorization(parts: FlowParts, request: ToolCallRequest, gated: Gate): Promise<Authorization> {

@@ -4,7 +4,7 @@ import type { ApprovalRequest } from '../approval/approver';
 import type { CallFacts } from './callFacts';
 import { cancelledCallError } from '../approval/cancellation';
 import { mergeAsks } from './decisionMerge';
-import type { ApprovalAsk, PostHook, PostHookContext, PreDecision, PreHook, PreHookResult } from './hookTypes';
+import type { ApprovalAsk, PostHook, PostHookContext, PostChainResult, PreDecision, PreHook, PreHookResult } from './hookTypes';
 import type { ToolCall } from './toolCall';
 
 export const DEFAULT_HOOK_TIMEOUT_MS = 5_000;
@@ -202,18 +202,22 @@ export class HookEngine {
    * model. Every refusal passes here too, so a hook that answers at once (the read ledger, the intent map) costs no
    * timer: only an answer still pending races its time.
    */
-  async runPost(context: PostHookContext): Promise<string[]> {
+  async runPost(context: PostHookContext): Promise<PostChainResult> {
     const added: string[] = [];
+    let outputText: string | undefined;
     for (const hook of [...this.post]) {
       try {
         const answer = hook.run(context);
         const result = isPending(answer) ? await within(answer, hook.timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS) : answer;
         if (result === TIMED_OUT) this.logger.error(`post-hook ${hook.name} timed out`);
-        else if (typeof result === 'object' && result !== null && typeof result.context === 'string' && result.context !== '') added.push(result.context);
+        else if (typeof result === 'object' && result !== null) {
+          if (typeof result.context === 'string' && result.context !== '') added.push(result.context);
+          if (typeof result.outputText === 'string') outputText = result.outputText;
+        }
       } catch (error) {
         this.logger.error(`post-hook ${hook.name} failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
       }
     }
-    return added;
+    return outputText === undefined ? { context: added } : { context: added, outputText };
   }
 }

@@ -49,8 +49,18 @@ export interface PostHookContext {
   outcome: CallOutcome;
 }
 
-/** A post-hook may add text for the model (a user hook's additionalContext after the call). */
-export type PostHookResult = { context?: string } | undefined | void;
+/**
+ * A post-hook may add text for the model (a user hook's additionalContext after the call), or replace the text
+ * the model reads back (a user hook's updatedToolOutput: a redaction; the record keeps what happened).
+ */
+export type PostHookResult = { context?: string; outputText?: string } | undefined | void;
+
+/** What the post-chain adds to a call's answer. */
+export interface PostChainResult {
+  context: string[];
+  /** The last post-hook's replacement of the output text, if any. */
+  outputText?: string;
+}
 
 export interface PostHook {
   name: string;

@@ -12,6 +12,11 @@ export interface RunOptions {
   killGraceMs?: number;
   /** Aborted when the call is cancelled: the process group is ended as on timeout (or never started). */
   signal?: AbortSignal;
+  /**
+   * Checked as stdout arrives: true = stop waiting now (a hook whose first line says `{"async": true}`). The result
+   * comes back `detached`; the process runs on until it exits, its timeout or the signal ends its group.
+   */
+  detachWhen?: (stdoutSoFar: string) => boolean;
 }
 
 export interface RunResult {
@@ -24,6 +29,8 @@ export interface RunResult {
   /** Ended (or never started) because `signal` aborted. */
   cancelled: boolean;
   durationMs: number;
+  /** `detachWhen` said so: returned while the process still runs (its exit code is not known). */
+  detached?: boolean;
 }
 
 const DEFAULT_KILL_GRACE_MS = 500;
@@ -162,6 +169,16 @@ export function runProcess(file: string, args: string[], options: RunOptions): P
     };
 
     child.stdout.on('data', collect(stdoutChunks));
+    if (options.detachWhen) {
+      const detachWhen = options.detachWhen;
+      const watch = (): void => {
+        if (settled || !detachWhen(Buffer.concat(stdoutChunks).toString('utf8'))) return;
+        child.stdout.off('data', watch);
+        // The promise settles now; finish() later only cleans up (a second resolve is a no-op).
+        resolve({ exitCode: null, signal: null, stdout: Buffer.concat(stdoutChunks).toString('utf8'), stderr: '', truncated, timedOut, cancelled, durationMs: performance.now() - started, detached: true });
+      };
+      child.stdout.on('data', watch);
+    }
     child.stderr.on('data', collect(stderrChunks));
     for (const stream of [child.stdout, child.stderr]) {
       stream.on('close', () => {

@@ -1,7 +1,7 @@
 import { DECISION_EVENTS, type HookEventName } from './hookEvents';
 import type { HookExecution } from './hookExecution';
 import type { HookSpec } from './hookSpec';
-import type { HookVerdict } from './hookVerdict';
+import type { HookVerdict, PassThrough } from './hookVerdict';
 
 /** What of a hook's reason (or stderr) reaches the model or the human. */
 export const MAX_REASON_CHARS = 2000;
@@ -61,14 +61,17 @@ export function readHookJson(event: HookEventName, answer: Record<string, unknow
   const decision = readDecision(answer.decision, 'decision');
   if (typeof decision === 'string') return decision;
   if (decision) {
-    signals.push({ decision: decision.decision, reason });
-    if (decision.decision === 'deny' && AFTER_TOOL_EVENTS.has(event)) contexts.push(reason ?? 'A hook flagged the result of this tool call.');
+    // After the tool a block cannot undo it: every door hands its reason to the model (once; see userHookChain).
+    const flagged = decision.decision === 'deny' && AFTER_TOOL_EVENTS.has(event);
+    signals.push({ decision: decision.decision, reason: flagged ? (reason ?? 'A hook flagged the result of this tool call.') : reason });
   }
 
   const permission = specific?.permissionDecision;
   if (permission !== undefined) {
-    if (permission !== 'allow' && permission !== 'deny' && permission !== 'ask') return `returned an unknown permissionDecision '${String(permission)}'`;
-    signals.push({ decision: permission, reason: text(specific?.permissionDecisionReason) ?? reason });
+    if (permission !== 'allow' && permission !== 'deny' && permission !== 'ask' && permission !== 'defer') return `returned an unknown permissionDecision '${String(permission)}'`;
+    // `defer` leaves the decision for later; the governor cannot pause a call, so a person decides now (fail closed).
+    if (permission === 'defer') signals.push({ decision: 'ask', reason: text(specific?.permissionDecisionReason) ?? 'the hook deferred this decision (permissionDecision: defer), so a person decides' });
+    else signals.push({ decision: permission, reason: text(specific?.permissionDecisionReason) ?? reason });
   }
 
   // PermissionRequest's answer: `decision: {behavior, message, updatedInput, interrupt}`.
@@ -96,6 +99,12 @@ export function readHookJson(event: HookEventName, answer: Record<string, unknow
   }
 
   for (const extra of [answer.additionalContext, specific?.additionalContext]) if (typeof extra === 'string' && extra !== '') contexts.push(extra);
+
+  // Claude Code reads updatedToolOutput first, updatedMCPToolOutput for MCP tools; either replaces what the model reads.
+  const output = specific?.updatedToolOutput ?? specific?.updatedMCPToolOutput;
+  const updatedToolOutput = output !== undefined && output !== null && event === 'PostToolUse' ? output : undefined;
+  const passThrough = readPassThrough(answer, specific);
+  if (typeof passThrough === 'string') return passThrough;
   // suppressOutput hides stdout from Claude Code's transcript; a JSON answer's stdout is never shown here anyway.
   const systemMessage = text(answer.systemMessage);
 
@@ -108,9 +117,41 @@ export function readHookJson(event: HookEventName, answer: Record<string, unknow
     ...(context ? { context: cap(context, MAX_CONTEXT_CHARS) } : {}),
     ...(systemMessage ? { systemMessage: cap(systemMessage, MAX_CONTEXT_CHARS) } : {}),
     ...(updatedInput ? { updatedInput } : {}),
+    ...(updatedToolOutput !== undefined ? { updatedToolOutput } : {}),
+    ...(passThrough ? { passThrough } : {}),
     ...(stopped !== undefined ? { stop: cap(stopped, MAX_REASON_CHARS) } : {}),
     failures: [],
   };
+}
+
+/**
+ * Fields only the agent acts on (seed 000's HookOutcome): read where Claude Code puts them (hookSpecificOutput,
+ * PermissionRequest's decision, or the top level for retry), checked for their type, kept in Claude's words.
+ */
+function readPassThrough(answer: Record<string, unknown>, specific: Record<string, unknown> | undefined): PassThrough | undefined | string {
+  const request = isRecord(specific?.decision) ? specific.decision : undefined;
+  const out: PassThrough = {};
+  const permissions = request?.updatedPermissions ?? specific?.updatedPermissions;
+  if (permissions !== undefined) {
+    if (!Array.isArray(permissions)) return "returned an 'updatedPermissions' that is not a list";
+    out.updatedPermissions = permissions;
+  }
+  const retry = specific?.retry ?? answer.retry;
+  if (retry !== undefined) {
+    if (typeof retry !== 'boolean') return "returned a 'retry' that is not true or false";
+    out.retry = retry;
+  }
+  const watch = specific?.watchPaths;
+  if (watch !== undefined) {
+    if (!Array.isArray(watch) || !watch.every((p) => typeof p === 'string')) return "returned a 'watchPaths' that is not a list of paths";
+    out.watchPaths = watch as string[];
+  }
+  const message = specific?.initialUserMessage;
+  if (message !== undefined) {
+    if (typeof message !== 'string') return "returned an 'initialUserMessage' that is not a string";
+    out.initialUserMessage = message;
+  }
+  return Object.keys(out).length ? out : undefined;
 }
 
 /** Exit 0 of a command or an http hook: JSON when it starts with `{`, else plain text. */

@@ -16,8 +16,8 @@ export interface HookSource {
 
 /** What a hook runs. */
 export type HookAction =
-  /** A shell string (`/bin/sh -c`). */
-  | { type: 'command'; command: string }
+  /** A shell string (`/bin/sh -c`, or PowerShell's `-Command` for `"shell": "powershell"`). */
+  | { type: 'command'; command: string; shell?: 'powershell' }
   /** Exec form: no shell, `args[0]` is the program. */
   | { type: 'command'; args: string[] }
   /** POST the input JSON; the body is read like a command's stdout. `$VAR`/`${VAR}` in headers only from `allowedEnvVars`. */

@@ -13,6 +13,16 @@ export interface HookVerdict {
   systemMessage?: string;
   /** The tool input the hook wants instead (Claude's updatedInput, our `modify`). */
   updatedInput?: Record<string, unknown>;
+  /**
+   * PostToolUse's `updatedToolOutput` (or `updatedMCPToolOutput`): what the model reads back instead of the tool's
+   * result (a redaction). The record of the call keeps what really happened.
+   */
+  updatedToolOutput?: unknown;
+  /**
+   * Claude Code's fields the governor itself has no use for, kept in Claude's words for the doors whose agent
+   * reads them (`updatedPermissions`, `retry`, `watchPaths`, `initialUserMessage`); elsewhere a warning says so.
+   */
+  passThrough?: PassThrough;
   /** `continue: false`: stop the agent altogether, with this reason. */
   stop?: string;
   /** Hooks that failed (timeout, crash, unreadable output) and how, whatever `onFailure` made of it. */
@@ -22,3 +32,11 @@ export interface HookVerdict {
 }
 
 export const NO_VERDICT: HookVerdict = { decision: 'none', failures: [] };
+
+/** Output fields only the agent can act on: passed on in its hook answer where its dialect has them. */
+export interface PassThrough {
+  updatedPermissions?: unknown[];
+  retry?: boolean;
+  watchPaths?: string[];
+  initialUserMessage?: string;
+}

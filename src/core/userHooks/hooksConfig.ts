@@ -161,7 +161,8 @@ class ConfigReader {
       ...flags,
       onFailure: this.onFailure(event, hook, where),
       source: this.source,
-      approvalHash: 'command' in action ? commandHash(action.command) : specHash(action),
+      // A sh command keeps the hash hooks.yaml gave it; PowerShell's is of the whole action (another program runs it).
+      approvalHash: 'command' in action && action.shell === undefined ? commandHash(action.command) : specHash(action),
     };
     if (condition !== undefined) spec.if = condition;
     const statusMessage = this.optionalString(hook, 'statusMessage', where);
@@ -189,7 +190,9 @@ class ConfigReader {
     if (hook.command === undefined && hook.args === undefined) this.fail(where, `needs ${how}`);
     if (hook.command !== undefined) {
       if (typeof hook.command !== 'string' || hook.command.trim() === '') this.fail(`${where}.command`, 'must be a non-empty shell command, e.g. "command": "./scripts/check.sh"');
-      return { type: 'command', command: hook.command };
+      const shell = hook.shell;
+      if (shell !== undefined && shell !== 'sh' && shell !== 'bash' && shell !== 'powershell') this.fail(`${where}.shell`, 'must be "sh" (the default) or "powershell"');
+      return shell === 'powershell' ? { type: 'command', command: hook.command, shell } : { type: 'command', command: hook.command };
     }
     const args = hook.args;
     if (!Array.isArray(args) || args.length === 0 || !args.every((arg) => typeof arg === 'string') || args[0] === '') {

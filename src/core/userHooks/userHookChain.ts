@@ -91,12 +91,14 @@ export function userHookChain(runner: UserHookRunner): { pre: PreHook; post: Pos
     run: ({ call, facts, outcome }) => (outcome.status === 'blocked' ? undefined : afterCall(call, facts, outcome)),
   };
   /** PostToolUse / PostToolUseFailure, IntentSelected and TraceRecorded for a call that ran (or failed running). */
-  async function afterCall(call: ToolCall, facts: CallFacts, outcome: Exclude<CallOutcome, { status: 'blocked' }>): Promise<{ context: string } | undefined> {
+  async function afterCall(call: ToolCall, facts: CallFacts, outcome: Exclude<CallOutcome, { status: 'blocked' }>): Promise<{ context?: string; outputText?: string } | undefined> {
     const contexts: string[] = [];
+    let outputText: string | undefined;
     if (!call.native) {
       const event = outcome.status === 'success' ? 'PostToolUse' : 'PostToolUseFailure';
       const verdict = await runner.fire(await toolFiring(event, call, facts, toolResponse(outcome)));
       for (const text of [verdict.context, verdict.decision === 'deny' ? verdict.reason : undefined, verdict.systemMessage]) if (text) contexts.push(text);
+      if (verdict.updatedToolOutput !== undefined) outputText = outputTextOf(verdict.updatedToolOutput);
     }
     if (outcome.status === 'success' && call.tool === 'select_active_intent') {
       const selected = await runner.fire({ ...(await toolFiring('IntentSelected', call, facts, { intent_id: call.input.intent_id })), toolNames: undefined });
@@ -107,7 +109,25 @@ export function userHookChain(runner: UserHookRunner): { pre: PreHook; post: Pos
       const recorded = await runner.fire({ ...(await toolFiring('TraceRecorded', call, facts, { files })), toolNames: undefined });
       if (recorded.context) contexts.push(recorded.context);
     }
-    return contexts.length ? { context: contexts.join('\n') } : undefined;
+    if (!contexts.length && outputText === undefined) return undefined;
+    return { ...(contexts.length ? { context: contexts.join('\n') } : {}), ...(outputText !== undefined ? { outputText } : {}) };
   }
   return { pre, post };
+}
+
+/**
+ * What the model reads instead of the tool's text: a string as it is; an object shaped like the `tool_response`
+ * the hook was given keeps its `text`, MCP's `{content: [{type: "text", text}]}` its texts; anything else as JSON.
+ */
+export function outputTextOf(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    const record = value as Record<string, unknown>;
+    if (typeof record.text === 'string') return record.text;
+    if (Array.isArray(record.content)) {
+      const texts = record.content.filter((c): c is { text: string } => typeof c === 'object' && c !== null && typeof (c as { text?: unknown }).text === 'string');
+      if (texts.length) return texts.map((c) => c.text).join('\n');
+    }
+  }
+  return JSON.stringify(value);
 }

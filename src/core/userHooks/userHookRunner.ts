@@ -114,6 +114,7 @@ export class UserHookRunner {
         continue;
       }
       const verdict = await this.runOne(spec, facts, intent, firing.signal);
+      this.warnNotCarried(spec, verdict);
       answers.push({ hook: spec.name, verdict });
       if (verdict.decision === 'deny') break; // nothing later can undo a deny
       // Later hooks see the input an earlier one rewrote, as the tool will.
@@ -122,6 +123,19 @@ export class UserHookRunner {
     const merged = mergeVerdicts(answers);
     await this.audit(firing, merged);
     return merged;
+  }
+
+  /**
+   * Fields only an agent acts on are never dropped in silence: kept in the verdict for the door whose agent reads
+   * them (Claude Code's hook answer), and said once per hook and field, since every other door ignores them.
+   */
+  private warnNotCarried(spec: HookSpec, verdict: HookVerdict): void {
+    for (const field of Object.keys(verdict.passThrough ?? {})) {
+      const note = `hook '${spec.name}' (${spec.event}, ${spec.source.file}) returned ${field}: only Claude Code's door passes it on to the agent; at the other doors (MCP, VS Code tools, VS Code agent, Cursor, ...) it is not supported and has no effect`;
+      if (this.notesLogged.has(note)) continue;
+      this.notesLogged.add(note);
+      this.services.logger.warn(note);
+    }
   }
 
   /** Waits for background hooks (deactivation, a one-shot hook process before it exits, tests). */

@@ -48,6 +48,20 @@ export function parseClaudeStyle(payload: unknown): ReturnType<HookDialect['pars
   return unknownEvent('this agent', eventName);
 }
 
+/**
+ * Claude Code's fields only the agent acts on, where Claude Code reads them: PermissionRequest's updatedPermissions
+ * inside its allow decision, PermissionDenied's retry, SessionStart's initialUserMessage, watchPaths.
+ */
+function passThrough(name: string, fields: Record<string, unknown> | undefined, specific: Record<string, unknown>): void {
+  if (!fields) return;
+  const { updatedPermissions, ...rest } = fields;
+  const decision = specific.decision;
+  if (updatedPermissions !== undefined && name === 'PermissionRequest' && typeof decision === 'object' && decision !== null && (decision as { behavior?: unknown }).behavior === 'allow') {
+    specific.decision = { ...decision, updatedPermissions };
+  }
+  for (const [key, value] of Object.entries(rest)) if (value !== undefined) specific[key] = value;
+}
+
 const json = (value: unknown) => `${JSON.stringify(value)}\n`;
 
 /** The answer in Claude's words; an allow without anything to say prints nothing (the agent's own rules still apply). */
@@ -75,6 +89,11 @@ export function renderClaudeStyle(event: HookEvent, answer: BridgeAnswer): HookR
   }
   if (context) specific.additionalContext = context;
   if (systemMessage) out.systemMessage = systemMessage;
+  // A user hook's redaction of what the model reads: MCP tools take updatedMCPToolOutput, the others updatedToolOutput.
+  if (answer.updatedToolOutput !== undefined && event.kind === 'tool' && event.phase === 'post') {
+    specific[event.toolName.startsWith('mcp__') ? 'updatedMCPToolOutput' : 'updatedToolOutput'] = answer.updatedToolOutput;
+  }
+  passThrough(name, answer.passThrough, specific);
   if (Object.keys(specific).length > 1) out.hookSpecificOutput = specific;
   return { exitCode: 0, stdout: Object.keys(out).length ? json(out) : '', stderr: '' };
 }

@@ -80,6 +80,10 @@ export interface BridgeAnswer {
   systemMessage?: string;
   /** A hook said `continue: false`: the agent stops, with this reason. */
   stop?: string;
+  /** PostToolUse: what the model reads back instead of the tool's result (a user hook's updatedToolOutput). */
+  updatedToolOutput?: unknown;
+  /** Claude Code's own fields a user hook returned (updatedPermissions, retry, watchPaths, initialUserMessage). */
+  passThrough?: Record<string, unknown>;
 }
 
 const PHASES: readonly string[] = ['pre', 'post', 'context', 'end'];

@@ -107,3 +107,110 @@ describe("issue 24: a hooks file copied from Claude Code's documentation", funct
     assert.equal((await readFile(marker, 'utf8')).trim(), 'ran');
   });
 });
+
+describe("issue 24: every output field of Claude Code's protocol and seed 000", function () {
+  this.timeout(30_000);
+  after(async () => {
+    for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('updatedToolOutput from PostToolUse replaces what the model reads at the MCP door; the record keeps what happened', async () => {
+    const { startHttpMcpServer } = await import('../../../../src/core/mcp/httpMcpServer');
+    const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+    const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+    const w = await world();
+    await writeFile(join(w.root, 'src/auth/keys.ts'), 'export const KEY = "sk-live-123";\n');
+    const redact = `echo '{"hookSpecificOutput":{"hookEventName":"PostToolUse","updatedToolOutput":"[redacted by policy]"}}'`;
+    await w.hooks({ PostToolUse: [{ matcher: 'Read', hooks: [{ type: 'command', command: redact }] }] });
+    const server = await startHttpMcpServer({ governor: w.governor, name: 'intent-governor', version: 'test', logger: w.logger });
+    const client = new Client({ name: 'redaction-test', version: '1.0.0' });
+    try {
+      await client.connect(new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: { Authorization: `Bearer ${server.token}` } } }));
+      const result = (await client.callTool({ name: 'read_file', arguments: { path: 'src/auth/keys.ts' } })) as { content: { text: string }[] };
+      const text = result.content.map((c) => c.text).join('\n');
+      assert.ok(text.startsWith('[redacted by policy]'), text);
+      assert.ok(!text.includes('sk-live-123'), text);
+    } finally {
+      await client.close().catch(() => undefined);
+      await server.close();
+    }
+  });
+
+  it('PostToolUse: a block reason reaches the model once, not twice', async () => {
+    const w = await world();
+    await w.hooks({ PostToolUse: [{ matcher: 'Write', hooks: [{ type: 'command', command: `echo '{"decision":"block","reason":"lint failed: 3 problems"}'` }] }] });
+    const result = await w.call('write_file', { path: 'src/auth/a.ts', content: 'x\n' });
+    assert.equal(result.context.join('\n').split('lint failed').length - 1, 1, JSON.stringify(result.context));
+  });
+
+  it('permissionDecision "defer" asks a person (the governor cannot pause a call), never a HOOK_ERROR', async () => {
+    const w = await world();
+    const approver = w.governor.services.approver as ScriptedApprover;
+    approver.script(false);
+    await w.hooks({ PreToolUse: [{ matcher: 'Write', hooks: [{ type: 'command', command: `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"defer"}}'` }] }] });
+    const result = await w.call('write_file', { path: 'src/auth/a.ts', content: 'x\n' });
+    assert.ok(!result.ok);
+    assert.equal(result.error.code, 'HITL_REJECT');
+    assert.equal(approver.requests.length, 1);
+    assert.match(approver.requests[0].reasons.join(' '), /deferred/);
+  });
+
+  it('a first stdout line {"async": true} detaches the hook: the call does not wait for it and it blocks nothing', async () => {
+    const w = await world();
+    await w.hooks({ PreToolUse: [{ matcher: 'Write', hooks: [{ type: 'command', command: `echo '{"async": true}'; sleep 3; echo late >&2; exit 2` }] }] });
+    const started = Date.now();
+    const result = await w.call('write_file', { path: 'src/auth/a.ts', content: 'x\n' });
+    assert.ok(result.ok, JSON.stringify(result));
+    assert.ok(Date.now() - started < 2500, `took ${Date.now() - started} ms`);
+  });
+
+  it('"shell": "powershell" without PowerShell on PATH fails with a clear message, per its onFailure', async () => {
+    const w = await world();
+    const env = process.env.PATH;
+    process.env.PATH = '/nonexistent';
+    try {
+      await w.hooks({ PreToolUse: [{ matcher: 'Write', hooks: [{ type: 'command', shell: 'powershell', command: 'Write-Output ok' }, { type: 'command', shell: 'powershell', command: 'exit 2', onFailure: 'continue' }] }] });
+      const refused = await w.call('write_file', { path: 'src/auth/a.ts', content: 'x\n' });
+      assert.equal(!refused.ok && refused.error.code, 'HOOK_ERROR');
+      assert.match(!refused.ok ? refused.error.message : '', /neither pwsh nor powershell is on PATH/);
+    } finally {
+      process.env.PATH = env;
+    }
+  });
+
+  it("Claude's agent-only fields are kept, and Claude Code's door passes them on: updatedToolOutput, updatedPermissions, retry", async () => {
+    const { readHookJson } = await import('../../../../src/core/userHooks/hookOutput');
+    const { renderClaudeStyle } = await import('../../../../src/core/agents/common/claudeStyleProtocol');
+    const post = readHookJson('PostToolUse', { hookSpecificOutput: { hookEventName: 'PostToolUse', updatedMCPToolOutput: { content: [{ type: 'text', text: 'redacted' }] } } });
+    assert.ok(typeof post !== 'string');
+    assert.deepEqual(post.updatedToolOutput, { content: [{ type: 'text', text: 'redacted' }] });
+    const request = readHookJson('PermissionRequest', { hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow', updatedPermissions: [{ type: 'setMode', mode: 'acceptEdits', destination: 'session' }] } } });
+    assert.ok(typeof request !== 'string');
+    assert.deepEqual(request.passThrough, { updatedPermissions: [{ type: 'setMode', mode: 'acceptEdits', destination: 'session' }] });
+    const denied = readHookJson('PermissionDenied', { hookSpecificOutput: { hookEventName: 'PermissionDenied', retry: true } });
+    assert.ok(typeof denied !== 'string');
+    assert.deepEqual(denied.passThrough, { retry: true });
+
+    const tool = { kind: 'tool', phase: 'post', eventName: 'PostToolUse', sessionId: 's', toolName: 'Read', toolInput: {}, fields: {} } as const;
+    const reply = JSON.parse(renderClaudeStyle(tool, { decision: 'allow', updatedToolOutput: 'redacted' }).stdout) as { hookSpecificOutput: Record<string, unknown> };
+    assert.equal(reply.hookSpecificOutput.updatedToolOutput, 'redacted');
+    const mcp = JSON.parse(renderClaudeStyle({ ...tool, toolName: 'mcp__github__get_file' }, { decision: 'allow', updatedToolOutput: 'redacted' }).stdout) as { hookSpecificOutput: Record<string, unknown> };
+    assert.equal(mcp.hookSpecificOutput.updatedMCPToolOutput, 'redacted');
+    const permission = { kind: 'context', eventName: 'PermissionRequest', hookEvent: 'PermissionRequest', sessionId: 's', fields: {} } as const;
+    const allowed = JSON.parse(renderClaudeStyle(permission, { decision: 'allow', passThrough: { updatedPermissions: [{ type: 'setMode', mode: 'acceptEdits' }] } }).stdout) as { hookSpecificOutput: { decision: Record<string, unknown> } };
+    assert.deepEqual(allowed.hookSpecificOutput.decision, { behavior: 'allow', updatedPermissions: [{ type: 'setMode', mode: 'acceptEdits' }] });
+  });
+});
+
+describe('issue 24: fields a door cannot carry are said, never dropped in silence', function () {
+  this.timeout(30_000);
+  it('retry from PermissionDenied at the governed door is a warning naming the field and where it works', async () => {
+    const w = await world();
+    await writeFile(join(w.root, 'src/auth/old.ts'), 'x');
+    (w.governor.services.approver as ScriptedApprover).script(false);
+    await w.hooks({ PermissionDenied: [{ hooks: [{ type: 'command', command: `echo '{"hookSpecificOutput":{"hookEventName":"PermissionDenied","retry":true}}'` }] }] });
+    await w.call('read_file', { path: 'src/auth/old.ts' });
+    await w.call('delete_file', { path: 'src/auth/old.ts' });
+    assert.ok(w.logger.lines.some((l) => l.startsWith('warn ') && l.includes('returned retry') && l.includes("only Claude Code's door")), w.logger.lines.join('\n'));
+  });
+});
