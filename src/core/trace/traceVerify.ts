@@ -1,10 +1,14 @@
 import type { AnchorHead } from './anchorStore';
 import { readLines } from '../io/lineStream';
-import { computeRecordHash, GENESIS_HASH, isChainHash, signedLineHashMatches, signedText, traceChainFields, type ChainFields } from './traceChain';
+import { isCanonicalJsonText } from './canonicalText';
+import { GENESIS_HASH, isChainHash, signedLineHashMatches, signedText, traceChainFields, type ChainFields } from './traceChain';
 
 /**
  * Verification rule (chain, merges, anchor):
- * - every line is a JSON record whose `hash` equals sha256 over its canonical form without `hash`;
+ * - every line's bytes are the canonical JSON of the record they parse to (canonicalJson: sorted keys, none
+ *   repeated, no whitespace), and its `hash` is sha256 over those bytes without the `hash` and `signature`
+ *   pairs. Only then is the line what was hashed and signed: a line with a repeated key reads differently
+ *   to parsers that keep the first and those that keep the last, so it is tampering, whatever it hashes to;
  * - every record's `prev_hash` names genesis or a record on an EARLIER line. Usually it is the line right
  *   above (one linear chain). Otherwise the record starts a branch, and only in the shape a git union merge
  *   (`merge=union`) of append-only logs produces: common prefix, then one branch's new records, then the
@@ -119,7 +123,7 @@ export async function* readRecordLines(path: string, fields: ChainFields, wanted
     const parsed = parseRecord(line.text, fields);
     if (typeof parsed === 'string') continue;
     const { record, holder, hash } = parsed;
-    const hashMatches = signedLineHashMatches(line.text, holder, hash) || computeRecordHash(record, fields) === hash;
+    const hashMatches = isCanonicalJsonText(line.text) && signedLineHashMatches(line.text, holder, hash);
     yield new ParsedLine(line.line, line.text, record, holder, hash, hashMatches, fields);
   }
 }
@@ -173,8 +177,13 @@ export async function verifyLog(path: string, options: VerifyOptions = {}): Prom
       continue;
     }
     const { record, holder, hash, prev } = parsed;
-    const hashMatches = signedLineHashMatches(line.text, holder, hash) || computeRecordHash(record, fields) === hash;
-    if (!hashMatches) fail(line.line, `line ${line.line} does not match its hash: the record was edited after it was written`);
+    const canonical = isCanonicalJsonText(line.text);
+    const hashMatches = canonical && signedLineHashMatches(line.text, holder, hash);
+    if (!canonical) {
+      fail(line.line, `not canonical at line ${line.line}: its bytes are not the canonical JSON of the record they parse to (a repeated or reordered key, or whitespace), so it is not the record that was hashed and signed`);
+    } else if (!hashMatches) {
+      fail(line.line, `line ${line.line} does not match its hash: the record was edited after it was written`);
+    }
     const audited = options.onRecord?.(new ParsedLine(line.line, line.text, record, holder, hash, hashMatches, fields));
     if (audited) await audited;
     const earlier = seen.get(hash);

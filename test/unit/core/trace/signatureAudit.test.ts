@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { generateSigningKey, recordSignerFor } from '../../../../src/core/signing/signingKey';
 import { loadWorkspaceSigners, publishSigner } from '../../../../src/core/signing/workspaceSigners';
 import { judgeRecordSignature } from '../../../../src/core/trace/signatureAudit';
-import { recordLink, sealRecord, traceChainFields } from '../../../../src/core/trace/traceChain';
+import { canonicalJson, recordLink, sealRecord, traceChainFields } from '../../../../src/core/trace/traceChain';
 import { JsonlTraceSink } from '../../../../src/core/trace/traceWriter';
 import { verifyWorkspaceLogs } from '../../../../src/core/trace/workspaceVerify';
 import { mutationEvent, traceWorkspace, type TraceWorkspace } from '../../../support/traceFixtures';
@@ -40,7 +40,7 @@ describe('signature audit', () => {
     const lines = (await readFile(ws.trace, 'utf8')).trim().split('\n');
     const record = JSON.parse(lines[2]);
     record.metadata.signature.sig = JSON.parse(lines[1]).metadata.signature.sig;
-    lines[2] = JSON.stringify(record);
+    lines[2] = canonicalJson(record);
     await writeFile(ws.trace, `${lines.join('\n')}\n`);
     const third = await traceReport();
     assert.equal(third.signatures?.counts.invalid, 1);
@@ -56,7 +56,7 @@ describe('signature audit', () => {
     forged.metadata.prev_signed = true;
     delete forged.metadata.signature;
     sealRecord(forged, last.metadata.hash, traceChainFields, () => last.metadata.signature, true);
-    await writeFile(ws.trace, `${[...lines, JSON.stringify(forged)].join('\n')}\n`);
+    await writeFile(ws.trace, `${[...lines, canonicalJson(forged)].join('\n')}\n`);
     const report = await traceReport();
     assert.deepEqual(report.signatures?.runs.map((r) => [r.from, r.to, r.verdict]), [[1, 3, 'signed'], [4, 4, 'invalid']]);
     assert.equal(report.signatures?.checked, 2, 'the forged one, then the run it claimed to extend');
@@ -86,13 +86,13 @@ describe('signature audit', () => {
     const text = (await readFile(ws.trace, 'utf8')).trim().split('\n');
     const head = JSON.parse(text[5]);
     head.metadata.signature.sig = JSON.parse(text[0]).metadata.signature.sig;
-    await writeFile(ws.trace, `${[...text.slice(0, 5), JSON.stringify(head)].join('\n')}\n`);
+    await writeFile(ws.trace, `${[...text.slice(0, 5), canonicalJson(head)].join('\n')}\n`);
     await appendWith(signer);
     metadata = await records();
     assert.equal(metadata[6].signing.prev, link(metadata[3]));
   });
 
-  it('accepts a signed record whose line is valid JSON but not canonical (keys in another order, spaces)', async () => {
+  it('refuses a signed record whose line is valid JSON but not canonical (keys in another order, spaces): not what was signed', async () => {
     const lines = (await readFile(ws.trace, 'utf8')).trim().split('\n');
     const record = JSON.parse(lines[0]);
     const reordered = Object.fromEntries(Object.entries(record).reverse());
@@ -100,8 +100,9 @@ describe('signature audit', () => {
     lines[0] = JSON.stringify(reordered, null, 1).replace(/\n/g, '');
     await writeFile(ws.trace, `${lines.join('\n')}\n`);
     const report = await traceReport();
-    assert.equal(report.signatures?.counts.signed, 3);
-    assert.equal(report.result.chainProblem, undefined, 'its hash still matches (only the anchor sees the bytes moved)');
+    assert.equal(report.signatures?.counts.signed, 2);
+    assert.equal(report.signatures?.counts.invalid, 1);
+    assert.match(report.result.chainProblem?.reason ?? '', /^not canonical at line 1/);
   });
 
   it('a key published and also revoked is revoked; a .pub that is a link is not trusted', async () => {

@@ -6,7 +6,7 @@ import type { RecordSigner } from '../../../../src/core/signing/recordSignature'
 import { generateSigningKey, recordSignerFor, type SigningKey } from '../../../../src/core/signing/signingKey';
 import { loadWorkspaceSigners, publishSigner, type PublishedSigner } from '../../../../src/core/signing/workspaceSigners';
 import { SignatureAudit } from '../../../../src/core/trace/signatureAudit';
-import { computeRecordHash, recordLink, sealSignedRecord, traceChainFields } from '../../../../src/core/trace/traceChain';
+import { canonicalJson, computeRecordHash, recordLink, sealSignedRecord, traceChainFields } from '../../../../src/core/trace/traceChain';
 import { JsonlTraceSink } from '../../../../src/core/trace/traceWriter';
 import { readRecordLines, verifyLog } from '../../../../src/core/trace/traceVerify';
 import { verifyWorkspaceLogs } from '../../../../src/core/trace/workspaceVerify';
@@ -31,7 +31,7 @@ describe('signature audit: key chains across interleaved writers (scheme 2)', ()
   const cacheDir = () => join(ws.anchorDir, '..', 'verified-signatures');
   const sinkFor = (name: string) => new JsonlTraceSink({ workspaceRoot: ws.root, toolVersion: 'test', anchors: ws.anchors, fsync: 'never', signer: () => SIGNERS[name] });
   const read = async (): Promise<Line[]> => (await readFile(ws.trace, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as Line);
-  const write = (lines: unknown[]) => writeFile(ws.trace, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+  const write = (lines: unknown[]) => writeFile(ws.trace, `${lines.map((l) => canonicalJson(l)).join('\n')}\n`);
   const report = async (anchored = true) => {
     const [trace] = await verifyWorkspaceLogs(ws.root, anchored ? ws.anchors : undefined, { signers: await loadWorkspaceSigners(ws.root), cacheDir: cacheDir() });
     return { result: trace.result, signatures: trace.signatures as NonNullable<typeof trace.signatures> };
@@ -243,7 +243,7 @@ describe('signature audit: older logs and many keys', () => {
     const bad = [5, 1107].map((i) => {
       const record = JSON.parse(lines[i]) as Line;
       record.metadata.signature = { ...record.metadata.signature, sig: JSON.parse(lines[0]).metadata.signature.sig };
-      lines[i] = JSON.stringify(record);
+      lines[i] = canonicalJson(record);
       return i + 1;
     });
     await writeFile(ws.trace, `${lines.join('\n')}\n`);
