@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { provisionedClaude, repoRoot, runClaude } from '../test/agents/claudeCodeDriver';
 import { startScriptedAnthropic, type ScriptStep } from '../test/support/scriptedAnthropic';
 import { BENCH_INTENTS } from './benchWorkspace';
+import { hookAgentTables } from './hookAgentsBench';
 import { percentile, type BenchSuite, type BenchTable } from './table';
 
 const WRITES = 30;
@@ -261,6 +262,7 @@ export const agentsBench: BenchSuite = {
         columns: ['setup', ...MIXED_TOOLS, 'CPU ms per call'],
         rows: mixedRows,
       },
+      ...(await hookAgentTables()),
     ];
   },
 };

@@ -1,4 +1,5 @@
 import { agentsBench } from './agentsBench';
+import { hookAgentsBench } from './hookAgentsBench';
 import { bridgeBench } from './bridgeBench';
 import { changeClassBench } from './changeClassBench';
 import { chainBench } from './chainBench';
@@ -18,7 +19,8 @@ const SUITES: BenchSuite[] = [chainBench, writeLockBench, traceBench, changeClas
 
 async function main(): Promise<void> {
   const only = process.argv.slice(2);
-  const suites = only.length ? SUITES.filter((s) => only.includes(s.name)) : SUITES;
+  // hook-agents is part of agents; by its own name it runs alone.
+  const suites = only.length ? [...SUITES, hookAgentsBench].filter((s) => only.includes(s.name)) : SUITES;
   for (const suite of suites) {
     for (const table of await suite.run()) process.stdout.write(formatTable(table));
   }

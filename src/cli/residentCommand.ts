@@ -25,7 +25,7 @@ const USAGE = `governor resident: the workspace's resident governor for agents' 
 Usage: governor resident [--workspace DIR] [--idle-ms N]
 
 Serves the hook calls of every agent in the workspace from one long-lived process, so the installed hooks
-start no Node.js per tool call (the hook launcher reaches it with curl) and every agent session keeps its
+start no Node.js per tool call (the hook launcher reaches it over bash's /dev/tcp) and every agent session keeps its
 state here: the intent it bound, what it read (a file changed after the agent read it is STALE_FILE), its
 approvals. The first hook call of an agent starts it when no VS Code governs the workspace (set
 INTENT_GOVERNOR_RESIDENT=off to never start one); one runs per workspace, and it stops when VS Code starts
@@ -84,6 +84,7 @@ async function serveResident(root: string, idleMs: number, io: CliIO): Promise<n
   const bridge = new NativeToolBridge(governor, new FileBeforeStash(join(home, 'bridge')), { askHuman: false, resident: true });
   const reconciling = bridge.startReconciling();
   let lastCall = Date.now();
+  const timings = io.env.INTENT_GOVERNOR_HOOK_TIMINGS || undefined;
   const server = await startLocalServer({
     logger,
     routes: [
@@ -91,6 +92,7 @@ async function serveResident(root: string, idleMs: number, io: CliIO): Promise<n
         governs,
         env: io.env,
         intentFromEnv: true,
+        answered: timings ? (agent, event, ms) => appendFileSync(timings, `${agent}\t${event}\t${ms.toFixed(3)}\n`) : undefined,
         decide: async (request, signal) => {
           lastCall = Date.now();
           try {

@@ -9,7 +9,7 @@ const RETRY_AFTER_MS = 10_000;
 
 /** Touched when a resident is started for `root`, removed once it serves. */
 export function residentStartMarker(home: string, root: string): string {
-  return residentEndpointPath(home, root).replace(/\.curl$/u, '.starting');
+  return residentEndpointPath(home, root).replace(/\.endpoint$/u, '.starting');
 }
 
 /**

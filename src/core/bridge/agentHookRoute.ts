@@ -17,9 +17,11 @@ export interface AgentHookRouteOptions {
   env: NodeJS.ProcessEnv;
   /** Headless only: an INTENT_GOVERNOR_INTENT the hook forwards binds its session, as `--intent` does (the extension uses the human's pick). */
   intentFromEnv: boolean;
+  /** Told each answer's own time (the benchmark's `INTENT_GOVERNOR_HOOK_TIMINGS`): from the parsed input to the answer written. */
+  answered?(agent: string, event: string, ms: number): void;
 }
 
-/** Below the launcher's curl --max-time: the answer, a refusal if need be, must reach it before it gives up. */
+/** Below the launcher's read timeout: the answer, a refusal if need be, must reach it before it gives up. */
 const ANSWER_MARGIN_MS = 1_000;
 
 /** A header's value as the shell sent it: raw bytes, which Node reads as latin1. */
@@ -42,7 +44,7 @@ function forwardedEnv(headers: IncomingHttpHeaders, base: NodeJS.ProcessEnv): No
 /**
  * POST /agent-hook on a resident governor's loopback server: one agent hook event, as the agent sent it, answered
  * as the hook command would answer it (residentReplyText), through the same hook door. The launcher's thin client
- * calls it with curl, so no JavaScript runtime starts per tool call. A folder this governor does not govern is a 421
+ * calls it over bash's /dev/tcp, so no process starts per tool call. A folder this governor does not govern is a 421
  * and a malformed request a 400: the launcher then runs the Node hook, which refuses in the agent's own words.
  */
 export function agentHookRoute(options: AgentHookRouteOptions): LocalRoute {
@@ -51,6 +53,7 @@ export function agentHookRoute(options: AgentHookRouteOptions): LocalRoute {
     methods: ['POST'],
     maxBodyBytes: MAX_REQUEST_BODY_BYTES,
     async handle({ headers, body, signal }, res) {
+      const started = performance.now();
       const dialect = DIALECTS[headerText(headers, RESIDENT_HEADERS.agent) ?? ''];
       const cwd = headerText(headers, RESIDENT_HEADERS.cwd);
       const timeoutMs = Number(headerText(headers, RESIDENT_HEADERS.timeoutMs));
@@ -71,6 +74,7 @@ export function agentHookRoute(options: AgentHookRouteOptions): LocalRoute {
       const text = residentReplyText(reply);
       res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': Buffer.byteLength(text), 'Cache-Control': 'no-store' });
       res.end(text);
+      options.answered?.(dialect.id, step.kind === 'decide' ? (step.request.native?.event ?? step.request.phase) : 'answered at the door', performance.now() - started);
     },
   };
 }

@@ -2,11 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync, closeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { errnoOf } from '../ioError';
-import { AGENT_HOOK_PATH, residentEndpointPath } from '../agents/common/residentProtocol';
+import { residentEndpointPath } from '../agents/common/residentProtocol';
 
 /**
- * The resident governor's endpoint file for one workspace folder: a curl config naming its loopback route, its
- * bearer token and its pid (a comment), written 0600 into a 0700 folder so only this user's hooks can read the token.
+ * The resident governor's endpoint file for one workspace folder: one line, `<port> <token> <pid>`, which the hook
+ * launcher reads with bash's `read`, written 0600 into a 0700 folder so only this user's hooks can read the token.
  * Whoever governs the folder writes it (the extension when VS Code runs on it, else the headless resident), and
  * removes it only while it is still its own.
  */
@@ -17,17 +17,7 @@ export interface ResidentEndpoint {
 }
 
 export function residentEndpointText(endpoint: ResidentEndpoint): string {
-  return [
-    `# intent-governor resident pid=${endpoint.pid}`,
-    `url = "http://127.0.0.1:${endpoint.port}${AGENT_HOOK_PATH}"`,
-    `header = "Authorization: Bearer ${endpoint.token}"`,
-    'header = "Content-Type: application/json"',
-    // A proxy in the agent's environment must not see the token or the hook input.
-    'noproxy = "*"',
-    'silent',
-    'fail',
-    '',
-  ].join('\n');
+  return `${endpoint.port} ${endpoint.token} ${endpoint.pid}\n`;
 }
 
 /** Writes (replaces) the endpoint of `root` under `home`: a temp file created 0600 with O_EXCL, then renamed. */
@@ -60,7 +50,7 @@ export function residentEndpointPid(home: string, root: string): number | undefi
   } catch {
     return undefined;
   }
-  const pid = /^# intent-governor resident pid=(\d+)$/mu.exec(text)?.[1];
+  const pid = /^\d+ \S+ (\d+)\n$/u.exec(text)?.[1];
   return pid === undefined ? undefined : Number(pid);
 }
 

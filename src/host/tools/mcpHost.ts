@@ -39,7 +39,7 @@ export interface McpHostOptions {
   state: vscode.Memento;
   workspaceFolders: string[];
   /**
-   * The hook bridge's routes (POST /hook from the Node hook, POST /agent-hook from the hook launcher's curl), served
+   * The hook bridge's routes (POST /hook from the Node hook, POST /agent-hook from the hook launcher's bash), served
    * beside MCP on the same server, token and guards while this window serves; the launcher finds them through the
    * folder's resident endpoint file, which this window writes while it serves.
    */

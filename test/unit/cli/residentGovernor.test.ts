@@ -14,10 +14,10 @@ import { removeTree } from '../../support/removeTree';
 
 /**
  * The workspace's resident governor, reached as installed hooks reach it: through the per-user launcher (sh), which
- * POSTs the hook input with curl to the resident that the first, Node-decided call started. A `node` first on PATH
+ * POSTs the hook input over bash's /dev/tcp to the resident that the first, Node-decided call started. A `node` first on PATH
  * that fails loudly proves a call started no JavaScript runtime.
  */
-describe('resident governor (hook launcher → curl → governor resident)', function () {
+describe('resident governor (hook launcher → /dev/tcp → governor resident)', function () {
   this.timeout(60_000);
   let w: HeadlessHookWorkspace;
   let env: NodeJS.ProcessEnv;
@@ -56,7 +56,8 @@ describe('resident governor (hook launcher → curl → governor resident)', fun
 
   function callHook(agent: string, payload: string, options: { node?: boolean; timeoutMs?: number } = {}): Promise<Finished> {
     const path = options.node === false ? `${noNode}:${process.env.PATH ?? ''}` : process.env.PATH;
-    const child = spawn('sh', [launcher, 'hook', agent, '--timeout-ms', String(options.timeoutMs ?? 20_000)], { cwd: w.h.root, env: { ...env, PATH: path }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(launcher, ['hook', agent, '--timeout-ms', String(options.timeoutMs ?? 20_000)], { cwd: w.h.root, env: { ...env, PATH: path }, stdio: ['pipe', 'pipe', 'pipe'] });
+    child.stdin.on('error', () => undefined); // a launcher that answers before reading stdin is fine
     child.stdin.end(payload);
     return finished(child);
   }

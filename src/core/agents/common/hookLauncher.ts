@@ -1,8 +1,9 @@
+import { existsSync } from 'node:fs';
 import { chmod, mkdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { errnoOf } from '../../ioError';
 import { governorHome } from '../../paths/governorHome';
-import { ENDPOINTS_IN_HOME, FORWARDED_ENV, forwardedEnvHeader, RESIDENT_HEADERS, STDERR_MARKER } from './residentProtocol';
+import { AGENT_HOOK_PATH, ENDPOINTS_IN_HOME, FORWARDED_ENV, forwardedEnvHeader, RESIDENT_HEADERS, STDERR_MARKER } from './residentProtocol';
 
 /**
  * The hook launcher: one small sh script per user, `<governor home>/bin/governor-hook`, that runs this machine's
@@ -28,21 +29,19 @@ function shellQuote(text: string): string {
 
 /**
  * The launcher's text for the hook bundle at `hookScript` (absolute). It runs on every tool call, so it starts no
- * JavaScript runtime when it can help it: for `hook <agent> --timeout-ms N` in a governed folder whose resident
- * governor has left its endpoint (residentProtocol.ts), the hook input goes there with curl and the answer is printed
- * as the Node hook would print it. No endpoint, a resident that is gone (curl cannot connect, or its connection
- * breaks) or one that does not govern this folder: the Node hook decides, as before, and starts a resident for the
- * next call. A resident that does not answer in time is a refusal (exit 2, the reason on stderr), never an allow.
- * `INTENT_GOVERNOR_RESIDENT=off` always runs the Node hook.
+ * process when it can help it: with bash (`bash`, the path of one, when this machine has it), for
+ * `hook <agent> --timeout-ms N` in a governed folder whose resident governor has left its endpoint (residentProtocol.ts),
+ * the hook input goes there over bash's own /dev/tcp and the answer is printed as the Node hook would print it. No
+ * endpoint, a resident that is gone (the connection is refused) or one that does not govern this folder (421): the Node
+ * hook decides, as before, and starts a resident for the next call. A resident that does not answer in time is a
+ * refusal (exit 2, the reason on stderr), never an allow. `INTENT_GOVERNOR_RESIDENT=off` always runs the Node hook.
  *
  * For the Node hook, `exec` hands the process, stdin and all, to node. A bundle that is gone or a node that is not on
  * PATH is exit 127 with the reason on stderr: not 2, which some agents take as a whole answer, so the wrapping in every
  * installed command prints that agent's full blocking answer (Cursor's and Copilot CLI's JSON, Cline's cancel).
  */
-export function hookLauncherText(hookScript: string): string {
-  const forwarded = FORWARDED_ENV.map((name) => `[ -z "\${${name}+x}" ] || set -- "$@" -H "${forwardedEnvHeader(name)}: \$${name}"`).join('\n    ');
-  return `#!/bin/sh
-${MARKER}, written by \`governor hooks install\` and by the Intent Governor extension when it starts.
+export function hookLauncherText(hookScript: string, bash: string | undefined = systemBash()): string {
+  const header = `${MARKER}, written by \`governor hooks install\` and by the Intent Governor extension when it starts.
 # Agents' hook files name this script instead of a path on one machine. Rewritten whenever it points elsewhere.
 hook=${shellQuote(hookScript)}
 node_hook() {
@@ -52,34 +51,40 @@ node_hook() {
   fi
   command -v node >/dev/null 2>&1 || { echo "Intent Governor blocked this call: node is not on the PATH its hook runs with ($PATH), so the hook cannot start. Install Node.js 20 or later, or put it on that PATH." >&2; exit 127; }
 }
-if [ "$1" = hook ] && [ $# -eq 4 ] && [ "$3" = --timeout-ms ] && [ "\${INTENT_GOVERNOR_RESIDENT:-on}" != off ] && command -v curl >/dev/null 2>&1 && cd -P . 2>/dev/null; then
+`;
+  if (bash === undefined) return `#!/bin/sh\n${header}node_hook\nexec node "$hook" "$@"\n`;
+  const forwarded = FORWARDED_ENV.map((name) => `[ -z "\${${name}+x}" ] || ig_h+="${forwardedEnvHeader(name)}: \$${name}"$'\\r\\n'`).join('\n    ');
+  return `#!${bash}
+${header}if [ "$1" = hook ] && [ $# -eq 4 ] && [ "$3" = --timeout-ms ] && [ "\${INTENT_GOVERNOR_RESIDENT:-on}" != off ] && cd -P . 2>/dev/null; then
   ig_w=$PWD
   while [ -n "$ig_w" ] && [ ! -d "$ig_w/.orchestration" ]; do ig_w=\${ig_w%/*}; done
-  if [ -n "$ig_w" ]; then
-    ig_k=$(printf %s "$ig_w" | cksum)
-    ig_f="\${INTENT_GOVERNOR_HOME:-$HOME/.intent-governor}/${ENDPOINTS_IN_HOME}/\${ig_k% *}-\${ig_k#* }.curl"
-  fi
-  if [ -n "$ig_w" ] && [ -r "$ig_f" ]; then
-    ig_a=$2; ig_t=$4; ig_n='
-'
-    ig_in=$(cat)
-    set --
+  ig_k=\${ig_w//%/%25}
+  ig_f="\${INTENT_GOVERNOR_HOME:-$HOME/.intent-governor}/${ENDPOINTS_IN_HOME}/\${ig_k//\\//%2F}.endpoint"
+  if [ -n "$ig_w" ] && [ -r "$ig_f" ] && read -r ig_port ig_tok ig_pid < "$ig_f" && { exec 3<>"/dev/tcp/127.0.0.1/$ig_port"; } 2>/dev/null; then
+    ig_a=$2; ig_t=$4; ig_in=$(cat)
+    ig_lc=\${LC_ALL-}; LC_ALL=C
+    ig_h=
     ${forwarded}
-    ig_o=$(printf '%s' "$ig_in" | curl -K "$ig_f" --max-time $((ig_t / 1000 + 1)) -H "${RESIDENT_HEADERS.agent}: $ig_a" -H "${RESIDENT_HEADERS.cwd}: $PWD" -H "${RESIDENT_HEADERS.timeoutMs}: $ig_t" "$@" --data-binary @- 2>/dev/null)
+    printf 'POST ${AGENT_HOOK_PATH} HTTP/1.1\\r\\nHost: 127.0.0.1:%s\\r\\nAuthorization: Bearer %s\\r\\nContent-Type: application/json\\r\\nConnection: close\\r\\nContent-Length: %s\\r\\n${RESIDENT_HEADERS.agent}: %s\\r\\n${RESIDENT_HEADERS.cwd}: %s\\r\\n${RESIDENT_HEADERS.timeoutMs}: %s\\r\\n%s\\r\\n%s' "$ig_port" "$ig_tok" "\${#ig_in}" "$ig_a" "$PWD" "$ig_t" "$ig_h" "$ig_in" >&3 2>/dev/null
+    IFS= read -r -d '' -t $((ig_t / 1000 + 1)) ig_o <&3
     ig_r=$?
-    if [ $ig_r -eq 0 ]; then
-      ig_c=\${ig_o%%"$ig_n"*}; ig_o=\${ig_o#*"$ig_n"}; ig_o=\${ig_o%.}
-      case $ig_c in
-        0|1|2)
-          ig_s=\${ig_o#*"$ig_n${STDERR_MARKER}$ig_n"}; ig_o=\${ig_o%"$ig_n${STDERR_MARKER}$ig_n"*}
-          [ -z "$ig_o" ] || printf '%s' "$ig_o"
-          [ -z "$ig_s" ] || printf '%s' "$ig_s" >&2
-          exit "$ig_c" ;;
-      esac
-    elif [ $ig_r -eq 28 ]; then
-      echo "Intent Governor blocked this call: the resident governor of $ig_w did not answer within $((ig_t / 1000 + 1)) s, so the call is refused (fail closed)." >&2
+    exec 3<&-
+    if [ $ig_r -gt 128 ]; then
+      echo "Intent Governor blocked this call: the resident governor of $ig_w (pid $ig_pid) did not answer within $((ig_t / 1000 + 1)) s, so the call is refused (fail closed)." >&2
       exit 2
     fi
+    case $ig_o in
+      'HTTP/1.1 200 '*)
+        ig_o=\${ig_o#*$'\\r\\n\\r\\n'}; ig_c=\${ig_o%%$'\\n'*}; ig_o=\${ig_o#*$'\\n'}; ig_o=\${ig_o%.}
+        case $ig_c in
+          0|1|2)
+            ig_s=\${ig_o#*$'\\n${STDERR_MARKER}\\n'}; ig_o=\${ig_o%$'\\n${STDERR_MARKER}\\n'*}
+            [ -z "$ig_o" ] || printf '%s' "$ig_o"
+            [ -z "$ig_s" ] || printf '%s' "$ig_s" >&2
+            exit "$ig_c" ;;
+        esac ;;
+    esac
+    if [ -n "$ig_lc" ]; then LC_ALL=$ig_lc; else unset LC_ALL; fi
     node_hook
     printf '%s' "$ig_in" | node "$hook" hook "$ig_a" --timeout-ms "$ig_t"
     exit $?
@@ -88,6 +93,11 @@ fi
 node_hook
 exec node "$hook" "$@"
 `;
+}
+
+/** The bash the launcher runs under, where this machine has one (its /dev/tcp reaches the resident with no process). */
+function systemBash(): string | undefined {
+  return ['/bin/bash', '/usr/bin/bash'].find((path) => existsSync(path));
 }
 
 /** The file system the launcher is written through (a port: tests give their own). */

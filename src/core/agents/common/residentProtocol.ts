@@ -3,10 +3,11 @@ import type { HookReply } from './hookDialect';
 
 /**
  * How an agent's hook reaches the workspace's resident governor without starting a JavaScript runtime: the hook
- * launcher (hookLauncher.ts) finds the governed folder above its cwd, reads the resident's endpoint file (a curl
- * config, 0600, named by the folder's POSIX `cksum`) and POSTs the agent's hook input to AGENT_HOOK_PATH with curl.
- * The answer is text a POSIX shell splits with builtins (see residentReplyText). Anything else, or no resident, and
- * the launcher runs the Node hook as before, which also starts a resident for the next call.
+ * launcher (hookLauncher.ts, bash) finds the governed folder above its cwd, reads the resident's endpoint file (port,
+ * token and pid; 0600, named by the folder's path, see residentEndpointPath) and POSTs the agent's hook input to
+ * AGENT_HOOK_PATH over bash's /dev/tcp. The answer is text bash splits with builtins (see residentReplyText).
+ * Anything else, or no resident, and the launcher runs the Node hook as before, which also starts a resident for the
+ * next call.
  */
 
 /** The route on the resident's loopback server (the extension's, or a headless `governor resident`). */
@@ -44,23 +45,13 @@ export function residentReplyText(reply: HookReply): string {
   return `${reply.exitCode}\n${reply.stdout}\n${STDERR_MARKER}\n${reply.stderr}.`;
 }
 
-/** POSIX `cksum`'s CRC (polynomial 0x04C11DB7, the length appended), as the shell computes it with `cksum`. */
-export function posixCksum(bytes: Uint8Array): number {
-  let crc = 0;
-  const step = (byte: number) => {
-    crc ^= byte << 24;
-    for (let bit = 0; bit < 8; bit++) crc = crc & 0x80000000 ? ((crc << 1) ^ 0x04c11db7) >>> 0 : (crc << 1) >>> 0;
-  };
-  for (const byte of bytes) step(byte);
-  for (let length = bytes.length; length > 0; length >>>= 8) step(length & 0xff);
-  return ~crc >>> 0;
-}
-
 /** Where the governor home keeps resident endpoints (0700: the files hold tokens). */
 export const ENDPOINTS_IN_HOME = 'run';
 
-/** `<home>/run/<cksum>-<bytes>.curl`: the endpoint file of the resident governing `root`, as the launcher names it. */
+/**
+ * `<home>/run/<root, % and / escaped>.endpoint`: the endpoint file of the resident governing `root`, named so the
+ * launcher computes the name with bash's own substitutions (no hashing process per call).
+ */
 export function residentEndpointPath(home: string, root: string): string {
-  const bytes = Buffer.from(root, 'utf8');
-  return join(home, ENDPOINTS_IN_HOME, `${posixCksum(bytes)}-${bytes.length}.curl`);
+  return join(home, ENDPOINTS_IN_HOME, `${root.replaceAll('%', '%25').replaceAll('/', '%2F')}.endpoint`);
 }

@@ -81,10 +81,12 @@ describe('the hook launcher (<governor home>/bin/governor-hook)', () => {
   });
 
   it('its text names the bundle and nothing else of this machine', () => {
-    const text = hookLauncherText('/opt/ig/dist/hook.js');
-    assert.match(text, /^#!\/bin\/sh\n/);
-    assert.match(text, /^hook='\/opt\/ig\/dist\/hook\.js'$/m);
-    assert.match(text, /^exec node "\$hook" "\$@"$/m);
+    for (const [bash, shebang] of [['/bin/bash', /^#!\/bin\/bash\n/], [undefined, /^#!\/bin\/sh\n/]] as const) {
+      const text = hookLauncherText('/opt/ig/dist/hook.js', bash);
+      assert.match(text, shebang);
+      assert.match(text, /^hook='\/opt\/ig\/dist\/hook\.js'$/m);
+      assert.match(text, /^exec node "\$hook" "\$@"$/m);
+    }
   });
 });
 

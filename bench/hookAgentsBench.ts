@@ -1,0 +1,192 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { residentEndpointPid } from '../src/core/bridge/residentEndpoint';
+import { repoRoot } from '../test/agents/claudeCodeDriver';
+import { pathWithCodex, provisionedCodex, runCodex, writeCodexConfig } from '../test/agents/codexDriver';
+import { provisionedCopilot, runCopilot } from '../test/agents/copilotDriver';
+import { provisionedGemini, runGemini } from '../test/agents/geminiDriver';
+import { startScriptedAnthropic } from '../test/support/scriptedAnthropic';
+import { startScriptedGemini, type ScriptStep } from '../test/support/scriptedGemini';
+import { startScriptedOpenAI } from '../test/support/scriptedOpenAI';
+import { BENCH_INTENTS } from './benchWorkspace';
+import { percentile, type BenchTable } from './table';
+
+const WRITES = 20;
+const ROUNDS = Number(process.env.BENCH_AGENTS_ROUNDS ?? 3);
+
+/** One command-hook agent: its hook install name, a write of file `i`, and how a session runs against a scripted model. */
+interface HookAgent {
+  label: string;
+  install: string;
+  write(ws: string, i: number): ScriptStep;
+  /** What the agent needs in its HOME whatever the setup (Codex: its model provider, the project trusted). */
+  prepareHome?(ws: string, home: string): void;
+  /** Runs one session of `steps`; returns when it ended, with the model's request times. */
+  session(ws: string, home: string, steps: ScriptStep[], env: NodeJS.ProcessEnv): Promise<number[]>;
+}
+
+/** The times the model was asked for its next step (`turn` picks those requests). */
+async function played<T extends { requests: { at: number; path: string }[]; remaining(): number; close(): Promise<void> }>(model: T, run: () => Promise<{ stdout: string; stderr: string }>, turn: (path: string) => boolean = () => true): Promise<number[]> {
+  try {
+    const result = await run();
+    if (model.remaining() !== 0) throw new Error(`the session stopped before its script ended: ${result.stderr.slice(0, 400)}`);
+    return model.requests.filter((request) => turn(request.path)).map((request) => request.at);
+  } finally {
+    await model.close();
+  }
+}
+
+function agents(): HookAgent[] {
+  const gemini = provisionedGemini();
+  const codex = provisionedCodex();
+  const copilot = provisionedCopilot();
+  return [
+    {
+      label: 'Gemini CLI 0.61.0',
+      install: 'gemini',
+      write: (_ws, i) => ({ tool: 'write_file', input: { file_path: `src/f${i}.ts`, content: `export const f${i} = ${i};\n` } }),
+      session: async (ws, home, steps, env) => {
+        const model = await startScriptedGemini(steps);
+        // Gemini CLI asks for each turn through streamGenerateContent; its other requests (token counts) are not turns.
+        return played(model, () => runGemini({ binary: gemini, cwd: ws, modelUrl: model.url, home, env }), (path) => path.endsWith(':streamGenerateContent'));
+      },
+    },
+    {
+      label: 'Codex CLI 0.169.0',
+      install: 'codex',
+      prepareHome: (ws, home) => writeCodexConfig(home, [ws]),
+      write: (_ws, i) => ({ tool: 'apply_patch', input: { input: `*** Begin Patch\n*** Add File: src/f${i}.ts\n+export const f${i} = ${i};\n*** End Patch\n` } }),
+      session: async (ws, home, steps, env) => {
+        const model = await startScriptedOpenAI(steps);
+        return played(model, () => runCodex({ binary: codex, cwd: ws, modelUrl: model.url, home, env: { ...env, PATH: pathWithCodex(codex) } }));
+      },
+    },
+    {
+      label: 'Copilot CLI 1.0.102',
+      install: 'copilot',
+      write: (ws, i) => ({ tool: 'create', input: { path: join(ws, 'src', `f${i}.ts`), file_text: `export const f${i} = ${i};\n` } }),
+      session: async (ws, home, steps, env) => {
+        const model = await startScriptedAnthropic(steps);
+        return played(model, () => runCopilot({ binary: copilot, cwd: ws, trusted: ws, modelUrl: model.url, home, env }));
+      },
+    },
+  ];
+}
+
+interface Setup {
+  name: string;
+  /** Installs what the setup needs in `ws`; returns the env of the session. */
+  prepare(agent: HookAgent, ws: string, home: string, temp: string): Promise<NodeJS.ProcessEnv>;
+}
+
+const NO_HOOKS = 'no hooks (baseline)';
+
+function installHooks(agent: HookAgent, ws: string, home: string, env: NodeJS.ProcessEnv): void {
+  const run = spawnSync(process.execPath, [join(repoRoot, 'dist', 'cli.js'), 'hooks', 'install', '--agent', agent.install, '--workspace', ws], { encoding: 'utf8', env: { ...process.env, HOME: home, CODEX_HOME: join(home, '.codex'), ...env } });
+  if (run.status !== 0) throw new Error(`install failed: ${run.stdout}${run.stderr}`);
+}
+
+const homes = (temp: string) => ({ INTENT_GOVERNOR_HOME: join(temp, 'gh'), INTENT_GOVERNOR_ANCHOR_DIR: join(temp, 'anchors'), INTENT_GOVERNOR_INTENT: 'bench', INTENT_GOVERNOR_HOOK_TIMINGS: join(temp, 'hook-timings.tsv') });
+
+const SETUPS: Setup[] = [
+  { name: NO_HOOKS, prepare: async () => ({}) },
+  {
+    name: 'the installed hooks with a launcher that exits 0 (the cost of running any hook: the floor)',
+    async prepare(agent, ws, home, temp) {
+      const env = { ...homes(temp), INTENT_GOVERNOR_RESIDENT: 'off' };
+      installHooks(agent, ws, home, env);
+      writeFileSync(join(temp, 'gh', 'bin', 'governor-hook'), '#!/bin/sh\nexit 0\n');
+      return env;
+    },
+  },
+  {
+    name: 'governor, a Node process per hook call (INTENT_GOVERNOR_RESIDENT=off)',
+    async prepare(agent, ws, home, temp) {
+      const env = { ...homes(temp), INTENT_GOVERNOR_RESIDENT: 'off' };
+      installHooks(agent, ws, home, env);
+      return env;
+    },
+  },
+  {
+    name: 'governor, resident (as installed: curl to the workspace resident)',
+    async prepare(agent, ws, home, temp) {
+      const env = { ...homes(temp), INTENT_GOVERNOR_RESIDENT: 'on' };
+      installHooks(agent, ws, home, env);
+      // The resident a first hook call starts, up before the timed session.
+      const child = spawn(process.execPath, [join(repoRoot, 'dist', 'cli.js'), 'resident', '--workspace', ws], { env: { ...process.env, ...env }, detached: true, stdio: 'ignore' });
+      child.unref();
+      for (let i = 0; i < 100 && residentEndpointPid(env.INTENT_GOVERNOR_HOME, ws) === undefined; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+      if (residentEndpointPid(env.INTENT_GOVERNOR_HOME, ws) === undefined) throw new Error('the resident did not come up');
+      return env;
+    },
+  },
+];
+
+interface Sample {
+  calls: number[];
+  hooks: number[];
+}
+
+async function session(agent: HookAgent, setup: Setup): Promise<Sample> {
+  const temp = realpathSync(mkdtempSync(join(tmpdir(), 'ig-bench-hooks-')));
+  const ws = join(temp, 'ws');
+  const home = join(temp, 'home');
+  try {
+    mkdirSync(join(ws, '.orchestration'), { recursive: true });
+    mkdirSync(join(ws, 'src'), { recursive: true });
+    mkdirSync(home, { recursive: true });
+    writeFileSync(join(ws, '.orchestration', 'active_intents.yaml'), BENCH_INTENTS);
+    spawnSync('git', ['init', '-q'], { cwd: ws });
+    agent.prepareHome?.(ws, home);
+    const env = await setup.prepare(agent, ws, home, temp);
+    const steps: ScriptStep[] = [...Array.from({ length: WRITES }, (_, i) => agent.write(ws, i)), { text: 'done' }];
+    const turns = await agent.session(ws, home, steps, env);
+    // Turn k asked for step k: a write's time runs from the turn that asked for it to the next turn; the first is left out (warm-up).
+    const calls = turns.slice(1, WRITES).map((at, i) => turns[i + 2] - at).filter((ms) => Number.isFinite(ms));
+    for (let i = 0; i < WRITES; i++) if (!existsSync(join(ws, 'src', `f${i}.ts`))) throw new Error(`${agent.label}, ${setup.name}: src/f${i}.ts was not written`);
+    const timings = join(temp, 'hook-timings.tsv');
+    const hooks = existsSync(timings) ? readFileSync(timings, 'utf8').trim().split('\n').filter(Boolean).map((line) => Number(line.split('\t')[2])) : [];
+    return { calls, hooks };
+  } finally {
+    const pid = residentEndpointPid(join(temp, 'gh'), ws);
+    if (pid !== undefined) process.kill(pid, 'SIGTERM');
+    rmSync(temp, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+  }
+}
+
+/** Gemini CLI, Codex CLI and Copilot CLI, each governed through its command hooks: what governance adds per tool call. */
+export async function hookAgentTables(): Promise<BenchTable[]> {
+  const rows: (string | number)[][] = [];
+  for (const agent of agents()) {
+    const samples = new Map<string, Sample>(SETUPS.map((setup) => [setup.name, { calls: [], hooks: [] }]));
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const setup of SETUPS) {
+        const got = await session(agent, setup);
+        const into = samples.get(setup.name) as Sample;
+        into.calls.push(...got.calls);
+        into.hooks.push(...got.hooks);
+      }
+    }
+    const base = percentile(samples.get(NO_HOOKS)?.calls ?? [], 50);
+    for (const setup of SETUPS) {
+      const s = samples.get(setup.name) as Sample;
+      const p50 = percentile(s.calls, 50);
+      rows.push([agent.label, setup.name, p50, percentile(s.calls, 90), p50 - base, p50 / base, s.hooks.length ? percentile(s.hooks, 50) : '']);
+    }
+  }
+  return [
+    {
+      title: `Command-hook agents: wall time per in-scope write (${WRITES} per session, ${ROUNDS} sessions each, setups interleaved)`,
+      columns: ['agent', 'setup', 'p50 ms', 'p90 ms', 'overhead p50 ms', 'ratio vs none', 'governor ms per hook p50'],
+      rows,
+      notes: [
+        'Target: the resident within 20 ms of the no-hooks session at p50; the governor\'s own work per hook ≤ 2 ms at p50.',
+        "governor ms per hook: the resident's own time per hook call (INTENT_GOVERNOR_HOOK_TIMINGS), from the parsed hook input to the answer written; pre and post.",
+      ],
+    },
+  ];
+}
+
+export const hookAgentsBench = { name: 'hook-agents', run: hookAgentTables };
