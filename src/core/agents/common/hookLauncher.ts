@@ -29,7 +29,7 @@ function shellQuote(text: string): string {
 
 /**
  * The launcher's text for the hook bundle at `hookScript` (absolute). It runs on every tool call, so it starts no
- * process when it can help it: with bash (`bash`, the path of one, when this machine has it), for
+ * process when it can help it: with bash (`bash`, the path of one; null for none), for
  * `hook <agent> --timeout-ms N` in a governed folder whose resident governor has left its endpoint (residentProtocol.ts),
  * the hook input goes there over bash's own /dev/tcp and the answer is printed as the Node hook would print it. No
  * endpoint, a resident that is gone (the connection is refused) or one that does not govern this folder (421): the Node
@@ -40,7 +40,7 @@ function shellQuote(text: string): string {
  * PATH is exit 127 with the reason on stderr: not 2, which some agents take as a whole answer, so the wrapping in every
  * installed command prints that agent's full blocking answer (Cursor's and Copilot CLI's JSON, Cline's cancel).
  */
-export function hookLauncherText(hookScript: string, bash: string | undefined = systemBash()): string {
+export function hookLauncherText(hookScript: string, bash: string | null = systemBash()): string {
   const header = `${MARKER}, written by \`governor hooks install\` and by the Intent Governor extension when it starts.
 # Agents' hook files name this script instead of a path on one machine. Rewritten whenever it points elsewhere.
 hook=${shellQuote(hookScript)}
@@ -52,7 +52,7 @@ node_hook() {
   command -v node >/dev/null 2>&1 || { echo "Intent Governor blocked this call: node is not on the PATH its hook runs with ($PATH), so the hook cannot start. Install Node.js 20 or later, or put it on that PATH." >&2; exit 127; }
 }
 `;
-  if (bash === undefined) return `#!/bin/sh\n${header}node_hook\nexec node "$hook" "$@"\n`;
+  if (bash === null) return `#!/bin/sh\n${header}node_hook\nexec node "$hook" "$@"\n`;
   const forwarded = FORWARDED_ENV.map((name) => `[ -z "\${${name}+x}" ] || ig_h+="${forwardedEnvHeader(name)}: \$${name}"$'\\r\\n'`).join('\n    ');
   return `#!${bash}
 ${header}if [ "$1" = hook ] && [ $# -eq 4 ] && [ "$3" = --timeout-ms ] && [ "\${INTENT_GOVERNOR_RESIDENT:-on}" != off ] && cd -P . 2>/dev/null; then
@@ -96,8 +96,8 @@ exec node "$hook" "$@"
 }
 
 /** The bash the launcher runs under, where this machine has one (its /dev/tcp reaches the resident with no process). */
-function systemBash(): string | undefined {
-  return ['/bin/bash', '/usr/bin/bash'].find((path) => existsSync(path));
+function systemBash(): string | null {
+  return ['/bin/bash', '/usr/bin/bash'].find((path) => existsSync(path)) ?? null;
 }
 
 /** The file system the launcher is written through (a port: tests give their own). */

@@ -81,7 +81,7 @@ describe('the hook launcher (<governor home>/bin/governor-hook)', () => {
   });
 
   it('its text names the bundle and nothing else of this machine', () => {
-    for (const [bash, shebang] of [['/bin/bash', /^#!\/bin\/bash\n/], [undefined, /^#!\/bin\/sh\n/]] as const) {
+    for (const [bash, shebang] of [['/bin/bash', /^#!\/bin\/bash\n/], [null, /^#!\/bin\/sh\n/]] as const) {
       const text = hookLauncherText('/opt/ig/dist/hook.js', bash);
       assert.match(text, shebang);
       assert.match(text, /^hook='\/opt\/ig\/dist\/hook\.js'$/m);
