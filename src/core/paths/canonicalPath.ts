@@ -20,6 +20,11 @@ export interface PathOptions {
 const MAX_INPUT_LENGTH = 4096;
 // Past this many hops a dangling chain is a loop or an attack; the kernel's own limit is 40.
 const MAX_LINK_HOPS = 40;
+/**
+ * Looks at a path that changed while it was being resolved (a folder another call or process created between
+ * the realpath and the lstat) again from the start, this many times, before giving up on it (fail closed).
+ */
+const MAX_RESOLVE_RETRIES = 8;
 // C0/C1 controls and the bidi formatting marks that can make a path read differently in an approval modal.
 const FORBIDDEN_CHARS = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
 const WINDOWS_DEVICE = /^(con|prn|aux|nul|com[1-9¹²³]|lpt[1-9¹²³]|conin\$|conout\$)\s*(\..*)?$/iu;
@@ -121,8 +126,10 @@ interface Ctx {
  * to its longest existing ancestor, and a dangling link on the way is followed so a later create cannot
  * escape through it.
  */
-async function resolveOnDisk(ctx: Ctx, target: string, hops: number): Promise<Result<Resolved>> {
+async function resolveOnDisk(ctx: Ctx, target: string, hops: number, retries = 0): Promise<Result<Resolved>> {
   const { err } = ctx;
+  // The path changed under us (created or removed between two looks): judge what is there now, from the start.
+  const changed = (error: unknown) => (retries < MAX_RESOLVE_RETRIES ? resolveOnDisk(ctx, target, hops, retries + 1) : fail<Resolved>(unresolvable(err, error)));
   const outside = () => fail<Resolved>(err('PATH_OUTSIDE_WORKSPACE', 'leads outside the workspace through a symbolic link; use a path whose real location is inside the workspace.'));
   if (hops > MAX_LINK_HOPS) return fail(err('INVALID_INPUT', 'goes through too many symbolic links (a loop?); use the real path of the file.'));
   const segments = segmentsBelow(ctx.root, target, ctx.caseInsensitive);
@@ -134,7 +141,7 @@ async function resolveOnDisk(ctx: Ctx, target: string, hops: number): Promise<Re
   const lst = settle(() => lstatSync(target));
   if (real.status === 'fulfilled') {
     if (segmentsBelow(ctx.root, real.value, ctx.caseInsensitive) === undefined) return outside();
-    if (lst.status === 'rejected') return fail(unresolvable(err, lst.reason));
+    if (lst.status === 'rejected') return errnoOf(lst.reason) === 'ENOENT' ? changed(lst.reason) : fail(unresolvable(err, lst.reason));
     const finalIsLink = lst.value.isSymbolicLink();
     const entry = finalIsLink ? await statOrUndefined(real.value) : lst.value;
     if (!entry) return fail(unresolvable(err, undefined));
@@ -172,7 +179,7 @@ async function resolveOnDisk(ctx: Ctx, target: string, hops: number): Promise<Re
   if (!firstStat.isSymbolicLink()) {
     // Realpath said missing but lstat found an entry: a file used as a folder, or a concurrent change.
     if (rest.length > 0 && !firstStat.isDirectory()) return fail(err('INVALID_INPUT', 'goes through a file as if it were a folder; check the path.'));
-    return fail(unresolvable(err, real.reason));
+    return changed(real.reason);
   }
   // A dangling link: follow it lexically to where a create would land, and judge that place.
   let linkTarget: string;
