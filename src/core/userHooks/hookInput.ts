@@ -1,7 +1,7 @@
 import type { Intent } from '../intents/intent';
 import { scrubEnv } from '../process/scrubbedEnv';
 import type { AgentInfo } from '../trace/traceSink';
-import type { HookEventName } from './hookEvents';
+import { TOOL_EVENTS, type HookEventName } from './hookEvents';
 
 /** What a door knows about one event, in the words hooks read (Claude Code's field names). */
 export interface HookEventFacts {
@@ -20,12 +20,14 @@ export interface HookEventFacts {
   filePath?: string;
 }
 
-/** The JSON a hook gets (stdin, POST body, `$ARGUMENTS`): Claude Code's input fields plus the governor's. */
-export function hookInputJson(facts: HookEventFacts, root: string, intent: Intent | undefined): string {
+/** The JSON a hook gets (stdin, POST body, `$ARGUMENTS`): Claude Code's input fields plus the governor's and seed 003's `hook_name`. */
+export function hookInputJson(facts: HookEventFacts, root: string, intent: Intent | undefined, hookName?: string): string {
   return JSON.stringify({
     session_id: facts.sessionId,
     cwd: facts.cwd,
     hook_event_name: facts.event,
+    ...(hookName !== undefined ? { hook_name: hookName } : {}),
+    ...(facts.invocationId !== undefined && TOOL_EVENTS.has(facts.event) ? { tool_use_id: facts.invocationId } : {}),
     ...facts.fields,
     agent: facts.agent,
     ...(facts.governedTool !== undefined ? { governed_tool: facts.governedTool } : {}),
@@ -51,5 +53,15 @@ export function hookEnv(facts: HookEventFacts, root: string, intent: Intent | un
     FILE_PATH: facts.filePath ?? '',
     SESSION_ID: facts.sessionId,
     INTENT_ID: intent?.id ?? '',
+    ...exitCode(facts),
   };
+}
+
+/** Seed 004's `$EXIT_CODE` for post hooks: the tool's own exit code when it has one (a command), else 0 or 1. */
+function exitCode(facts: HookEventFacts): Record<string, string> {
+  if (facts.event !== 'PostToolUse' && facts.event !== 'PostToolUseFailure') return {};
+  const response = facts.fields.tool_response;
+  const own = typeof response === 'object' && response !== null ? ((response as Record<string, unknown>).exit_code ?? (response as Record<string, unknown>).exitCode) : undefined;
+  if (typeof own === 'number' && Number.isInteger(own)) return { EXIT_CODE: String(own) };
+  return { EXIT_CODE: facts.event === 'PostToolUse' ? '0' : '1' };
 }

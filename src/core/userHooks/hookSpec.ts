@@ -33,6 +33,8 @@ export interface HookSpec {
   id: string;
   /** For messages: the hook's `name`, else its command, URL or prompt, shortened. */
   name: string;
+  /** The `name` the file gave it, if any: the input's `hook_name` (else the id, never its command text). */
+  label?: string;
   event: HookEventName;
   /** Claude's matcher: '' or '*' = every tool; names (letters, digits, `_ - , |`, spaces) = exact; else a regex. */
   matcher: string;

@@ -165,6 +165,8 @@ class ConfigReader {
       approvalHash: 'command' in action && action.shell === undefined ? commandHash(action.command) : specHash(action),
     };
     if (condition !== undefined) spec.if = condition;
+    const label = this.optionalString(hook, 'name', where);
+    if (label) spec.label = label;
     const statusMessage = this.optionalString(hook, 'statusMessage', where);
     if (statusMessage) spec.statusMessage = statusMessage;
     this.hooks.push(spec);

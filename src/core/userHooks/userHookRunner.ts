@@ -207,7 +207,7 @@ export class UserHookRunner {
   private async execute(spec: HookSpec, facts: HookEventFacts, intent: Intent | undefined, signal?: AbortSignal): Promise<HookExecution> {
     // An http hook's headers may name variables the scrubbed env drops (a token): those it lists, a human approved with it.
     const listed = spec.action.type === 'http' ? Object.fromEntries(spec.action.allowedEnvVars.filter((name) => process.env[name] !== undefined).map((name) => [name, process.env[name]])) : {};
-    const context: HookRunContext = { input: hookInputJson(facts, this.root, intent), env: { ...hookEnv(facts, this.root, intent), ...listed }, cwd: this.root, timeoutMs: spec.timeoutMs, signal };
+    const context: HookRunContext = { input: hookInputJson(facts, this.root, intent, spec.label ?? spec.id), env: { ...hookEnv(facts, this.root, intent), ...listed }, cwd: this.root, timeoutMs: spec.timeoutMs, signal };
     try {
       const action = spec.action;
       if (action.type === 'command') return await this.executors.command.run(action, spec, context);

@@ -3,8 +3,8 @@ import type { HookDialect, HookEvent, HookReply } from './hookDialect';
 import { isRecord, unknownEvent } from './hookDialect';
 import type { BridgeAnswer } from './nativeCall';
 
-/** Fields every event has; the rest of a payload goes to the user hooks as the event's own fields. */
-const COMMON_FIELDS = new Set(['session_id', 'sessionId', 'cwd', 'hook_event_name', 'hookEventName', 'tool_name', 'tool_input', 'tool_use_id']);
+/** Fields every event has; the rest of a payload (tool_use_id among it) goes to the user hooks as the event's own fields. */
+const COMMON_FIELDS = new Set(['session_id', 'sessionId', 'cwd', 'hook_event_name', 'hookEventName', 'tool_name', 'tool_input']);
 
 /** Events whose `hookSpecificOutput.additionalContext` the agent reads; other events' text goes out as a systemMessage. */
 const TAKES_CONTEXT = new Set(['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'SessionStart', 'UserPromptSubmit', 'SubagentStart']);

@@ -214,3 +214,28 @@ describe('issue 24: fields a door cannot carry are said, never dropped in silenc
     assert.ok(w.logger.lines.some((l) => l.startsWith('warn ') && l.includes('returned retry') && l.includes("only Claude Code's door")), w.logger.lines.join('\n'));
   });
 });
+
+describe("issue 24: the hook's input and environment, as Claude Code and seed 004 define them", function () {
+  this.timeout(30_000);
+  it('stdin carries tool_use_id and hook_name; a post hook gets $EXIT_CODE', async () => {
+    const w = await world();
+    const seen = join(w.home, 'input.jsonl');
+    const env = join(w.home, 'exit.txt');
+    await w.hooks({
+      PreToolUse: [{ matcher: 'Write', hooks: [{ type: 'command', name: 'record-input', command: `cat >> ${JSON.stringify(seen)}; echo >> ${JSON.stringify(seen)}` }] }],
+      PostToolUse: [{ matcher: 'Write', hooks: [{ type: 'command', command: `echo "exit=$EXIT_CODE" > ${JSON.stringify(env)}` }] }],
+    });
+    assert.ok((await w.call('write_file', { path: 'src/auth/a.ts', content: 'x\n' })).ok);
+    const input = JSON.parse((await readFile(seen, 'utf8')).trim()) as Record<string, unknown>;
+    assert.equal(typeof input.tool_use_id, 'string');
+    assert.equal(input.hook_name, 'record-input');
+    assert.equal((await readFile(env, 'utf8')).trim(), 'exit=0');
+  });
+
+  it("Claude Code's tool_use_id reaches the hooks at its native door", async () => {
+    const { parseClaudeStyle } = await import('../../../../src/core/agents/common/claudeStyleProtocol');
+    const parsed = parseClaudeStyle({ hook_event_name: 'PreToolUse', session_id: 's', tool_name: 'Write', tool_input: {}, tool_use_id: 'toolu_01' });
+    assert.ok(parsed.ok && parsed.event.kind === 'tool');
+    assert.equal(parsed.ok && parsed.event.kind === 'tool' && parsed.event.fields?.tool_use_id, 'toolu_01');
+  });
+});

@@ -38,7 +38,7 @@ describe('Codex CLI dialect', () => {
       const pre = parsed('pre-bash');
       assert.deepEqual(pre, {
         kind: 'tool', phase: 'pre', eventName: 'PreToolUse', sessionId: '01a20855-213c-72b3-9dde-d05cc7199195', cwd: root, toolName: 'Bash', toolInput: { command: 'cat a.txt' }, toolUseId: 'call_scripted_1',
-        fields: { turn_id: '01a20855-215d-7c22-a850-4a93f3b233f6', transcript_path: '/home/user/.codex/sessions/2026/11/23/rollout-2026-11-23T12-15-26-01a20855-213c-72b3-9dde-d05cc7199195.jsonl', model: 'gpt-5.5', permission_mode: 'bypassPermissions' },
+        fields: { turn_id: '01a20855-215d-7c22-a850-4a93f3b233f6', transcript_path: '/home/user/.codex/sessions/2026/11/23/rollout-2026-11-23T12-15-26-01a20855-213c-72b3-9dde-d05cc7199195.jsonl', model: 'gpt-5.5', permission_mode: 'bypassPermissions', tool_use_id: 'call_scripted_1' },
       });
       const post = parsed('post-apply-patch');
       assert.equal(post.kind === 'tool' && post.phase, 'post');
