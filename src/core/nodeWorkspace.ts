@@ -37,9 +37,11 @@ export const MAX_WORKSPACE_READ_BYTES = 64 * 1024 * 1024;
  * Through the regular-file reader: a FIFO, a device or a file over the cap is refused without blocking or
  * reading it, as an error whose message names the file (`src/x is a FIFO (named pipe), not a regular file:
  * refused`). Paths come canonical (realpath'd), so a final symbolic link here appeared since the check: refused.
+ * A file with another name (a hard link an agent made to a file outside) is refused too: the workspace path
+ * says nothing about where its bytes come from.
  */
 async function readFileBytes(root: string, absPath: string): Promise<Uint8Array | undefined> {
-  const read = await readRegularFile(absPath, { maxBytes: MAX_WORKSPACE_READ_BYTES, noFollow: true });
+  const read = await readRegularFile(absPath, { maxBytes: MAX_WORKSPACE_READ_BYTES, noFollow: true, singleLink: true });
   if (read.ok) return new Uint8Array(read.bytes.buffer, read.bytes.byteOffset, read.bytes.byteLength);
   if (read.problem.kind === 'missing') return undefined;
   throw problemError(relativeInside(root, absPath) || absPath, read.problem);

@@ -13,6 +13,11 @@ export interface RegularFileOptions {
   maxBytes: number;
   /** Refuse a path whose last component is a symbolic link (O_NOFOLLOW) instead of following it. */
   noFollow?: boolean;
+  /**
+   * Refuse a file with more than one name (a hard link): its other names may be outside the folder the caller
+   * governs, and nothing short of a search of the whole file system finds them. Checked on the opened file.
+   */
+  singleLink?: boolean;
 }
 
 /** Why a read was refused: an error value, never a throw. `errno` is what a Node error would carry. */
@@ -103,6 +108,10 @@ function openChecked(path: string, options: RegularFileOptions): Opened {
   if (stats.size > options.maxBytes) {
     closeSync(fd);
     return { ok: false, problem: { kind: 'too_large', errno: 'EFBIG', size: stats.size, maxBytes: options.maxBytes, stats } };
+  }
+  if (options.singleLink && stats.nlink > 1) {
+    closeSync(fd);
+    return { ok: false, problem: { kind: 'not_regular', errno: 'EMLINK', entry: `a file with ${stats.nlink} hard links (its other names may be outside the workspace)`, stats } };
   }
   return { ok: true, fd, stats };
 }
