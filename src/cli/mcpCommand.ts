@@ -71,7 +71,7 @@ export const mcpCommand: CliCommand = {
     // Loaded on demand: the MCP SDK (and its schemas) would otherwise cost every governor command, the hook
     // bridge's headless path included, tens of milliseconds at start-up.
     const { createGovernedMcpServer } = await import('../core/mcp/governedMcpServer');
-    const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
+    const { CappedStdioServerTransport } = await import('../core/mcp/cappedStdioTransport');
     const calls = new InflightCalls();
     const sessionId = `${agent === undefined ? 'mcp-stdio' : `${agent}-resident`}:${randomUUID()}`;
     const resident = agent === undefined ? undefined : residentGovernor(governor, sessionId, root, (parsed.values.intent as string | undefined) ?? (io.env.INTENT_GOVERNOR_INTENT || undefined), io, logger);
@@ -89,7 +89,8 @@ export const mcpCommand: CliCommand = {
         resolve();
       };
     });
-    await server.connect(new StdioServerTransport());
+    // A frame over the body cap is answered with an error and skipped, not a reason to end the session.
+    await server.connect(new CappedStdioServerTransport());
     // The client closing our stdin ends the session; flush the trace before exiting.
     process.stdin.once('end', () => void server.close());
     logger.info(`serving ${root} (approve: ${approve})`);
