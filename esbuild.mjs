@@ -61,6 +61,8 @@ const common = {
   sourcesContent: false,
   logLevel: 'warning',
   plugins: watch ? [problemMatcherLog] : [],
+  // jsonc-parser's `main` is a UMD build that requires its parts at run time, which a bundle cannot follow: its ES build can be bundled.
+  alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
 };
 
 const entries = [

@@ -20,10 +20,10 @@ export function bundledScript(entry: string, outName = `${basename(entry, '.ts')
     process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
   }
   const outfile = join(outDir, outName);
-  // As in esbuild.mjs, the 9 MB typescript package stays out of the bundle (it would double every spawn's
+  // As in esbuild.mjs, jsonc-parser's ES build (its UMD main requires its parts at run time), and the 9 MB typescript package stays out of the bundle (it would double every spawn's
   // start), required from node_modules by absolute path only when a change is classified.
   const typescript = require.resolve('typescript');
-  buildSync({ entryPoints: [entry], outfile, bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'error', alias: { typescript }, external: [typescript] });
+  buildSync({ entryPoints: [entry], outfile, bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'error', alias: { typescript, 'jsonc-parser': require.resolve('jsonc-parser').replace(/umd([\\/]main\.js)$/u, 'esm$1') }, external: [typescript] });
   built.set(entry, outfile);
   return outfile;
 }
