@@ -46,6 +46,16 @@ describe('SecretRedactor', () => {
     }
   });
 
+  it('does not wake the detector for ordinary paths, identifiers and messages', () => {
+    for (const text of [
+      'src/core/signing/verifiedSignatureCache.ts',
+      'src/auth/session/tokens/refresh_handler_version_two.ts',
+      '"src/billing/invoice.ts" is outside the owned scope of intent auth-refactor (src/auth/**).',
+      'npm test -- --grep "writes a record per acknowledged change"',
+    ]) assert.equal(mightHoldSecret(text), false, text);
+    assert.equal(mightHoldSecret(`hf_${'AbCdEfGhIj'.repeat(3)}abcd`), true, 'a letters-only token of 30 or more');
+  });
+
   it('leaves ordinary text, ids and paths untouched and never creates the key for them', async () => {
     const redactor = new SecretRedactor(() => loadRedactionKey(home));
     const record = {
