@@ -1,6 +1,9 @@
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { describeProblem, readRegularFileSync } from '../io/regularFile';
+import { readManagedSettings } from '../managed/managedSettings';
 import { governorHome } from '../paths/governorHome';
+import { AGENTS_HOOKS_FILE, parseAgentsHooksToml } from './agentsHooksToml';
 import { parseHooksConfig } from './hooksConfig';
 import type { HookLayer, HookSpec } from './hookSpec';
 import { LEGACY_HOOKS_FILE, parseLegacyHooksYaml } from './legacyHooksYaml';
@@ -11,6 +14,8 @@ export const USER_HOOKS_FILE_NAME = 'hooks.json';
 export const PROJECT_HOOKS_FILE = '.orchestration/hooks.json';
 /** Claude Code's settings; their hooks guard the other agents too (Claude Code runs them itself). */
 export const CLAUDE_SETTINGS_FILES = ['.claude/settings.json', '.claude/settings.local.json'] as const;
+/** The person's own Claude Code settings, under their HOME. */
+export const CLAUDE_USER_SETTINGS_FILE = '.claude/settings.json';
 /** The door of Claude Code's own hooks: its settings files are never run a second time for it. */
 export const CLAUDE_CODE_DOOR = 'claude-code';
 
@@ -18,7 +23,10 @@ export const CLAUDE_CODE_DOOR = 'claude-code';
 export const MAX_HOOKS_FILE_BYTES = 256 * 1024;
 
 export interface LoadedHooks {
-  /** In layer order (user, project, legacy, Claude's): it matters, since a later `updatedInput` wins. */
+  /**
+   * In layer order (user, ~/.claude, ~/.agents, project, legacy, .agents, .claude, managed): it matters, since a
+   * later `updatedInput` wins, so the managed file's comes last. A deny wins wherever it stands.
+   */
   hooks: HookSpec[];
   /** Files that exist but cannot be read or understood; the runner fails closed on decision events. */
   problems: { file: string; message: string }[];
@@ -35,7 +43,7 @@ interface Layer {
   path: string;
   /** The file as a person names it, in messages and listings. */
   file: string;
-  format: 'json' | 'yaml';
+  format: 'json' | 'yaml' | 'toml';
   strict: boolean;
   /** What to put there instead when the file is a FIFO, a device or too big. */
   replacement: string;
@@ -46,8 +54,14 @@ interface Layer {
  * the regular-file reader (a FIFO or device there is a problem at once, never a hang), capped; a missing file
  * is no hooks; a broken one is a problem and the other layers still load.
  */
-export function loadHookLayers(root: string, options: { home: string; door: string }): LoadedHooks {
+export function loadHookLayers(root: string, options: { home: string; door: string; env?: NodeJS.ProcessEnv }): LoadedHooks {
   const loaded: LoadedHooks = { hooks: [], problems: [], notes: [], warnings: [] };
+  const managed = managedHooks(options.env ?? process.env);
+  if (managed.problem) loaded.problems.push(managed.problem);
+  if (managed.disableAllHooks) {
+    loaded.notes.push(`${managed.file}: disableAllHooks is true: the administrator turned every hook off, the managed ones too`);
+    return loaded;
+  }
   for (const layer of layers(root, options)) {
     const read = readRegularFileSync(layer.path, { maxBytes: MAX_HOOKS_FILE_BYTES });
     if (!read.ok && read.problem.kind === 'missing') continue;
@@ -60,26 +74,79 @@ export function loadHookLayers(root: string, options: { home: string; door: stri
       loaded.problems.push({ file: layer.file, message: withoutFile(layer.file, parsed.message) });
       continue;
     }
-    loaded.hooks.push(...parsed.hooks);
     loaded.notes.push(...parsed.notes);
     loaded.warnings.push(...(parsed.warnings ?? []));
+    if (managed.allowManagedHooksOnly) {
+      if (parsed.hooks.length) loaded.notes.push(`${layer.file}: its ${parsed.hooks.length} hook(s) do not run: the administrator allows managed hooks only (allowManagedHooksOnly)`);
+      continue;
+    }
+    if (layer.format === 'json' && disablesAll(read.bytes)) loaded.notes.push(`${layer.file}: disableAllHooks is honoured only in the managed file; here it is ignored (a file cannot switch off the other files' hooks)`);
+    loaded.hooks.push(...parsed.hooks);
   }
+  loaded.hooks.push(...managed.hooks);
+  loaded.notes.push(...managed.notes);
+  loaded.warnings.push(...managed.warnings);
   return loaded;
 }
 
-/** The files every layer reads for one door, whether they exist or not. */
-export function hookLayerFiles(root: string, options: { home: string; door: string }): string[] {
-  return layers(root, options).map((layer) => layer.path);
+interface ManagedHooks {
+  file: string;
+  hooks: HookSpec[];
+  notes: string[];
+  warnings: string[];
+  disableAllHooks: boolean;
+  allowManagedHooksOnly: boolean;
+  problem?: { file: string; message: string };
 }
 
-function layers(root: string, options: { home: string; door: string }): Layer[] {
+/**
+ * The administrator's layer: its hooks run last and always; `disableAllHooks` turns every hook off, its own too;
+ * `allowManagedHooksOnly` keeps every other file's hooks from running. A managed file that cannot be read is a
+ * problem (decisions refused): an administrator's policy that cannot be checked is not assumed away.
+ */
+function managedHooks(env: NodeJS.ProcessEnv): ManagedHooks {
+  const settings = readManagedSettings(env);
+  const none: ManagedHooks = { file: settings.path, hooks: [], notes: [], warnings: [], disableAllHooks: false, allowManagedHooksOnly: false };
+  if (settings.kind === 'absent') return none;
+  if (settings.kind === 'broken') return { ...none, problem: { file: settings.path, message: settings.message } };
+  const parsed = parseHooksConfig({ hooks: settings.value.hooks }, { layer: 'managed', file: settings.path }, { strict: true });
+  if (!parsed.ok) return { ...none, problem: { file: settings.path, message: withoutFile(settings.path, parsed.message) } };
+  return { ...none, hooks: parsed.hooks, notes: parsed.notes, warnings: parsed.warnings, disableAllHooks: settings.value.disableAllHooks === true, allowManagedHooksOnly: settings.value.allowManagedHooksOnly === true };
+}
+
+function disablesAll(bytes: Buffer): boolean {
+  try {
+    const value = JSON.parse(bytes.toString('utf8')) as { disableAllHooks?: unknown };
+    return typeof value === 'object' && value !== null && value.disableAllHooks === true;
+  } catch {
+    return false;
+  }
+}
+
+/** The files every layer reads for one door, whether they exist or not (the managed file among them). */
+export function hookLayerFiles(root: string, options: { home: string; door: string; env?: NodeJS.ProcessEnv }): string[] {
+  return [...layers(root, options).map((layer) => layer.path), readManagedSettings(options.env ?? process.env).path];
+}
+
+/** The person's home directory (HOME, as the agents read it), where ~/.claude and ~/.agents live. */
+function userHome(env: NodeJS.ProcessEnv): string {
+  return env.HOME || env.USERPROFILE || homedir();
+}
+
+function layers(root: string, options: { home: string; door: string; env?: NodeJS.ProcessEnv }): Layer[] {
   const userPath = join(options.home, USER_HOOKS_FILE_NAME);
+  const home = userHome(options.env ?? process.env);
   const hooksJson = `a JSON file of hooks ({"hooks": {"PreToolUse": [...]}})`;
-  const list: Layer[] = [
-    { layer: 'user', path: userPath, file: userFileName(options.home, userPath), format: 'json', strict: true, replacement: hooksJson },
+  const toml = 'a TOML file of [[hooks]] tables';
+  const claudeUser = join(home, CLAUDE_USER_SETTINGS_FILE);
+  const list: Layer[] = [{ layer: 'user', path: userPath, file: userFileName(options.home, userPath), format: 'json', strict: true, replacement: hooksJson }];
+  if (options.door !== CLAUDE_CODE_DOOR) list.push({ layer: 'claude-user', path: claudeUser, file: `~/${CLAUDE_USER_SETTINGS_FILE}`, format: 'json', strict: false, replacement: "Claude Code's JSON settings file" });
+  list.push(
+    { layer: 'agents-user', path: join(home, AGENTS_HOOKS_FILE), file: `~/${AGENTS_HOOKS_FILE}`, format: 'toml', strict: true, replacement: toml },
     { layer: 'project', path: join(root, PROJECT_HOOKS_FILE), file: PROJECT_HOOKS_FILE, format: 'json', strict: true, replacement: hooksJson },
     { layer: 'legacy', path: join(root, LEGACY_HOOKS_FILE), file: LEGACY_HOOKS_FILE, format: 'yaml', strict: true, replacement: 'a YAML file of hooks' },
-  ];
+    { layer: 'agents-project', path: join(root, AGENTS_HOOKS_FILE), file: AGENTS_HOOKS_FILE, format: 'toml', strict: true, replacement: toml },
+  );
   if (options.door !== CLAUDE_CODE_DOOR) {
     for (const file of CLAUDE_SETTINGS_FILES) {
       list.push({ layer: 'claude', path: join(root, file), file, format: 'json', strict: false, replacement: "Claude Code's JSON settings file" });
@@ -95,6 +162,7 @@ function userFileName(home: string, path: string): string {
 
 function parse(layer: Layer, text: string): Parsed {
   if (layer.format === 'yaml') return parseLegacyHooksYaml(text);
+  if (layer.format === 'toml') return parseAgentsHooksToml(text, { layer: layer.layer, file: layer.file });
   if (text.trim() === '') return { ok: true, hooks: [], notes: [], warnings: [] };
   let value: unknown;
   try {

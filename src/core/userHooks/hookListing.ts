@@ -3,7 +3,7 @@ import { notFiredText } from './hookEventDoors';
 import type { HookEventName } from './hookEvents';
 import { loadHookLayers } from './hookLayers';
 import type { HookRunLog, HookRunRecord } from './hookRunLog';
-import type { HookAction, HookLayer, HookSpec } from './hookSpec';
+import { isOwnLayer, type HookAction, type HookLayer, type HookSpec } from './hookSpec';
 
 /**
  * What `governor hooks list`, `governor hooks trust` and *Show Hooks* show: one row per declared hook, with
@@ -102,7 +102,7 @@ export async function hookListing(root: string, declared: DeclaredHooks, ports: 
       layer: spec.source.layer,
       state,
       stateText: TRUST_STATE_TEXT[state],
-      notRunForClaudeCode: spec.source.layer === 'claude',
+      notRunForClaudeCode: spec.source.layer === 'claude' || spec.source.layer === 'claude-user',
       ...(notFiredBy ? { notFiredBy } : {}),
       action: hookActionText(spec.action),
       approvalHash: spec.approvalHash,
@@ -125,7 +125,7 @@ export function listHooks(root: string, options: HookListingPorts & { home: stri
 }
 
 async function trustState(root: string, spec: HookSpec, ports: HookListingPorts): Promise<HookTrustState> {
-  if (spec.source.layer === 'user') return 'users_own';
+  if (isOwnLayer(spec.source.layer)) return 'users_own';
   if (!ports.trusted) return 'workspace_not_trusted';
   return (await ports.approvals.isApproved(root, spec.approvalHash)) ? 'approved' : 'not_approved';
 }
@@ -219,8 +219,9 @@ export function hookListingText(listing: HookListing, width = 100): string {
 }
 
 function sourceNote(row: HookListingRow): string {
-  if (row.layer === 'user') return ': yours, runs without approval';
-  if (row.notRunForClaudeCode) return `: ${NOT_FOR_CLAUDE_CODE}`;
+  if (row.layer === 'managed') return ': managed by the administrator, runs always; no other file can weaken it';
+  if (row.notRunForClaudeCode) return `: ${isOwnLayer(row.layer) ? 'yours, runs without approval; ' : ''}${NOT_FOR_CLAUDE_CODE}`;
+  if (isOwnLayer(row.layer)) return ': yours, runs without approval';
   return '';
 }
 

@@ -92,7 +92,8 @@ export function readHookJson(event: HookEventName, answer: Record<string, unknow
 
   // Our `modify`, Claude's updatedInput, PermissionRequest's: the most specific one written wins.
   let updatedInput: Record<string, unknown> | undefined;
-  for (const [field, value] of [['modify', answer.modify], ['updatedInput', specific?.updatedInput], ['decision.updatedInput', requestInput]] as const) {
+  // Seed 003's `{"decision": "modify", "modified_tool_input": {...}}` reads as the same change.
+  for (const [field, value] of [['modified_tool_input', answer.modified_tool_input], ['modify', answer.modify], ['updatedInput', specific?.updatedInput], ['decision.updatedInput', requestInput]] as const) {
     if (value === undefined) continue;
     if (!isRecord(value)) return `returned a changed input ('${field}') that is not an object`;
     updatedInput = value;
@@ -101,7 +102,7 @@ export function readHookJson(event: HookEventName, answer: Record<string, unknow
   for (const extra of [answer.additionalContext, specific?.additionalContext]) if (typeof extra === 'string' && extra !== '') contexts.push(extra);
 
   // Claude Code reads updatedToolOutput first, updatedMCPToolOutput for MCP tools; either replaces what the model reads.
-  const output = specific?.updatedToolOutput ?? specific?.updatedMCPToolOutput;
+  const output = specific?.updatedToolOutput ?? specific?.updatedMCPToolOutput ?? answer.modified_tool_result;
   const updatedToolOutput = output !== undefined && output !== null && event === 'PostToolUse' ? output : undefined;
   const passThrough = readPassThrough(answer, specific);
   if (typeof passThrough === 'string') return passThrough;
@@ -213,6 +214,8 @@ function readDecision(value: unknown, field: string): Signal | undefined | strin
       return { decision: 'deny' };
     case 'ask':
       return { decision: 'ask' };
+    case 'modify': // seed 003: allowed, with the change it carries
+      return undefined;
     default:
       return `returned an unknown ${field} '${typeof value === 'string' ? value : JSON.stringify(value)}'`;
   }

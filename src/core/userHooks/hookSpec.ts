@@ -1,12 +1,19 @@
 import type { HookEventName } from './hookEvents';
 
 /**
- * Where a hook was declared. `user`: ~/.intent-governor/hooks.json (the person's own, trusted as is);
- * `project`: .orchestration/hooks.json; `claude`: .claude/settings.json / settings.local.json (run for every door
- * but Claude Code, which runs them itself); `legacy`: .orchestration/hooks.yaml. All but `user` come with the
- * repository and run only in a trusted workspace, once a human approved their hash.
+ * Where a hook was declared. The person's own, trusted as they are: `user` (~/.intent-governor/hooks.json),
+ * `claude-user` (~/.claude/settings.json, for every door but Claude Code), `agents-user` (~/.agents/hooks.toml);
+ * the administrator's `managed` file (trusted, and what no other layer can weaken). From the repository, run only
+ * in a trusted workspace once a human approved their hash: `project` (.orchestration/hooks.json), `legacy`
+ * (.orchestration/hooks.yaml), `agents-project` (.agents/hooks.toml), `claude` (.claude/settings*.json, for
+ * every door but Claude Code, which runs them itself).
  */
-export type HookLayer = 'user' | 'project' | 'claude' | 'legacy';
+export type HookLayer = 'managed' | 'user' | 'claude-user' | 'agents-user' | 'project' | 'legacy' | 'agents-project' | 'claude';
+
+/** Layers that did not come with the repository: they run without a per-hook approval. */
+export function isOwnLayer(layer: HookLayer): boolean {
+  return layer === 'user' || layer === 'claude-user' || layer === 'agents-user' || layer === 'managed';
+}
 
 export interface HookSource {
   layer: HookLayer;

@@ -17,7 +17,7 @@ import { FileHookApprovals, type HookApprovals } from './hookApprovals';
 import { FileHookRunLog } from './fileHookRunLog';
 import type { HookRunLog } from './hookRunLog';
 import { HookSessionState } from './hookSessionState';
-import type { HookSpec } from './hookSpec';
+import { isOwnLayer, type HookSpec } from './hookSpec';
 import { NO_VERDICT, type HookVerdict } from './hookVerdict';
 import { mergeVerdicts } from './hookVerdictMerge';
 import { httpHookExecutor } from './httpHookExecutor';
@@ -163,7 +163,7 @@ export class UserHookRunner {
    * event makes the call ask a human, because the check the user wanted has not happened.
    */
   private async mayRun(spec: HookSpec, firing: HookFiring, decides: boolean): Promise<'run' | { why: string; verdict?: HookVerdict }> {
-    const trusted = spec.source.layer === 'user' || (this.services.policy.trusted && ((await this.approvals.isApproved(this.root, spec.approvalHash)) || (await this.approveInteractively(spec, firing))));
+    const trusted = isOwnLayer(spec.source.layer) || (this.services.policy.trusted && ((await this.approvals.isApproved(this.root, spec.approvalHash)) || (await this.approveInteractively(spec, firing))));
     if (trusted) return spec.once && !this.sessionState.claimOnce(this.root, firing.sessionKey, spec.id) ? { why: 'once per session, already ran' } : 'run';
     if (!this.services.policy.trusted) return { why: 'workspace not trusted' };
     if (!decides) return { why: 'not approved' };

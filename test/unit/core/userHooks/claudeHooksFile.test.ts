@@ -239,3 +239,86 @@ describe("issue 24: the hook's input and environment, as Claude Code and seed 00
     assert.equal(parsed.ok && parsed.event.kind === 'tool' && parsed.event.fields?.tool_use_id, 'toolu_01');
   });
 });
+
+describe('issue 24: layers: ~/.claude/settings.json, .agents/hooks.toml, the managed file', function () {
+  this.timeout(30_000);
+  const saved = { HOME: process.env.HOME, MANAGED: process.env.INTENT_GOVERNOR_MANAGED_FILE };
+  let person: string;
+  beforeEach(async () => {
+    person = await mkdtemp(join(tmpdir(), 'ig-person-'));
+    dirs.push(person);
+    process.env.HOME = person;
+    process.env.INTENT_GOVERNOR_MANAGED_FILE = join(person, 'managed.json');
+  });
+  afterEach(() => {
+    process.env.HOME = saved.HOME;
+    if (saved.MANAGED === undefined) delete process.env.INTENT_GOVERNOR_MANAGED_FILE;
+    else process.env.INTENT_GOVERNOR_MANAGED_FILE = saved.MANAGED;
+  });
+
+  it("the person's ~/.claude/settings.json hooks guard the other doors (HOME respected), without approval", async () => {
+    const w = await world();
+    await mkdir(join(person, '.claude'), { recursive: true });
+    await writeFile(join(person, '.claude', 'settings.json'), JSON.stringify({ model: 'x', hooks: { PreToolUse: [DENY_SECRETS] } }));
+    const refused = await w.call('write_file', { path: 'src/auth/secrets.ts', content: 'x\n' });
+    assert.equal(!refused.ok && refused.error.code, 'HOOK_BLOCKED');
+    const sources = w.governor.userHooks.load('test-agent').hooks.map((h) => [h.source.layer, h.source.file]);
+    assert.deepEqual(sources, [['claude-user', '~/.claude/settings.json']]);
+    assert.deepEqual(w.governor.userHooks.load('claude-code').hooks, [], 'Claude Code runs its own settings itself');
+  });
+
+  it("seed 003's ~/.agents/hooks.toml runs (a pre_tool hook refuses by its exit code); the project's .agents/hooks.toml waits for approval", async () => {
+    const w = await world();
+    await mkdir(join(person, '.agents'), { recursive: true });
+    await writeFile(
+      join(person, '.agents', 'hooks.toml'),
+      [
+        '[[hooks]]',
+        'name = "no-secrets"',
+        'events = ["pre_tool"]',
+        'tools = ["write_file"]',
+        `command = "grep -q 'secrets[.]ts' && { echo 'no secrets, says toml' >&2; exit 1; } || exit 0"`,
+        'timeout = "5s"',
+        '',
+      ].join('\n'),
+    );
+    await mkdir(join(w.root, '.agents'), { recursive: true });
+    await writeFile(join(w.root, '.agents', 'hooks.toml'), '[[hooks]]\nname = "project-log"\nevents = ["post_tool"]\ncommand = "true"\n');
+    assert.ok((await w.call('write_file', { path: 'src/auth/a.ts', content: 'x\n' })).ok);
+    const refused = await w.call('write_file', { path: 'src/auth/secrets.ts', content: 'x\n' });
+    assert.ok(!refused.ok);
+    assert.match(refused.error.message, /no-secrets/);
+    const { listHooks } = await import('../../../../src/core/userHooks/hookListing');
+    const listing = await listHooks(w.root, { home: w.home, approvals: new FileHookApprovals(join(w.home, 'approvals')), runLog: { record: async () => undefined, read: async () => ({}) }, trusted: true });
+    assert.deepEqual(listing.hooks.map((r) => [r.name, r.source, r.state]), [
+      ['no-secrets', '~/.agents/hooks.toml', 'users_own'],
+      ['project-log', '.agents/hooks.toml', 'not_approved'],
+    ]);
+  });
+
+  it('the managed file: its hooks run last and always; allowManagedHooksOnly stops the others; disableAllHooks stops all; a broken one refuses decisions', async () => {
+    const w = await world();
+    const managed = join(person, 'managed.json');
+    await w.hooks({ PreToolUse: [{ matcher: 'Write', hooks: [{ type: 'command', command: `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}'` }] }] });
+    await writeFile(managed, JSON.stringify({ hooks: { PreToolUse: [DENY_SECRETS] } }));
+    const refused = await w.call('write_file', { path: 'src/auth/secrets.ts', content: 'x\n' });
+    assert.equal(!refused.ok && refused.error.code, 'HOOK_BLOCKED', "a user hook's allow does not lift the managed deny");
+    assert.deepEqual(w.governor.userHooks.load('test-agent').hooks.map((h) => h.source.layer), ['user', 'managed']);
+
+    await writeFile(managed, JSON.stringify({ allowManagedHooksOnly: true, hooks: { PreToolUse: [DENY_SECRETS] } }));
+    assert.deepEqual(w.governor.userHooks.load('test-agent').hooks.map((h) => h.source.layer), ['managed']);
+
+    await writeFile(managed, JSON.stringify({ disableAllHooks: true, hooks: { PreToolUse: [DENY_SECRETS] } }));
+    assert.deepEqual(w.governor.userHooks.load('test-agent').hooks, []);
+    assert.ok((await w.call('write_file', { path: 'src/auth/secrets.ts', content: 'y\n' })).ok);
+
+    await writeFile(join(w.home, 'hooks.json'), JSON.stringify({ disableAllHooks: true, hooks: { PreToolUse: [DENY_SECRETS] } }));
+    await writeFile(managed, '{ not json');
+    const broken = await w.call('write_file', { path: 'src/auth/a.ts', content: 'z\n' });
+    assert.equal(!broken.ok && broken.error.code, 'HOOK_ERROR');
+    await writeFile(managed, '{}');
+    const loaded = w.governor.userHooks.load('test-agent');
+    assert.equal(loaded.hooks.length, 1, "a user file's disableAllHooks switches nothing off");
+    assert.ok(loaded.notes.some((n) => n.includes('disableAllHooks is honoured only in the managed file')));
+  });
+});
