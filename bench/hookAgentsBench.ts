@@ -27,12 +27,12 @@ interface HookAgent {
   session(ws: string, home: string, steps: ScriptStep[], env: NodeJS.ProcessEnv): Promise<number[]>;
 }
 
-/** The times the model was asked for its next step (`turn` picks those requests). */
-async function played<T extends { requests: { at: number; path: string }[]; remaining(): number; close(): Promise<void> }>(model: T, run: () => Promise<{ stdout: string; stderr: string }>, turn: (path: string) => boolean = () => true): Promise<number[]> {
+/** The times the model was asked for its next step: the requests offering tools (not titles, token counts or summaries). */
+async function played<T extends { requests: { at: number; body: Record<string, unknown> }[]; remaining(): number; close(): Promise<void> }>(model: T, run: () => Promise<{ stdout: string; stderr: string }>): Promise<number[]> {
   try {
     const result = await run();
     if (model.remaining() !== 0) throw new Error(`the session stopped before its script ended: ${result.stderr.slice(0, 400)}`);
-    return model.requests.filter((request) => turn(request.path)).map((request) => request.at);
+    return model.requests.filter((request) => Array.isArray(request.body.tools) && request.body.tools.length > 0).map((request) => request.at);
   } finally {
     await model.close();
   }
@@ -49,8 +49,7 @@ function agents(): HookAgent[] {
       write: (_ws, i) => ({ tool: 'write_file', input: { file_path: `src/f${i}.ts`, content: `export const f${i} = ${i};\n` } }),
       session: async (ws, home, steps, env) => {
         const model = await startScriptedGemini(steps);
-        // Gemini CLI asks for each turn through streamGenerateContent; its other requests (token counts) are not turns.
-        return played(model, () => runGemini({ binary: gemini, cwd: ws, modelUrl: model.url, home, env }), (path) => path.endsWith(':streamGenerateContent'));
+        return played(model, () => runGemini({ binary: gemini, cwd: ws, modelUrl: model.url, home, env }));
       },
     },
     {
@@ -138,6 +137,9 @@ async function session(agent: HookAgent, setup: Setup): Promise<Sample> {
     mkdirSync(join(ws, 'src'), { recursive: true });
     mkdirSync(home, { recursive: true });
     writeFileSync(join(ws, '.orchestration', 'active_intents.yaml'), BENCH_INTENTS);
+    // In-scope writes land without a person, at every door (an agent's CLI cannot hold a call for one).
+    mkdirSync(join(ws, '.vscode'), { recursive: true });
+    writeFileSync(join(ws, '.vscode', 'settings.json'), JSON.stringify({ 'intentGovernor.approval': 'destructive-only' }));
     spawnSync('git', ['init', '-q'], { cwd: ws });
     agent.prepareHome?.(ws, home);
     const env = await setup.prepare(agent, ws, home, temp);

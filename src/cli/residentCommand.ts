@@ -2,7 +2,7 @@ import { appendFileSync, existsSync, mkdirSync, realpathSync, rmSync } from 'nod
 import { join } from 'node:path';
 import { ENDPOINTS_IN_HOME, residentEndpointPath } from '../core/agents/common/residentProtocol';
 import { agentHookRoute } from '../core/bridge/agentHookRoute';
-import { FileBeforeStash } from '../core/bridge/beforeStash';
+import { FileBeforeStash, ResidentBeforeStash } from '../core/bridge/beforeStash';
 import { findGoverningServer } from '../core/bridge/extensionClient';
 import { NativeToolBridge } from '../core/bridge/nativeToolBridge';
 import { removeOwnResidentEndpoint, residentEndpointPid, writeResidentEndpoint } from '../core/bridge/residentEndpoint';
@@ -12,6 +12,7 @@ import type { Logger } from '../core/logger';
 import { tryLeaseFolder } from '../core/mcp/workspaceLease';
 import { denyingApprover } from '../core/nodeServices';
 import { governorHome } from '../core/paths/governorHome';
+import { DeclaredHooksCache } from '../core/userHooks/declaredHooks';
 import { sameFolder } from '../core/paths/sameFolder';
 import { parseCliArgs, usageError, workspaceFrom } from './cliArgs';
 import { openCliGovernor } from './cliGovernor';
@@ -32,6 +33,9 @@ INTENT_GOVERNOR_RESIDENT=off to never start one); one runs per workspace, and it
 governing the workspace, when .orchestration/ is gone, or after --idle-ms without a call (default ${DEFAULT_IDLE_MS / 60_000} min,
 or INTENT_GOVERNOR_RESIDENT_IDLE_MS). Its log is ~/.intent-governor/run/resident.log.
 `;
+
+/** The intent map is rebuilt once the agents have been quiet this long. */
+const INTENT_MAP_DELAY_MS = 2_000;
 
 /** How often it looks whether it should still serve. */
 const WATCH_MS = 1_000;
@@ -78,11 +82,19 @@ async function serveResident(root: string, idleMs: number, io: CliIO): Promise<n
   const roots = new Set([root, realpathSync(root)]);
   const governs = (candidate: string) => sameFolder(candidate, root);
 
-  const intentMap = new IntentMapKeeper({ workspaceRoot: root, logger });
+  // A rebuild blocks the event loop for a while: done in the agents' pauses, not between a pre and its post.
+  const intentMap = new IntentMapKeeper({ workspaceRoot: root, logger, delayMs: INTENT_MAP_DELAY_MS });
   const { governor, close } = await openCliGovernor(root, io.env, { approver: denyingApprover, logger, extra: { intentMap } });
-  // The stash is a file: a call's pre may have been answered by a one-shot hook process before this one started.
-  const bridge = new NativeToolBridge(governor, new FileBeforeStash(join(home, 'bridge')), { askHuman: false, resident: true });
+  // A call's pre may have been answered by a one-shot hook process before this one started: its stash is a file.
+  const bridge = new NativeToolBridge(governor, new ResidentBeforeStash(new FileBeforeStash(join(home, 'bridge'))), { askHuman: false, resident: true });
   const reconciling = bridge.startReconciling();
+  // What each door's user hooks declare, read again only when a hook file changes.
+  const declaredByDoor = new Map<string, DeclaredHooksCache>();
+  const doorHooks = (door: string) => {
+    let cache = declaredByDoor.get(door);
+    if (!cache) declaredByDoor.set(door, (cache = new DeclaredHooksCache(root, home, door)));
+    return cache.get();
+  };
   let lastCall = Date.now();
   const timings = io.env.INTENT_GOVERNOR_HOOK_TIMINGS || undefined;
   const server = await startLocalServer({
@@ -92,6 +104,13 @@ async function serveResident(root: string, idleMs: number, io: CliIO): Promise<n
         governs,
         env: io.env,
         intentFromEnv: true,
+        // File changes only: their pre left a pending entry that records them if this process dies first (a read's post
+        // only updates the session's basis). A command's post is answered once recorded.
+        answerPostEarly: (request) => {
+          if (request.calls.length === 0 || request.calls.some((call) => call.tool === 'run_command')) return false;
+          const declared = doorHooks(request.agent.name);
+          return !declared.unreadable && !declared.hooks.some((hook) => hook.event.startsWith('PostToolUse'));
+        },
         answered: timings ? (agent, event, ms) => appendFileSync(timings, `${agent}\t${event}\t${ms.toFixed(3)}\n`) : undefined,
         decide: async (request, signal) => {
           lastCall = Date.now();

@@ -38,6 +38,9 @@ describe('agents: one resident governor for every command-hook agent', function 
 
   beforeEach(() => {
     ({ temp, ws, home } = seedAgentWorkspace('resident', { login: 'export function login() {}\n' }));
+    // In-scope changes land without a person (headless agents cannot hold a call for one): the workspace says so.
+    mkdirSync(join(ws, '.vscode'), { recursive: true });
+    writeFileSync(join(ws, '.vscode', 'settings.json'), JSON.stringify({ 'intentGovernor.approval': 'destructive-only' }));
     const bin = join(temp, 'counting-node-bin');
     mkdirSync(bin, { recursive: true });
     nodeStarts = join(temp, 'node-hook-starts');
@@ -48,7 +51,11 @@ describe('agents: one resident governor for every command-hook agent', function 
 
   afterEach(() => {
     const pid = residentEndpointPid(governorHomes(temp).INTENT_GOVERNOR_HOME, ws);
-    if (pid !== undefined) process.kill(pid, 'SIGTERM');
+    try {
+      if (pid !== undefined) process.kill(pid, 'SIGTERM');
+    } catch {
+      // the test killed it
+    }
     rmSync(temp, { recursive: true, force: true });
   });
 

@@ -17,6 +17,12 @@ export interface AgentHookRouteOptions {
   env: NodeJS.ProcessEnv;
   /** Headless only: an INTENT_GOVERNOR_INTENT the hook forwards binds its session, as `--intent` does (the extension uses the human's pick). */
   intentFromEnv: boolean;
+  /**
+   * Whether a post event may be answered at once and recorded after the answer (its record is already guaranteed by
+   * the pending entry its pre left): when no user hook of the agent's door has anything to say about it. The session's
+   * next call waits for that recording, so it is judged against what the post recorded.
+   */
+  answerPostEarly?(request: BridgeRequest): boolean;
   /** Told each answer's own time (the benchmark's `INTENT_GOVERNOR_HOOK_TIMINGS`): from the parsed input to the answer written. */
   answered?(agent: string, event: string, ms: number): void;
 }
@@ -48,6 +54,8 @@ function forwardedEnv(headers: IncomingHttpHeaders, base: NodeJS.ProcessEnv): No
  * and a malformed request a 400: the launcher then runs the Node hook, which refuses in the agent's own words.
  */
 export function agentHookRoute(options: AgentHookRouteOptions): LocalRoute {
+  /** Each session's post still being recorded after its answer went out. */
+  const recording = new Map<string, Promise<unknown>>();
   return {
     path: AGENT_HOOK_PATH,
     methods: ['POST'],
@@ -67,9 +75,25 @@ export function agentHookRoute(options: AgentHookRouteOptions): LocalRoute {
       else if (!options.governs(step.root)) return { status: NOT_MINE_STATUS, body: { error: `This governor does not govern ${step.root}.` } };
       else {
         const intent = options.intentFromEnv ? env.INTENT_GOVERNOR_INTENT || undefined : undefined;
-        const deadline = AbortSignal.any([signal, AbortSignal.timeout(Math.max(50, timeoutMs - ANSWER_MARGIN_MS))]);
-        const answer = await options.decide(intent ? { ...step.request, intent_id: intent } : step.request, deadline);
-        reply = deadline.aborted && !signal.aborted ? refuseHookCall(dialect, `Intent Governor did not decide within ${timeoutMs} ms, so the call is refused (fail closed).`) : closeHookCall(dialect, step, answer);
+        const request = intent ? { ...step.request, intent_id: intent } : step.request;
+        const session = request.session_id;
+        await recording.get(session);
+        if (request.phase === 'post' && options.answerPostEarly?.(request)) {
+          const started = performance.now();
+          const done = options.decide(request, new AbortController().signal).then(
+            () => options.answered?.(dialect.id, 'PostToolUse(recorded after the answer)', performance.now() - started),
+            () => undefined, // the pending entry stays: the reconciler records it
+          );
+          recording.set(session, done);
+          void done.finally(() => {
+            if (recording.get(session) === done) recording.delete(session);
+          });
+          reply = closeHookCall(dialect, step, { decision: 'allow' });
+        } else {
+          const deadline = AbortSignal.any([signal, AbortSignal.timeout(Math.max(50, timeoutMs - ANSWER_MARGIN_MS))]);
+          const answer = await options.decide(request, deadline);
+          reply = deadline.aborted && !signal.aborted ? refuseHookCall(dialect, `Intent Governor did not decide within ${timeoutMs} ms, so the call is refused (fail closed).`) : closeHookCall(dialect, step, answer);
+        }
       }
       const text = residentReplyText(reply);
       res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': Buffer.byteLength(text), 'Cache-Control': 'no-store' });

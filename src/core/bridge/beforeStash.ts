@@ -96,3 +96,21 @@ export class FileBeforeStash implements BeforeStash {
     }
   }
 }
+
+/**
+ * A resident governor's stash: its own pres in memory, and a pre that a one-shot hook process answered (before the
+ * resident was up, or while it was down) found in that process's files.
+ */
+export class ResidentBeforeStash implements BeforeStash {
+  private readonly memory = new MemoryBeforeStash();
+
+  constructor(private readonly files: BeforeStash) {}
+
+  put(key: string, entry: StashedInvocation): Promise<void> {
+    return this.memory.put(key, entry);
+  }
+
+  async take(key: string): Promise<StashedInvocation | undefined> {
+    return (await this.memory.take(key)) ?? this.files.take(key);
+  }
+}

@@ -31,7 +31,7 @@ describe('resident governor (hook launcher → /dev/tcp → governor resident)',
   });
 
   beforeEach(async () => {
-    w = await headlessHookWorkspace({ intent: 'auth-refactor', files: { 'src/auth/login.ts': LOGIN, 'docs/guide.md': '# Guide\n' } });
+    w = await headlessHookWorkspace({ intent: 'auth-refactor', files: { 'src/auth/login.ts': LOGIN, 'docs/guide.md': '# Guide\n', '.vscode/settings.json': JSON.stringify({ 'intentGovernor.approval': 'destructive-only' }) } });
     env = { ...process.env, ...w.env, INTENT_GOVERNOR_RESIDENT: 'on', INTENT_GOVERNOR_RESIDENT_IDLE_MS: '20000' };
     const hook = bundledScript(join(__dirname, '..', '..', '..', 'src', 'cli', 'hookMain.ts'), 'hook.js');
     await ensureHookLauncher(env, hook);
@@ -95,6 +95,8 @@ describe('resident governor (hook launcher → /dev/tcp → governor resident)',
     writeFileSync(join(w.h.root, 'src/auth/token.ts'), 'export const token = 1;\n');
     const post = await callHook('gemini', gemini('after-write-file'), { node: false });
     assert.equal(post.code, 0, post.stderr);
+    // The post is answered at once and recorded right after: the session's next call waits for that record.
+    assert.equal((await callHook('gemini', gemini('before-read-file'), { node: false })).code, 0);
     const records = w.traceRecords().filter((record) => JSON.stringify(record).includes('src/auth/token.ts'));
     assert.equal(records.length, 1, JSON.stringify(w.traceRecords(), null, 1));
   });
