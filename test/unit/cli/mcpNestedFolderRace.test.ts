@@ -13,7 +13,8 @@ const AT_ONCE = 6;
 /**
  * Twelve agent sessions, each its own `governor mcp` process, each writing six files at a time into folders
  * that do not exist yet (src/auth/s<N>/d<R>/f<K>.ts): every write is in scope, so every one must land. A
- * folder another call creates while this one is judged is a change in the world, not a reason to refuse.
+ * folder another call creates while this one is judged is a change in the world, not a reason to refuse. The
+ * approver says yes (--approve always), so only the path check can refuse a write.
  */
 describe('governor mcp: concurrent writes into new nested folders', function () {
   this.timeout(300_000);
@@ -24,7 +25,7 @@ describe('governor mcp: concurrent writes into new nested folders', function () 
   before(async () => {
     h = await createHarness();
     anchorDir = await mkdtemp(join(tmpdir(), 'ig-anchor-'));
-    clients = await Promise.all(Array.from({ length: SESSIONS }, (_, i) => connectGovernorMcp(h.root, anchorDir, [], `agent-${i}`)));
+    clients = await Promise.all(Array.from({ length: SESSIONS }, (_, i) => connectGovernorMcp(h.root, anchorDir, ['--approve', 'always'], `agent-${i}`)));
     for (const client of clients) await client.callTool({ name: 'select_active_intent', arguments: { intent_id: 'auth-refactor' } });
   });
   after(async () => {

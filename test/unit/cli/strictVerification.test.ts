@@ -25,7 +25,7 @@ describe('strict verification: a signed line that is not canonical is tampering'
     env = { INTENT_GOVERNOR_HOME: join(base, 'home') };
     const keys = await governor(join(base, 'anchors'), 'keys', 'init', '--name', 'alice');
     assert.equal(keys.code, 0, keys.stdout + keys.stderr);
-    const client: Client = await connectGovernorMcp(h.root, join(base, 'anchors'), [], 'mcp-test-agent', env as Record<string, string>);
+    const client: Client = await connectGovernorMcp(h.root, join(base, 'anchors'), ['--approve', 'always'], 'mcp-test-agent', env as Record<string, string>);
     try {
       await client.callTool({ name: 'select_active_intent', arguments: { intent_id: 'auth-refactor' } });
       for (const n of [1, 2]) {
