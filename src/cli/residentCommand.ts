@@ -1,4 +1,4 @@
-import { appendFileSync, existsSync, mkdirSync, realpathSync, rmSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ENDPOINTS_IN_HOME, residentEndpointPath } from '../core/agents/common/residentProtocol';
 import { agentHookRoute } from '../core/bridge/agentHookRoute';
@@ -30,7 +30,8 @@ start no Node.js per tool call (the hook launcher reaches it over bash's /dev/tc
 state here: the intent it bound, what it read (a file changed after the agent read it is STALE_FILE), its
 approvals. The first hook call of an agent starts it when no VS Code governs the workspace (set
 INTENT_GOVERNOR_RESIDENT=off to never start one); one runs per workspace, and it stops when VS Code starts
-governing the workspace, when .orchestration/ is gone, or after --idle-ms without a call (default ${DEFAULT_IDLE_MS / 60_000} min,
+governing the workspace, when .orchestration/ is gone, when .vscode/settings.json changes (its approval
+mode is read at start), or after --idle-ms without a call (default ${DEFAULT_IDLE_MS / 60_000} min,
 or INTENT_GOVERNOR_RESIDENT_IDLE_MS). Its log is ~/.intent-governor/run/resident.log.
 `;
 
@@ -50,6 +51,12 @@ function fileLogger(file: string, root: string): Logger {
     }
   };
   return { info: line('info'), warn: line('warn'), error: line('error') };
+}
+
+/** Size, mtime and inode: enough to notice an edit; '' for no file. */
+function fileSignature(file: string): string {
+  const info = statSync(file, { throwIfNoEntry: false });
+  return info ? `${info.size}:${info.mtimeMs}:${info.ino}` : '';
 }
 
 export const residentCommand: CliCommand = {
@@ -127,6 +134,9 @@ async function serveResident(root: string, idleMs: number, io: CliIO): Promise<n
   rmSync(residentStartMarker(home, root), { force: true }); // up: a Node hook that finds it gone may start another at once
   logger.info(`serving ${root} on ${server.origin} (endpoint ${residentEndpointPath(home, root)}; idle exit after ${idleMs} ms)`);
 
+  // Read once when the governor opened: a change to them hands the workspace to a fresh resident (the next call starts it).
+  const settingsFile = join(root, '.vscode', 'settings.json');
+  const settingsSeen = fileSignature(settingsFile);
   const why = await new Promise<string>((resolve) => {
     const stop = (reason: string) => {
       clearInterval(timer);
@@ -136,6 +146,7 @@ async function serveResident(root: string, idleMs: number, io: CliIO): Promise<n
       void (async () => {
         if (!existsSync(join(root, '.orchestration'))) return stop('the workspace is no longer governed');
         if (residentEndpointPid(home, root) !== process.pid) return stop('another governor took the workspace over');
+        if (fileSignature(settingsFile) !== settingsSeen) return stop('the workspace settings changed (the approval mode is read at start)');
         if (Date.now() - lastCall > idleMs) return stop(`no hook call for ${idleMs} ms`);
         if (await extensionGoverns()) return stop('VS Code governs the workspace now');
       })();

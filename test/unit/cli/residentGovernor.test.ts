@@ -144,6 +144,18 @@ describe('resident governor (hook launcher → /dev/tcp → governor resident)',
     }
   });
 
+  it('a change to the workspace settings hands the workspace to a fresh resident, so the new approval mode applies', async () => {
+    await callHook('gemini', gemini('before-read-file'));
+    const first = await residentUp();
+    assert.equal((await callHook('gemini', gemini('before-write-file-in-scope'), { node: false })).code, 0);
+    writeFileSync(join(w.h.root, '.vscode', 'settings.json'), JSON.stringify({ 'intentGovernor.approval': 'every-change' }));
+    const deadline = Date.now() + 10_000;
+    while (residentEndpointPid(w.home, w.h.root) === first && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.notEqual(residentEndpointPid(w.home, w.h.root), first, readLog());
+    const asked = await callHook('gemini', gemini('before-write-file-in-scope'));
+    assert.match(asked.stdout, /"decision":"deny".*every-change/u, asked.stderr);
+  });
+
   it('two agents of different kinds share the one resident and one trace', async () => {
     await callHook('gemini', gemini('before-read-file'));
     const pid = await residentUp();
