@@ -1,4 +1,5 @@
 import { Governor } from '../core/governor';
+import { NO_RUN_LOG } from '../core/userHooks/hookRunLog';
 import { denyingApprover } from '../core/nodeServices';
 import { cliServices } from './cliGovernor';
 import { parseCliArgs, usageError, workspaceFrom } from './cliArgs';
@@ -41,7 +42,8 @@ export const decideCommand: CliCommand = {
       print({ decision: 'deny', code: 'INVALID_INPUT', message: `Could not read the tool call on stdin (${error instanceof Error ? error.message : String(error)}); expected {"tool", "input", "session_id", "intent_id"?}.` });
       return 0;
     }
-    const services = await cliServices(root, io.env, { approver: denyingApprover });
+    // Judging writes nothing, not even the hooks' last runs that `governor hooks list` shows.
+    const services = { ...(await cliServices(root, io.env, { approver: denyingApprover })), hookRunLog: NO_RUN_LOG };
     const sessionId = typeof call.session_id === 'string' ? call.session_id : 'governor-decide';
     if (typeof call.intent_id === 'string') services.sessions.bindIntent(sessionId, call.intent_id);
     const agentName = typeof call.agent?.name === 'string' ? call.agent.name : 'governor-decide';

@@ -88,7 +88,9 @@ export async function hookListing(root: string, declared: DeclaredHooks, ports: 
   const hooks: HookListingRow[] = [];
   for (const spec of declared.hooks) {
     const state = await trustState(root, spec, ports);
-    const lastRun = Object.hasOwn(runs, spec.id) ? runs[spec.id] : undefined;
+    const recorded = Object.hasOwn(runs, spec.identity) ? runs[spec.identity] : undefined;
+    // "skipped: not approved" from before an approval says nothing true any more.
+    const lastRun = recorded && state === 'approved' && recorded.result.startsWith('skipped: not approved') ? undefined : recorded;
     const notFiredBy = notFiredText(spec.event);
     hooks.push({
       id: spec.id,
@@ -107,7 +109,7 @@ export async function hookListing(root: string, declared: DeclaredHooks, ports: 
       action: hookActionText(spec.action),
       approvalHash: spec.approvalHash,
       ...(lastRun ? { lastRun } : {}),
-      lastRunText: lastRun ? lastRunText(lastRun) : 'never run',
+      lastRunText: lastRun ? lastRunText(lastRun) : recorded ? 'approved since; not run yet' : 'never run',
     });
   }
   return { hooks, problems: [...declared.problems], warnings: [...(declared.warnings ?? [])], notes: [...declared.notes] };

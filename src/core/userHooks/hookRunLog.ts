@@ -7,7 +7,10 @@ export interface HookRunRecord {
   at: string;
 }
 
-/** Last run per hook id, per workspace; kept outside the repository (it changes on every call). */
+/** A run log that keeps nothing: `governor decide` only judges, and a judgement is no run a listing should show. */
+export const NO_RUN_LOG: HookRunLog = { record: async () => undefined, read: async () => ({}) };
+
+/** Last run per hook identity (the hash of its definition), per workspace; kept outside the repository (it changes on every call). */
 export interface HookRunLog {
   record(root: string, hookId: string, run: HookRunRecord): Promise<void>;
   read(root: string): Promise<Record<string, HookRunRecord>>;

@@ -59,6 +59,11 @@ export interface HookSpec {
   statusMessage?: string;
   onFailure: OnFailure;
   source: HookSource;
+  /**
+   * `sha256:<hex>` of what defines the hook (file, event, matcher, if, action, modes): keys its last run, so a hook
+   * replaced at the same place starts with no run of its own rather than its predecessor's.
+   */
+  identity: string;
   /** `sha256:<hex>` a human approves: of the command string for a shell command (as before), else of the action. */
   approvalHash: string;
 }

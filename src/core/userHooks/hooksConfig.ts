@@ -153,6 +153,7 @@ class ConfigReader {
     const condition = this.condition(event, hook, groupCondition, where);
     const spec: HookSpec = {
       id: `${this.source.file}#${where.slice('hooks.'.length)}`,
+      identity: specHash({ file: this.source.file, event, matcher, if: condition ?? null, action, ...flags, onFailure: hook.onFailure ?? null, timeout: hook.timeout ?? null }),
       name: this.optionalString(hook, 'name', where) || shorten(actionText(action)),
       event,
       matcher,

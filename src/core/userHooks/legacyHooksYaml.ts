@@ -1,5 +1,5 @@
 import { parse } from 'yaml';
-import { commandHash } from './hookApprovals';
+import { commandHash, specHash } from './hookApprovals';
 import type { HookSpec } from './hookSpec';
 
 /**
@@ -55,6 +55,7 @@ export function parseLegacyHooksYaml(text: string): LegacyHooksParse {
     }
     hooks.push({
       id: `${LEGACY_HOOKS_FILE}#${where}`,
+      identity: specHash({ file: LEGACY_HOOKS_FILE, event, matcher, command: h.command, timeoutMs }),
       name: typeof h.name === 'string' && h.name !== '' ? h.name : `hook-${index + 1}`,
       event: event === 'pre' ? 'PreToolUse' : 'PostToolUse',
       // Claude Code tests a regex unanchored; this file always meant the whole name.

@@ -261,7 +261,7 @@ export class UserHookRunner {
 
   private async logRun(spec: HookSpec, result: string, durationMs: number): Promise<void> {
     try {
-      await this.runLog.record(this.root, spec.id, { result, durationMs: Math.round(durationMs), at: this.services.clock().toISOString() });
+      await this.runLog.record(this.root, spec.identity, { result, durationMs: Math.round(durationMs), at: this.services.clock().toISOString() });
     } catch (error) {
       this.services.logger.warn(`hook run log: ${error instanceof Error ? error.message : String(error)}`);
     }

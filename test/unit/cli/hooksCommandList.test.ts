@@ -35,7 +35,7 @@ describe('governor hooks list', function () {
     const push = declared.hooks.find((h) => h.if === 'Bash(git push:*)');
     assert.ok(push);
     await new FileHookApprovals(ws.approvalsDir).approve(ws.root, push.approvalHash, './scripts/check-push.sh');
-    await new FileHookRunLog(join(ws.home, 'hook-runs')).record(ws.root, push.id, { result: 'deny', durationMs: 40, at: new Date().toISOString() });
+    await new FileHookRunLog(join(ws.home, 'hook-runs')).record(ws.root, push.identity, { result: 'deny', durationMs: 40, at: new Date().toISOString() });
 
     const run = await ws.governor(['hooks', 'list']);
     assert.equal(run.code, 0, run.stderr);
@@ -98,5 +98,27 @@ describe('governor hooks list', function () {
     const wrong = await ws.governor(['hooks', 'list', '--yes']);
     assert.equal(wrong.code, 2);
     assert.match(wrong.stderr, /'list' takes no --yes/);
+  });
+});
+
+describe('governor decide writes no last run (issue 24)', function () {
+  this.timeout(60_000);
+  it('a hook that decides in `governor decide` leaves hooks list at "never run"', async () => {
+    const { spawn } = await import('node:child_process');
+    const { bundledScript } = await import('../../support/bundledScript');
+    const { finished } = await import('../../support/childProcesses');
+    const ws = await hooksWorkspace();
+    try {
+      await ws.file('.orchestration/active_intents.yaml', 'active_intents:\n  - id: a\n    name: A\n    status: IN_PROGRESS\n    owned_scope: ["src/**"]\n');
+      await ws.file('~/hooks.json', JSON.stringify({ hooks: { PreToolUse: [{ matcher: '*', hooks: [{ type: 'command', command: 'exit 2' }] }] } }));
+      const child = spawn(process.execPath, [bundledScript(join(__dirname, '..', '..', '..', 'src', 'cli', 'main.ts')), 'decide', '--workspace', ws.root], { env: ws.env, cwd: ws.root, stdio: ['pipe', 'pipe', 'pipe'] });
+      child.stdin.end(JSON.stringify({ tool: 'write_file', input: { path: 'src/a.ts', content: 'x' }, intent_id: 'a' }));
+      const decided = await finished(child);
+      assert.match(decided.stdout, /"decision":\s*"deny"/, decided.stdout + decided.stderr);
+      const list = JSON.parse((await ws.governor(['hooks', 'list', '--json'])).stdout) as { hooks: { lastRunText: string }[] };
+      assert.deepEqual(list.hooks.map((h) => h.lastRunText), ['never run']);
+    } finally {
+      await ws.dispose();
+    }
   });
 });

@@ -322,3 +322,33 @@ describe('issue 24: layers: ~/.claude/settings.json, .agents/hooks.toml, the man
     assert.ok(loaded.notes.some((n) => n.includes('disableAllHooks is honoured only in the managed file')));
   });
 });
+
+describe('issue 24: the listing shows what really ran', function () {
+  this.timeout(60_000);
+  const listingOf = async (w: World) => {
+    const { listHooks } = await import('../../../../src/core/userHooks/hookListing');
+    const { FileHookRunLog } = await import('../../../../src/core/userHooks/fileHookRunLog');
+    return listHooks(w.root, { home: w.home, approvals: new FileHookApprovals(join(w.home, 'approvals')), runLog: new FileHookRunLog(join(w.home, 'hook-runs')), trusted: true });
+  };
+
+  it("a hook replaced at the same place shows its own last run, not its predecessor's", async () => {
+    const w = await world();
+    await w.hooks({ PreToolUse: [{ matcher: 'Write', hooks: [{ type: 'command', command: 'exit 2' }] }] });
+    await w.call('write_file', { path: 'src/auth/a.ts', content: 'x\n' });
+    assert.match((await listingOf(w)).hooks[0].lastRunText, /^deny/);
+    await w.hooks({ PreToolUse: [{ matcher: 'Write', hooks: [{ type: 'command', command: 'exit 0' }] }] });
+    assert.equal((await listingOf(w)).hooks[0].lastRunText, 'never run');
+    await w.call('write_file', { path: 'src/auth/a.ts', content: 'y\n' });
+    assert.match((await listingOf(w)).hooks[0].lastRunText, /^none/);
+  });
+
+  it('after an approval, the stale "skipped: not approved" is not shown', async () => {
+    const w = await world();
+    await writeFile(join(w.root, '.orchestration', 'hooks.json'), JSON.stringify({ hooks: { PostToolUse: [{ matcher: 'Write', hooks: [{ type: 'command', command: 'true' }] }] } }));
+    await w.call('write_file', { path: 'src/auth/a.ts', content: 'x\n' });
+    const before = (await listingOf(w)).hooks[0];
+    assert.equal(before.lastRunText, 'skipped: not approved');
+    await new FileHookApprovals(join(w.home, 'approvals')).approve(w.root, before.approvalHash, before.action);
+    assert.equal((await listingOf(w)).hooks[0].lastRunText, 'approved since; not run yet');
+  });
+});

@@ -32,6 +32,7 @@ async function gone(pid: number): Promise<boolean> {
 function spec(action: CommandAction, overrides: Partial<HookSpec> = {}): HookSpec {
   return {
     id: '.orchestration/hooks.json#PreToolUse[0].hooks[0]',
+    identity: 'sha256:guard',
     name: 'guard',
     event: 'PreToolUse',
     matcher: '',

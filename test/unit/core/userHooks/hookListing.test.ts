@@ -10,6 +10,7 @@ import type { HookAction, HookLayer, HookSpec } from '../../../../src/core/userH
 function spec(id: string, layer: HookLayer, file: string, action: HookAction, extra: Partial<HookSpec> = {}): HookSpec {
   return {
     id,
+    identity: `sha256:${id}`,
     name: id,
     event: 'PreToolUse',
     matcher: 'Bash',
@@ -50,7 +51,7 @@ describe('the hooks listing (governor hooks list, Show Hooks)', () => {
   it('gives each hook its state: the user’s own, approved, not approved, and Claude Code’s files marked as not run for it', async () => {
     const p = ports();
     await p.approvals.approve(root, DECLARED.hooks[1].approvalHash, './scripts/check-push.sh');
-    await p.runLog.record(root, 'push', { result: 'deny', durationMs: 41.6, at: '2025-01-01T00:00:00.000Z' });
+    await p.runLog.record(root, 'sha256:push', { result: 'deny', durationMs: 41.6, at: '2025-01-01T00:00:00.000Z' });
     const listing = await hookListing(root, DECLARED, p);
     assert.deepEqual(
       listing.hooks.map((h) => [h.id, h.type, h.flags.join(','), h.stateText, h.notRunForClaudeCode, h.lastRunText]),
@@ -75,7 +76,7 @@ describe('the hooks listing (governor hooks list, Show Hooks)', () => {
   it('prints a table a person reads at 100 columns: grouped by file, matcher with its if, flags, state, last run; problems and notes below', async () => {
     const p = ports();
     await p.approvals.approve(root, DECLARED.hooks[1].approvalHash, './scripts/check-push.sh');
-    await p.runLog.record(root, 'push', { result: 'deny', durationMs: 41.6, at: '2025-01-01T00:00:00.000Z' });
+    await p.runLog.record(root, 'sha256:push', { result: 'deny', durationMs: 41.6, at: '2025-01-01T00:00:00.000Z' });
     const text = hookListingText(await hookListing(root, DECLARED, p));
     for (const line of text.split('\n').filter(Boolean)) assert.ok([...line].length <= 100, `over 100 columns: ${line}`);
     assert.equal(
@@ -108,7 +109,7 @@ describe('the hooks listing (governor hooks list, Show Hooks)', () => {
 
   it('cuts a long matcher and last run to fit, never the event or the state, and shows control characters as escapes', async () => {
     const long = spec('long', 'project', '.orchestration/hooks.json\u001b[2K', { type: 'command', command: 'x' }, { event: 'ScopeExpansionRequested', matcher: `mcp__${'very_long_server_name'.repeat(4)}__tool\r` });
-    await ports().runLog.record(root, 'long', { result: `failed: ${'the hook printed something very long '.repeat(3)}`, durationMs: 5, at: '2025-01-01T00:00:00.000Z' });
+    await ports().runLog.record(root, 'sha256:long', { result: `failed: ${'the hook printed something very long '.repeat(3)}`, durationMs: 5, at: '2025-01-01T00:00:00.000Z' });
     const text = hookListingText(await hookListing(root, { hooks: [long], problems: [], notes: [] }, ports()));
     for (const line of text.split('\n').filter(Boolean)) assert.ok([...line].length <= 100, `over 100 columns: ${line}`);
     assert.match(text, /ScopeExpansionRequested {2}mcp__very_long_\S*… {2}command {2}not approved {2}failed: the hook print\S*…\n/);

@@ -11,6 +11,7 @@ const PROMPT: HookAction = { type: 'prompt', prompt: 'Is this safe? $ARGUMENTS' 
 function spec(event: HookEventName, onFailure: OnFailure = 'block', action: HookAction = COMMAND): HookSpec {
   return {
     id: `.orchestration/hooks.json#${event}[0].hooks[0]`,
+    identity: 'sha256:test',
     name: 'guard',
     event,
     matcher: '',

@@ -39,6 +39,7 @@ describe("parseHooksConfig: one file's hooks in Claude Code's shape", () => {
       onFailure: 'block',
       source: PROJECT,
       approvalHash: commandHash('./scripts/check.sh'),
+      identity: spec.identity,
     });
   });
 

@@ -18,6 +18,7 @@ interface Received {
 function spec(action: HttpAction): HookSpec {
   return {
     id: '.orchestration/hooks.json#PreToolUse[0].hooks[0]',
+    identity: 'sha256:test',
     name: 'policy-server',
     event: 'PreToolUse',
     matcher: '',

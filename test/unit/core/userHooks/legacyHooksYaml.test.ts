@@ -24,7 +24,9 @@ describe('.orchestration/hooks.yaml read into the same hooks as the JSON format'
       onFailure: 'block',
       source: { layer: 'legacy', file: '.orchestration/hooks.yaml' },
       approvalHash: commandHash('./gate.sh'),
+      identity: parsed.hooks[0].identity,
     });
+    assert.match(parsed.hooks[0].identity, /^sha256:[0-9a-f]{64}$/);
     const post = parsed.hooks[1];
     assert.deepEqual([post.name, post.event, post.matcher, post.timeoutMs, post.onFailure], ['hook-2', 'PostToolUse', '*', 5000, 'continue']);
   });

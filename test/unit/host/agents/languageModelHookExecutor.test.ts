@@ -67,6 +67,7 @@ const INPUT = JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'write_
 function spec(action: PromptAction): HookSpec {
   return {
     id: '.orchestration/hooks.json#PreToolUse[0].hooks[0]',
+    identity: 'sha256:test',
     name: 'secrets check',
     event: 'PreToolUse',
     matcher: 'write_file',
