@@ -1,11 +1,17 @@
 import { strict as assert } from 'node:assert';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HOOK_PATH } from '../../../../src/core/agents/common/nativeCall';
 import { MemoryBeforeStash } from '../../../../src/core/bridge/beforeStash';
 import { hookRoute } from '../../../../src/core/bridge/hookRoute';
+import { agentHookRoute } from '../../../../src/core/bridge/agentHookRoute';
+import { writeResidentEndpoint } from '../../../../src/core/bridge/residentEndpoint';
+import { ensureHookLauncher, hookLauncherPath } from '../../../../src/core/agents/common/hookLauncher';
+import { sameFolder } from '../../../../src/core/paths/sameFolder';
+import { bundledScript } from '../../../support/bundledScript';
+import { finished } from '../../../support/childProcesses';
 import { NativeToolBridge } from '../../../../src/core/bridge/nativeToolBridge';
 import { writeDiscoveryFile } from '../../../../src/core/mcp/discoveryFile';
 import { startHttpMcpServer, type HttpMcpServer } from '../../../../src/core/mcp/httpMcpServer';
@@ -27,7 +33,9 @@ describe('governor hook with a running extension', () => {
     h.governor.services.sessions.setDefaultIntent('auth-refactor'); // the human's pick in the status bar
     home = await mkdtemp(join(tmpdir(), 'ig-home-'));
     const bridge = new NativeToolBridge(h.governor, new MemoryBeforeStash(), { askHuman: true });
-    server = await startHttpMcpServer({ governor: h.governor, name: 'test', version: '0', logger: h.logger, routes: [hookRoute(bridge)] });
+    // As extension.ts wires them: the Node hook's route and the launcher's, with the human's pick (no env intent).
+    const launcherRoute = agentHookRoute({ decide: (request, signal) => bridge.handle(request, signal), governs: (root) => sameFolder(root, h.root), env: process.env, intentFromEnv: false });
+    server = await startHttpMcpServer({ governor: h.governor, name: 'test', version: '0', logger: h.logger, routes: [hookRoute(bridge), launcherRoute] });
     await writeDiscoveryFile({ port: server.port, token: server.token, pid: process.pid, workspaceFolders: [h.root], url: server.url }, join(home, 'servers'));
     // No --intent and no INTENT_GOVERNOR_INTENT: headless would refuse every write, so an allow proves the extension decided.
     env = { INTENT_GOVERNOR_HOME: home, INTENT_GOVERNOR_ANCHOR_DIR: join(home, 'anchors'), INTENT_GOVERNOR_INTENT: '' };
@@ -52,6 +60,31 @@ describe('governor hook with a running extension', () => {
       assert.match(resultText(await client.callTool({ name: 'agent_hook', arguments: { ...args, tool_use_id: 'again' } })), /"permissionDecision":"deny".*HITL_REJECT/);
     } finally {
       await client.close();
+    }
+  });
+
+  it('the hook launcher reaches the running extension over /dev/tcp with no process per call: its human is asked, out of scope is refused', async () => {
+    writeResidentEndpoint(home, h.root, { port: server.port, token: server.token, pid: process.pid });
+    await ensureHookLauncher(env, bundledScript(join(__dirname, '..', '..', '..', '..', 'src', 'cli', 'hookMain.ts'), 'hook.js'));
+    const noNode = await mkdtemp(join(tmpdir(), 'ig-nonode-'));
+    await writeFile(join(noNode, 'node'), '#!/bin/sh\necho "node was started" >&2\nexit 1\n', { mode: 0o755 });
+    try {
+      const launch = (agent: string, fixture: string) => {
+        const child = spawn(hookLauncherPath(env), ['hook', agent, '--timeout-ms', '20000'], { cwd: h.root, env: { ...process.env, ...env, INTENT_GOVERNOR_RESIDENT: 'on', PATH: `${noNode}:${process.env.PATH ?? ''}` } });
+        child.stdin.on('error', () => undefined);
+        child.stdin.end(hookFixture(agent, fixture, h.root));
+        return finished(child);
+      };
+      h.approver.script(true);
+      const approved = await launch('claude', 'pre-bash-destructive');
+      assert.equal(approved.code, 0, approved.stderr);
+      assert.doesNotMatch(approved.stdout, /"permissionDecision":"(deny|ask)"/u);
+      assert.equal(h.approver.requests.length, 1, "the extension's dialog was asked");
+      const refused = await launch('vscode', 'pre-create-file-out-of-scope');
+      assert.match(JSON.parse(refused.stdout).hookSpecificOutput.permissionDecisionReason, /^\[SCOPE_VIOLATION\]/u, refused.stderr);
+      assert.doesNotMatch(approved.stderr + refused.stderr, /node was started/u);
+    } finally {
+      await rm(noNode, { recursive: true, force: true });
     }
   });
 
