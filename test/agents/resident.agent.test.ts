@@ -7,6 +7,8 @@ import { ensureBuilt } from './claudeCodeDriver';
 import { pathWithCodex, provisionedCodex, runCodex, writeCodexConfig } from './codexDriver';
 import { provisionedCopilot, runCopilot } from './copilotDriver';
 import { provisionedGemini, runGemini } from './geminiDriver';
+import { provisionedCline, runCline } from './clineDriver';
+import { provisionedOpencode, runOpencode } from './opencodeDriver';
 import { startScriptedAnthropic } from '../support/scriptedAnthropic';
 import { startScriptedGemini, type ScriptStep } from '../support/scriptedGemini';
 import { startScriptedOpenAI } from '../support/scriptedOpenAI';
@@ -19,9 +21,12 @@ const patch = (...hunks: string[]) => ({ input: `*** Begin Patch\n${hunks.join('
  * there with curl. A `node` first on PATH counts the Node hook processes the agents start.
  */
 describe('agents: one resident governor for every command-hook agent', function () {
+  this.timeout(300_000);
   let gemini: string;
   let codex: string;
   let copilot: string;
+  let cline: string;
+  let opencode: string;
   let temp: string;
   let ws: string;
   let home: string;
@@ -33,6 +38,8 @@ describe('agents: one resident governor for every command-hook agent', function 
     gemini = provisionedGemini();
     codex = provisionedCodex();
     copilot = provisionedCopilot();
+    cline = provisionedCline();
+    opencode = provisionedOpencode();
     ensureBuilt();
   });
 
@@ -164,6 +171,32 @@ describe('agents: one resident governor for every command-hook agent', function 
     assert.equal(recordsFor('src/auth/b.ts').length, 1);
     assert.ok(await residentUp());
     assert.ok(startedNodeHooks() <= 3, `${startedNodeHooks()} Node hook processes`);
+  });
+
+  it('Cline and OpenCode: the resident decides their edits too (in scope lands, out of scope refused)', async () => {
+    install('cline', 'opencode');
+    const clineModel = await startScriptedOpenAI([{ tool: 'editor', input: { path: join(ws, 'src/auth/cl.ts'), new_text: 'export const cl = 1;\n' } }, { text: 'done' }]);
+    try {
+      await runCline({ binary: cline, cwd: ws, modelUrl: clineModel.url, home, env });
+    } finally {
+      await clineModel.close();
+    }
+    assert.equal(readFileSync(join(ws, 'src/auth/cl.ts'), 'utf8'), 'export const cl = 1;\n');
+    const ocModel = await startScriptedOpenAI([
+      { tool: 'write', input: { filePath: 'src/auth/oc.ts', content: 'export const oc = 1;\n' } },
+      { tool: 'write', input: { filePath: 'src/billing/oc.ts', content: 'x\n' } },
+      { text: 'done' },
+    ]);
+    try {
+      await runOpencode({ binary: opencode, cwd: ws, modelUrl: ocModel.url, home, env });
+    } finally {
+      await ocModel.close();
+    }
+    assert.equal(readFileSync(join(ws, 'src/auth/oc.ts'), 'utf8'), 'export const oc = 1;\n');
+    assert.equal(existsSync(join(ws, 'src/billing/oc.ts')), false, 'out of scope refused');
+    for (const file of ['src/auth/cl.ts', 'src/auth/oc.ts']) assert.equal(recordsFor(file).length, 1, `${file}: ${JSON.stringify(trace())}`);
+    assert.ok(await residentUp());
+    assert.ok(startedNodeHooks() <= 4, `${startedNodeHooks()} Node hook processes`);
   });
 
   it('Gemini CLI and Codex CLI in one workspace share one resident and one trace: every change recorded once', async () => {
