@@ -6,7 +6,7 @@ import type { GovernorServices } from '../core/governorServices';
 import type { Logger } from '../core/logger';
 import { createNodeServices } from '../core/nodeServices';
 import { governorHome } from '../core/paths/governorHome';
-import { defaultKeysDir, fileSigner } from '../core/signing/fileSigningKeyStore';
+import { doorSigner } from '../core/signing/firstUseKey';
 import { defaultAnchorDir } from '../core/trace/anchorStore';
 import type { TraceSink } from '../core/trace/traceSink';
 import { createTraceStack, type TraceStack } from '../core/trace/traceStack';
@@ -21,7 +21,7 @@ import { TOOL_VERSION } from './toolVersion';
 
 /** The trace writer of a CLI door: this user's anchors and signing key, the CLI's version in every record. */
 export function cliTraceStack(root: string, env: NodeJS.ProcessEnv): TraceStack {
-  return createTraceStack({ workspaceRoot: root, toolVersion: TOOL_VERSION, anchorDir: defaultAnchorDir(env), signer: fileSigner(defaultKeysDir(env)), governorHome: governorHome(env) });
+  return createTraceStack({ workspaceRoot: root, toolVersion: TOOL_VERSION, anchorDir: defaultAnchorDir(env), signer: doorSigner(root, env), governorHome: governorHome(env) });
 }
 
 export interface CliServicesOptions {

@@ -10,7 +10,8 @@ export async function connectGovernorMcp(workspace: string, anchorDir: string, e
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [cli, 'mcp', '--workspace', workspace, ...extra],
-    env: { ...(process.env as Record<string, string>), INTENT_GOVERNOR_ANCHOR_DIR: anchorDir, ...env },
+    // Without a governor home of its own, a session must not make a signing key in the real one.
+    env: { ...(process.env as Record<string, string>), INTENT_GOVERNOR_ANCHOR_DIR: anchorDir, ...(env.INTENT_GOVERNOR_HOME ? {} : { INTENT_GOVERNOR_SIGNING: 'off' }), ...env },
     stderr: 'pipe',
   });
   const client = new Client({ name, version: '1.0.0' });

@@ -177,11 +177,12 @@ describe('signed trace: governor trace verify and check --require-signatures', f
     assert.match(gate.stdout, /agent_trace\.jsonl signatures: 1 signed by a REVOKED key/);
   });
 
-  it('records from before signing are unsigned (legacy); a writer with no key says so in each record', async () => {
+  it('records from before signing are unsigned (legacy); a writer with signing turned off says so in each record', async () => {
     // An older governor wrote the first records: no signature field at all.
     const old = { version: '1.0', id: 'old-1', timestamp: '2025-01-01T00:00:00.000Z', tool: { name: 'intent-governor', version: '0.0.9' }, files: [], metadata: { kind: 'mutation' } };
     await writeFile(join(h.root, TRACE), `${sealRecord(old, GENESIS_HASH, traceChainFields)}\n`);
-    await agentSession(1); // no key on this machine yet
+    env.INTENT_GOVERNOR_SIGNING = 'off'; // signing turned off: no key is made on first use
+    await agentSession(1);
     const run = await verify();
     assert.match(run.stdout, /line 1: unsigned \(legacy: written before records were signed\)\n {4}line 2: UNSIGNED \(the writer said: no signing key\)/);
     const listed = await governor('keys', 'list');
