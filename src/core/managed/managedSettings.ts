@@ -1,8 +1,9 @@
+import { statSync } from 'node:fs';
 import { describeProblem, readRegularFileSync } from '../io/regularFile';
 
 /**
  * The managed settings file an administrator puts on a machine: what project and user files cannot weaken. Read
- * here once for every consumer (user hooks now; protected paths and required signing later). Only root (or an
+ * here once for every consumer (user hooks, protected paths, required signing, telemetry: managedPolicy.ts). Only root (or an
  * administrator) can write these places; INTENT_GOVERNOR_MANAGED_FILE points elsewhere for tests.
  */
 export const MANAGED_FILE_ENV = 'INTENT_GOVERNOR_MANAGED_FILE';
@@ -32,4 +33,30 @@ export function readManagedSettings(env: NodeJS.ProcessEnv = process.env): Manag
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return { kind: 'broken', path, message: 'the file must be a JSON object' };
   return { kind: 'present', path, value: value as Record<string, unknown> };
+}
+
+let cached: { path: string; stamp: string; settings: ManagedSettings } | undefined;
+
+/**
+ * readManagedSettings for the hot path (every protected-path check): the file is read again only when its path or
+ * its stat changed, so an administrator's edit applies to the next call of a long-lived process (the extension, a
+ * resident governor) for the cost of one stat.
+ */
+export function currentManagedSettings(env: NodeJS.ProcessEnv = process.env): ManagedSettings {
+  const path = managedSettingsPath(env);
+  const stamp = stampOf(path);
+  if (cached?.path === path && cached.stamp === stamp) return cached.settings;
+  const settings = readManagedSettings(env);
+  cached = { path, stamp, settings };
+  return settings;
+}
+
+function stampOf(path: string): string {
+  try {
+    const stat = statSync(path, { bigint: true, throwIfNoEntry: false });
+    return stat ? `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}` : 'absent';
+  } catch {
+    // Unreadable for stat (EACCES on a folder): never cached, so readManagedSettings reports it each time.
+    return `error:${Math.random()}`;
+  }
 }

@@ -1,4 +1,5 @@
 import { Minimatch } from 'minimatch';
+import { managedPolicy, type ManagedPolicy } from '../managed/managedPolicy';
 import { toolError, type ToolError } from '../toolError';
 
 /**
@@ -17,20 +18,54 @@ export const PROTECTED_PATTERNS: readonly string[] = [
   ...PROTECTED_FILES.map((file) => `**/${file}`),
 ];
 
-const compiled = PROTECTED_PATTERNS.map(
-  (pattern) => new Minimatch(pattern, { dot: true, nocase: true, nonegate: true, nobrace: true, noext: true, nocomment: true, platform: 'linux' }),
-);
+const MATCH_OPTIONS = { dot: true, nocase: true, nonegate: true, nobrace: true, noext: true, nocomment: true, platform: 'linux' } as const;
+const compiled = PROTECTED_PATTERNS.map((pattern) => new Minimatch(pattern, MATCH_OPTIONS));
 
 // Code points HFS+ ignores when comparing names (git's CVE-2014-9390 list covers these), so ".g\u200cit" is ".git".
 const IGNORABLE = /\p{Default_Ignorable_Code_Point}/gu;
 // NTFS 8.3 short name of ".git"; git itself refuses it for the same reason.
 const GIT_SHORT_NAME = /^git~\d+$/u;
 
-/** The protected pattern `rel` falls under, or undefined. Matching ignores case on every filesystem. */
+/**
+ * The protected pattern `rel` falls under, or undefined: the built-in ones, then the administrator's (the managed
+ * file's `protectedPaths`, which no intent, user or repository file can drop). Matching ignores case on every
+ * filesystem. A managed file that cannot be used protects every path: it may be the one that listed this path.
+ */
 export function protectedPatternFor(rel: string): string | undefined {
   const folded = foldForProtection(rel);
   const index = compiled.findIndex((matcher) => matcher.match(folded));
-  return index === -1 ? undefined : PROTECTED_PATTERNS[index];
+  if (index !== -1) return PROTECTED_PATTERNS[index];
+  const policy = managedPolicy();
+  if (policy.state === 'absent') return undefined;
+  if (policy.state === 'broken') return `every path, while the administrator's managed file ${policy.file} cannot be used: ${policy.problem}`;
+  const hit = managedMatchers(policy).find(({ matchers }) => matchers.some((matcher) => matcher.match(folded)));
+  return hit && `${hit.glob}, from the administrator's managed file ${policy.file}`;
+}
+
+interface ManagedMatcher {
+  glob: string;
+  matchers: Minimatch[];
+}
+
+const managedCompiled = new WeakMap<ManagedPolicy, ManagedMatcher[]>();
+
+/**
+ * A managed glob reads as a .gitignore line does: with a '/' at its start or inside, it is anchored at the
+ * workspace root; without, it matches at any depth. Either way a folder's contents are protected with it.
+ */
+function managedMatchers(policy: ManagedPolicy): ManagedMatcher[] {
+  let matchers = managedCompiled.get(policy);
+  if (!matchers) {
+    matchers = policy.protectedPaths.map((glob) => {
+      const trimmed = glob.trim().replace(/\/+$/u, '');
+      const anchored = trimmed.startsWith('/') || trimmed.includes('/');
+      const folded = foldForProtection(trimmed.replace(/^\/+/u, ''));
+      const base = anchored ? folded : `**/${folded}`;
+      return { glob, matchers: [base, `${base}/**`].map((pattern) => new Minimatch(pattern, MATCH_OPTIONS)) };
+    });
+    managedCompiled.set(policy, matchers);
+  }
+  return matchers;
 }
 
 export function protectedPathError(rel: string, pattern: string): ToolError {
