@@ -61,9 +61,12 @@ export function askExtension(
           }
           if (res.statusCode !== 200) return fail(`the extension answered ${res.statusCode ?? '?'}${answer?.error ? `: ${answer.error}` : ''}`);
           if (!answer || !['allow', 'deny', 'ask'].includes(String(answer.decision))) return fail('the extension sent no decision');
+          // updatedInput is what the agent must run (a confined shell command, a hook's judged rewrite): never dropped.
+          const updated = answer.updatedInput;
+          const updatedInput = typeof updated === 'object' && updated !== null && !Array.isArray(updated) ? { updatedInput: updated } : {};
           resolve({
             ok: true,
-            answer: { decision: answer.decision as BridgeAnswer['decision'], reason: typeof answer.reason === 'string' ? answer.reason : undefined, context: typeof answer.context === 'string' ? answer.context : undefined },
+            answer: { decision: answer.decision as BridgeAnswer['decision'], reason: typeof answer.reason === 'string' ? answer.reason : undefined, context: typeof answer.context === 'string' ? answer.context : undefined, ...updatedInput },
           });
         });
       },

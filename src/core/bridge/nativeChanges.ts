@@ -8,6 +8,8 @@ import type { BridgeRequest, NativeCall, NativeEdit } from '../agents/common/nat
 import type { BeforeStash, StashedInvocation } from './beforeStash';
 import { reconcileNativeChanges, type ChangedFile, type ReconcileOptions, type ReconcileSummary } from './nativeReconciler';
 import { PendingNativeChanges, type Completion, type HeldEntry, type PendingNativeFile } from './pendingNativeChanges';
+import { commandChanges, fileChangeOf, type CommandChange } from './confinedChanges';
+import { confinedKeyIn, releaseCommand, type ConfinedShellPlan } from './confinedShell';
 
 /** An unforced reconciliation pass runs at most this often in one process, */
 const RECONCILE_INTERVAL_MS = 1_000;
@@ -28,8 +30,8 @@ export interface PreRead {
 }
 
 /** One governed call of a native invocation, `input` as the agent's tool runs it, under the agent's tool name for the hooks. */
-export function nativeCallRequest(request: BridgeRequest, index: number, tool: string, input: Record<string, unknown>): ToolCallRequest {
-  const native = request.native?.tool_name !== undefined ? { native: { tool: request.native.tool_name, input: request.native.tool_input ?? {} } } : {};
+export function nativeCallRequest(request: BridgeRequest, index: number, tool: string, input: Record<string, unknown>, confined = false): ToolCallRequest {
+  const native = request.native?.tool_name !== undefined ? { native: { tool: request.native.tool_name, input: request.native.tool_input ?? {}, ...(confined ? { confined: true as const } : {}) } } : {};
   return { session_id: request.session_id, agent: request.agent, invocation_id: `${request.key}#${index}`, ...native, tool, input };
 }
 
@@ -63,8 +65,27 @@ export class NativeChanges {
     return read.files.length ? this.beginPending(request, read.files, read.kept, read.approval) : undefined;
   }
 
+  /**
+   * Leaves a confined shell command's pending entry (its snapshot of the writable roots) on disk before the agent
+   * hears "allow": the post records what it changed, or a reconciliation does if the post never comes.
+   */
+  keepConfined(plan: ConfinedShellPlan): string | undefined {
+    try {
+      this.pending.begin(plan.entry, {}, plan.snapshot);
+      return undefined;
+    } catch (error) {
+      const why = error instanceof Error ? error.message : String(error);
+      this.governor.services.logger.error(`pending confined command ${plan.entry.key}: ${why}`);
+      return `Intent Governor could not write the pending record of this command in .orchestration/pending/ (${why}), so it is refused: what it changes would land without a record if the agent's post event never came.`;
+    }
+  }
+
   /** The post phase: what each call of the invocation read or changed, recorded once. */
   async recordPost(request: BridgeRequest): Promise<void> {
+    for (const call of request.calls) {
+      const key = call.tool === 'run_command' ? confinedKeyIn(call.input.command) : undefined;
+      if (key !== undefined) await this.recordConfinedPost(key);
+    }
     const stashed = await this.stash.take(request.key);
     // The pre phase's pending entry: taken now, so no reconciliation records the change too (or, if one already
     // did, what it recorded). Kept by the pre phase on disk, it also carries the before-contents a closed editor lost.
@@ -72,7 +93,7 @@ export class NativeChanges {
     const held = completion.kind === 'held' ? completion.held : undefined;
     try {
       for (const [index, call] of request.calls.entries()) {
-        if (call.tool === 'run_command') continue; // what a command wrote is not known; its pre-check is the governance
+        if (call.tool === 'run_command') continue; // unconfined, what it wrote is not known; confined, recorded above
         // The governor reads what the tool left behind (a read: what the agent saw); this door knows what was there before.
         const before = (left: LeftBehind): KnownBefore | undefined => {
           // A reconciliation recorded this very content already (the post came late): no second record.
@@ -170,9 +191,54 @@ export class NativeChanges {
     }
   }
 
+  /** A confined command's post: what it changed under its writable roots since the snapshot, recorded once. */
+  private async recordConfinedPost(key: string): Promise<void> {
+    const completion = await this.completePending(key);
+    if (completion.kind !== 'held') return; // a reconciliation recorded it already, or nothing of it is known here
+    const { held } = completion;
+    const command = held.entry.command;
+    if (!command) {
+      this.pending.release(held.id);
+      return;
+    }
+    try {
+      const changes = await commandChanges(this.root, command, held.snapshot);
+      if (changes === undefined) this.governor.services.logger.warn(`confined command ${held.entry.key}: its snapshot cannot be read, so its changes cannot be told`);
+      else if (changes.length > 0) await this.recordCommand(held, changes);
+    } catch (error) {
+      this.pending.putBack(held.id); // not recorded: a later reconciliation records it
+      throw error;
+    }
+    this.pending.release(held.id);
+    await releaseCommand(this.root, command);
+  }
+
+  /** One record for the command, under the invocation id of its pre phase: every file it changed, with its hash. */
+  private async recordCommand(held: HeldEntry, changes: CommandChange[], reason?: string): Promise<void> {
+    const { entry } = held;
+    const command = entry.command;
+    if (!command) return;
+    const governed: ToolCallRequest = {
+      session_id: entry.session_id,
+      agent: entry.agent,
+      invocation_id: command.invocation_id,
+      tool: 'run_command',
+      input: { command: command.command, ...(command.cwd !== '' ? { cwd: command.cwd } : {}) },
+      ...(entry.native_tool !== undefined ? { native: { tool: entry.native_tool, input: {}, confined: true as const } } : {}),
+    };
+    const recordAs = reason !== undefined ? { recordAs: { intent_id: entry.intent_id, intent_scope: entry.intent_scope, reconciled: reason } } : {};
+    const output = { data: { confined: true, changed: changes.map((c) => c.file.path) }, changes: changes.map(fileChangeOf) };
+    await this.governor.run(governed, { mode: 'record', output, approval: entry.approval, ...recordAs });
+  }
+
   /** One record per changed file, as the post would have written it, under the intent of the pre phase and marked reconciled. */
   private async recordReconciled(held: HeldEntry, changed: ChangedFile[], reason: string): Promise<void> {
     const { entry } = held;
+    if (entry.command) {
+      await this.recordCommand(held, changed as CommandChange[], reason);
+      await releaseCommand(this.root, entry.command);
+      return;
+    }
     for (const { file, state } of changed) {
       const after = decodeText(state.bytes);
       const known = Object.hasOwn(held.before, file.path);

@@ -1,6 +1,7 @@
 import { readLastLines } from '../io/lastLines';
 import { currentProcess, localProcessGone } from '../io/processIdentity';
 import { traceFilePath } from '../trace/traceFiles';
+import { commandChanges } from './confinedChanges';
 import type { FileState, HeldEntry, PendingNativeChange, PendingNativeChanges, PendingNativeFile } from './pendingNativeChanges';
 
 /** A changed file written this recently may still get its post event: it is left for it. */
@@ -76,7 +77,7 @@ export async function reconcileNativeChanges(pending: PendingNativeChanges, root
         summary.waiting++;
         continue;
       }
-      const changed = changedFiles(pending, entry);
+      const changed = await changedFiles(pending, entry, listing.id);
       if (changed.length === 0) {
         if (ended || options.dropUnchanged || age > UNCHANGED_KEEP_MS) {
           if (pending.drop(listing.id)) summary.dropped++;
@@ -108,13 +109,14 @@ export async function reconcileNativeChanges(pending: PendingNativeChanges, root
 /** Records what changed of a held entry, then leaves the `done` marker; nothing changed: the entry just goes. */
 async function recordHeld(pending: PendingNativeChanges, held: HeldEntry, reason: string, record: RecordReconciled, alreadyRecorded: () => Set<string> | undefined): Promise<number> {
   // Judged again now that this process holds it: what the files hold at this moment is what is recorded.
-  const changed = changedFiles(pending, held.entry);
+  const changed = await changedFiles(pending, held.entry, held.id);
   if (changed.length === 0) {
     pending.release(held.id);
     return 0;
   }
   const recorded = alreadyRecorded();
-  const due = recorded ? changed.filter((c) => !recorded.has(`${held.entry.key}#${c.file.index}\0${c.state.hash}`)) : changed;
+  const invocation = held.entry.command?.invocation_id ?? `${held.entry.key}#`;
+  const due = recorded ? changed.filter((c) => !recorded.has(`${held.entry.command ? invocation : `${invocation}${c.file.index}`}\0${c.state.hash}`)) : changed;
   try {
     if (due.length) await record(held, due, reason);
   } catch (error) {
@@ -125,7 +127,9 @@ async function recordHeld(pending: PendingNativeChanges, held: HeldEntry, reason
   return due.length ? 1 : 0;
 }
 
-function changedFiles(pending: PendingNativeChanges, entry: PendingNativeChange): ChangedFile[] {
+async function changedFiles(pending: PendingNativeChanges, entry: PendingNativeChange, id: string): Promise<ChangedFile[]> {
+  // A confined shell command: what changed under its writable roots since the snapshot (none readable: nothing to diff).
+  if (entry.command) return (await commandChanges(pending.root, entry.command, pending.snapshotOf(id))) ?? [];
   const changed: ChangedFile[] = [];
   for (const file of entry.files) {
     const state = pending.fileState(file);

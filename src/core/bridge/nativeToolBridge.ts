@@ -6,6 +6,7 @@ import { canonicalizePath } from '../paths/canonicalPath';
 import { toolError, type ToolError } from '../toolError';
 import type { BeforeStash } from './beforeStash';
 import { NativeChanges, nativeCallRequest, type PreRead } from './nativeChanges';
+import { confinableShell, planConfinedShell } from './confinedShell';
 import type { ReconcileOptions, ReconcileSummary } from './nativeReconciler';
 import { matchNames } from '../userHooks/claudeToolNames';
 import { RESIDENT_SERVER_NAME } from '../agents/claude/residentHook';
@@ -157,7 +158,8 @@ export class NativeToolBridge {
     if (answer.decision === 'deny') return answerOf(hooks, { ...answer, context, updatedInput: undefined });
     const ask = hooks.decision === 'ask' ? askReason(hooks) : undefined;
     const decision = answer.decision === 'ask' || ask ? 'ask' : 'allow';
-    return answerOf(hooks, { decision, reason: answer.decision === 'ask' ? answer.reason : ask, context, updatedInput: hooks.updatedInput });
+    // A confined shell's rewrite wraps the input the hooks rewrote (it was judged and confined as such).
+    return answerOf(hooks, { decision, reason: answer.decision === 'ask' ? answer.reason : ask, context, updatedInput: answer.updatedInput ?? hooks.updatedInput });
   }
 
   /** The request with the governed calls a rewritten native input amounts to, mapped by the agent's own dialect. */
@@ -189,9 +191,12 @@ export class NativeToolBridge {
     const read: PreRead = { before: {}, files: [], kept: {} };
     const asks: string[] = [];
     const context: string[] = [];
+    // The agent's shell command runs in the sandbox where its hooks can rewrite it: judged as run_command's own.
+    const dialect = request.native ? DIALECTS[request.native.dialect] : undefined;
+    const sandbox = await confinableShell(this.governor.services, request, dialect);
     for (const [index, call] of request.calls.entries()) {
       const input = call.tool === 'edit_file' ? { ...call.input, edits: call.edits } : call.input;
-      const verdict = await this.governor.run(nativeCallRequest(request, index, call.tool, input), { mode: 'authorize', askHuman: this.options.askHuman, signal });
+      const verdict = await this.governor.run(nativeCallRequest(request, index, call.tool, input, sandbox !== undefined), { mode: 'authorize', askHuman: this.options.askHuman, signal });
       context.push(...verdict.context);
       if (verdict.decision === 'deny') return { decision: 'deny', reason: verdict.unjudged ? verdict.error.message : explain(verdict.error) };
       if (verdict.decision === 'ask') asks.push(verdict.request.reasons.join('; '));
@@ -204,6 +209,15 @@ export class NativeToolBridge {
         read.files.push({ index, tool: call.tool, path: target.rel, before_hash: target.before_hash, ...(target.before_stat ? { before_stat: target.before_stat } : {}) });
         if (target.before !== undefined) read.kept[target.rel] = target.before;
       }
+    }
+    if (sandbox && dialect) {
+      // An ask carries the rewrite too: the agent's own prompt approves the confined command (its dialect renders both).
+      const planned = await planConfinedShell(this.governor.services, request, dialect, sandbox, read.approval).catch((error: unknown) => ({ ok: false as const, reason: error instanceof Error ? error.message : String(error) }));
+      if (!planned.ok) return { decision: 'deny', reason: `Intent Governor allowed this command to run confined by ${sandbox.kind} and cannot confine it (${planned.reason}), so it is refused (fail closed).` };
+      const failed = this.changes.keepConfined(planned.plan);
+      if (failed) return { decision: 'deny', reason: failed };
+      const confined = { context: [...context, planned.plan.context].join('\n\n'), updatedInput: planned.plan.updatedInput };
+      return asks.length ? { decision: 'ask', reason: `Intent Governor asks a human: ${asks.join('; ')}`, ...confined } : { decision: 'allow', ...confined };
     }
     const failed = await this.changes.keep(request, read);
     if (failed) return { decision: 'deny', reason: failed };

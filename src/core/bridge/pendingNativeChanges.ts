@@ -18,6 +18,7 @@ import { pendingDir } from '../trace/writeAheadJournal';
  * Names, one invocation `<id>` (a hash of its key):
  *   native.<id>.json                     the entry (who, what, the before hashes), renamed into place whole
  *   native.<id>.before                   the before-contents, when there are any, for the ranges of the record
+ *   native.<id>.snapshot                 a confined shell command's snapshot of its writable roots (its entry has `command`)
  *   native.<id>.claimed.<pid>.<start>    the entry, taken by one process to record it (rename: only one wins)
  *   native.<id>.done                     recorded by a reconciliation: the after hashes, so a late post adds no second record
  * A claim whose process died is taken over by the next reconciliation.
@@ -25,7 +26,8 @@ import { pendingDir } from '../trace/writeAheadJournal';
 export interface PendingNativeFile {
   /** The call's index in the invocation: its record's invocation id is `<key>#<index>`. */
   index: number;
-  tool: 'write_file' | 'edit_file';
+  /** run_command: a file a confined command changed, found by its snapshot (never stored in an entry's files). */
+  tool: 'write_file' | 'edit_file' | 'run_command';
   /** Workspace-relative, as the canonicaliser placed it. */
   path: string;
   /** `sha256:` of the bytes before the tool ran; null: there was no file. */
@@ -45,6 +47,8 @@ export interface PendingNativeChange {
   /** The agent's own tool (`Write`, `create_file`). */
   native_tool?: string;
   files: PendingNativeFile[];
+  /** An agent's own shell command the bridge rewrote to run confined: its changes are found against the snapshot. */
+  command?: PendingCommand;
   approval?: ApprovalDecision;
   /** Whether `native.<id>.before` holds before-contents. */
   before_kept: boolean;
@@ -56,6 +60,23 @@ export interface PendingNativeChange {
   started: string;
 }
 
+/** What the post (or a reconciliation) of a confined shell command needs besides the snapshot. */
+export interface PendingCommand {
+  /** The call's index in the invocation, its record's invocation id (the pre's), and the command before the rewrite. */
+  index: number;
+  invocation_id: string;
+  command: string;
+  /** Workspace-relative folder it runs in. */
+  cwd: string;
+  /** The writable roots, workspace-relative: the snapshot covers these. */
+  roots: Array<{ rel: string; abs: string; file: boolean }>;
+  owned_scope: string[];
+  case_insensitive: boolean;
+  /** Removed once the command's changes are recorded: its private temp folder, and scope folders made for it. */
+  temp_dir: string;
+  created: string[];
+}
+
 export type PendingNativeInput = Omit<PendingNativeChange, 'kind' | 'before_kept' | 'pid' | 'pid_start' | 'host' | 'resident' | 'started'>;
 
 /** An entry one process now holds: record it, then `release` (or `markRecorded`, for a reconciliation). */
@@ -64,6 +85,8 @@ export interface HeldEntry {
   entry: PendingNativeChange;
   /** Workspace-relative path → content before. */
   before: Record<string, string>;
+  /** A confined command's snapshot as stored (undefined: none, or unreadable). */
+  snapshot?: unknown;
 }
 
 /** What a post finds of its invocation. */
@@ -105,7 +128,7 @@ export class PendingNativeChanges {
   readonly dir: string;
 
   constructor(
-    private readonly root: string,
+    readonly root: string,
     private readonly options: { resident: boolean },
   ) {
     this.dir = pendingDir(root);
@@ -120,7 +143,7 @@ export class PendingNativeChanges {
   }
 
   /** Leaves the entry on disk before the pre phase answers: synchronous, one small file (two with before-contents). */
-  begin(input: PendingNativeInput, before: Record<string, string>): void {
+  begin(input: PendingNativeInput, before: Record<string, string>, snapshot?: unknown): void {
     const id = this.idOf(input.key);
     const me = currentProcess();
     const keep = Object.keys(before).length > 0;
@@ -128,6 +151,7 @@ export class PendingNativeChanges {
     // An earlier invocation with the same key (agents without tool ids key by input) was reconciled: its marker goes.
     removeIfThere(this.path(`${PREFIX}${id}.done`));
     if (keep) this.publish(`${PREFIX}${id}.before`, JSON.stringify(before));
+    if (snapshot !== undefined) this.publish(`${PREFIX}${id}.snapshot`, JSON.stringify(snapshot));
     this.publish(`${PREFIX}${id}.json`, JSON.stringify(entry));
   }
 
@@ -179,13 +203,15 @@ export class PendingNativeChanges {
       return undefined;
     }
     const before = entry.before_kept ? (readJson<Record<string, string>>(this.path(`${PREFIX}${id}.before`), MAX_BEFORE_BYTES) ?? {}) : {};
-    return { id, entry: { ...entry, files: entry.files.filter(validFile) }, before };
+    const snapshot = entry.command ? this.snapshotOf(id) : undefined;
+    return { id, entry: { ...entry, files: entry.files.filter(validFile) }, before, ...(snapshot !== undefined ? { snapshot } : {}) };
   }
 
   /** The entry is recorded (or needs no record): its files go. */
   release(id: string): void {
     const me = currentProcess();
     removeIfThere(this.path(`${PREFIX}${id}.before`));
+    removeIfThere(this.path(`${PREFIX}${id}.snapshot`));
     removeIfThere(this.path(`${PREFIX}${id}.claimed.${me.pid}.${me.start}`));
   }
 
@@ -211,6 +237,11 @@ export class PendingNativeChanges {
     return entry && entry.kind === 'native-change' && Array.isArray(entry.files) ? { ...entry, files: entry.files.filter(validFile) } : undefined;
   }
 
+  /** A confined command's stored snapshot, read without taking its entry; undefined when there is none. */
+  snapshotOf(id: string): unknown {
+    return readJson<unknown>(this.path(`${PREFIX}${id}.snapshot`), MAX_BEFORE_BYTES);
+  }
+
   /** Milliseconds since the entry was written; undefined when it is gone. */
   ageOf(id: string, now = Date.now()): number | undefined {
     const info = statSync(this.path(`${PREFIX}${id}.json`), { throwIfNoEntry: false });
@@ -229,7 +260,7 @@ export class PendingNativeChanges {
       return [];
     }
     const byId = new Map<string, PendingListing>();
-    const orphanedBefore: string[] = [];
+    const orphanedBefore: string[] = []; // names of .before and .snapshot files
     const at = (id: string) => {
       let listing = byId.get(id);
       if (!listing) byId.set(id, (listing = { id, entry: false, deadClaims: [], liveClaim: false, done: false }));
@@ -250,14 +281,14 @@ export class PendingNativeChanges {
       } else if (kind === 'done') {
         if (sweepOlderThan(this.path(name), DONE_KEEP_MS)) continue;
         at(id).done = true;
-      } else if (kind === 'before') {
-        orphanedBefore.push(id);
+      } else if (kind === 'before' || kind === 'snapshot') {
+        orphanedBefore.push(name);
       }
     }
     // Before-contents whose entry never got written (its writer died in between) or was released by a holder that died.
-    for (const id of orphanedBefore) {
-      const listing = byId.get(id);
-      if (!listing || (!listing.entry && !listing.liveClaim && listing.deadClaims.length === 0)) sweepOlderThan(this.path(`${PREFIX}${id}.before`), TORN_AGE_MS);
+    for (const name of orphanedBefore) {
+      const listing = byId.get(name.split('.')[1]);
+      if (!listing || (!listing.entry && !listing.liveClaim && listing.deadClaims.length === 0)) sweepOlderThan(this.path(name), TORN_AGE_MS);
     }
     return [...byId.values()].filter((listing) => listing.entry || listing.liveClaim || listing.deadClaims.length > 0 || listing.done);
   }

@@ -54,8 +54,8 @@ export const commandPolicyHook: PreHook = {
     const sandbox = await sandboxOf(services);
     let reasons = [...analysis.reasons, ...unvouched];
     let confinement = '';
-    // Only run_command's own execution is confined; an agent's native shell runs the command as it is.
-    if (isAvailable(sandbox) && facts.call.native === undefined) {
+    // run_command runs confined; an agent's native shell only when the bridge rewrites it to (else it runs as it is).
+    if (isAvailable(sandbox) && (facts.call.native === undefined || facts.call.native.confined === true)) {
       const beyond = findingsBeyondConfinement(analysis);
       const mode = intent.value.approval ?? services.policy.approval;
       const everyChange = mode === 'every-change' && commandWrites(analysis);

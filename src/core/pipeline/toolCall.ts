@@ -15,4 +15,6 @@ export interface ToolCall {
 export interface NativeToolUse {
   tool: string;
   input: Record<string, unknown>;
+  /** A shell command the bridge has the agent run in the sandbox (its hook answer rewrites it): judged as run_command's. */
+  confined?: true;
 }

@@ -8,7 +8,8 @@ import { matchScope } from '../policy/scope';
 import { runProcess, type RunOptions, type RunResult } from '../process/processRunner';
 import { commandNeedFolders } from './commandNeeds';
 import { confinedInvocation } from './confinedInvocation';
-import { diffSnapshots, snapshotRoots, type SnapshotChange } from './rootSnapshot';
+import type { Confinement } from './confinement';
+import { diffSnapshots, snapshotRoots, type RootSnapshot, type SnapshotChange } from './rootSnapshot';
 import type { AvailableSandbox } from './sandboxAvailability';
 import { sandboxRefusals, type SandboxRefusal } from './sandboxRefusals';
 import { removeCreatedFolders, scopeRoots, type WritableRoot } from './writableRoots';
@@ -42,25 +43,56 @@ export interface ConfinedResult {
  * tells what it changed there (snapshot of the roots before and after) and which writes the kernel refused.
  */
 export async function runConfined(sandbox: AvailableSandbox, spec: ConfinedCommand): Promise<ConfinedResult> {
+  const planned = await planConfinement(spec, 'governor-cmd-');
+  try {
+    const invocation = confinedInvocation(sandbox, planned.confinement, spec.command, spec.run.cwd, spec.run.env);
+    const result = await runProcess(invocation.file, invocation.args, { ...spec.run, env: invocation.env });
+    const after = await snapshotRoots(spec.workspaceRoot, planned.roots);
+    const changes = diffSnapshots(planned.before, after).map((change) => ({ ...change, inScope: inScope(change.rel, spec) }));
+    return { result, roots: planned.roots, changes, refusals: sandboxRefusals(result.stderr, spec.run.cwd), complete: planned.before.complete && after.complete, skipped: planned.skipped };
+  } finally {
+    await releaseConfinement(planned);
+  }
+}
+
+/** What a confined command is given before it runs: its roots, the snapshot of them, its private temp folder. */
+export interface PlannedConfinement {
+  roots: WritableRoot[];
+  /** Folders scopeRoots made so they could be bound: removed afterwards when the command left them empty. */
+  created: string[];
+  skipped: string[];
+  before: RootSnapshot;
+  confinement: Confinement;
+}
+
+/**
+ * The confinement of one command (run here, or by an agent's own shell once its hook answered): the scope's
+ * roots and the named caches writable, the protected paths and the governor's stores inside them read-only again,
+ * a private temp folder named `<prefix>XXXXXX`, and the snapshot of the roots taken last, just before it runs.
+ */
+export async function planConfinement(spec: Pick<ConfinedCommand, 'workspaceRoot' | 'ownedScope' | 'denyNetwork'>, prefix: string): Promise<PlannedConfinement> {
   const planned = await scopeRoots(spec.workspaceRoot, spec.ownedScope);
-  const tempDir = await realpath(await mkdtemp(join(tmpdir(), 'governor-cmd-')));
+  const tempDir = await realpath(await mkdtemp(join(tmpdir(), prefix)));
   try {
     const before = await snapshotRoots(spec.workspaceRoot, planned.roots);
     const needs = await commandNeedFolders(process.env.HOME || homedir());
     const writable = [...planned.roots.map((r) => r.abs), ...needs];
     const readOnlyInside = [...before.protectedInside, ...(await governorStoresUnder(writable))];
-    const invocation = confinedInvocation(sandbox, { writable, readOnlyInside, tempDir, denyNetwork: spec.denyNetwork }, spec.command, spec.run.cwd, spec.run.env);
-    const result = await runProcess(invocation.file, invocation.args, { ...spec.run, env: invocation.env });
-    const after = await snapshotRoots(spec.workspaceRoot, planned.roots);
-    const changes = diffSnapshots(before, after).map((change) => ({ ...change, inScope: inScope(change.rel, spec) }));
-    return { result, roots: planned.roots, changes, refusals: sandboxRefusals(result.stderr, spec.run.cwd), complete: before.complete && after.complete, skipped: planned.skipped };
-  } finally {
+    return { roots: planned.roots, created: planned.created, skipped: planned.skipped, before, confinement: { writable, readOnlyInside, tempDir, denyNetwork: spec.denyNetwork } };
+  } catch (error) {
     await rm(tempDir, { recursive: true, force: true });
     await removeCreatedFolders(planned.created);
+    throw error;
   }
 }
 
-function inScope(rel: string, spec: ConfinedCommand): boolean {
+/** After the command: its temp folder goes, and the scope folders made for it if it left them empty. */
+export async function releaseConfinement(planned: { confinement: { tempDir?: string }; created: readonly string[] }): Promise<void> {
+  if (planned.confinement.tempDir !== undefined) await rm(planned.confinement.tempDir, { recursive: true, force: true });
+  await removeCreatedFolders(planned.created);
+}
+
+export function inScope(rel: string, spec: Pick<ConfinedCommand, 'ownedScope' | 'caseInsensitive'>): boolean {
   return protectedPatternFor(rel) === undefined && matchScope(rel, spec.ownedScope, { caseInsensitive: spec.caseInsensitive }) !== undefined;
 }
 

@@ -22,6 +22,7 @@ export const claudeAgent = {
   hookFiles: CLAUDE_HOOK_FILE,
   binary: 'claude',
   enforcement: 'enforced',
+  shellConfinement: 'sandboxed',
   canary: claudeCanary,
   jsonHooks: claudeHooks,
   async install(root, mode, cliPath, context) {

@@ -1,8 +1,9 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { parseClaudeStyle, renderClaudeStyle, renderClaudeStyleFailure } from '../common/claudeStyleProtocol';
-import { isRecord, mapByTable, missingInput, resolveAgainst, stringField, type HookDialect, type NativeToolTable } from '../common/hookDialect';
-import type { NativeEdit, ToolMapping } from '../common/nativeCall';
+import { isRecord, mapByTable, missingInput, resolveAgainst, stringField, type HookDialect, type HookEvent, type HookReply, type NativeToolTable } from '../common/hookDialect';
+import type { BridgeAnswer, NativeEdit, ToolMapping } from '../common/nativeCall';
+import { replaceCommandField } from '../common/shellConfinement';
 import { RESIDENT_SERVER_NAME } from './residentHook';
 
 /**
@@ -68,6 +69,19 @@ const TABLE: NativeToolTable = {
 
 const mapTable = mapByTable('Claude Code', CLAUDE_READ_ONLY_TOOLS, TABLE);
 
+/**
+ * Claude's answers, with one addition: an `ask` carries `updatedInput` too, which Claude Code shows its person and
+ * runs once approved (its hooks reference: "combine with ask to show the modified input"; verified with 2.1.330),
+ * so an approved shell command still runs confined.
+ */
+function render(event: HookEvent, answer: BridgeAnswer): HookReply {
+  const reply = renderClaudeStyle(event, answer);
+  if (event.kind !== 'tool' || event.phase !== 'pre' || answer.decision !== 'ask' || !answer.updatedInput) return reply;
+  const out = JSON.parse(reply.stdout) as { hookSpecificOutput: Record<string, unknown> };
+  out.hookSpecificOutput.updatedInput = answer.updatedInput;
+  return { ...reply, stdout: `${JSON.stringify(out)}\n` };
+}
+
 export const claudeDialect: HookDialect = {
   id: 'claude',
   agentName: 'claude-code',
@@ -79,6 +93,8 @@ export const claudeDialect: HookDialect = {
     }
     return mapTable(toolName, toolInput, place);
   },
-  render: renderClaudeStyle,
+  render,
   renderFailure: renderClaudeStyleFailure,
+  // Bash runs a PreToolUse allow's (and an approved ask's) updatedInput (verified with 2.1.330, test/agents/claudeConfinedShell.agent.test.ts).
+  confineShell: replaceCommandField({ Bash: 'command' }),
 };

@@ -13,6 +13,7 @@ export const clineAgent = {
   hookFiles: `${CLINE_HOOKS_DIR}/`,
   binary: 'cline',
   enforcement: 'enforced',
+  shellConfinement: 'text policy',
   canary: clineCanary,
   async install(root, mode, _cliPath, { command }) {
     const changes: HookFileChange[] = [];

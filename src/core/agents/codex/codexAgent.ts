@@ -19,6 +19,7 @@ export const codexAgent = {
   hookFiles: CODEX_HOOK_FILE,
   binary: 'codex',
   enforcement: 'enforced',
+  shellConfinement: 'text policy',
   canary: codexCanary,
   jsonHooks: CODEX_HOOKS,
   async install(root, mode, cliPath, context) {

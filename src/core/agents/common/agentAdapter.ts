@@ -2,6 +2,7 @@ import type { AgentCanary } from './canary';
 import type { JsonHooks } from './hookConfig';
 import type { HookDialect } from './hookDialect';
 import type { AgentInstallContext, HookFileChange } from './hookFileEdit';
+import type { ShellConfinement } from './shellConfinement';
 
 /**
  * Everything the project knows about one agent, in one place: how its hooks talk (dialect), where they are
@@ -28,6 +29,11 @@ export interface AgentAdapter<Id extends string = string> {
   readonly binary?: string;
   /** What the hooks can govern, for the README's support table and `governor doctor`. */
   readonly enforcement: 'enforced' | 'trace-only';
+  /**
+   * Whether the agent's own shell runs confined by the sandbox (its dialect has `confineShell`) or is judged by its
+   * text alone, for the README's support table; a unit test holds the two together.
+   */
+  readonly shellConfinement: ShellConfinement;
   /**
    * How `governor doctor` proves the installed door refuses: the pre-tool payload of a write no intent owns, how the
    * agent runs the hook, and how it reads the reply (canary.ts). Required, so no agent is added without saying it.

@@ -1,6 +1,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BridgeAnswer, ToolMapping } from './nativeCall';
+import type { ConfineShell } from './shellConfinement';
 
 /** One hook invocation as an agent described it, in the bridge's terms. */
 export type HookEvent =
@@ -35,6 +36,12 @@ export interface HookDialect {
   /** The governed calls a native tool amounts to, its paths resolved to absolute ones exactly as the agent resolves them. */
   mapTool(toolName: string, toolInput: Record<string, unknown>, place: AgentPlace): ToolMapping;
   render(event: HookEvent, answer: BridgeAnswer): HookReply;
+  /**
+   * Present where the agent runs a rewritten shell input (verified with its binary): the bridge then has the
+   * command run in the sandbox, and `render` must carry `answer.updatedInput` on an allow and on an ask (the
+   * person approves the confined command), or turn the ask into a refusal; never let the original run.
+   */
+  confineShell?: ConfineShell;
   /** Unreadable input, a crash or a timeout: blocked, whatever the event was. */
   renderFailure(reason: string): HookReply;
 }

@@ -16,6 +16,7 @@ export const cursorAgent = {
   dialect: cursorDialect,
   hookFiles: CURSOR_HOOK_FILE,
   enforcement: 'enforced',
+  shellConfinement: 'text policy',
   canary: cursorCanary,
   jsonHooks: CURSOR_HOOKS,
   install: jsonHookInstall('cursor', CURSOR_HOOKS),

@@ -16,6 +16,7 @@ export const geminiAgent = {
   hookFiles: GEMINI_HOOK_FILE,
   binary: 'gemini',
   enforcement: 'enforced',
+  shellConfinement: 'sandboxed',
   canary: geminiCanary,
   jsonHooks: GEMINI_HOOKS,
   install: jsonHookInstall('gemini', GEMINI_HOOKS),

@@ -3,6 +3,7 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { isRecord, mapByTable, missingInput, stringField, unknownEvent, type AgentPlace, type HookDialect, type HookEvent, type HookReply, type NativeToolTable } from '../common/hookDialect';
 import type { BridgeAnswer, ToolMapping } from '../common/nativeCall';
 import { RESIDENT_SERVER_NAME } from '../claude/residentHook';
+import { replaceCommandField } from '../common/shellConfinement';
 
 /**
  * Gemini CLI's hooks (`hooks` in `.gemini/settings.json`; docs/hooks/reference.md of @google/gemini-cli 0.61):
@@ -204,4 +205,7 @@ function renderFailure(reason: string): HookReply {
   return { exitCode: 2, stdout: '', stderr: `Intent Governor blocked this call: ${reason}\n` };
 }
 
-export const geminiDialect: HookDialect = { id: 'gemini', agentName: 'gemini-cli', parse, mapTool, render, renderFailure };
+// run_shell_command runs a BeforeTool allow's tool_input (verified with 0.61.0, test/agents/geminiConfinedShell.agent.test.ts).
+const confineShell = replaceCommandField({ run_shell_command: 'command' });
+
+export const geminiDialect: HookDialect = { id: 'gemini', agentName: 'gemini-cli', parse, mapTool, render, renderFailure, confineShell };

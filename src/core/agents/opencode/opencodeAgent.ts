@@ -15,6 +15,7 @@ export const opencodeAgent = {
   hookFiles: OPENCODE_PLUGIN_FILE,
   binary: 'opencode',
   enforcement: 'enforced',
+  shellConfinement: 'text policy',
   canary: opencodeCanary,
   // The plugin computes the launcher's path itself: no command, and no path of this machine, goes into the file.
   async install(root, mode) {

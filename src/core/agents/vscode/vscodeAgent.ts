@@ -13,6 +13,7 @@ export const vscodeAgent = {
   dialect: vscodeDialect,
   hookFiles: VSCODE_HOOK_FILE,
   enforcement: 'enforced',
+  shellConfinement: 'text policy',
   canary: vscodeCanary,
   jsonHooks: VSCODE_HOOKS,
   install: jsonHookInstall('vscode', VSCODE_HOOKS),

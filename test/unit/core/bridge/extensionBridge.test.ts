@@ -17,12 +17,30 @@ import { writeDiscoveryFile } from '../../../../src/core/mcp/discoveryFile';
 import { startHttpMcpServer, type HttpMcpServer } from '../../../../src/core/mcp/httpMcpServer';
 import { createHarness, type Harness } from '../../../support/governorHarness';
 import { hookFixture, runHook } from '../../../support/runHook';
+import { detectSandbox } from '../../../../src/core/sandbox/sandboxDetection';
 import { connectGovernorMcp, resultText } from '../../../support/stdioMcpClient';
 
 const LOGIN = 'export function login() {\n  return false;\n}\n';
 
 /** The bridge process talking to a running governor (the extension's HTTP server, started in-process here). */
+/**
+ * Claude's answer once the human approved `rm -rf src/auth`: silence where no sandbox starts; where one does, an
+ * allow whose updatedInput runs the same command confined (Claude runs that one, not the original).
+ */
+function assertApproved(stdout: string, sandboxed: boolean, message: string): void {
+  const text = stdout.trim();
+  if (!sandboxed) return assert.ok(text === '' || text === '{}', `${message}: ${stdout}`);
+  const answer = JSON.parse(text).hookSpecificOutput;
+  assert.equal(answer.permissionDecision, 'allow', `${message}: ${stdout}`);
+  assert.match(answer.updatedInput.command, /^\/usr\/bin\/env .*bwrap .* -- \/bin\/sh -c 'rm -rf src\/auth'$/u, stdout);
+  assert.equal(answer.updatedInput.description, 'Remove the auth module', 'the rest of the input is kept');
+}
+
 describe('governor hook with a running extension', () => {
+  let sandboxed = false;
+  before(async () => {
+    sandboxed = (await detectSandbox()).kind !== 'unavailable';
+  });
   let h: Harness;
   let home: string;
   let server: HttpMcpServer;
@@ -54,7 +72,7 @@ describe('governor hook with a running extension', () => {
       const payload = JSON.parse(hookFixture('claude', 'pre-bash-destructive', h.root)) as Record<string, unknown>;
       const args = Object.fromEntries(Object.entries(payload).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]));
       h.approver.script(true);
-      assert.equal(resultText(await client.callTool({ name: 'agent_hook', arguments: args })), '{}', 'approved by the human in VS Code');
+      assertApproved(resultText(await client.callTool({ name: 'agent_hook', arguments: args })), sandboxed, 'approved by the human in VS Code');
       assert.equal(h.approver.requests.length, 1, "the extension's dialog was asked");
       h.approver.script(false);
       assert.match(resultText(await client.callTool({ name: 'agent_hook', arguments: { ...args, tool_use_id: 'again' } })), /"permissionDecision":"deny".*HITL_REJECT/);
@@ -106,7 +124,7 @@ describe('governor hook with a running extension', () => {
   it('asks the extension’s human for a destructive command: approved is allowed, rejected is denied', async () => {
     h.approver.script(true, false);
     const approved = await hook('claude', 'pre-bash-destructive');
-    assert.equal(approved.stdout, '', approved.stderr);
+    assertApproved(approved.stdout, sandboxed, approved.stderr);
     const rejected = await hook('claude', 'pre-bash-destructive');
     const answer = JSON.parse(rejected.stdout).hookSpecificOutput;
     assert.equal(answer.permissionDecision, 'deny');

@@ -1,0 +1,62 @@
+import { lstatSync, readlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { contentHash } from '../contentHash';
+import { readRegularFileSync } from '../io/regularFile';
+import { diffSnapshots, snapshotRoots, type SnapshotChange } from '../sandbox/rootSnapshot';
+import { restoreSnapshot } from '../sandbox/snapshotRecord';
+import type { FileChange } from '../trace/traceSink';
+import { decodeText } from '../pipeline/callFacts';
+import type { FileState, PendingCommand, PendingNativeFile } from './pendingNativeChanges';
+
+/** Files larger than this are recorded by hash only (as a reconciliation does for a native write). */
+const MAX_READ_BYTES = 64 * 1024 * 1024;
+/** More changed files than this (an install into the scope) are not read into the trace one by one. */
+export const MAX_TRACED_FILES = 1000;
+
+/** A file a confined command changed, with what it holds now (bytes undefined: gone) and how it changed. */
+export interface CommandChange {
+  made: SnapshotChange['kind'];
+  file: PendingNativeFile;
+  state: Extract<FileState, { kind: 'changed' }>;
+}
+
+/**
+ * What an agent's confined shell command changed under its writable roots: the snapshot taken before the hook
+ * answered against the roots as they are now. Undefined when the stored snapshot cannot be read (nothing to diff).
+ */
+export async function commandChanges(root: string, command: PendingCommand, stored: unknown): Promise<CommandChange[] | undefined> {
+  const before = restoreSnapshot(stored);
+  if (!before) return undefined;
+  const after = await snapshotRoots(root, command.roots.map((r) => ({ ...r, globs: [] })));
+  return diffSnapshots(before, after)
+    .slice(0, MAX_TRACED_FILES)
+    .map((change) => ({ made: change.kind, file: { index: command.index, tool: 'run_command' as const, path: change.rel, before_hash: null }, state: stateOf(join(root, change.rel)) }));
+}
+
+/** The trace's view of one change: a file that was there before is known only as "there before" (before_unknown). */
+export function fileChangeOf(change: CommandChange): FileChange {
+  const previous = change.made === 'created' ? {} : { before_unknown: true as const };
+  if (change.state.bytes === undefined) return { path: change.file.path, ...previous };
+  return { path: change.file.path, ...previous, after: decodeText(change.state.bytes) ?? '' };
+}
+
+/** A link is recorded as what it points to, never as the content it reaches (which may lie outside the scope). */
+function stateOf(abs: string): CommandChange['state'] {
+  const stat = lstatSync(abs, { throwIfNoEntry: false });
+  if (!stat) return { kind: 'changed', bytes: undefined, hash: null, mtimeMs: 0 };
+  let bytes: Buffer = Buffer.alloc(0);
+  if (stat.isSymbolicLink()) bytes = Buffer.from(`symlink -> ${safe(() => readlinkSync(abs), '?')}`);
+  else if (stat.isFile()) {
+    const read = readRegularFileSync(abs, { maxBytes: MAX_READ_BYTES, noFollow: true });
+    if (read.ok) bytes = read.bytes;
+  }
+  return { kind: 'changed', bytes, hash: contentHash(bytes), mtimeMs: stat.mtimeMs };
+}
+
+function safe<T>(read: () => T, fallback: T): T {
+  try {
+    return read();
+  } catch {
+    return fallback;
+  }
+}
