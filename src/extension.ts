@@ -51,7 +51,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Intent
 
   const documents = new VirtualDocuments();
   context.subscriptions.push(documents);
-  const signing = createExtensionSigning(context.secrets, log);
+  const signing = createExtensionSigning(context.secrets, log, folder.uri.fsPath);
   const host = await createHostServices({
     folderPath: folder.uri.fsPath,
     toolVersion: String(context.extension.packageJSON.version),
