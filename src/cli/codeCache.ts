@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { Script } from 'node:vm';
+import { constants as vmConstants, Script } from 'node:vm';
 import { readRegularFileSync } from '../core/io/regularFile';
 
 /** A code cache is a few times the size of the bundle's hot functions; anything near this is not ours. */
@@ -39,7 +39,9 @@ export function requireWithCodeCache<T>(file: string, cacheDir: string): CachedM
   const cachedData = cached.ok ? cached.bytes : undefined;
   // A shebang line is not JavaScript inside the module wrapper; a comment keeps the line numbers.
   const body = source.startsWith('#!') ? `//${source.slice(2)}` : source;
-  const script = new Script(Module.wrap(body), { filename: file, cachedData });
+  // A bundle keeps `import('node:…')` of builtins as it is (the sandbox's detection does one): without a loader a
+  // vm script rejects it with "A dynamic import callback was not specified", and the hook refuses every command.
+  const script = new Script(Module.wrap(body), { filename: file, cachedData, importModuleDynamically: vmConstants.USE_MAIN_CONTEXT_DEFAULT_LOADER });
   const cacheHit = cachedData !== undefined && script.cachedDataRejected === false;
   const module = { exports: {} as T, filename: file, id: file, loaded: false };
   const wrapper = script.runInThisContext() as (exports: T, require: NodeJS.Require, module: object, filename: string, dirname: string) => void;
