@@ -12,6 +12,7 @@ import type { TraceSink } from '../core/trace/traceSink';
 import { createTraceStack, type TraceStack } from '../core/trace/traceStack';
 import { FileHookApprovals } from '../core/userHooks/hookApprovals';
 import { TOOL_VERSION } from './toolVersion';
+import { workspaceApprovalSetting } from './workspaceApprovalSetting';
 
 /**
  * The governor stack every CLI door builds the same way (`governor mcp`, the headless hook, `decide`, `check`,
@@ -33,7 +34,11 @@ export interface CliServicesOptions {
 
 /** The services a CLI door's governor runs against, over the real filesystem. */
 export async function cliServices(root: string, env: NodeJS.ProcessEnv, options: CliServicesOptions): Promise<GovernorServices> {
-  const services = await createNodeServices({ root, approver: options.approver, trace: options.trace, logger: options.logger, agentLabel: (id) => agentById(id)?.label });
+  // The extension's approval policy, from the workspace's settings: the same call gets the same answer at every door.
+  const approval = workspaceApprovalSetting(root, options.logger);
+  if (approval.deprecation) options.logger?.warn(approval.deprecation);
+  const policy = { approval: approval.mode, approvalFrom: approval.from };
+  const services = await createNodeServices({ root, approver: options.approver, trace: options.trace, logger: options.logger, policy, agentLabel: (id) => agentById(id)?.label });
   // The approvals of project hooks live beside the anchors, as the extension keeps them; the run log in the governor's home.
   return { ...services, governorHome: governorHome(env), hookApprovals: new FileHookApprovals(join(dirname(defaultAnchorDir(env)), 'hook-approvals')) };
 }

@@ -1,4 +1,5 @@
 import { Governor } from '../core/governor';
+import { describeMode, modeInEffect } from '../core/approval/approvalPolicy';
 import { NO_RUN_LOG } from '../core/userHooks/hookRunLog';
 import { denyingApprover } from '../core/nodeServices';
 import { cliServices } from './cliGovernor';
@@ -12,8 +13,11 @@ Usage: governor decide [--workspace DIR] < call.json
 Reads one tool call as JSON on stdin:
   {"tool": "write_file", "input": {"path": "src/a.ts", "content": "..."}, "session_id": "s1", "intent_id": "auth-refactor"}
 runs the pre-hook chain against the workspace (default: the current directory) without writing, asking
-or tracing anything, and prints {"decision": "allow|deny|ask", "code": ..., "message": ...}. Exit code 0
-whatever the decision; 2 when the workspace cannot be opened. Input that cannot be read is a deny.
+or tracing anything, and prints {"decision": "allow|deny|ask", "code": ..., "message": ..., "approval_mode": ...}.
+"ask" is where VS Code would ask you: the approval mode is the extension's, read from the intent's approval:,
+else intentGovernor.approval in the workspace's .vscode/settings.json, else every-change (the default), and
+"approval_mode" says which decided. Exit code 0 whatever the decision; 2 when the workspace cannot be opened.
+Input that cannot be read is a deny.
 `;
 
 interface DecideInput {
@@ -48,7 +52,11 @@ export const decideCommand: CliCommand = {
     if (typeof call.intent_id === 'string') services.sessions.bindIntent(sessionId, call.intent_id);
     const agentName = typeof call.agent?.name === 'string' ? call.agent.name : 'governor-decide';
     const report = await new Governor(services).run({ tool: call.tool as string, input: call.input ?? {}, session_id: sessionId, agent: { name: agentName } }, { mode: 'judge' });
-    print({ decision: report.decision, code: report.code ?? null, message: report.message ?? null, ...(report.hook ? { hook: report.hook } : {}) });
+    const snapshot = await services.intents.load();
+    const intentId = services.sessions.boundIntentId(sessionId);
+    const intent = snapshot.valid ? snapshot.intents.find((candidate) => candidate.id === intentId) : undefined;
+    const approvalMode = describeMode(modeInEffect(intent, services.policy));
+    print({ decision: report.decision, code: report.code ?? null, message: report.message ?? null, approval_mode: approvalMode, ...(report.hook ? { hook: report.hook } : {}) });
     return 0;
   },
 };

@@ -1,4 +1,5 @@
 import type { ApprovalMode } from './approval/approvalMode';
+import type { ApprovalSetting } from './approval/approvalPolicy';
 import type { StandingApprovals } from './approval/standingApprovals';
 import type { Approver } from './approval/approver';
 import type { HookJobLauncher } from './userHooks/detachedHookJob';
@@ -18,9 +19,12 @@ import type { Workspace } from './workspace';
 export interface GovernancePolicy {
   /**
    * When a human is asked, for intents that do not say (`approval:` in the intents file): `every-change` asks
-   * before every write and edit too. Headless doors keep `destructive-only`; the VS Code host follows the user's setting.
+   * before every write and edit too. Every door sets it with resolveApprovalSetting (approvalPolicy.ts): the
+   * extension from VS Code's settings, the CLI doors from the workspace's .vscode/settings.json.
    */
   approval: ApprovalMode;
+  /** Whether a user's setting chose `approval` or the default did; answers name it. Absent: the default. */
+  approvalFrom?: ApprovalSetting['from'];
   /** Untrusted workspaces get the strictest policy: every command is refused and every mutation asks. */
   trusted: boolean;
   commandTimeoutMs: number;
@@ -30,6 +34,7 @@ export interface GovernancePolicy {
   maxListedFiles: number;
 }
 
+/** A governor built in code (tests, benches) starts here; the doors set `approval` from the user's settings. */
 export const DEFAULT_POLICY: GovernancePolicy = {
   approval: 'destructive-only',
   trusted: true,

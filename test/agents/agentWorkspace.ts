@@ -14,7 +14,7 @@ export interface AgentWorkspace {
 
 /**
  * The workspace every real-agent test starts from: the sample plan (auth-refactor owns src/auth/**), a
- * login.ts inside its scope, an invoice.ts outside it, a git repository. `folders` are created empty.
+ * login.ts inside its scope, an invoice.ts outside it, approval mode destructive-only, a git repository. `folders` are created empty.
  */
 export function seedAgentWorkspace(agent: string, options: { login?: string; folders?: string[] } = {}): AgentWorkspace {
   const temp = realpathSync(mkdtempSync(join(tmpdir(), `ig-agent-${agent}-`)));
@@ -24,6 +24,8 @@ export function seedAgentWorkspace(agent: string, options: { login?: string; fol
     writeFileSync(join(ws, rel), content);
   };
   put('.orchestration/active_intents.yaml', SAMPLE_INTENTS);
+  // These agents run with no person to ask: in-scope writes land, as the workspace's approval setting says.
+  put('.vscode/settings.json', '{ "intentGovernor.approval": "destructive-only" }\n');
   put('src/auth/login.ts', options.login ?? 'export function login() {\n  return false;\n}\n');
   put('src/billing/invoice.ts', 'export const invoice = 1;\n');
   for (const folder of options.folders ?? []) mkdirSync(join(ws, folder), { recursive: true });

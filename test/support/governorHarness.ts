@@ -4,7 +4,8 @@ import { dirname, join } from 'node:path';
 import { removeTree } from './removeTree';
 import type { GovernedResult } from '../../src/core/flow/callRequest';
 import { Governor } from '../../src/core/governor';
-import type { GovernancePolicy, GovernorServices } from '../../src/core/governorServices';
+import { DEFAULT_POLICY, type GovernancePolicy, type GovernorServices } from '../../src/core/governorServices';
+import type { ApprovalMode } from '../../src/core/approval/approvalMode';
 import type { ApprovalDecision, ApprovalRequest, Approver } from '../../src/core/approval/approver';
 import type { Logger } from '../../src/core/logger';
 import { createNodeServices } from '../../src/core/nodeServices';
@@ -94,13 +95,20 @@ export interface Harness {
   dispose(): Promise<void>;
 }
 
-export async function createHarness(options: { files?: Record<string, string>; intents?: string | null; policy?: Partial<GovernancePolicy>; sandbox?: GovernorServices['sandbox'] } = {}): Promise<Harness> {
+/**
+ * `approvalSetting`: the workspace's `intentGovernor.approval` in .vscode/settings.json, which the CLI doors a test
+ * spawns on `root` read (null: no settings file, so the default, every-change). By default it is the in-process
+ * governor's mode, so both kinds of door in one test agree.
+ */
+export async function createHarness(options: { files?: Record<string, string>; intents?: string | null; policy?: Partial<GovernancePolicy>; sandbox?: GovernorServices['sandbox']; approvalSetting?: ApprovalMode | null } = {}): Promise<Harness> {
   const root = await realpath(await mkdtemp(join(tmpdir(), 'ig-harness-')));
   const file = async (rel: string, content: string) => {
     await mkdir(dirname(join(root, rel)), { recursive: true });
     await writeFile(join(root, rel), content);
   };
   if (options.intents !== null) await file('.orchestration/active_intents.yaml', options.intents ?? SAMPLE_INTENTS);
+  const approvalSetting = options.approvalSetting === undefined ? (options.policy?.approval ?? DEFAULT_POLICY.approval) : options.approvalSetting;
+  if (approvalSetting !== null) await file('.vscode/settings.json', `${JSON.stringify({ 'intentGovernor.approval': approvalSetting }, null, 2)}\n`);
   for (const [rel, content] of Object.entries(options.files ?? {})) await file(rel, content);
   const approver = new ScriptedApprover();
   const trace = new RecordingTrace();

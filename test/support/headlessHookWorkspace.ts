@@ -1,6 +1,7 @@
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { ApprovalMode } from '../../src/core/approval/approvalMode';
 import { assertAgentTraceFile, type TraceRecord } from './agentTraceSchema';
 import { createHarness, type Harness } from './governorHarness';
 import { removeTree } from './removeTree';
@@ -20,8 +21,8 @@ export interface HeadlessHookWorkspace {
 }
 
 /** `intent` is the human's pick the hook sees (INTENT_GOVERNOR_INTENT); none by default, so a test names it. */
-export async function headlessHookWorkspace(options: { intent?: string; files?: Record<string, string>; intents?: string } = {}): Promise<HeadlessHookWorkspace> {
-  const h = await createHarness({ files: options.files ?? { 'src/auth/login.ts': LOGIN }, ...(options.intents === undefined ? {} : { intents: options.intents }) });
+export async function headlessHookWorkspace(options: { intent?: string; files?: Record<string, string>; intents?: string; approvalSetting?: ApprovalMode | null } = {}): Promise<HeadlessHookWorkspace> {
+  const h = await createHarness({ files: options.files ?? { 'src/auth/login.ts': LOGIN }, ...(options.intents === undefined ? {} : { intents: options.intents }), ...(options.approvalSetting === undefined ? {} : { approvalSetting: options.approvalSetting }) });
   const home = await mkdtemp(join(tmpdir(), 'ig-home-'));
   const orchestration = (name: string) => join(h.root, '.orchestration', name);
   return {

@@ -2,6 +2,7 @@ import { createTwoFilesPatch } from 'diff';
 import type { PreHook, PreHookResult } from '../pipeline/hookTypes';
 import { decodeText } from '../pipeline/callFacts';
 import { matchScope } from '../policy/scope';
+import { describeMode, modeInEffect, needsPerson } from '../approval/approvalPolicy';
 
 const allow: PreHookResult = { decision: { kind: 'allow' } };
 
@@ -38,9 +39,8 @@ export const approvalGate: PreHook = {
     }
     const isDelete = definition.mutation === 'delete';
     const isChange = definition.mutation === 'write' || definition.mutation === 'edit';
-    const mode = (intent?.ok ? intent.value.approval : undefined) ?? services.policy.approval;
-    const asksForWrites = isChange && (mode === 'every-change' || !services.policy.trusted);
-    if (!isDelete && !asksForWrites) return allow;
+    const effect = modeInEffect(intent?.ok ? intent.value : undefined, services.policy);
+    if (!needsPerson(isDelete ? 'delete' : isChange ? 'change' : 'none', effect.mode, services.policy.trusted)) return allow;
     const target = await facts.target();
     const proposed = await facts.proposed();
     if (!target.ok || !proposed.ok) return allow; // the stale guard has already refused these
@@ -55,7 +55,7 @@ export const approvalGate: PreHook = {
       decision: {
         kind: 'ask',
         ask: {
-          reason: isDelete ? `Deletes ${rel}` : services.policy.trusted ? `Approval mode every-change (${intent?.ok && intent.value.approval ? `set by intent ${intentId}` : 'the default'}) asks before every ${definition.mutation}` : 'The workspace is not trusted',
+          reason: isDelete ? `Deletes ${rel}; deletes ask in every approval mode` : services.policy.trusted ? `${capitalised(describeMode(effect))} asks before every ${definition.mutation}` : 'The workspace is not trusted, so every change asks',
           risk: isDelete ? 'high' : 'low',
           intent_id: intentId,
           files: [rel],
@@ -69,3 +69,7 @@ export const approvalGate: PreHook = {
     };
   },
 };
+
+function capitalised(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}

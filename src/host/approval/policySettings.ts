@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { GovernancePolicy } from '../../core/governorServices';
-import { resolveApprovalSetting } from './approvalSetting';
+import { resolveApprovalSetting } from '../../core/approval/approvalPolicy';
 
 const SECTION = 'intentGovernor';
 
@@ -15,6 +15,7 @@ export function bindPolicy(policy: GovernancePolicy, log?: vscode.LogOutputChann
     const config = vscode.workspace.getConfiguration(SECTION);
     const setting = resolveApprovalSetting(config.inspect('approval'), config.inspect('approveWrites'));
     policy.approval = setting.mode;
+    policy.approvalFrom = setting.from;
     if (setting.deprecation) log?.warn(setting.deprecation);
   };
   policy.trusted = vscode.workspace.isTrusted;

@@ -36,7 +36,7 @@ describe('refusals say what happened: headless nobody was asked, rm -rf / is abo
     assert.equal(resultErrorCode(refused), 'HITL_REJECT');
     const message = resultText(refused);
     assert.doesNotMatch(message, /human rejected/i);
-    assert.match(message, /needs a person's approval, and this governor runs headless, with no human to ask, so nobody was asked/);
+    assert.match(message, /needs a person's approval \(Deletes src\/auth\/login\.ts; deletes ask in every approval mode\), and this governor runs headless, with no human to ask, so nobody was asked/);
     assert.match(message, /--approve always/);
     assert.equal(await readFile(join(h.root, 'src/auth/login.ts'), 'utf8'), LOGIN);
   });
