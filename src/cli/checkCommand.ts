@@ -16,6 +16,7 @@ import { parseCliArgs, usageError } from './cliArgs';
 import { governedWorkspaceFrom } from './governedWorkspace';
 import type { CliCommand } from './cliCommand';
 import { describeLogSignatures, describeSigners, verifyLogs } from './signedVerification';
+import { managedPolicy } from '../core/managed/managedPolicy';
 
 const USAGE = `governor check: one pass/fail gate for CI
 
@@ -34,7 +35,7 @@ Checks, and reports every failure:
   3. every path in every trace record lies inside its intent's owned_scope at the time of the change
      (recorded in the trace as metadata.intent_scope; records without it are checked against the current
      intents file). Records with neither are listed as warnings and do not fail the check;
-  4. with --require-signatures, every record of both logs is signed by a key published in
+  4. with --require-signatures (or requireSigning in the administrator's managed file), every record of both logs is signed by a key published in
      .orchestration/signers/ (not revoked): unsigned, legacy, unknown-key, revoked-key and bad signatures fail.
 Exit 0 when everything passes, 1 when anything fails, 2 on bad arguments.
 `;
@@ -69,7 +70,10 @@ export const checkCommand: CliCommand = {
       failures.push('intents file invalid');
     }
 
-    const requireSignatures = parsed.values['require-signatures'] === true;
+    // The administrator's requireSigning (managed file) makes the gate require signatures whatever the flags say.
+    const managed = managedPolicy(io.env);
+    const requireSignatures = parsed.values['require-signatures'] === true || managed.requireSigning || managed.state === 'broken';
+    if (requireSignatures && parsed.values['require-signatures'] !== true) out(`info  signatures required by the administrator's managed file ${managed.file}${managed.problem ? ` (it cannot be used: ${managed.problem})` : ' (requireSigning)'}`);
     const { logs, signers } = await verifyLogs(root, io.env, requireSignatures);
     for (const { log, result } of logs) {
       const bad = result.status === 'tampered';

@@ -13,6 +13,7 @@ export type ErrorCode =
   | 'COMMAND_DENIED'
   | 'HOOK_BLOCKED'
   | 'HOOK_ERROR'
+  | 'SIGNING_REQUIRED'
   | 'INVALID_INPUT';
 
 /** The JSON an agent receives instead of a result: what happened and what to do next. */

@@ -111,6 +111,8 @@ export interface TraceSink {
    */
   recordAhead(event: MutationEvent, landing: LandingFile[]): Promise<WriteAhead>;
   recordGovernance(event: GovernanceEvent): Promise<void>;
+  /** Why no record can be written now (signing is required and there is no key): the governor refuses changes. */
+  signingProblem?(): string | undefined;
 }
 
 const settledWriteAhead: WriteAhead = {

@@ -1,4 +1,5 @@
 import { NO_SIGNING_KEY, type RecordSigner } from '../signing/recordSignature';
+import { unsignedRecordRefusal } from '../signing/requiredSigning';
 import type { AnchorStore } from './anchorStore';
 import { ChainedJsonlLog, type FsyncMode, type NoteKind } from './chainedLog';
 import type { LockOptions } from '../io/crossProcessLock';
@@ -73,7 +74,13 @@ export class JsonlTraceSink implements TraceSink {
       anchors: options.anchors,
       lock: options.lock,
       branch: async () => (await this.head())?.ref ?? '',
-      sign: (text: string) => options.signer?.()?.sign(text) ?? NO_SIGNING_KEY,
+      sign: (text: string) => {
+        const signer = options.signer?.();
+        if (signer) return signer.sign(text);
+        const refusal = unsignedRecordRefusal();
+        if (refusal) throw new Error(refusal);
+        return NO_SIGNING_KEY;
+      },
       signingKeyId: () => options.signer?.()?.keyId,
       signedByMe: (text: string, signature: unknown) => options.signer?.()?.signedByMe(text, signature) ?? false,
     };
@@ -91,6 +98,11 @@ export class JsonlTraceSink implements TraceSink {
       fields: governanceChainFields,
       note: async (kind: NoteKind, details) => ({ ...buildGovernanceNote(kind, details, await this.context()) }),
     });
+  }
+
+  /** Why this sink cannot write a record now (signing is required and it has no key), or undefined. */
+  signingProblem(): string | undefined {
+    return this.options.signer?.() ? undefined : unsignedRecordRefusal();
   }
 
   async recordMutation(event: MutationEvent): Promise<void> {
