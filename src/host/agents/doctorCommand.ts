@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { runDoctor } from '../../core/agents/doctor/doctor';
 import { doctorReportText, type DoctorReport } from '../../core/agents/doctor/doctorReport';
 import { nodeDoctorPorts } from '../../core/agents/doctor/nodeDoctorPorts';
+import { managedPolicyCheckFor } from '../../core/agents/doctor/managedPolicyCheck';
 import { sandboxCheck } from '../../core/agents/doctor/sandboxCheck';
 import { doctorPickItems, doctorSummary } from './doctorText';
 
@@ -21,7 +22,7 @@ export function registerDoctorCommand(root: string | undefined, log: vscode.LogO
       return undefined;
     }
     const report = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Intent Governor: sending a canary write through each installed agent hook…' }, () =>
-      runDoctor(root, nodeDoctorPorts, { env: process.env, checks: [sandboxCheck] }),
+      runDoctor(root, nodeDoctorPorts, { env: process.env, checks: [sandboxCheck, managedPolicyCheckFor(process.env)] }),
     );
     log.info(`doctor:\n${doctorReportText(report)}`);
     const summary = doctorSummary(report);

@@ -3,11 +3,13 @@ import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promi
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Governor } from '../../../../src/core/governor';
+import { managedPolicyReport } from '../../../../src/core/agents/doctor/managedPolicyCheck';
 import { managedPolicy } from '../../../../src/core/managed/managedPolicy';
 import { createNodeServices } from '../../../../src/core/nodeServices';
 import { protectedPatternFor } from '../../../../src/core/paths/protectedPaths';
 import { FileHookApprovals } from '../../../../src/core/userHooks/hookApprovals';
 import { RecordingLogger, RecordingTrace, ScriptedApprover } from '../../../support/governorHarness';
+import { runGovernor } from '../../../support/runGovernor';
 
 /** Issue 23: the administrator's managed file adds rules no intent, user file or repository file can drop. */
 describe('issue 23: managed policy', function () {
@@ -115,5 +117,32 @@ describe('issue 23: managed policy', function () {
     const loaded = governor.userHooks.load('test-agent');
     assert.deepEqual([...new Set(loaded.hooks.map((h) => h.source.layer))], ['managed']);
     assert.ok(loaded.notes.some((n) => n.includes('disableAllHooks is honoured only in the managed file')));
+  });
+
+  it("governor doctor has a 'Managed policy' check naming the file and each rule it sets (telemetry headers counted, not shown)", async () => {
+    assert.match(managedPolicyReport(process.env).detail, /no managed file at .*managed\.json/);
+    await writeFile(
+      managed,
+      JSON.stringify({
+        protectedPaths: ['secrets/**'],
+        requireSigning: true,
+        allowManagedHooksOnly: true,
+        hooks: { PreToolUse: [{ matcher: 'Write', hooks: [{ type: 'command', command: 'true' }, { type: 'command', command: 'true' }] }] },
+        telemetry: { endpoint: 'https://collector.example:4318', headers: { authorization: 'Bearer sekrit-token' } },
+      }),
+    );
+    const root = await mkdtemp(join(tmpdir(), 'ig-managed-doctor-'));
+    dirs.push(root);
+    const run = await runGovernor(['doctor', '--json', '--workspace', root], { anchorDir: join(person, 'anchors'), home: person, env: { INTENT_GOVERNOR_MANAGED_FILE: managed } });
+    const check = (JSON.parse(run.stdout) as { checks: { id: string; title: string; verdict: string; detail: string }[] }).checks.find((c) => c.id === 'managed-policy');
+    assert.ok(check, run.stdout + run.stderr);
+    assert.equal(check.title, 'Managed policy');
+    assert.equal(check.verdict, 'ok');
+    for (const part of [managed, 'protectedPaths: secrets/**', 'requireSigning', 'PreToolUse ×2', 'allowManagedHooksOnly', 'https://collector.example:4318 (1 header(s), not shown)']) assert.ok(check.detail.includes(part), `${part} in ${check.detail}`);
+    assert.ok(!run.stdout.includes('sekrit-token'));
+    await writeFile(managed, '[1]');
+    const broken = managedPolicyReport(process.env);
+    assert.equal(broken.verdict, 'broken');
+    assert.match(broken.detail, /must be a JSON object.*every write is refused/);
   });
 });
