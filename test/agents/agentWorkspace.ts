@@ -56,6 +56,7 @@ export function builtGovernor(args: string[], env: NodeJS.ProcessEnv): SpawnSync
  * attacker's setup that let Gemini CLI and Codex CLI run out-of-scope writes when hooks named node directly. The
  * agent itself must be started with the real node's absolute path when it is a Node script (see agentCommand).
  */
+// Tests that use it turn the resident governor off (INTENT_GOVERNOR_RESIDENT=off): it would answer without node.
 export function pathWithSilentPreToolNode(temp: string): string {
   const bin = join(temp, 'silent-node-bin');
   mkdirSync(bin, { recursive: true });

@@ -111,7 +111,7 @@ describe('agents: the real Claude Code governed through command hooks (the hook 
         { text: 'refused' },
       ],
       ws,
-      { PATH: pathWithSilentPreToolNode(temp) },
+      { PATH: pathWithSilentPreToolNode(temp), INTENT_GOVERNOR_RESIDENT: 'off' },
     );
     assert.equal(existsSync(file), false, 'the Write did not land');
     assert.equal(existsSync(join(ws, 'src/billing/y.ts')), false, 'the redirect did not run');

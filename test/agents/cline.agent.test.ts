@@ -114,7 +114,7 @@ describe('agents: the real Cline CLI governed through its hook files (the hook b
 
   it('a node first on PATH that exits 1 with no output on the tool call: the out-of-scope write is cancelled with the reason, nothing lands', async () => {
     // Cline runs the tool when a hook prints no JSON; the installed script prints Cline's cancel on every failure.
-    const { run } = await play([{ tool: 'editor', input: { path: join(ws, 'src/billing/x.ts'), new_text: 'x' } }, { text: 'never' }], { expectAllPlayed: false, env: { PATH: pathWithSilentPreToolNode(temp) } });
+    const { run } = await play([{ tool: 'editor', input: { path: join(ws, 'src/billing/x.ts'), new_text: 'x' } }, { text: 'never' }], { expectAllPlayed: false, env: { PATH: pathWithSilentPreToolNode(temp), INTENT_GOVERNOR_RESIDENT: 'off' } });
     assert.equal(existsSync(join(ws, 'src/billing/x.ts')), false, 'the write did not land');
     aborted(run);
     assert.match(readFileSync(join(home, '.cline', 'data', 'logs', 'cline.log'), 'utf8'), /"errorName":"ControlledStopError","errorMessage":"Intent Governor blocked this call: its hook process ended without an answer\./);

@@ -168,7 +168,7 @@ describe('agents: the real Codex CLI governed through its hooks (the hook bridge
         { tool: 'exec_command', input: { cmd: 'echo x > src/billing/y.ts' } },
         { text: 'blocked' },
       ],
-      { env: { PATH: pathWithSilentPreToolNode(temp) } },
+      { env: { PATH: pathWithSilentPreToolNode(temp), INTENT_GOVERNOR_RESIDENT: 'off' } },
     );
     assert.equal(existsSync(join(ws, 'src/billing/x.ts')), false, 'the patch did not land');
     assert.equal(existsSync(join(ws, 'src/billing/y.ts')), false, 'the redirect did not run');

@@ -134,7 +134,7 @@ describe('agents: the real GitHub Copilot CLI governed through its hooks (the ho
         { tool: 'bash', input: { command: 'echo x > src/billing/y.ts', description: 'write a file' } },
         { text: 'refused' },
       ],
-      { env: { PATH: pathWithSilentPreToolNode(temp) } },
+      { env: { PATH: pathWithSilentPreToolNode(temp), INTENT_GOVERNOR_RESIDENT: 'off' } },
     );
     assert.equal(existsSync(file), false, 'the create did not land');
     assert.equal(existsSync(join(ws, 'src/billing/y.ts')), false, 'the redirect did not run');

@@ -164,7 +164,7 @@ describe('agents: the real Gemini CLI governed through its hooks (the hook bridg
         { text: 'blocked' },
       ],
       undefined,
-      { PATH: pathWithSilentPreToolNode(temp) },
+      { PATH: pathWithSilentPreToolNode(temp), INTENT_GOVERNOR_RESIDENT: 'off' },
     );
     assert.equal(existsSync(join(ws, 'src/billing/x.ts')), false, 'the write did not land');
     assert.equal(existsSync(join(ws, 'src/billing/y.ts')), false, 'the redirect did not run');
