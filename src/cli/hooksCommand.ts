@@ -10,7 +10,8 @@ import { FileHookRunLog } from '../core/userHooks/fileHookRunLog';
 import { FileHookApprovals } from '../core/userHooks/hookApprovals';
 import { CLAUDE_CODE_DOOR, loadHookLayers } from '../core/userHooks/hookLayers';
 import { declaredHooks } from '../core/userHooks/declaredHooks';
-import { hookListing, hookListingText, LISTING_DOOR, type HookListingPorts } from '../core/userHooks/hookListing';
+import { hookListing, LISTING_DOOR, type HookListingPorts } from '../core/userHooks/hookListing';
+import { governanceListing, governanceListingText } from '../core/agents/governanceListing';
 import { governorHome } from '../core/paths/governorHome';
 import { defaultAnchorDir } from '../core/trace/anchorStore';
 import { parseCliArgs, usageError, workspaceFrom } from './cliArgs';
@@ -23,12 +24,15 @@ Usage: governor hooks list [--workspace DIR] [--json]
        governor hooks trust [--workspace DIR] [--yes]
        governor hooks <install|uninstall> [--agent ${AGENT_IDS.join('|')}] [--workspace DIR] [--claude-hooks mcp_tool|command]
 
-list shows every user hook the governor runs for this workspace: ~/.intent-governor/hooks.json (yours, runs
-without approval), .orchestration/hooks.json, .orchestration/hooks.yaml and Claude Code's .claude/settings*.json
-(run for every other agent; Claude Code runs them itself). One row per hook: event, matcher and \`if\`, type
-(command, args, http, prompt; async, asyncRewake, once), source file, state (approved, not approved, user's own)
-and how its last run ended. Files that cannot be read are listed below it. --json prints
-{"hooks": [...], "problems": [...], "notes": [...]}. Exit 0; 1 when a hooks file has a problem.
+list shows everything that governs a call in this workspace, in the order a call meets it: the agent doors
+\`hooks install\` wrote (per agent: its hook file, the events with a hook of ours, whether the file is what an
+install writes now), then every hook the governor runs: the managed file, ~/.intent-governor/hooks.json (yours, runs
+without approval), .orchestration/hooks.json, .orchestration/hooks.yaml, .agents/hooks.toml and Claude Code's
+settings files (run for every other agent; Claude Code runs them itself), one row per hook: event, matcher and
+\`if\`, type (command, args, http, prompt; async, asyncRewake, once), source file, state (approved, not approved,
+user's own) and how its last run ended; then the built-in guards, which always run. Files that cannot be read are
+listed below. --json prints {"doors": [...], "hooks": [...], "problems": [...], "warnings": [...], "notes": [...],
+"guards": [...]}. Exit 0; 1 when a hooks file has a problem.
 
 trust shows each project hook that is not approved yet, exactly as it would run, and asks "Approve these N
 hooks? [y/N]"; on y each is approved by the hash of what it runs (a changed hook asks again). Only a person may
@@ -91,10 +95,12 @@ async function userHooks(mode: 'list' | 'trust', root: string, json: boolean, ye
   const approvals = new FileHookApprovals(join(dirname(defaultAnchorDir(io.env)), 'hook-approvals'));
   // Headless, the workspace counts as trusted: a person chose to run the governor on it.
   const ports: HookListingPorts = { approvals, runLog: new FileHookRunLog(join(home, 'hook-runs')), trusted: true };
-  const declared = loadHookLayers(root, { home, door: LISTING_DOOR });
-  const listing = await hookListing(root, declared, ports);
-  if (mode === 'trust') return trustHooks(root, listing, declared.hooks, approvals, yes, io);
-  io.stdout(json ? `${JSON.stringify(listing, null, 2)}\n` : hookListingText(listing));
+  if (mode === 'trust') {
+    const declared = loadHookLayers(root, { home, door: LISTING_DOOR });
+    return trustHooks(root, await hookListing(root, declared, ports), declared.hooks, approvals, yes, io);
+  }
+  const listing = await governanceListing(root, { ...ports, home, env: io.env });
+  io.stdout(json ? `${JSON.stringify(listing, null, 2)}\n` : governanceListingText(listing));
   return listing.problems.length ? 1 : 0;
 }
 

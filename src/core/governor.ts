@@ -1,12 +1,5 @@
 import type { GovernorServices } from './governorServices';
-import { approvalGate } from './guards/approvalGate';
-import { commandPolicyHook } from './guards/commandPolicyHook';
-import { intentGate } from './guards/intentGate';
-import { pathScopeGuard } from './guards/pathScopeGuard';
-import { readLedger } from './guards/readLedger';
-import { staleGuard } from './guards/staleGuard';
-import { intentMapRefresher } from './guards/intentMapRefresher';
-import { traceRecorder } from './guards/traceRecorder';
+import { POST_GUARDS, PRE_GUARDS } from './guards/builtInGuards';
 import { userHookChain } from './userHooks/userHookChain';
 import { UserHookRunner } from './userHooks/userHookRunner';
 import { HookEngine } from './pipeline/hookEngine';
@@ -27,8 +20,8 @@ export class Governor {
 
   constructor(readonly services: GovernorServices) {
     this.engine = new HookEngine(services.logger);
-    for (const hook of [intentGate, pathScopeGuard, staleGuard, commandPolicyHook, approvalGate]) this.engine.registerPre(hook);
-    for (const hook of [readLedger, traceRecorder, intentMapRefresher]) this.engine.registerPost(hook);
+    for (const hook of PRE_GUARDS) this.engine.registerPre(hook);
+    for (const hook of POST_GUARDS) this.engine.registerPost(hook);
     // The user's hooks run before the guards, so the guards judge any input they rewrite; after the trace, so TraceRecorded follows it.
     this.userHooks = new UserHookRunner(services);
     const user = userHookChain(this.userHooks);

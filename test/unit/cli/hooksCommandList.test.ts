@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FileHookRunLog } from '../../../src/core/userHooks/fileHookRunLog';
 import { FileHookApprovals } from '../../../src/core/userHooks/hookApprovals';
@@ -60,7 +61,7 @@ describe('governor hooks list', function () {
     const run = await ws.governor(['hooks', 'list', '--workspace', ws.root, '--json']);
     assert.equal(run.code, 0, run.stderr);
     const listing = JSON.parse(run.stdout) as { hooks: Record<string, unknown>[]; problems: unknown[]; notes: string[] };
-    assert.deepEqual(Object.keys(listing), ['hooks', 'problems', 'warnings', 'notes']);
+    assert.deepEqual(Object.keys(listing), ['doors', 'hooks', 'problems', 'warnings', 'notes', 'guards']);
     assert.equal(listing.hooks.length, 4);
     const legacy = listing.hooks.find((h) => h.layer === 'legacy');
     assert.ok(legacy);
@@ -90,7 +91,8 @@ describe('governor hooks list', function () {
   it('no hooks anywhere says so; --help documents list and trust; a wrong option is a usage error', async () => {
     const empty = await ws.governor(['hooks', 'list']);
     assert.equal(empty.code, 0);
-    assert.equal(empty.stdout, 'No hooks are declared for this workspace.\n');
+    assert.match(empty.stdout, /^ {2}No user, project or managed hooks are declared for this workspace\.$/m);
+    assert.match(empty.stdout, /^ {2}none installed: run `governor hooks install`$/m);
     const help = await ws.governor(['hooks', '--help']);
     assert.equal(help.code, 0);
     assert.match(help.stdout, /governor hooks list \[--workspace DIR\] \[--json\]/);
@@ -98,6 +100,46 @@ describe('governor hooks list', function () {
     const wrong = await ws.governor(['hooks', 'list', '--yes']);
     assert.equal(wrong.code, 2);
     assert.match(wrong.stderr, /'list' takes no --yes/);
+  });
+
+  it('after `hooks install`, lists the agent doors it wrote (events, file, current) and the built-in guards, each with its layer', async () => {
+    // Claude Code's install edits ~/.claude.json: a private HOME keeps the person's own out of it.
+    ws.env.HOME = ws.home;
+    const install = await ws.governor(['hooks', 'install', '--agent', 'claude', '--agent', 'gemini', '--agent', 'cline', '--agent', 'opencode', '--claude-hooks', 'command']);
+    assert.equal(install.code, 0, install.stderr);
+
+    const text = await ws.governor(['hooks', 'list']);
+    assert.equal(text.code, 0, text.stderr);
+    for (const line of text.stdout.split('\n')) assert.ok([...line].length <= 100, `over 100 columns: ${line}`);
+    assert.doesNotMatch(text.stdout, /No hooks are declared|none installed/);
+    assert.match(text.stdout, /^ {2}Claude Code: \.claude\/settings\.local\.json \(command hook\): current$/m);
+    assert.match(text.stdout, /^ {4}events: .*PreToolUse.*PostToolUse/m);
+    assert.match(text.stdout, /^ {2}Gemini CLI: \.gemini\/settings\.json \(command hook\): current$/m);
+    assert.match(text.stdout, /^ {2}Cline: \.clinerules\/hooks\/ \(scripts\): installed$/m);
+    assert.match(text.stdout, /^ {4}events: PostToolUse, PreToolUse, SessionShutdown$/m);
+    assert.match(text.stdout, /^ {2}intent-gate +before +no change without a bound, valid, IN_PROGRESS intent$/m);
+    assert.match(text.stdout, /^ {2}approval-gate +before /m);
+    assert.match(text.stdout, /^ {2}trace-recorder +after /m);
+    assert.doesNotMatch(text.stdout, /Cursor|Codex/, 'doors not installed are not listed as text');
+
+    type Listing = { doors: { agent: string; layer: string; state: string; hookFile: string; events: string[]; current?: boolean; door?: string }[]; guards: { name: string; layer: string; phase: string; summary: string }[] };
+    const json = JSON.parse((await ws.governor(['hooks', 'list', '--json'])).stdout) as Listing;
+    const claude = json.doors.find((d) => d.agent === 'claude');
+    assert.deepEqual({ ...claude, events: undefined }, { agent: 'claude', label: 'Claude Code', layer: 'agent door', state: 'installed', door: 'command hook', hookFile: '.claude/settings.local.json', events: undefined, current: true, detail: 'current' });
+    assert.ok(claude?.events.includes('PreToolUse'));
+    assert.deepEqual(json.doors.find((d) => d.agent === 'cursor')?.state, 'not installed');
+    assert.deepEqual(json.doors.map((d) => d.agent), ['vscode', 'claude', 'cursor', 'gemini', 'codex', 'copilot', 'opencode', 'cline']);
+    assert.deepEqual(json.guards.map((g) => `${g.phase} ${g.name}`), ['pre intent-gate', 'pre path-scope-guard', 'pre stale-guard', 'pre command-policy', 'pre approval-gate', 'post read-ledger', 'post trace-recorder', 'post intent-map']);
+    assert.ok(json.guards.every((g) => g.layer === 'built-in' && g.summary.length > 0));
+
+    // A door edited by hand (our PostToolUse entry gone) is no longer what an install writes.
+    const file = join(ws.root, '.claude', 'settings.local.json');
+    const settings = JSON.parse(readFileSync(file, 'utf8')) as { hooks: Record<string, unknown> };
+    delete settings.hooks.PostToolUse;
+    writeFileSync(file, JSON.stringify(settings));
+    const edited = JSON.parse((await ws.governor(['hooks', 'list', '--json'])).stdout) as Listing;
+    assert.equal(edited.doors.find((d) => d.agent === 'claude')?.current, false);
+    assert.match((await ws.governor(['hooks', 'list'])).stdout, /^ {2}Claude Code: \.claude\/settings\.local\.json \(command hook\): out of date: governor hooks install --agent claude$/m);
   });
 });
 

@@ -38,6 +38,7 @@ describe('Show Hooks in VS Code', () => {
       row(new RegExp(`^ {2}Notification +\\* +http async +${state} +never run$`));
       row(/^\.claude\/settings\.json: not run for Claude Code \(it runs them itself\)$/);
       row(new RegExp(`^ {2}PostToolUse +Bash +args +${state} +never run$`));
+      row(/^ {2}intent-gate +before +/);
     } finally {
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
       for (const rel of Object.keys(files)) await rm(workspaceUri(rel).fsPath, { force: true });

@@ -1,17 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { readdir, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FileIntentSource } from '../../intents/fileIntentSource';
-import { readRegularFile } from '../../io/regularFile';
 import { matchScope } from '../../policy/scope';
 import { GOVERNANCE_LOG_FILE } from '../../trace/traceFiles';
 import type { AgentAdapter } from '../common/agentAdapter';
 import { firstLine, type CanaryCall, type CanaryReading, type CanaryReply } from '../common/canary';
-import { isOurCommand } from '../../userHooks/ourHookCommand';
 import { matcherMatches } from '../../userHooks/hookMatcher';
-import { isRecord } from '../common/hookDialect';
 import { AGENTS } from '../registry';
 import type { DoctorPorts } from './doctorPorts';
+import { ourHookFiles, ourJsonHandlers, readHookFile } from './installedDoors';
 import { reportOk, type AgentDoorReport, type DoctorCheck, type DoctorReport, type DoorKind } from './doctorReport';
 
 /**
@@ -35,7 +33,6 @@ export interface DoctorOptions {
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 const VERSION_TIMEOUT_MS = 15_000;
-const MAX_HOOK_FILE_BYTES = 4 * 1024 * 1024;
 /** Variables an agent sets for its own hooks only: the doctor, run from such an agent's shell, must not pass them to another's. */
 const AGENT_ONLY_ENV = ['COPILOT_CLI', 'COPILOT_PROJECT_DIR', 'CLAUDE_PROJECT_DIR', 'GEMINI_PROJECT_DIR', 'GEMINI_CWD', 'GEMINI_SESSION_ID'];
 
@@ -139,30 +136,10 @@ async function checkDoor(agent: AgentAdapter, call: CanaryCall, ports: DoctorPor
   return pluginDoor(agent, door, call, ports, env, timeoutMs);
 }
 
-type FileRead = { state: 'missing' } | { state: 'unreadable'; detail: string } | { state: 'read'; text: string };
-
-async function readHookFile(workspace: string, rel: string): Promise<FileRead> {
-  const read = await readRegularFile(join(workspace, ...rel.split('/')), { maxBytes: MAX_HOOK_FILE_BYTES });
-  if (read.ok) return { state: 'read', text: read.bytes.toString('utf8') };
-  if (read.problem.kind === 'missing') return { state: 'missing' };
-  return { state: 'unreadable', detail: `${rel} cannot be read (${read.problem.kind === 'not_regular' ? `it is ${read.problem.entry}` : read.problem.errno})` };
-}
-
 // ---------------------------------------------------------------------------------------------------------------
 // A hook event in a JSON hook file
 
 type Json = Record<string, unknown>;
-
-/** One hook handler of an event, with the matcher of the group it is in (or its own). */
-interface Handler {
-  handler: Json;
-  matcher: unknown;
-}
-
-function handlersOf(list: unknown): Handler[] {
-  if (!Array.isArray(list)) return [];
-  return list.filter(isRecord).flatMap((entry) => (Array.isArray(entry.hooks) ? entry.hooks.filter(isRecord).map((handler) => ({ handler, matcher: handler.matcher ?? entry.matcher })) : [{ handler: entry, matcher: entry.matcher }]));
-}
 
 /**
  * Whether a hook's matcher covers `tool`, as Claude Code (and the agents that copied its format) read one: none, ''
@@ -188,10 +165,9 @@ async function jsonDoor(agent: AgentAdapter, door: Extract<AgentAdapter['canary'
     // Unreadable for the agent too: it loads no hooks from it, ours included.
     return broken(agent, undefined, hookFile, `${hookFile} is not valid JSON (${messageOf(error)}), so ${agent.label} reads no hooks from it`, `fix the JSON of ${hookFile}, or remove it and ${installFix(agent)}`);
   }
-  const events = isRecord(config) && isRecord(config.hooks) ? config.hooks : {};
-  const ours = (h: Json) => isOurCommand(h.command) || hooks.shape.isOurHook?.(h) === true;
-  if (!Object.values(events).some((list) => handlersOf(list).some((h) => ours(h.handler)))) return notInstalled(agent, hookFile);
-  const pre = handlersOf(events[door.event]).filter((h) => ours(h.handler));
+  const ours = ourJsonHandlers(agent, config);
+  if (Object.keys(ours).length === 0) return notInstalled(agent, hookFile);
+  const pre = Object.hasOwn(ours, door.event) ? ours[door.event] : [];
   if (pre.length === 0) return broken(agent, 'command hook', hookFile, `${hookFile} has Intent Governor's hooks but no ${door.event} entry of ours, so ${agent.label}'s tool calls are not checked before they run`);
   const covering = pre.filter((h) => matcherCovers(h.matcher, door.tool));
   const kind: DoorKind = pre.some((h) => h.handler.type === 'mcp_tool') ? 'resident (mcp_tool)' : 'command hook';
@@ -259,7 +235,7 @@ async function scriptDoor(agent: AgentAdapter, door: Extract<AgentAdapter['canar
   if (read.state === 'unreadable') return broken(agent, 'scripts', door.file, read.detail);
   if (read.state === 'missing' || !door.isOurs(read.text)) {
     // Our other hook files there, without the pre-tool one: installed, and the pre-tool door is gone.
-    if (await anyOursIn(call.workspace, agent.hookFiles, door.isOurs)) return broken(agent, 'scripts', door.file, `${agent.hookFiles} has Intent Governor's hook files but ${door.file} is ${read.state === 'missing' ? 'missing' : 'not ours'}, so ${agent.label}'s tool calls are not checked before they run`);
+    if ((await ourHookFiles(call.workspace, agent.hookFiles, door.isOurs)).length > 0) return broken(agent, 'scripts', door.file, `${agent.hookFiles} has Intent Governor's hook files but ${door.file} is ${read.state === 'missing' ? 'missing' : 'not ours'}, so ${agent.label}'s tool calls are not checked before they run`);
     return notInstalled(agent, door.file);
   }
   const [file, ...args] = scriptArgv(read.text, join(call.workspace, ...door.file.split('/')));
@@ -268,15 +244,6 @@ async function scriptDoor(agent: AgentAdapter, door: Extract<AgentAdapter['canar
   return verdictOf(agent, 'scripts', door.file, [run.timedOut ? timedOut(agent, reply, timeoutMs) : agent.canary.blocks(reply)]);
 }
 
-async function anyOursIn(workspace: string, folder: string, isOurs: (text: string) => boolean): Promise<boolean> {
-  if (!folder.endsWith('/')) return false;
-  const names = await readdir(join(workspace, ...folder.split('/').filter(Boolean))).catch(() => [] as string[]);
-  for (const name of names) {
-    const read = await readHookFile(workspace, `${folder}${name}`);
-    if (read.state === 'read' && isOurs(read.text)) return true;
-  }
-  return false;
-}
 
 // ---------------------------------------------------------------------------------------------------------------
 // A plugin module (OpenCode)
