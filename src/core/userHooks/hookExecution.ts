@@ -7,8 +7,13 @@ import type { HookAction, HookSpec } from './hookSpec';
  */
 export type HookExecution =
   | { kind: 'exited'; exitCode: number; stdout: string; stderr: string; durationMs: number }
-  /** It could not run or did not finish: a timeout, a spawn failure, a non-2xx answer, no language model, cut output. */
-  | { kind: 'failed'; message: string; durationMs: number };
+  /** It could not run or did not finish: a timeout, a spawn failure, a non-2xx answer, cut output. */
+  | { kind: 'failed'; message: string; durationMs: number }
+  /**
+   * This door cannot run the hook at all (a prompt hook where there is no language model: headless): not the hook's
+   * fault, so no failure of it; its `onFailure` says whether the call goes on without it.
+   */
+  | { kind: 'unavailable'; message: string; durationMs: number };
 
 /** What an executor gets besides the hook: the input JSON, the env it may see, where to run, when to stop. */
 export interface HookRunContext {
@@ -27,7 +32,7 @@ export interface HookExecutor<A extends HookAction = HookAction> {
   run(action: A, spec: HookSpec, context: HookRunContext): Promise<HookExecution>;
 }
 
-/** The executors a door has; `prompt` absent = not available here (a HOOK_ERROR unless `onFailure: continue`). */
+/** The executors a door has; `prompt` absent = not available here (refused, unless the hook says `onFailure: continue`). */
 export interface HookExecutors {
   command: HookExecutor<Extract<HookAction, { type: 'command' }>>;
   http: HookExecutor<Extract<HookAction, { type: 'http' }>>;

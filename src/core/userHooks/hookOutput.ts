@@ -30,6 +30,7 @@ interface Signal {
  */
 export function readHookExecution(spec: HookSpec, execution: HookExecution): HookVerdict {
   if (execution.kind === 'failed') return failure(spec, execution.message);
+  if (execution.kind === 'unavailable') return unavailable(spec);
   const { exitCode, stdout, stderr } = execution;
   if (exitCode === 2) return blockingExit(spec, stderr);
   if (exitCode !== 0) {
@@ -189,6 +190,16 @@ function blockingExit(spec: HookSpec, stderr: string): HookVerdict {
   // Like Claude Code, exit 2 ignores stdout: stderr is the whole message.
   if (DECISION_EVENTS.has(spec.event)) return { decision: 'deny', reason: said || 'the hook blocked this (exit 2) without saying why', decidedBy: spec.name, failures: [] };
   return said ? { decision: 'none', context: said, failures: [] } : { decision: 'none', failures: [] };
+}
+
+/**
+ * A hook this door cannot run (a prompt hook headless: no language model). Not a failure of the hook, so no
+ * HOOK_ERROR: its `onFailure` decides, and the refusal says why in plain words and how to skip it here.
+ */
+function unavailable(spec: HookSpec): HookVerdict {
+  if (spec.onFailure === 'continue') return { decision: 'none', failures: [] };
+  const reason = `The prompt hook '${spec.name}' needs a language model, and there is none here (only VS Code provides one; agents' hooks and the governor CLI run without). Its onFailure is "block", so this is refused; set "onFailure": "continue" on it to skip it outside VS Code.`;
+  return { decision: 'deny', reason, decidedBy: spec.name, failures: [] };
 }
 
 function failure(spec: HookSpec, message: string): HookVerdict {

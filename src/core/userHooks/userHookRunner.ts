@@ -200,7 +200,7 @@ export class UserHookRunner {
       status?.dispose();
     }
     const verdict = readHookExecution(spec, execution);
-    await this.logRun(spec, execution.kind === 'failed' ? `failed: ${execution.message}` : resultWord(verdict), execution.durationMs);
+    await this.logRun(spec, runResult(execution, verdict), execution.durationMs);
     return verdict;
   }
 
@@ -212,7 +212,7 @@ export class UserHookRunner {
       const action = spec.action;
       if (action.type === 'command') return await this.executors.command.run(action, spec, context);
       if (action.type === 'http') return await this.executors.http.run(action, spec, context);
-      if (!this.executors.prompt) return { kind: 'failed', message: 'prompt hooks need a language model, which only VS Code provides here (set "onFailure": "continue" to skip it elsewhere)', durationMs: 0 };
+      if (!this.executors.prompt) return { kind: 'unavailable', message: NO_MODEL_HERE, durationMs: 0 };
       return await this.executors.prompt.run(action, spec, context);
     } catch (error) {
       return { kind: 'failed', message: `crashed: ${error instanceof Error ? error.message : String(error)}`, durationMs: 0 };
@@ -250,7 +250,7 @@ export class UserHookRunner {
     return (async () => {
       const execution = await this.execute(spec, facts, intent);
       const verdict = readHookExecution(spec, execution);
-      await this.logRun(spec, execution.kind === 'failed' ? `failed: ${execution.message}` : resultWord(verdict), execution.durationMs);
+      await this.logRun(spec, runResult(execution, verdict), execution.durationMs);
       if (execution.kind === 'failed') this.services.logger.warn(`background hook '${spec.name}' failed: ${execution.message}`);
       if (spec.asyncRewake && execution.kind === 'exited' && execution.exitCode === 2) {
         const why = execution.stderr.trim().slice(0, MAX_REASON_CHARS) || '(no reason given)';
@@ -301,6 +301,16 @@ export class UserHookRunner {
     const resolved = resolveIntentForWrites(await this.services.intents.load(), id);
     return resolved.ok ? resolved.value : undefined;
   }
+}
+
+/** Why a prompt hook cannot run outside VS Code, as its refusal and its last run say. */
+const NO_MODEL_HERE = 'no language model here';
+
+/** The run log's line for one run: how it failed, that it could not run here, or what it decided. */
+function runResult(execution: HookExecution, verdict: HookVerdict): string {
+  if (execution.kind === 'failed') return `failed: ${execution.message}`;
+  if (execution.kind === 'unavailable') return `${verdict.decision === 'deny' ? 'refused' : 'skipped'}: ${execution.message}`;
+  return resultWord(verdict);
 }
 
 function resultWord(verdict: HookVerdict): string {

@@ -33,7 +33,7 @@ function spec(action: HttpAction): HookSpec {
   };
 }
 
-const message = (execution: HookExecution): string => (execution.kind === 'failed' ? execution.message : `exited ${execution.exitCode}`);
+const message = (execution: HookExecution): string => (execution.kind === 'exited' ? `exited ${execution.exitCode}` : execution.message);
 
 describe('httpHookExecutor: hooks answered by a real HTTP server on 127.0.0.1', () => {
   let server: Server;

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { GovernedResult } from '../../../../src/core/flow/callRequest';
 import { Governor } from '../../../../src/core/governor';
 import { FileHookApprovals } from '../../../../src/core/userHooks/hookApprovals';
+import { FileHookRunLog } from '../../../../src/core/userHooks/fileHookRunLog';
 import { createNodeServices } from '../../../../src/core/nodeServices';
 import { RecordingLogger, RecordingTrace, SAMPLE_INTENTS, ScriptedApprover } from '../../../support/governorHarness';
 
@@ -222,15 +223,19 @@ describe('user hooks at the governed door: every event', function () {
     assert.equal(down.error.code, 'HOOK_ERROR');
   });
 
-  it('a prompt hook outside VS Code is a HOOK_ERROR, unless it says onFailure: continue', async () => {
+  it('a prompt hook outside VS Code says plainly there is no model here, and its onFailure decides: block refuses, continue skips; no HOOK_ERROR either way', async () => {
     const w = await world();
     await w.hooks({ PreToolUse: [{ matcher: 'write_file', hooks: [{ type: 'prompt', prompt: 'Is this safe? $ARGUMENTS' }] }] });
     const refused = await w.call('write_file', { path: 'src/auth/a.ts', content: 'x\n' });
     assert.ok(!refused.ok);
-    assert.equal(refused.error.code, 'HOOK_ERROR');
-    assert.match(refused.error.message, /language model/);
+    assert.equal(refused.error.code, 'HOOK_BLOCKED');
+    assert.match(refused.error.message, /prompt hook .*needs a language model, and there is none here \(only VS Code provides one;/);
+    assert.match(refused.error.message, /"onFailure": "continue"/);
     await w.hooks({ PreToolUse: [{ matcher: 'write_file', hooks: [{ type: 'prompt', prompt: 'Is this safe?', onFailure: 'continue' }] }] });
     assert.ok((await w.call('write_file', { path: 'src/auth/a.ts', content: 'x\n' })).ok);
+    assert.deepEqual(w.trace.governance.filter((e) => e.code === 'HOOK_ERROR'), [], 'a hook that cannot run here is not an error of the hook');
+    const runs = JSON.stringify(await new FileHookRunLog(join(w.home, 'hook-runs')).read(w.root));
+    assert.match(runs, /skipped: no language model here/);
   });
 
   it("a hook's allow never overrides a built-in refusal", async () => {
