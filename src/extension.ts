@@ -31,6 +31,8 @@ import { bindPolicy } from './host/approval/policySettings';
 import { registerTraceCommands } from './host/trace/traceCommands';
 import { VirtualDocuments } from './host/trace/virtualDocuments';
 import { registerWalkthrough } from './host/intents/walkthrough';
+import { detectSandbox } from './core/sandbox/sandboxDetection';
+import { announceSandboxAtStartup, SandboxStatusBar } from './host/sandboxStatusBar';
 
 /**
  * Activation only wires: the log channel first, then the governor for the first workspace folder, its
@@ -131,6 +133,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<Intent
     shutdown.add('MCP server', () => started.close());
   }
   log.info(`governing ${services.workspace.root} (trusted: ${services.policy.trusted}, approval: ${services.policy.approval})`);
+  // Whether commands run confined, said once at startup; probed in the background so activation does not wait.
+  const sandboxStatus = new SandboxStatusBar(vscode.window.createStatusBarItem('intentGovernor.sandbox', vscode.StatusBarAlignment.Left, 98), new vscode.ThemeColor('statusBarItem.warningBackground'));
+  context.subscriptions.push(sandboxStatus);
+  void announceSandboxAtStartup(detectSandbox, services.logger, sandboxStatus);
   return createExtensionApi(context.subscriptions, { governor, trace, statusText: () => statusBar.text, mcpUrl: () => mcp?.server.url, hookStatusText: () => host.hookStatus.text, intentsView: intentsView.rows });
 }
 

@@ -27,3 +27,13 @@ export function describeSandbox(sandbox: SandboxAvailability): string {
       return `No sandbox can start here (${sandbox.reason}): commands are judged by their text alone, and anything the text cannot show asks a human. To confine them: ${sandbox.install}.`;
   }
 }
+
+/**
+ * The short notice where no sandbox can start, for the status bar's tooltip: what is missing and how to get it.
+ * Undefined where commands are confined (nothing to warn about).
+ */
+export function notSandboxedNotice(sandbox: SandboxAvailability): string | undefined {
+  if (sandbox.kind !== 'unavailable') return undefined;
+  const install = sandbox.install.charAt(0).toUpperCase() + sandbox.install.slice(1);
+  return `Commands are not sandboxed: ${sandbox.reason}. ${install}.`;
+}
