@@ -1,4 +1,8 @@
+import { governorHome } from '../paths/governorHome';
 import type { RecordSigner } from '../signing/recordSignature';
+import { exporterFor, type RecordExporter } from '../telemetry/recordExporter';
+import { resolveTelemetryConfig } from '../telemetry/telemetryConfig';
+import { telemetryStatsFile } from '../telemetry/telemetryStats';
 import { defaultAnchorDir, FileAnchorStore } from './anchorStore';
 import type { FsyncMode } from './chainedLog';
 import { JsonlTraceSink } from './traceWriter';
@@ -17,11 +21,17 @@ export interface TraceStackOptions {
   signer?: () => RecordSigner | undefined;
   /** The governor's home (its redaction key); default governorHome(). */
   governorHome?: string;
+  /** The editor's `intentGovernor.telemetry.otlpEndpoint`; the managed file and OTEL_* variables come first. */
+  telemetryEndpoint?: string;
+  /** Where OTEL_* and the managed file's path are read; default process.env. */
+  env?: NodeJS.ProcessEnv;
 }
 
 export interface TraceStack {
   sink: JsonlTraceSink;
   anchors: FileAnchorStore;
+  /** The OpenTelemetry export, when configured (shared by every stack of the process that sends to the same place). */
+  exporter?: RecordExporter;
 }
 
 /**
@@ -31,8 +41,12 @@ export interface TraceStack {
  */
 export function createTraceStack(options: TraceStackOptions): TraceStack {
   const anchors = createAnchorStore(options);
-  const sink = new JsonlTraceSink({ workspaceRoot: options.workspaceRoot, toolVersion: options.toolVersion, anchors, fsync: options.fsync, signer: options.signer, governorHome: options.governorHome });
-  return { sink, anchors };
+  const env = options.env ?? process.env;
+  // Off unless configured; configured, it only queues here (the OpenTelemetry packages load on the first send).
+  const telemetry = resolveTelemetryConfig(env, options.telemetryEndpoint);
+  const exporter = telemetry && exporterFor(telemetry, { version: options.toolVersion, statsFile: telemetryStatsFile(options.governorHome ?? governorHome(env)) });
+  const sink = new JsonlTraceSink({ workspaceRoot: options.workspaceRoot, toolVersion: options.toolVersion, anchors, fsync: options.fsync, signer: options.signer, governorHome: options.governorHome, exporter });
+  return { sink, anchors, exporter };
 }
 
 /** The anchors alone, for doors that only verify (`governor check`, `governor trace verify|reanchor`). */

@@ -6,6 +6,7 @@ import type { LockOptions } from '../io/crossProcessLock';
 import { governorHome } from '../paths/governorHome';
 import { loadRedactionKey } from '../redaction/redactionKey';
 import { SecretRedactor } from '../redaction/secretRedactor';
+import type { RecordExporter } from '../telemetry/recordExporter';
 import { findGitDirs, readGitHead, type GitDirs, type GitHead } from './gitHead';
 import { governanceChainFields, traceChainFields } from './traceChain';
 import { GOVERNANCE_LOG_FILE, governanceLogPath, TRACE_FILE, traceFilePath } from './traceFiles';
@@ -37,6 +38,8 @@ export interface JsonlTraceSinkOptions {
   signer?: () => RecordSigner | undefined;
   /** Where the per-user redaction key lives (see loadRedactionKey); default governorHome(). */
   governorHome?: string;
+  /** Hears each record once it stands, as written (redacted): the OpenTelemetry export. It only queues. */
+  exporter?: RecordExporter;
 }
 
 /** A record that now stands in one of the logs, as `onRecorded` listeners hear of it. */
@@ -109,6 +112,7 @@ export class JsonlTraceSink implements TraceSink {
     await this.recoverOnce();
     const record = buildMutationRecord(await this.redactEvent(event), await this.context());
     await this.trace.append(record as unknown as Record<string, unknown>);
+    this.options.exporter?.export('agent_trace', record as unknown as Record<string, unknown>);
     this.notify({ log: TRACE_FILE, id: record.id, invocation_id: event.invocation_id, session_id: event.session_id, tool: event.tool });
   }
 
@@ -143,6 +147,7 @@ export class JsonlTraceSink implements TraceSink {
         } catch {
           // The change is on disk and its record stands; a leftover entry reconciles as landed later.
         }
+        this.options.exporter?.export('agent_trace', record as unknown as Record<string, unknown>);
         this.notify({ log: TRACE_FILE, id: record.id, invocation_id: event.invocation_id, session_id: event.session_id, tool: event.tool });
       },
       abandoned: async (reason) => {
@@ -157,6 +162,7 @@ export class JsonlTraceSink implements TraceSink {
   async recordGovernance(event: GovernanceEvent): Promise<void> {
     const record = buildGovernanceRecord(await this.redactor.redactDeep(event), await this.context());
     await this.governance.append(record as unknown as Record<string, unknown>);
+    this.options.exporter?.export('governance_log', record as unknown as Record<string, unknown>);
     this.notify({ log: GOVERNANCE_LOG_FILE, id: record.id, invocation_id: event.invocation_id, session_id: event.session_id, tool: event.tool });
   }
 
