@@ -1,3 +1,4 @@
+import { access, constants } from 'node:fs/promises';
 import { runProcess } from '../process/processRunner';
 import type { SandboxAvailability } from './sandboxAvailability';
 
@@ -43,7 +44,6 @@ async function probeSeatbelt(): Promise<SandboxAvailability> {
 }
 
 async function findOnPath(name: string, searchPath: string): Promise<string | undefined> {
-  const { access, constants } = await import('node:fs/promises');
   // /usr/bin first: a bwrap earlier on PATH in the workspace must not decide what confines commands.
   for (const dir of ['/usr/bin', '/bin', ...searchPath.split(':').filter((d) => d.startsWith('/'))]) {
     const candidate = `${dir}/${name}`;
