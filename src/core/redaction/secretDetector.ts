@@ -50,7 +50,9 @@ export async function detectSecrets(text: string): Promise<SecretFinding[]> {
   if (!mightHoldSecret(text)) return [];
   const { lintSource, config } = await loadDetector();
   const result = await lintSource({
-    source: { filePath: '/record.txt', content: text, contentType: 'text' },
+    // No file name: the PKCS#12 rule then skips its file look-up (a dynamic import of node:fs, which fails in a
+    // bundle loaded through the code cache); the text is no file anyway.
+    source: { filePath: '', ext: '.txt', content: text, contentType: 'text' },
     options: { config, noPhysicFilePath: true, maskSecrets: false },
   });
   const findings: SecretFinding[] = [];
