@@ -31,6 +31,7 @@ import { bindPolicy } from './host/approval/policySettings';
 import { registerTraceCommands } from './host/trace/traceCommands';
 import { VirtualDocuments } from './host/trace/virtualDocuments';
 import { registerWalkthrough } from './host/intents/walkthrough';
+import { trackWalkthroughProgress } from './host/intents/walkthroughProgress';
 import { detectSandbox } from './core/sandbox/sandboxDetection';
 import { announceSandboxAtStartup, SandboxStatusBar } from './host/sandboxStatusBar';
 
@@ -99,6 +100,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Intent
     ...intentsView.disposables,
     ...registerAgentSessionsView(governed),
     ...registerWalkthrough(context),
+    trackWalkthroughProgress({ intents, sessions: agentSessions, inspector, root: services.workspace.root, folder, log }),
     registerConnectAgentCommand(() => mcp, context.globalStorageUri, { cliPath: context.asAbsolutePath('dist/cli.js'), workspaceRoot: services.workspace.root }),
     registerInstallHooksCommand(services.workspace.root, context.asAbsolutePath('dist/hook.js')),
     registerDoctorCommand(services.workspace.root, log),
