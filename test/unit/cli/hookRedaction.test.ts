@@ -16,7 +16,8 @@ function grep(dir: string, needle: string): string {
   }
 }
 
-describe('governor hook: a refused command carrying a secret', () => {
+describe('governor hook: a refused command carrying a secret', function () {
+  this.timeout(120_000); // six hook processes and a verify, on a loaded machine
   let workspace: HeadlessHookWorkspace;
   beforeEach(async () => (workspace = await headlessHookWorkspace()));
   afterEach(() => workspace.dispose());
