@@ -51,6 +51,17 @@ const vendorTypescript = {
   },
 };
 
+/**
+ * The OpenTelemetry export (src/core/telemetry/otlpSdk.ts and the @opentelemetry packages, ~680 KB) is its own
+ * file, dist/vendor/otel.js, loaded on the first record sent: a hook process that exports nothing never parses it.
+ */
+const vendorOtel = {
+  name: 'vendor-otel',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/otlpSdk$/ }, () => ({ path: './vendor/otel.js', external: true }));
+  },
+};
+
 const common = {
   bundle: true,
   format: 'cjs',
@@ -66,12 +77,13 @@ const common = {
 };
 
 const entries = [
-  { entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], plugins: [...common.plugins, vendorTypescript] },
-  { entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' }, plugins: [...common.plugins, vendorMvdanSh, vendorTypescript] },
+  { entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], plugins: [...common.plugins, vendorTypescript, vendorOtel] },
+  { entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' }, plugins: [...common.plugins, vendorMvdanSh, vendorTypescript, vendorOtel] },
   // `governor hook` alone, for agents' hook commands (one process per tool call), and the headless governor
   // it loads only when no extension runs: both kept apart from the rest of the CLI so they start fast.
-  { entryPoints: ['src/cli/hookMain.ts'], outfile: 'dist/hook.js', plugins: [...common.plugins, vendorTypescript] },
-  { entryPoints: ['src/cli/headlessDecider.ts'], outfile: 'dist/hook-headless.js', plugins: [...common.plugins, vendorMvdanSh, vendorTypescript] },
+  { entryPoints: ['src/cli/hookMain.ts'], outfile: 'dist/hook.js', plugins: [...common.plugins, vendorTypescript, vendorOtel] },
+  { entryPoints: ['src/cli/headlessDecider.ts'], outfile: 'dist/hook-headless.js', plugins: [...common.plugins, vendorMvdanSh, vendorTypescript, vendorOtel] },
+  { entryPoints: ['src/core/telemetry/otlpSdk.ts'], outfile: 'dist/vendor/otel.js' },
   // The trace inspector runs in a webview (a browser iframe): one IIFE script and its stylesheet.
   { entryPoints: ['webview-ui/inspector.ts', 'webview-ui/inspector.css'], outdir: 'dist/webview', format: 'iife', platform: 'browser', target: 'es2022' },
 ];

@@ -129,7 +129,7 @@ export class OtlpRecordExporter implements RecordExporter {
   }
 
   private loadSender(): Promise<OtlpSender | string> {
-    this.sender ??= (this.opts.sender ?? (async () => (await import('./otlpSdk')).createOtlpSender(this.config, this.opts.version, this.opts.exportTimeoutMs)))().catch(
+    this.sender ??= (this.opts.sender ?? (async () => createSenderFrom(await import('./otlpSdk'), this.config, this.opts.version, this.opts.exportTimeoutMs)))().catch(
       (error: unknown) => `the OpenTelemetry packages could not be loaded (${error instanceof Error ? error.message : String(error)})`,
     );
     return this.sender;
@@ -170,6 +170,13 @@ export class OtlpRecordExporter implements RecordExporter {
 }
 
 const STATS_MAX_BYTES = 1024 * 1024;
+
+type OtlpSdkModule = typeof import('./otlpSdk');
+
+/** The bundles load otlpSdk as dist/vendor/otel.js (CommonJS) through import(): its exports may sit on `default`. */
+function createSenderFrom(module: OtlpSdkModule & { default?: OtlpSdkModule }, config: TelemetryConfig, version: string, timeoutMs: number): OtlpSender {
+  return (module.createOtlpSender ?? module.default?.createOtlpSender)(config, version, timeoutMs);
+}
 
 const live = new Set<OtlpRecordExporter>();
 let exitWatched = false;
