@@ -53,7 +53,7 @@ export async function createHostServices(options: HostServicesOptions): Promise<
   const root = workspace.root;
   const intents = new FileIntentSource(root);
   // The anchor directory every door shares (CLI, hooks, governor mcp), so `governor check` sees what we write.
-  const { sink: trace, anchors } = createTraceStack({ workspaceRoot: root, toolVersion: options.toolVersion, legacyAnchorDir: join(options.globalStoragePath, 'anchors'), signer: options.signer });
+  const { sink: trace, anchors } = createTraceStack({ workspaceRoot: root, toolVersion: options.toolVersion, legacyAnchorDir: join(options.globalStoragePath, 'anchors'), signer: options.signer, telemetryEndpoint: telemetrySetting() });
   const caseInsensitive = await detectCaseInsensitive(root);
   const hookStatusItem = vscode.window.createStatusBarItem('intentGovernor.hooks', vscode.StatusBarAlignment.Left, 99);
   hookStatusItem.name = 'Intent Governor: running hooks';
@@ -77,4 +77,9 @@ export async function createHostServices(options: HostServicesOptions): Promise<
     hookStatus,
   };
   return { services, intents, anchors, trace, hookStatus, intentMap };
+}
+
+/** intentGovernor.telemetry.otlpEndpoint: a machine setting (no workspace can point the export elsewhere). */
+function telemetrySetting(): string | undefined {
+  return vscode.workspace.getConfiguration('intentGovernor').get<string>('telemetry.otlpEndpoint')?.trim() || undefined;
 }

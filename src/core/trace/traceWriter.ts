@@ -253,7 +253,8 @@ export class JsonlTraceSink implements TraceSink {
   }
 
   async close(): Promise<void> {
-    await Promise.all([this.trace.close(), this.governance.close()]);
+    // What is queued for the collector goes out now, briefly: close is the last call before a door stops.
+    await Promise.all([this.trace.close(), this.governance.close(), this.options.exporter?.flush()]);
   }
 
   private async context(): Promise<RecordContext> {

@@ -111,6 +111,12 @@ describe('issue 23: OpenTelemetry export of both logs over OTLP/HTTP', function 
     assert.deepEqual([config?.url, config?.headers, config?.source], ['https://siem.example:4318/v1/logs', { authorization: 'Bearer t' }, managed]);
   });
 
+  it("the editor's setting intentGovernor.telemetry.otlpEndpoint is a machine setting (a repository cannot point the export elsewhere), off by default", async () => {
+    const manifest = JSON.parse(await readFile(join(__dirname, '../../../../package.json'), 'utf8')) as { contributes: { configuration: { properties: Record<string, { scope?: string; default?: unknown }> } } };
+    const setting = manifest.contributes.configuration.properties['intentGovernor.telemetry.otlpEndpoint'];
+    assert.deepEqual([setting?.scope, setting?.default], ['machine', '']);
+  });
+
   it('end to end: a change and a refusal arrive, decoded with the OTLP types, with intent, agent, decision, code, files and hashes, as written locally', async () => {
     const collector = new LoopbackCollector();
     const endpoint = await collector.start();
