@@ -1,4 +1,4 @@
-import type { BlameLine } from './traceBlame';
+import { alignEdited, blameCandidates, WindowIndex, type BlameLine } from './traceBlame';
 import { queryTrace } from './traceReader';
 
 /** A line a trace record changed that no longer holds what the record wrote (someone edited it since). */
@@ -11,34 +11,34 @@ export interface DriftedLine {
 }
 
 /**
- * Lines that drifted: a record touched this file, but none of its ranges is found in the current content
- * (its content hashes match nowhere), so the lines at its recorded position, where still unattributed,
- * were changed after the agent wrote them. Newest records claim first. Positions are as recorded: edits
- * above a drifted range shift it, which is the best a hash-only record allows.
+ * Lines that drifted: a record touched this file, but one of its ranges is not found whole in the current content
+ * (its content hash matches nowhere), so the lines of it, where still unattributed, were changed after the agent
+ * wrote them. A range whose lines carry their own hashes is placed where its surviving lines are; one without
+ * (older records) at its recorded position, and only when nothing of its record is found. Newest records claim
+ * first. Recorded positions are as recorded: edits above such a range shift it, the best a hash-only record allows.
  */
 export async function driftedLines(tracePath: string, relPath: string, blame: BlameLine[]): Promise<DriftedLine[]> {
   const found = new Set<string>();
   for (const line of blame) if (line.recordId) found.add(line.recordId);
+  const windows = new WindowIndex(blame.map((line) => line.text));
   const candidates: (DriftedLine & { start: number; end: number })[] = [];
-  for await (const { record } of queryTrace(tracePath, { file: relPath })) {
-    if (found.has(record.id)) continue;
+  for await (const { line, record } of queryTrace(tracePath, { file: relPath })) {
     const meta = record.metadata ?? {};
-    const change = meta.files?.find((f) => f.path === relPath)?.change;
-    if (change === 'deleted') continue;
-    for (const file of record.files ?? []) {
-      if (file.path !== relPath) continue;
-      for (const range of file.conversations.flatMap((c) => c.ranges ?? [])) {
-        if (!range.content_hash) continue;
-        candidates.push({
-          line: 0,
-          start: range.start_line,
-          end: range.end_line,
-          recordId: record.id,
-          intentId: typeof meta.intent_id === 'string' ? meta.intent_id : undefined,
-          agent: typeof meta.agent === 'string' ? meta.agent : undefined,
-          timestamp: record.timestamp,
-        });
-      }
+    if (meta.files?.find((f) => f.path === relPath)?.change === 'deleted') continue;
+    for (const range of blameCandidates(line, record, relPath)) {
+      if (windows.find(range.length, range.hash)) continue;
+      const aligned = alignEdited(range, windows);
+      if (!aligned && found.has(record.id)) continue;
+      const start = aligned ? aligned.offset + 1 : range.start + 1;
+      candidates.push({
+        line: 0,
+        start,
+        end: start + range.length - 1,
+        recordId: record.id,
+        intentId: typeof meta.intent_id === 'string' ? meta.intent_id : undefined,
+        agent: typeof meta.agent === 'string' ? meta.agent : undefined,
+        timestamp: record.timestamp,
+      });
     }
   }
   candidates.sort((a, b) => (a.timestamp < b.timestamp ? 1 : a.timestamp > b.timestamp ? -1 : 0));

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { diffLines } from 'diff';
 import { sha256Hex } from './traceChain';
 
@@ -70,4 +71,26 @@ export function changedRanges(before: string | undefined, after: string): LineRa
 
 function range(lines: readonly string[], start: number, end: number): LineRange {
   return { start_line: start, end_line: end, content_hash: hashLines(lines.slice(start - 1, end)) };
+}
+
+/** Hex characters kept of each line's hash: enough to align a range's surviving lines, short enough to store. */
+export const LINE_HASH_CHARS = 8;
+/** Past this many changed lines a record keeps only the ranges' hashes (blame then finds whole ranges only). */
+export const MAX_LINE_HASHED_LINES = 4096;
+
+/** The short hash of one line, as `lineHashes` stores it. */
+export function lineHash(line: string): string {
+  return createHash('sha256').update(line).digest('hex').slice(0, LINE_HASH_CHARS);
+}
+
+/**
+ * Per range of `after`, its lines' short hashes run together: what lets blame keep the lines of a range that
+ * survive when another line of it is edited (the range's own hash then matches nowhere). Undefined past
+ * MAX_LINE_HASHED_LINES lines, or when every range is one line (its hash says it all).
+ */
+export function lineHashes(after: string, ranges: readonly LineRange[]): string[] | undefined {
+  const total = ranges.reduce((sum, r) => sum + r.end_line - r.start_line + 1, 0);
+  if (total > MAX_LINE_HASHED_LINES || ranges.every((r) => r.end_line === r.start_line)) return undefined;
+  const lines = splitLines(after);
+  return ranges.map((r) => lines.slice(r.start_line - 1, r.end_line).map(lineHash).join(''));
 }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { splitLines } from './ranges';
+import { LINE_HASH_CHARS, lineHash, splitLines } from './ranges';
 import { queryTrace } from './traceReader';
 import type { AgentTraceRecord } from './traceRecord';
 
@@ -24,6 +24,8 @@ export interface BlameCandidate {
   start: number;
   timestamp: string;
   traceLine: number;
+  /** Its lines' short hashes (the record's `line_hashes`), when recorded: the surviving lines of an edited range. */
+  lines?: string[];
   attribution: Omit<BlameLine, 'line' | 'text'>;
 }
 
@@ -44,6 +46,8 @@ export async function blameFile(tracePath: string, relPath: string, content: str
 export function blameCandidates(traceLine: number, record: AgentTraceRecord, relPath: string): BlameCandidate[] {
   const meta = record.metadata ?? {};
   const candidates: BlameCandidate[] = [];
+  const lineHashes = listOf(listOf(meta.files).find((f) => f?.path === relPath)?.line_hashes);
+  let index = 0;
   // A log is editable by anyone with the workspace: skip what is not shaped like a record instead of throwing.
   for (const file of listOf(record.files)) {
     if (file?.path !== relPath) continue;
@@ -51,14 +55,17 @@ export function blameCandidates(traceLine: number, record: AgentTraceRecord, rel
       if (!conversation) continue;
       for (const range of listOf(conversation.ranges)) {
         if (!range) continue;
+        const hashes = lineHashes[index++];
         const length = range.end_line - range.start_line + 1;
         if (!range.content_hash || !(length >= 1)) continue;
+        const lines = typeof hashes === 'string' && hashes.length === length * LINE_HASH_CHARS ? (hashes.match(LINE_HASH_PATTERN) ?? undefined) : undefined;
         candidates.push({
           hash: range.content_hash,
           length,
           start: range.start_line - 1,
           timestamp: record.timestamp,
           traceLine,
+          ...(lines ? { lines } : {}),
           attribution: {
             recordId: record.id,
             intentId: typeof meta.intent_id === 'string' ? meta.intent_id : undefined,
@@ -78,15 +85,17 @@ export function blameCandidates(traceLine: number, record: AgentTraceRecord, rel
 export function attributeLines(content: string, all: readonly BlameCandidate[]): BlameLine[] {
   const lines = splitLines(content);
   // Newest first: by timestamp, then by position in the file (a merge can interleave clocks).
-  const candidates = all
-    .filter((c) => c.length <= lines.length)
-    .sort((a, b) => (a.timestamp < b.timestamp ? 1 : a.timestamp > b.timestamp ? -1 : b.traceLine - a.traceLine));
+  const candidates = [...all].sort((a, b) => (a.timestamp < b.timestamp ? 1 : a.timestamp > b.timestamp ? -1 : b.traceLine - a.traceLine));
 
   const windows = new WindowIndex(lines);
   const owner: (BlameCandidate | undefined)[] = new Array(lines.length);
   for (const candidate of candidates) {
     const starts = windows.find(candidate.length, candidate.hash);
-    if (!starts) continue;
+    if (!starts) {
+      // Edited since: the lines of it that are still there, by their own hashes, where most of them line up.
+      for (const i of alignEdited(candidate, windows)?.matched ?? []) owner[i] ??= candidate;
+      continue;
+    }
     let best = starts[0];
     for (const s of starts) if (Math.abs(s - candidate.start) < Math.abs(best - candidate.start)) best = s;
     for (let i = best; i < best + candidate.length; i += 1) owner[i] ??= candidate;
@@ -97,19 +106,59 @@ export function attributeLines(content: string, all: readonly BlameCandidate[]):
   });
 }
 
-/** Hashes of every window of the current lines, built once per window length on first use. */
-class WindowIndex {
+const LINE_HASH_PATTERN = new RegExp(`[0-9a-f]{${LINE_HASH_CHARS}}`, 'g');
+
+/**
+ * Where the lines of an edited range are now: its lines are placed at the one offset most of them agree on (the
+ * nearest to where it was written on a tie), and only those matching there count (`matched`, 0-based), so a lone
+ * `}` elsewhere is not claimed. Undefined when none of its lines is left or it has no line hashes.
+ */
+export function alignEdited(candidate: Pick<BlameCandidate, 'lines' | 'start'>, windows: WindowIndex): { offset: number; matched: number[] } | undefined {
+  const lines = candidate.lines;
+  if (!lines) return undefined;
+  const votes = new Map<number, number>();
+  lines.forEach((hash, j) => {
+    for (const i of windows.lineIndex(hash)) votes.set(i - j, (votes.get(i - j) ?? 0) + 1);
+  });
+  let best: number | undefined;
+  for (const [offset, count] of votes) {
+    const bestCount = best === undefined ? 0 : (votes.get(best) ?? 0);
+    if (best === undefined || count > bestCount || (count === bestCount && Math.abs(offset - candidate.start) < Math.abs(best - candidate.start))) best = offset;
+  }
+  if (best === undefined) return undefined;
+  const offset = best;
+  return { offset, matched: lines.flatMap((hash, j) => (windows.lineIndex(hash).includes(offset + j) ? [offset + j] : [])) };
+}
+
+/** Hashes of every window of the current lines, built once per window length on first use; lines' short hashes too. */
+export class WindowIndex {
+  private byLine: Map<string, number[]> | undefined;
+
   private readonly joined: string;
   private readonly starts: number[] = [];
   private readonly byLength = new Map<number, Map<string, number[]>>();
 
-  constructor(private readonly lines: string[]) {
+  constructor(private readonly lines: readonly string[]) {
     let offset = 0;
     for (const line of lines) {
       this.starts.push(offset);
       offset += line.length + 1;
     }
     this.joined = lines.join('\n');
+  }
+
+  /** Where lines with this short hash (ranges.ts lineHash) are, 0-based. */
+  lineIndex(hash: string): number[] {
+    if (!this.byLine) {
+      this.byLine = new Map();
+      this.lines.forEach((line, i) => {
+        const key = lineHash(line);
+        const list = this.byLine?.get(key);
+        if (list) list.push(i);
+        else this.byLine?.set(key, [i]);
+      });
+    }
+    return this.byLine.get(hash) ?? [];
   }
 
   find(length: number, hash: string): number[] | undefined {

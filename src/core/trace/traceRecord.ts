@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { isAbsolute, relative, sep } from 'node:path';
-import { changedRanges, hashContent, type LineRange } from './ranges';
+import { changedRanges, hashContent, lineHashes, type LineRange } from './ranges';
 import type { GovernanceEvent, MutationEvent, TraceApproval } from './traceSink';
 
 /** Agent Trace schema version our records declare. */
@@ -33,6 +33,8 @@ export interface FileChangeMeta {
   change: 'created' | 'modified' | 'deleted';
   before_hash?: string;
   after_hash?: string;
+  /** Per range of this file (in order), its lines' short hashes run together (ranges.ts lineHashes); blame's fallback. */
+  line_hashes?: string[];
 }
 
 /** What a mutation record says allowed it: the policy alone, or a person's approval. */
@@ -147,6 +149,7 @@ export function buildMutationRecord(event: MutationEvent, context: RecordContext
       change: change.after === undefined ? 'deleted' : change.before === undefined && change.before_hash === undefined && !change.before_unknown ? 'created' : 'modified',
       before_hash: change.before === undefined ? change.before_hash : hashContent(change.before),
       after_hash: change.after === undefined ? undefined : hashContent(change.after),
+      line_hashes: change.after === undefined ? undefined : lineHashes(change.after, ranges),
     });
   }
   return {

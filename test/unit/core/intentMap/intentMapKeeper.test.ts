@@ -90,8 +90,8 @@ describe('intent map kept by the post-hook', () => {
     assert.deepEqual(auth.bullets.slice(0, 2), ['Status: IN_PROGRESS', 'Owned scope: `src/auth/**`']);
     assert.match(auth.bullets[2], /^Changes: 2, last \S+ by test-agent \(`[0-9a-f-]{36}`\)$/);
     assert.equal(auth.bullets[3], 'Refusals: 2');
-    // The edit replaced line 3 of the first write, so only the edit's lines are found whole now.
-    assert.equal(auth.files[0].lines, '3-4');
+    // The edit replaced line 3 of the first write: its lines 3-4 are the edit's, the first write keeps its unchanged lines.
+    assert.equal(auth.files[0].lines, '1-4');
     assert.equal(auth.files[0].changes, 2);
     assert.match(auth.files[0].last, /, modified$/);
     assert.deepEqual(auth.refusals.map((r) => [r.code, r.count]), [['SCOPE_VIOLATION', 1], ['STALE_FILE', 1]]);
@@ -120,8 +120,9 @@ describe('intent map kept by the post-hook', () => {
 
     const sections = parseIntentMap(await ws.map());
     const login = sections.get('auth-refactor')!.files[0];
-    assert.equal(login.lines, '1-2, 5-6');
-    assert.equal(login.records.split('; ').length, 2);
+    // The first write's unchanged lines, the import the second edit put above and the first edit's lines, moved: all of it.
+    assert.equal(login.lines, '1-6');
+    assert.equal(login.records.split('; ').length, 3);
     assert.equal(sections.get('billing')!.files[0].lines, '2-4');
     await assertMatchesTrace(ws, sections, { 'auth-refactor': ['src/auth/login.ts'], billing: ['src/billing/pay.ts', 'src/billing/refund.ts'] });
   });

@@ -59,14 +59,28 @@ describe('traceBlame', () => {
     assert.deepEqual(lines.map((l) => l.intentId), ['INT-F', 'INT-F', 'INT-F', 'INT-F', 'INT-REDO', 'INT-REDO', 'INT-REDO']);
   });
 
-  it('leaves every line unattributed for a file the trace never touched, and for edited lines', async () => {
+  it('leaves every line unattributed for a file the trace never touched, and edited lines (the rest of their range keeps its record)', async () => {
     assert.ok((await blameFile(ws.trace, 'src/new.ts', text(F))).every((l) => l.recordId === undefined));
     const edited = await blameFile(ws.trace, 'src/mod.ts', text([...F, 'export function g() {', '  return 3;', '}']));
-    assert.deepEqual(edited.slice(4).map((l) => l.recordId), [undefined, undefined, undefined], 'the g range no longer matches as a whole');
+    assert.deepEqual(edited.slice(4).map((l) => l.intentId), ['INT-G', undefined, 'INT-G'], 'the g range no longer matches as a whole; its unchanged lines do');
   });
 
   it('matches content regardless of CRLF line endings in the current file', async () => {
     const lines = await blameFile(ws.trace, 'src/mod.ts', [...F, ...G].join('\r\n'));
     assert.ok(lines.every((l) => l.intentId !== undefined));
+  });
+
+  it('after an edit of line 3 of a record\'s 2-3 range, the unchanged line 2 stays that record\'s (issue 24)', async () => {
+    const sink = ws.sink();
+    const before = text(['a', 'b', 'c', 'd']);
+    const after = text(['a', 'B2', 'C3', 'd']);
+    await sink.recordMutation(mutationEvent({ intent_id: 'INT-BASE', timestamp: '2026-01-03T09:00:00.000Z', files: [{ path: 'src/r.ts', after: before }] }));
+    await sink.recordMutation(mutationEvent({ intent_id: 'INT-23', timestamp: '2026-01-03T10:00:00.000Z', files: [{ path: 'src/r.ts', before, after }] }));
+    await sink.close();
+    const lines = await blameFile(ws.trace, 'src/r.ts', text(['a', 'B2', 'C3 edited by a person', 'd']));
+    assert.deepEqual(lines.map((l) => l.intentId ?? '(unattributed)'), ['INT-BASE', 'INT-23', '(unattributed)', 'INT-BASE']);
+    // Lines moved down by an insertion above still find their record.
+    const moved = await blameFile(ws.trace, 'src/r.ts', text(['new', 'a', 'B2', 'C3 edited', 'd']));
+    assert.deepEqual(moved.map((l) => l.intentId ?? '-'), ['-', 'INT-BASE', 'INT-23', '-', 'INT-BASE']);
   });
 });
