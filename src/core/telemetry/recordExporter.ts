@@ -31,7 +31,7 @@ export interface RecordExporterOptions {
   delayMs?: number;
   /** One request's timeout, the exporter's retries included. Default: the config's. */
   exportTimeoutMs?: number;
-  /** How long a process about to exit waits for its queue to go out. Default 500 ms. */
+  /** How long a process about to exit waits for its queue to go out. Default: the config's (1000 ms). */
   exitFlushMs?: number;
   /** Where drops and failures are appended for `governor doctor` (telemetryStats.ts). */
   statsFile?: string;
@@ -45,7 +45,8 @@ export interface RecordExporterOptions {
  * Records leave for an OpenTelemetry collector in the background: `export` only queues (bounded; a full queue
  * drops and counts), a timer that does not keep the process alive batches them, one request at a time; the
  * OpenTelemetry packages are loaded on the first send, never in a process that exports nothing. A process about to
- * exit (beforeExit) sends what is left for at most `exitFlushMs`, then exits as it would have.
+ * exit (beforeExit) sends what is left for at most `exitFlushMs` (1 s; the packages' first load alone can take
+ * 50-400 ms on a busy machine), then exits as it would have.
  */
 export class OtlpRecordExporter implements RecordExporter {
   private readonly queue: OtlpLogEntry[] = [];
@@ -62,7 +63,7 @@ export class OtlpRecordExporter implements RecordExporter {
     private readonly config: TelemetryConfig,
     options: RecordExporterOptions = {},
   ) {
-    this.opts = { maxQueue: 2048, batchSize: 512, delayMs: 1000, exportTimeoutMs: config.timeoutMs, exitFlushMs: 500, version: '0.0.0', ...options };
+    this.opts = { maxQueue: 2048, batchSize: 512, delayMs: 1000, exportTimeoutMs: config.timeoutMs, exitFlushMs: config.exitFlushMs, version: '0.0.0', ...options };
     watchExit(this);
   }
 

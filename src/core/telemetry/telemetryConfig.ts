@@ -8,6 +8,8 @@ export interface TelemetryConfig {
   serviceName: string;
   /** One request's timeout, retries included (OTEL_EXPORTER_OTLP_(LOGS_)TIMEOUT, default 5000 ms). */
   timeoutMs: number;
+  /** How long a process about to exit waits for its queue to go out (INTENT_GOVERNOR_OTLP_EXIT_FLUSH_MS, default 1000). */
+  exitFlushMs: number;
   /** Who set it, for `governor doctor`: the managed file's path, the variable's name, or the setting's. */
   source: string;
 }
@@ -22,7 +24,8 @@ export interface TelemetryConfig {
 export function resolveTelemetryConfig(env: NodeJS.ProcessEnv = process.env, settingEndpoint?: string): TelemetryConfig | undefined {
   const serviceName = env.OTEL_SERVICE_NAME?.trim() || 'intent-governor';
   const timeout = Number(env.OTEL_EXPORTER_OTLP_LOGS_TIMEOUT ?? env.OTEL_EXPORTER_OTLP_TIMEOUT);
-  const common = { serviceName, timeoutMs: Number.isFinite(timeout) && timeout > 0 ? timeout : 5000 };
+  const exitFlush = Number(env.INTENT_GOVERNOR_OTLP_EXIT_FLUSH_MS);
+  const common = { serviceName, timeoutMs: Number.isFinite(timeout) && timeout > 0 ? timeout : 5000, exitFlushMs: Number.isFinite(exitFlush) && exitFlush >= 0 ? exitFlush : 1000 };
   const managed = managedPolicy(env).telemetry;
   if (managed) return { ...common, url: logsUrl(managed.endpoint), headers: { ...managed.headers }, source: managedPolicy(env).file };
   if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return undefined;
