@@ -186,10 +186,10 @@ describe('agents: the real Codex CLI governed through its hooks (the hook bridge
     assert.match(install.stderr, /Codex does not load .*untrusted\/\.codex\/hooks\.json: it reads a project's \.codex\/ folder only once you trust the project.*then run this install again/);
   });
 
-  it('a command that needs a person (a redirect into scope) is refused with the reason, since Codex cannot ask from a hook', async () => {
-    const { model } = await play([{ tool: 'exec_command', input: { cmd: 'echo x > src/auth/y.ts' } }, { text: 'refused' }]);
-    assert.equal(existsSync(join(ws, 'src/auth/y.ts')), false, 'an ask never lets the command run');
-    assert.match(model.toolResults()[0]?.text ?? '', /blocked by PreToolUse hook: Intent Governor asks a human: .*writes to src\/auth\/y\.ts.* Codex cannot ask a person from a hook, so the call is refused/, JSON.stringify(model.toolResults()));
+  it('a destructive command that needs a person is refused with the reason, since Codex cannot ask from a hook (an in-scope redirect now runs confined: codexConfinedShell)', async () => {
+    const { model } = await play([{ tool: 'exec_command', input: { cmd: 'rm -rf src/auth' } }, { text: 'refused' }]);
+    assert.equal(existsSync(join(ws, 'src/auth/login.ts')), true, 'an ask never lets the command run');
+    assert.match(model.toolResults()[0]?.text ?? '', /blocked by PreToolUse hook: Intent Governor asks a human: Destructive command: rm -rf src\/auth.* Codex cannot ask a person from a hook, so the call is refused/, JSON.stringify(model.toolResults()));
   });
 
   it("a project hook that rewrites a patch's path: Codex applies the rewrite (updatedInput), judged by scope, and it is traced", async () => {

@@ -7,10 +7,12 @@ export function shellQuote(word: string): string {
 
 /**
  * A confined invocation as one shell command line, for an agent's own shell to run in place of the command it
- * was given: `env` sets the private temp folder, then the sandbox runs `/bin/sh -c <command>`. Every word is
- * quoted, so the original command reaches `sh -c` byte for byte whatever shell the agent runs this line in.
+ * was given: assignments set the private temp folder for the sandbox's command, then the sandbox runs
+ * `/bin/sh -c <command>`. Every word is quoted, so the original command reaches `sh -c` byte for byte whatever
+ * POSIX shell the agent runs this line in. Assignments, not `/usr/bin/env`: GitHub Copilot CLI 1.0.102 refuses a
+ * rewritten command whose program changes its environment ("execution context changed after permission evaluation").
  */
 export function confinedCommandLine(invocation: Invocation, tempDir: string): string {
-  const env = ['TMPDIR', 'TMP', 'TEMP'].map((name) => `${name}=${tempDir}`);
-  return ['/usr/bin/env', ...env, invocation.file, ...invocation.args].map(shellQuote).join(' ');
+  const assignments = ['TMPDIR', 'TMP', 'TEMP'].map((name) => `${name}=${shellQuote(tempDir)}`);
+  return [...assignments, ...[invocation.file, ...invocation.args].map(shellQuote)].join(' ');
 }

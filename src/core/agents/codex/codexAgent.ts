@@ -19,7 +19,7 @@ export const codexAgent = {
   hookFiles: CODEX_HOOK_FILE,
   binary: 'codex',
   enforcement: 'enforced',
-  shellConfinement: 'text policy',
+  shellConfinement: 'sandboxed',
   canary: codexCanary,
   jsonHooks: CODEX_HOOKS,
   async install(root, mode, cliPath, context) {

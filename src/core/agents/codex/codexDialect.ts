@@ -1,5 +1,6 @@
 import { parseClaudeStyle, renderClaudeStyle, renderClaudeStyleFailure } from '../common/claudeStyleProtocol';
 import { patchCalls } from '../common/patchCalls';
+import { replaceCommandField } from '../common/shellConfinement';
 import { mapByTable, missingInput, resolveAgainst, stringField, type AgentPlace, type HookDialect, type HookEvent, type HookReply, type NativeToolTable } from '../common/hookDialect';
 import type { BridgeAnswer, ToolMapping } from '../common/nativeCall';
 import { RESIDENT_SERVER_NAME } from '../claude/residentHook';
@@ -109,6 +110,8 @@ export const codexDialect: HookDialect = {
     return mapTable(toolName, toolInput, place);
   },
   render,
+  // exec_command (Bash to hooks) runs an allow's updatedInput (verified with 0.169.0, test/agents/codexConfinedShell.agent.test.ts).
+  confineShell: replaceCommandField({ Bash: 'command' }),
   // Exit 2 with the reason on stderr blocks a Codex tool call; any other failure Codex would ignore and run the tool.
   renderFailure: renderClaudeStyleFailure,
 };

@@ -14,7 +14,7 @@ export const copilotAgent = {
   hookFiles: COPILOT_HOOK_FILE,
   binary: 'copilot',
   enforcement: 'enforced',
-  shellConfinement: 'text policy',
+  shellConfinement: 'sandboxed',
   canary: copilotCanary,
   jsonHooks: COPILOT_HOOKS,
   install: jsonHookInstall('copilot', COPILOT_HOOKS),

@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseClaudeStyle } from '../common/claudeStyleProtocol';
 import { patchCalls } from '../common/patchCalls';
+import { replaceCommandField } from '../common/shellConfinement';
 import { isVscodePayload } from './copilotStandIn';
 import { isRecord, mapByTable, missingInput, stringField, unknownEvent, type AgentPlace, type HookDialect, type HookEvent, type HookReply, type NativeToolTable } from '../common/hookDialect';
 import type { BridgeAnswer, ToolMapping } from '../common/nativeCall';
@@ -221,4 +222,10 @@ function renderFailure(reason: string): HookReply {
   return { exitCode: 0, stdout: json(decisionFields('deny', message)), stderr: `${message}\n` };
 }
 
-export const copilotDialect: HookDialect = { id: 'copilot', agentName: 'copilot-cli', parse, mapTool, render, renderFailure };
+/**
+ * bash runs a preToolUse allow's modifiedArgs (verified with 1.0.102, test/agents/copilotConfinedShell.agent.test.ts),
+ * as long as the rewritten line starts no program that changes its environment (see confinedCommandLine).
+ */
+const confineShell = replaceCommandField({ bash: 'command' });
+
+export const copilotDialect: HookDialect = { id: 'copilot', agentName: 'copilot-cli', parse, mapTool, render, renderFailure, confineShell };

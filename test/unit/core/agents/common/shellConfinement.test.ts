@@ -6,14 +6,14 @@ import type { HookEvent } from '../../../../../src/core/agents/common/hookDialec
 import { AGENTS } from '../../../../../src/core/agents/registry';
 import { confinedCommandLine, shellQuote } from '../../../../../src/core/sandbox/confinedCommandLine';
 
-const LINE = "/usr/bin/env TMPDIR=/tmp/governor-shell-abcdef /usr/bin/bwrap -- /bin/sh -c 'echo ok'";
+const LINE = "TMPDIR=/tmp/governor-shell-abcdef /usr/bin/bwrap -- /bin/sh -c 'echo ok'";
 
 const pre = (toolName: string, toolInput: Record<string, unknown>, eventName = 'PreToolUse'): HookEvent => ({ kind: 'tool', phase: 'pre', eventName, sessionId: 's', toolName, toolInput });
 
 describe("agents' own shells: the confined rewrite in each dialect", () => {
   it('every adapter says how its shell runs, and says sandboxed exactly when its dialect can rewrite a shell command', () => {
     for (const agent of AGENTS) assert.equal(agent.shellConfinement, agent.dialect.confineShell ? 'sandboxed' : 'text policy', agent.id);
-    assert.deepEqual(AGENTS.filter((a) => a.shellConfinement === 'sandboxed').map((a) => a.id), ['claude', 'gemini']);
+    assert.deepEqual(AGENTS.filter((a) => a.shellConfinement === 'sandboxed').map((a) => a.id), ['claude', 'gemini', 'codex', 'copilot']);
   });
 
   it('Claude Code: Bash keeps its description and timeout with the command replaced; other tools are not rewritten', () => {
@@ -50,5 +50,14 @@ describe("agents' own shells: the confined rewrite in each dialect", () => {
     const line = confinedCommandLine({ file: '/bin/sh', args: ['-c', 'printf %s "$0"', command], env: {} }, '/tmp/governor-shell-abcdef');
     const run = spawnSync('/bin/bash', ['-c', line], { encoding: 'utf8' });
     assert.equal(run.stdout, command, run.stderr);
+  });
+
+  it('the private temp folder reaches the command as TMPDIR, TMP and TEMP through shell assignments (no env program), even with a space in it', () => {
+    for (const shell of ['/bin/sh', '/bin/bash']) {
+      const line = confinedCommandLine({ file: '/bin/sh', args: ['-c', 'printf "%s|%s|%s" "$TMPDIR" "$TMP" "$TEMP"'], env: {} }, '/tmp/governor shell-abcdef');
+      assert.match(line, /^TMPDIR='\/tmp\/governor shell-abcdef' TMP=/);
+      const run = spawnSync(shell, ['-c', line], { encoding: 'utf8' });
+      assert.equal(run.stdout, '/tmp/governor shell-abcdef|/tmp/governor shell-abcdef|/tmp/governor shell-abcdef', run.stderr);
+    }
   });
 });
