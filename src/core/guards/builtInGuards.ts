@@ -5,6 +5,7 @@ import { intentGate } from './intentGate';
 import { intentMapRefresher } from './intentMapRefresher';
 import { pathScopeGuard } from './pathScopeGuard';
 import { readLedger } from './readLedger';
+import { signingGuard } from './signingGuard';
 import { staleGuard } from './staleGuard';
 import { traceRecorder } from './traceRecorder';
 
@@ -12,7 +13,7 @@ import { traceRecorder } from './traceRecorder';
  * The built-in guards in the order the pipeline runs them (the governor registers these lists), and one line each
  * for `governor hooks list`, so what it shows is what runs.
  */
-export const PRE_GUARDS: readonly PreHook[] = [intentGate, pathScopeGuard, staleGuard, commandPolicyHook, approvalGate];
+export const PRE_GUARDS: readonly PreHook[] = [intentGate, pathScopeGuard, staleGuard, commandPolicyHook, signingGuard, approvalGate];
 export const POST_GUARDS: readonly PostHook[] = [readLedger, traceRecorder, intentMapRefresher];
 
 const SUMMARIES: Readonly<Record<string, string>> = {
@@ -20,6 +21,7 @@ const SUMMARIES: Readonly<Record<string, string>> = {
   [pathScopeGuard.name]: "paths canonicalised; changes miss protected paths, stay in owned_scope",
   [staleGuard.name]: 'a change must be based on the file as it is now (stale: refused)',
   [commandPolicyHook.name]: 'commands: denied refused, destructive ones ask, their writes checked',
+  [signingGuard.name]: "no change whose record cannot be signed (managed requireSigning)",
   [approvalGate.name]: 'deletes, scope expansions (and every-change writes) ask a person',
   [readLedger.name]: 'remembers what each session read: the stale check\'s basis',
   [traceRecorder.name]: 'every change to the trace, every refusal to the governance log',

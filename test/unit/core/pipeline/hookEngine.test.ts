@@ -13,7 +13,7 @@ describe('hook engine', () => {
   afterEach(() => h.dispose());
 
   it('runs the built-in guards in the documented order', () => {
-    assert.deepEqual(h.governor.engine.preHookNames(), ['user-hooks', 'intent-gate', 'path-scope-guard', 'stale-guard', 'command-policy', 'approval-gate']);
+    assert.deepEqual(h.governor.engine.preHookNames(), ['user-hooks', 'intent-gate', 'path-scope-guard', 'stale-guard', 'command-policy', 'signing-guard', 'approval-gate']);
     assert.deepEqual(h.governor.engine.postHookNames(), ['read-ledger', 'trace-recorder', 'intent-map', 'user-hooks']);
   });
 
