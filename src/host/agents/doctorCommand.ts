@@ -3,6 +3,7 @@ import { runDoctor } from '../../core/agents/doctor/doctor';
 import { doctorReportText, type DoctorReport } from '../../core/agents/doctor/doctorReport';
 import { nodeDoctorPorts } from '../../core/agents/doctor/nodeDoctorPorts';
 import { managedPolicyCheckFor } from '../../core/agents/doctor/managedPolicyCheck';
+import { telemetryCheckFor } from '../../core/agents/doctor/telemetryCheck';
 import { sandboxCheck } from '../../core/agents/doctor/sandboxCheck';
 import { doctorPickItems, doctorSummary } from './doctorText';
 
@@ -22,7 +23,7 @@ export function registerDoctorCommand(root: string | undefined, log: vscode.LogO
       return undefined;
     }
     const report = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Intent Governor: sending a canary write through each installed agent hook…' }, () =>
-      runDoctor(root, nodeDoctorPorts, { env: process.env, checks: [sandboxCheck, managedPolicyCheckFor(process.env)] }),
+      runDoctor(root, nodeDoctorPorts, { env: process.env, checks: [sandboxCheck, managedPolicyCheckFor(process.env), telemetryCheckFor(process.env, vscode.workspace.getConfiguration('intentGovernor').get<string>('telemetry.otlpEndpoint')?.trim() || undefined)] }),
     );
     log.info(`doctor:\n${doctorReportText(report)}`);
     const summary = doctorSummary(report);

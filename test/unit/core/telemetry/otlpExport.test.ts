@@ -10,6 +10,7 @@ import type { IAnyValue, IKeyValue } from '@opentelemetry/otlp-transformer/build
 import type { IExportLogsServiceRequest, ILogRecord } from '@opentelemetry/otlp-transformer/build/src/logs/internal-types';
 import { Governor } from '../../../../src/core/governor';
 import { createNodeServices } from '../../../../src/core/nodeServices';
+import { telemetryReport } from '../../../../src/core/agents/doctor/telemetryCheck';
 import { OtlpRecordExporter } from '../../../../src/core/telemetry/recordExporter';
 import { readTelemetryProblems, telemetryStatsFile } from '../../../../src/core/telemetry/telemetryStats';
 import { resolveTelemetryConfig } from '../../../../src/core/telemetry/telemetryConfig';
@@ -161,6 +162,9 @@ describe('issue 23: OpenTelemetry export of both logs over OTLP/HTTP', function 
     assert.match(stats?.lastError ?? '', /ECONNREFUSED/);
     const problems = readTelemetryProblems(join(base, 'home'));
     assert.equal(problems.failed, 20, telemetryStatsFile(join(base, 'home')));
+    const doctor = telemetryReport({ ...envFor('http://127.0.0.1:1'), INTENT_GOVERNOR_HOME: join(base, 'home') });
+    assert.equal(doctor.verdict, 'warning');
+    assert.match(doctor.detail, /OTLP\/HTTP to http:\/\/127\.0\.0\.1:1\/v1\/logs \(set by OTEL_EXPORTER_OTLP_ENDPOINT; 1 header\(s\), not shown\).*0 record\(s\) dropped, 20 not taken by the collector.*ECONNREFUSED.*the local logs hold them all/);
   });
 
   it('a collector that does not answer: the queue is bounded and what it cannot hold is dropped and counted', async () => {
