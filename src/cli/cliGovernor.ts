@@ -21,8 +21,8 @@ import { workspaceApprovalSetting } from './workspaceApprovalSetting';
  */
 
 /** The trace writer of a CLI door: this user's anchors and signing key, the CLI's version in every record. */
-export function cliTraceStack(root: string, env: NodeJS.ProcessEnv): TraceStack {
-  return createTraceStack({ workspaceRoot: root, toolVersion: TOOL_VERSION, anchorDir: defaultAnchorDir(env), signer: doorSigner(root, env), governorHome: governorHome(env) });
+export function cliTraceStack(root: string, env: NodeJS.ProcessEnv, announce?: (text: string) => void): TraceStack {
+  return createTraceStack({ workspaceRoot: root, toolVersion: TOOL_VERSION, anchorDir: defaultAnchorDir(env), signer: doorSigner(root, env, announce), governorHome: governorHome(env) });
 }
 
 export interface CliServicesOptions {
@@ -51,8 +51,12 @@ export interface CliGovernor {
 }
 
 /** A governor writing to the workspace's trace with this user's key: `extra` adds what only this door has (intent map, hook jobs). */
-export async function openCliGovernor(root: string, env: NodeJS.ProcessEnv, options: Omit<CliServicesOptions, 'trace'> & { extra?: Partial<GovernorServices> }): Promise<CliGovernor> {
-  const { sink } = cliTraceStack(root, env);
+export async function openCliGovernor(
+  root: string,
+  env: NodeJS.ProcessEnv,
+  options: Omit<CliServicesOptions, 'trace'> & { extra?: Partial<GovernorServices>; /** Where a first-use key notice goes (default stderr). */ announce?: (text: string) => void },
+): Promise<CliGovernor> {
+  const { sink } = cliTraceStack(root, env, options.announce);
   const services = await cliServices(root, env, { approver: options.approver, logger: options.logger, trace: sink });
   return { governor: new Governor({ ...services, ...options.extra }), trace: sink, close: () => sink.close() };
 }

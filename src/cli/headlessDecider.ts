@@ -13,6 +13,7 @@ import type { CliIO } from './cliCommand';
 import { detachedHookJobs } from './detachedHookJobs';
 import { detachedIntentMap } from './detachedIntentMap';
 import { governorHome, type HeadlessDecider } from './hookFlow';
+import { deferredNotice } from '../core/signing/firstUseKey';
 import { typescriptThroughCodeCache } from './typescriptCodeCache';
 import { cliServices, cliTraceStack, openCliGovernor } from './cliGovernor';
 
@@ -29,7 +30,8 @@ export const decideHeadless: HeadlessDecider = async (request, root, intent, io)
   const entry = existsSync(worker) ? worker : undefined;
   // The intent map too: this process only asks, and a detached `intent-map-job` rebuilds it.
   const intentMap = detachedIntentMap(home, root, entry, nullLogger);
-  const { governor, close } = await openCliGovernor(root, io.env, { approver: denyingApprover, extra: { intentMap, ...(entry ? { hookJobs: detachedHookJobs(home, entry) } : {}) } });
+  // The agent reads this process's stderr: a first-use key notice waits for the person's next governor command.
+  const { governor, close } = await openCliGovernor(root, io.env, { approver: denyingApprover, announce: deferredNotice(home), extra: { intentMap, ...(entry ? { hookJobs: detachedHookJobs(home, entry) } : {}) } });
   try {
     const bridge = new NativeToolBridge(governor, new FileBeforeStash(join(home, 'bridge')), { askHuman: false });
     try {
@@ -50,7 +52,7 @@ export async function runHookJob(file: string, io: CliIO): Promise<number> {
   rmSync(file, { force: true });
   if (!read.ok) return 1;
   const job = JSON.parse(read.bytes.toString('utf8')) as DetachedHookJob;
-  const { sink: trace } = cliTraceStack(job.root, io.env);
+  const { sink: trace } = cliTraceStack(job.root, io.env, deferredNotice(governorHome(io.env)));
   try {
     await new UserHookRunner(await cliServices(job.root, io.env, { approver: denyingApprover, trace })).runDetached(job);
     return 0;

@@ -11,6 +11,11 @@ import { keysCommand } from './keysCommand';
 import { mcpCommand } from './mcpCommand';
 import { residentCommand } from './residentCommand';
 import { traceCommand } from './traceCommand';
+import { governorHome } from '../core/paths/governorHome';
+import { takeDeferredNotice } from '../core/signing/firstUseKey';
+
+/** Commands an agent runs (their stderr goes to the agent): they never print a deferred notice. */
+const QUIET_COMMANDS = new Set(['hook', 'resident', 'mcp']);
 
 /** Every subcommand, in the order `governor --help` lists them. */
 const COMMANDS: CliCommand[] = [traceCommand, blameCommand, intentMapCommand, checkCommand, decideCommand, mcpCommand, hookCommand, residentCommand, hooksCommand, doctorCommand, keysCommand];
@@ -36,6 +41,11 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     return name === undefined ? 2 : 0;
   }
   const command = COMMANDS.find((c) => c.name === name);
+  // What a hook or the resident governor could not say (a first-use signing key): told at the next command a person runs.
+  if (command && !QUIET_COMMANDS.has(command.name)) {
+    const notice = takeDeferredNotice(governorHome(io.env));
+    if (notice) io.stderr(notice);
+  }
   if (!command) {
     io.stderr(`governor: unknown command '${name}'. Run 'governor --help' to see the commands.\n`);
     return 2;

@@ -12,6 +12,7 @@ import type { Logger } from '../core/logger';
 import { tryLeaseFolder } from '../core/mcp/workspaceLease';
 import { denyingApprover } from '../core/nodeServices';
 import { governorHome } from '../core/paths/governorHome';
+import { deferredNotice } from '../core/signing/firstUseKey';
 import { DeclaredHooksCache } from '../core/userHooks/declaredHooks';
 import { sameFolder } from '../core/paths/sameFolder';
 import { parseCliArgs, usageError, workspaceFrom } from './cliArgs';
@@ -91,7 +92,7 @@ async function serveResident(root: string, idleMs: number, io: CliIO): Promise<n
 
   // A rebuild blocks the event loop for a while: done in the agents' pauses, not between a pre and its post.
   const intentMap = new IntentMapKeeper({ workspaceRoot: root, logger, delayMs: INTENT_MAP_DELAY_MS });
-  const { governor, close } = await openCliGovernor(root, io.env, { approver: denyingApprover, logger, extra: { intentMap } });
+  const { governor, close } = await openCliGovernor(root, io.env, { approver: denyingApprover, logger, announce: deferredNotice(home), extra: { intentMap } });
   // A call's pre may have been answered by a one-shot hook process before this one started: its stash is a file.
   const bridge = new NativeToolBridge(governor, new ResidentBeforeStash(new FileBeforeStash(join(home, 'bridge'))), { askHuman: false, resident: true });
   const reconciling = bridge.startReconciling();

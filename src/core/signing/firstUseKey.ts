@@ -127,3 +127,36 @@ function firstUseMessage(key: SigningKey, location: string, made: boolean, publi
   lines.push('  Another machine trusts records you sign once that .pub is in its checkout (or: `governor keys trust <file.pub>`); `governor keys list` shows your key again.');
   return `${lines.join('\n')}\n`;
 }
+
+/** Where a process with no person to tell (a hook, the resident governor) leaves the first-use notice. */
+function noticeFile(home: string): string {
+  return join(home, 'keys', 'first-use-notice.txt');
+}
+
+/**
+ * The announcer of a door nobody reads directly: an agent's hook shows its stderr to the model or treats it as the
+ * refusal, so the notice waits in the governor's home for the next `governor` command a person runs.
+ */
+export function deferredNotice(home: string): (text: string) => void {
+  return (text) => {
+    try {
+      mkdirSync(join(home, 'keys'), { recursive: true, mode: 0o700 });
+      writeFileSync(noticeFile(home), text, { flag: 'a', mode: 0o600 });
+    } catch {
+      // the key is made and published either way; `governor keys list` shows it
+    }
+  };
+}
+
+/** The notice a hook or the resident left, once (removed as it is read). */
+export function takeDeferredNotice(home: string): string | undefined {
+  const file = noticeFile(home);
+  if (!existsSync(file)) return undefined;
+  try {
+    const text = readFileSync(file, 'utf8');
+    unlinkSync(file);
+    return text;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,10 +1,11 @@
 import { strict as assert } from 'node:assert';
-import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { createHarness, type Harness } from '../../support/governorHarness';
 import { runGovernor } from '../../support/runGovernor';
+import { hookFixture, runHook } from '../../support/runHook';
 import { connectGovernorMcp, resultErrorCode } from '../../support/stdioMcpClient';
 
 const TRACE = '.orchestration/agent_trace.jsonl';
@@ -57,6 +58,21 @@ describe('governor mcp: records are signed by default', function () {
     const gate = await runGovernor(['check', '--require-signatures', '--workspace', h.root], { anchorDir: join(base, 'anchors'), home: join(base, 'os-home'), env });
     assert.equal(gate.code, 0, gate.stdout + gate.stderr);
     assert.match(gate.stdout, /agent_trace\.jsonl signatures: 2 signed by a known signer/);
+  });
+
+  it("an agent's hook that makes the key keeps the notice off the agent's stderr; the person's next governor command says it, once", async () => {
+    const payload = hookFixture('gemini', 'after-write-file', h.root);
+    await writeFile(join(h.root, 'src/auth/token.ts'), 'export const token = 1;\n');
+    const hookEnv = { ...env, INTENT_GOVERNOR_ANCHOR_DIR: join(base, 'anchors'), INTENT_GOVERNOR_INTENT: 'auth-refactor' };
+    assert.equal((await runHook('gemini', hookFixture('gemini', 'before-write-file-in-scope', h.root), [], hookEnv)).code, 0);
+    const post = await runHook('gemini', payload, [], hookEnv);
+    assert.equal(post.code, 0, post.stderr);
+    assert.doesNotMatch(post.stderr, /signing key|signed from now on/u);
+    assert.ok((await stat(join(base, 'home', 'keys', 'signer.json'))).isFile(), 'the key was made');
+    const next = await runGovernor(['keys', 'list'], { anchorDir: join(base, 'anchors'), home: join(base, 'os-home'), env });
+    assert.match(next.stderr, /records are signed from now on with your new key/u);
+    const again = await runGovernor(['keys', 'list'], { anchorDir: join(base, 'anchors'), home: join(base, 'os-home'), env });
+    assert.doesNotMatch(again.stderr, /signed from now on/u, 'told once');
   });
 
   it('INTENT_GOVERNOR_SIGNING=off makes no key: the records say they are unsigned', async () => {
