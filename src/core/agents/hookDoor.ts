@@ -78,7 +78,7 @@ function open(dialect: HookDialect, payload: unknown, place: HookPlace): HookSte
     if (mapping.kind === 'refused' && event.phase === 'post') return reply({ decision: 'allow' });
     request.phase = event.phase;
     // A tool we cannot map is refused by the governor, not here, so the refusal lands in the governance log.
-    if (mapping.kind === 'refused') request.unmapped = { tool: event.toolName, reason: mapping.reason };
+    if (mapping.kind === 'refused') request.unmapped = { tool: event.toolName, reason: mapping.reason, ...(mapping.foreign ? { foreign: mapping.foreign } : {}) };
     else if (mapping.kind === 'governed') request.calls = mapping.calls;
     request.key = `${request.session_id}:${event.toolUseId ?? inputHash(event.toolName, event.toolInput)}`;
   }
@@ -90,7 +90,8 @@ function open(dialect: HookDialect, payload: unknown, place: HookPlace): HookSte
 export function closeHookCall(dialect: HookDialect, step: Extract<HookStep, { kind: 'decide' }>, answer: BridgeAnswer): HookReply {
   if (!isAnswer(answer)) return refuseHookCall(dialect, 'the governor gave no answer it could read, so the call is refused (fail closed).');
   // An older extension may not know `unmapped` and judge an empty call list.
-  if (step.request.unmapped && answer.decision !== 'deny') return render(dialect, step.event, { decision: 'deny', reason: step.request.unmapped.reason });
+  // Another MCP server's tool a plan names is the governor's to allow (policy/foreignMcpTools.ts); any other unmapped tool never is.
+  if (step.request.unmapped && !step.request.unmapped.foreign && answer.decision !== 'deny') return render(dialect, step.event, { decision: 'deny', reason: step.request.unmapped.reason });
   return render(dialect, step.event, answer);
 }
 

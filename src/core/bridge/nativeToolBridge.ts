@@ -7,6 +7,7 @@ import { toolError, type ToolError } from '../toolError';
 import type { BeforeStash } from './beforeStash';
 import { NativeChanges, nativeCallRequest, type PreRead } from './nativeChanges';
 import { confinableShell, planConfinedShell } from './confinedShell';
+import { judgeForeignMcpCall } from './foreignMcpCalls';
 import type { ReconcileOptions, ReconcileSummary } from './nativeReconciler';
 import { matchNames } from '../userHooks/claudeToolNames';
 import { RESIDENT_SERVER_NAME } from '../agents/claude/residentHook';
@@ -134,7 +135,8 @@ export class NativeToolBridge {
   private async pre(original: BridgeRequest, signal?: AbortSignal): Promise<BridgeAnswer> {
     let request = original;
     let hooks: HookVerdict | undefined;
-    if (request.native && !request.unmapped) {
+    // The user's hooks see every call they could narrow: an allowed foreign MCP tool too.
+    if (request.native && (!request.unmapped || request.unmapped.foreign)) {
       hooks = await this.fireNative(request, 'PreToolUse', signal);
       if (hooks.decision === 'deny' || hooks.stop !== undefined) {
         const error = toolError(hooks.failures.some((f) => f.hook === hooks?.decidedBy) ? 'HOOK_ERROR' : 'HOOK_BLOCKED', `Blocked by the hook '${hooks.decidedBy ?? 'a hook'}': ${hooks.reason ?? hooks.stop ?? '(no reason given)'}`, { hook: hooks.decidedBy });
@@ -179,6 +181,7 @@ export class NativeToolBridge {
   }
 
   private async judge(request: BridgeRequest, signal?: AbortSignal): Promise<BridgeAnswer> {
+    if (request.unmapped?.foreign) return judgeForeignMcpCall(this.governor, request, { askHuman: this.options.askHuman, signal });
     if (request.unmapped) {
       // Refused (fail closed) and recorded like any refusal, under the agent's own tool name.
       const refusal = toolError('INVALID_INPUT', request.unmapped.reason, { field: 'tool', tool: request.unmapped.tool });

@@ -20,6 +20,17 @@ export interface Intent {
   approval?: ApprovalMode;
   /** `deny`: commands run under this intent get no network (where a sandbox can start); absent = as today. */
   network?: IntentNetwork;
+  /** Other MCP servers' tools agents may call under this intent (every other one is refused). */
+  mcp_tools?: McpToolRules;
+}
+
+/**
+ * `mcp_tools: { allow: [...], ask: [...] }`, per intent and for the whole file: patterns of other MCP servers' tools
+ * (approval/mcpToolPattern.ts) that run (`allow`) or run once the agent's person agrees (`ask`). Validated at load.
+ */
+export interface McpToolRules {
+  allow: string[];
+  ask: string[];
 }
 
 export const INTENT_NETWORK = ['allow', 'deny'] as const;
@@ -38,7 +49,7 @@ export interface IntentsFileProblem {
  * an invalid file makes governance fail closed.
  */
 export type IntentsSnapshot =
-  | { valid: true; file: string; exists: boolean; intents: Intent[] }
+  | { valid: true; file: string; exists: boolean; intents: Intent[]; /** The file's top-level `mcp_tools`: every intent's. */ mcp_tools?: McpToolRules }
   | { valid: false; file: string; problems: IntentsFileProblem[] };
 
 /**

@@ -12,7 +12,8 @@ import {
   type YAMLMap,
 } from 'yaml';
 import { APPROVAL_MODES, isApprovalMode, type ApprovalMode } from '../approval/approvalMode';
-import { INTENT_NETWORK, INTENT_STATUSES, type Intent, type IntentNetwork, type IntentStatus, type IntentsFileProblem, type IntentsSnapshot } from './intent';
+import { parseMcpToolPattern } from '../approval/mcpToolPattern';
+import { INTENT_NETWORK, INTENT_STATUSES, type Intent, type IntentNetwork, type IntentStatus, type IntentsFileProblem, type IntentsSnapshot, type McpToolRules } from './intent';
 import { ProblemList } from './problemList';
 import { normalizeScopePattern, validateScopePattern } from './scopePattern';
 import { statusHint } from './statusHint';
@@ -62,8 +63,9 @@ export function parseIntentsDocument(text: string, file: string): ParsedIntentsF
   const document = docs[0];
   const reader = new IntentReader(document, problems);
   const intents = reader.readFile();
+  const mcpTools = reader.readFileMcpTools();
   if (problems.count > 0) return invalid();
-  return { snapshot: { valid: true, file, exists: true, intents }, document, intentNodes: reader.nodes };
+  return { snapshot: { valid: true, file, exists: true, intents, ...(mcpTools ? { mcp_tools: mcpTools } : {}) }, document, intentNodes: reader.nodes };
 }
 
 const SYNTAX_HINTS: Record<string, string> = {
@@ -176,6 +178,7 @@ class IntentReader {
     const owner = this.readOptionalString(entry, 'owner', label);
     const approval = this.readApproval(entry, label);
     const network = this.readNetwork(entry, label);
+    const mcpTools = this.readMcpTools(entry, label);
     if (this.problems.count > before || id === undefined || name === undefined || status === undefined || !owned_scope) {
       return undefined;
     }
@@ -184,7 +187,42 @@ class IntentReader {
     if (owner !== undefined) intent.owner = owner;
     if (approval !== undefined) intent.approval = approval;
     if (network !== undefined) intent.network = network;
+    if (mcpTools !== undefined) intent.mcp_tools = mcpTools;
     return intent;
+  }
+
+  /** The file's top-level `mcp_tools` (beside `active_intents`): other MCP servers' tools every intent may call. */
+  readFileMcpTools(): McpToolRules | undefined {
+    const root = this.deref(this.doc.contents);
+    return isMap(root) ? this.readMcpTools(root, 'the file') : undefined;
+  }
+
+  /**
+   * `mcp_tools: { allow: [...], ask: [...] }`. Any other key or a pattern that is not one is a problem: a typo
+   * would otherwise leave a tool refused with no word why, or read a pattern wider than meant.
+   */
+  private readMcpTools(entry: YAMLMap, label: string): McpToolRules | undefined {
+    const pair = findPair(entry, 'mcp_tools');
+    if (!pair) return undefined;
+    const node = this.deref(pair.value);
+    if (isScalar(node) && node.value === null) return undefined;
+    if (!isMap(node)) {
+      this.problems.add(this.offset(node, pair), `${label}: 'mcp_tools' must be a map such as '{ allow: ["github/get_*"], ask: ["github/create_issue"] }', found ${describeValue(node)}`);
+      return undefined;
+    }
+    for (const item of node.items) {
+      const key = isScalar(item.key) ? String(item.key.value) : '';
+      if (key !== 'allow' && key !== 'ask') this.problems.add(this.offset(item.key, item), `${label}: mcp_tools takes 'allow' and 'ask', not '${shown(key)}'`);
+    }
+    const rules: McpToolRules = { allow: this.readStringList(node, 'allow', `${label}: mcp_tools`), ask: this.readStringList(node, 'ask', `${label}: mcp_tools`) };
+    for (const key of ['allow', 'ask'] as const) {
+      const list = this.deref(findPair(node, key)?.value);
+      rules[key].forEach((text, index) => {
+        const parsed = parseMcpToolPattern(text);
+        if (typeof parsed === 'string') this.problems.add(this.offset(isSeq(list) ? list.items[index] : list, pair), `${label}: mcp_tools.${key} item ${index + 1} ${parsed}`);
+      });
+    }
+    return rules;
   }
 
   /** Like approval: an unknown value is a problem, never a silent default that leaves the network open. */

@@ -1,3 +1,4 @@
+import { parseMcpToolPattern } from '../approval/mcpToolPattern';
 import { currentManagedSettings, type ManagedSettings } from './managedSettings';
 
 /**
@@ -6,6 +7,7 @@ import { currentManagedSettings, type ManagedSettings } from './managedSettings'
  *   protectedPaths   globs no intent can grant a write to, added to the built-in protected paths
  *   requireSigning   no record is written unsigned, so no change is made whose record cannot be signed
  *   telemetry        { endpoint, headers }: where records are exported over OTLP/HTTP, whatever the user sets
+ *   mcpTools         { deny: [...] }: other MCP servers' tools no plan can allow (approval/mcpToolPattern.ts)
  * A rule of the wrong shape makes the whole file unusable (`problem`): its consumers fail closed.
  */
 export interface ManagedPolicy {
@@ -16,6 +18,8 @@ export interface ManagedPolicy {
   protectedPaths: readonly string[];
   requireSigning: boolean;
   telemetry?: ManagedTelemetry;
+  /** Patterns of other MCP servers' tools refused whatever a plan's `mcp_tools` says. */
+  mcpToolsDeny: readonly string[];
 }
 
 export interface ManagedTelemetry {
@@ -37,7 +41,7 @@ export function managedPolicy(env: NodeJS.ProcessEnv = process.env): ManagedPoli
 }
 
 function policyOf(settings: ManagedSettings): ManagedPolicy {
-  const none = { file: settings.path, protectedPaths: [], requireSigning: false };
+  const none = { file: settings.path, protectedPaths: [], requireSigning: false, mcpToolsDeny: [] };
   if (settings.kind === 'absent') return { ...none, state: 'absent' };
   if (settings.kind === 'broken') return { ...none, state: 'broken', problem: settings.message };
   const value = settings.value;
@@ -52,7 +56,9 @@ function policyOf(settings: ManagedSettings): ManagedPolicy {
   if (typeof requireSigning !== 'boolean') return broken('requireSigning must be true or false');
   const telemetry = telemetryOf(value.telemetry);
   if (typeof telemetry === 'string') return broken(telemetry);
-  return { file: settings.path, state: 'present', protectedPaths: protectedPaths as string[], requireSigning, ...(telemetry ? { telemetry } : {}) };
+  const mcpToolsDeny = mcpToolsDenyOf(value.mcpTools);
+  if (typeof mcpToolsDeny === 'string') return broken(mcpToolsDeny);
+  return { file: settings.path, state: 'present', protectedPaths: protectedPaths as string[], requireSigning, ...(telemetry ? { telemetry } : {}), mcpToolsDeny };
 }
 
 function globProblem(glob: unknown): string | undefined {
@@ -73,4 +79,18 @@ function telemetryOf(raw: unknown): ManagedTelemetry | string | undefined {
     if (typeof text !== 'string') return `telemetry.headers.${name} must be a string`;
   }
   return { endpoint, headers: headers as Record<string, string> };
+}
+
+function mcpToolsDenyOf(raw: unknown): string[] | string {
+  if (raw === undefined) return [];
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return 'mcpTools must be an object { deny: [...] }';
+  const { deny = [], ...rest } = raw as Record<string, unknown>;
+  const other = Object.keys(rest)[0];
+  if (other !== undefined) return `mcpTools takes only 'deny' (plans allow), not '${other}'`;
+  if (!Array.isArray(deny)) return 'mcpTools.deny must be an array of patterns such as "github/*"';
+  for (const [index, text] of deny.entries()) {
+    const parsed = parseMcpToolPattern(text);
+    if (typeof parsed === 'string') return `mcpTools.deny[${index}] ${parsed}`;
+  }
+  return deny as string[];
 }

@@ -68,9 +68,13 @@ export interface GovernanceEvent {
   agent: AgentInfo;
   intent_id?: string;
   tool: string;
-  /** `void`: the trace record `record_id` describes a change that did not land after all; `ask`: a user hook asked a human. */
-  decision: 'deny' | 'reject' | 'error' | 'void' | 'ask';
-  code: ErrorCode;
+  /**
+   * `void`: the trace record `record_id` describes a change that did not land after all; `ask`: a user hook asked a
+   * human; `allow`/`ask` with MCP_TOOL_BY_POLICY: another MCP server's tool the plan let run (or asked about).
+   */
+  decision: 'deny' | 'reject' | 'error' | 'void' | 'ask' | 'allow';
+  /** A refusal's code, or MCP_TOOL_BY_POLICY for a call the governor let run without seeing what it changes. */
+  code: ErrorCode | 'MCP_TOOL_BY_POLICY';
   message: string;
   paths: string[];
   approver?: string;

@@ -89,7 +89,8 @@ export const claudeDialect: HookDialect = {
   mapTool(toolName, toolInput, place) {
     if (toolName.startsWith(OWN_MCP_PREFIX)) return { kind: 'passthrough' };
     if (toolName.startsWith('mcp__')) {
-      return { kind: 'refused', reason: `'${toolName}' is a tool of another MCP server: Intent Governor cannot see what it reads or changes, so it is refused (governance fails closed). Use Claude Code's file and terminal tools or the intent-governor tools.` };
+      const named = /^mcp__(.+?)__(.+)$/u.exec(toolName);
+      return { kind: 'refused', reason: `'${toolName}' is a tool of another MCP server: Intent Governor cannot see what it reads or changes, so it is refused (governance fails closed). Use Claude Code's file and terminal tools or the intent-governor tools.`, ...(named ? { foreign: { server: named[1], tool: named[2] } } : {}) };
     }
     return mapTable(toolName, toolInput, place);
   },

@@ -1,4 +1,5 @@
 import type { AgentInfo } from '../../trace/traceSink';
+import type { ForeignMcpTool } from '../../approval/mcpToolPattern';
 
 /** The hook bridge's route on the extension's loopback server (same token and guards as /mcp). */
 export const HOOK_PATH = '/hook';
@@ -28,7 +29,8 @@ export type ToolMapping =
   | { kind: 'governed'; calls: NativeCall[] }
   /** Read-only tools that touch no file content we govern (search, listing, todo lists). */
   | { kind: 'passthrough' }
-  | { kind: 'refused'; reason: string };
+  /** `foreign`: another MCP server's tool, refused unless a plan names it (policy/foreignMcpTools.ts). */
+  | { kind: 'refused'; reason: string; foreign?: ForeignMcpTool };
 
 /** `end`: the agent's session is over (its SessionEnd hook); what the governor kept for it is freed. */
 export type BridgePhase = 'pre' | 'post' | 'context' | 'end';
@@ -44,7 +46,7 @@ export interface BridgeRequest {
   /** Headless only: the intent this session works under (`--intent`); the extension uses the human's pick. */
   intent_id?: string;
   /** A native tool the dialect cannot map (phase `pre`, no calls): refused, and audited like any refusal. */
-  unmapped?: { tool: string; reason: string };
+  unmapped?: { tool: string; reason: string; foreign?: ForeignMcpTool };
   /** The agent's event as it sent it, for the user hooks (they read and match the agent's own names). */
   native?: NativeEventFacts;
 }
@@ -116,6 +118,10 @@ export function parseBridgeRequest(value: unknown): { ok: true; value: BridgeReq
   const unmapped = v.unmapped as Record<string, unknown> | undefined;
   if (unmapped !== undefined && (typeof unmapped !== 'object' || unmapped === null || typeof unmapped.tool !== 'string' || typeof unmapped.reason !== 'string')) {
     return { ok: false, message: 'unmapped must be {tool, reason}' };
+  }
+  const foreign = unmapped?.foreign as Record<string, unknown> | undefined;
+  if (foreign !== undefined && (typeof foreign !== 'object' || foreign === null || typeof foreign.server !== 'string' || typeof foreign.tool !== 'string')) {
+    return { ok: false, message: 'unmapped.foreign must be {server, tool}' };
   }
   return { ok: true, value: v as unknown as BridgeRequest };
 }

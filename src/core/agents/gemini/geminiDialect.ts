@@ -143,7 +143,9 @@ const mapTable = mapByTable('Gemini CLI', PASSTHROUGH, TABLE);
 function mapTool(toolName: string, toolInput: Record<string, unknown>, place: AgentPlace): ToolMapping {
   if (toolName.startsWith(OWN_MCP_PREFIX)) return { kind: 'passthrough' };
   if (toolName.startsWith('mcp_')) {
-    return { kind: 'refused', reason: `'${toolName}' is a tool of another MCP server: Intent Governor cannot see what it reads or changes, so it is refused (governance fails closed). Use Gemini CLI's file and shell tools or the intent-governor tools.` };
+    // `mcp_<server>_<tool>`, the server read up to the first '_' (Gemini CLI's name does not mark where it ends).
+    const named = /^mcp_([^_]+)_(.+)$/u.exec(toolName);
+    return { kind: 'refused', reason: `'${toolName}' is a tool of another MCP server: Intent Governor cannot see what it reads or changes, so it is refused (governance fails closed). Use Gemini CLI's file and shell tools or the intent-governor tools.`, ...(named ? { foreign: { server: named[1], tool: named[2] } } : {}) };
   }
   return mapTable(toolName, toolInput, place);
 }

@@ -1,0 +1,46 @@
+/**
+ * How a plan, a workspace or the managed file names another MCP server's tools (`mcp_tools`): `<server>/<tool>`,
+ * or Claude Code's spelling `mcp__<server>__<tool>`, `*` matching any run of characters in either part
+ * (`github/get_*`, `mcp__github__*`). Every agent's dialect reports a foreign tool as its server and tool, so one
+ * pattern covers the tool whatever agent calls it.
+ */
+
+/** Another MCP server's tool, as the agent's dialect read it from its own name. */
+export interface ForeignMcpTool {
+  server: string;
+  tool: string;
+}
+
+export interface McpToolPattern {
+  /** As written, for messages. */
+  text: string;
+  server: RegExp;
+  tool: RegExp;
+}
+
+const PART = /^[A-Za-z0-9_.*-]+$/u;
+
+/** The pattern, or why it is not one (a loader problem: the file says what to write instead). */
+export function parseMcpToolPattern(text: unknown): McpToolPattern | string {
+  if (typeof text !== 'string' || text.trim() === '') return 'must be a non-empty string such as "github/create_issue" or "mcp__github__get_*"';
+  const claude = /^mcp__(.+?)__(.+)$/u.exec(text);
+  const slash = /^([^/]+)\/([^/]+)$/u.exec(text);
+  const parts = claude ?? slash;
+  if (!parts) return `'${text}' is not <server>/<tool> (e.g. "github/create_issue") or mcp__<server>__<tool>`;
+  const [, server, tool] = parts;
+  if (!PART.test(server) || !PART.test(tool)) return `'${text}': server and tool names are letters, digits, '_', '.', '-', with '*' for any run of them`;
+  return { text, server: globRegExp(server), tool: globRegExp(tool) };
+}
+
+export function mcpToolMatches(pattern: McpToolPattern, call: ForeignMcpTool): boolean {
+  return pattern.server.test(call.server) && pattern.tool.test(call.tool);
+}
+
+/** `<server>/<tool>`: how messages name a foreign tool. */
+export function foreignToolText(call: ForeignMcpTool): string {
+  return `${call.server}/${call.tool}`;
+}
+
+function globRegExp(glob: string): RegExp {
+  return new RegExp(`^${glob.split('*').map((part) => part.replace(/[.*+?^${}()|[\]\\-]/gu, '\\$&')).join('.*')}$`, 'u');
+}

@@ -1,0 +1,63 @@
+import type { Governor } from '../governor';
+import { managedPolicy } from '../managed/managedPolicy';
+import { foreignToolDecision } from '../policy/foreignMcpTools';
+import { resolveIntentForWrites } from '../intents/intentResolution';
+import type { BridgeAnswer, BridgeRequest } from '../agents/common/nativeCall';
+import { toolError } from '../toolError';
+
+/**
+ * The pre phase of another MCP server's tool (a request whose `unmapped.foreign` the dialect filled): allowed,
+ * asked or refused by the plan's `mcp_tools` and the managed file (policy/foreignMcpTools.ts). The governor cannot
+ * see what such a tool changes, so the call itself is the record: an allow or an ask is a line in the governance
+ * log naming the tool and the rule, a refusal is recorded like any other.
+ */
+export async function judgeForeignMcpCall(governor: Governor, request: BridgeRequest, options: { askHuman: boolean; signal?: AbortSignal }): Promise<BridgeAnswer> {
+  const unmapped = request.unmapped;
+  const foreign = unmapped?.foreign;
+  if (!unmapped || !foreign) return { decision: 'deny', reason: 'Intent Governor received nothing it can check for this call, so it is refused (fail closed).' };
+  const services = governor.services;
+  const snapshot = await services.intents.load();
+  const intentId = services.sessions.boundIntentId(request.session_id);
+  const resolved = resolveIntentForWrites(snapshot, intentId);
+  const verdict = snapshot.valid
+    ? foreignToolDecision(foreign, unmapped.tool, { ...(resolved.ok ? { intent: resolved.value } : {}), ...(snapshot.mcp_tools ? { plan: snapshot.mcp_tools } : {}), planFile: snapshot.file, managed: managedPolicy() })
+    : { decision: 'deny' as const, reason: `'${unmapped.tool}' is a tool of the MCP server '${foreign.server}', and ${snapshot.file} cannot be read, so no plan allows it: refused (fail closed).` };
+  const invocation = `${request.key}#0`;
+  if (verdict.decision === 'deny') {
+    const refusal = toolError('INVALID_INPUT', verdict.reason, { field: 'tool', tool: unmapped.tool });
+    await governor.run({ session_id: request.session_id, agent: request.agent, invocation_id: invocation, tool: unmapped.tool, input: {} }, { mode: 'authorize', askHuman: options.askHuman, signal: options.signal, refusal });
+    return { decision: 'deny', reason: `[${refusal.code}] ${refusal.message}` };
+  }
+  const intent = resolved.ok ? { intent_id: resolved.value.id } : {};
+  let approver: string | undefined;
+  if (verdict.decision === 'ask' && options.askHuman) {
+    // Where a person can be asked here (VS Code's modal), they are; an agent's own prompt asks elsewhere.
+    const answer = await services.approver.approve(
+      { kind: 'destructive', title: `Run ${unmapped.tool}, a tool of the MCP server '${foreign.server}'?`, ...intent, tool: unmapped.tool, files: [], risk: 'medium', mutation_class: 'command', session_id: request.session_id, reasons: [`The plan lets this tool run once a person agrees (${verdict.rule}); Intent Governor cannot see what it reads or changes.`] },
+      { ...(options.signal ? { signal: options.signal } : {}) },
+    );
+    if (!answer.approved) {
+      const refusal = answer.refusal ?? toolError('HITL_REJECT', `${answer.approver} rejected ${unmapped.tool} (the MCP server '${foreign.server}')${answer.reason ? `: ${answer.reason}` : ''}.`);
+      await governor.run({ session_id: request.session_id, agent: request.agent, invocation_id: invocation, tool: unmapped.tool, input: {} }, { mode: 'authorize', askHuman: options.askHuman, signal: options.signal, refusal });
+      return { decision: 'deny', reason: `[${refusal.code}] ${refusal.message}` };
+    }
+    approver = answer.approver;
+  }
+  const decided = approver ? 'allow' : verdict.decision;
+  const message = `${decided === 'allow' ? 'allowed' : "asked the agent's person about"} ${unmapped.tool} (the MCP server '${foreign.server}'; what it changes is not seen by the governor) by ${verdict.rule}${approver ? `, approved by ${approver}` : ''}`;
+  await services.trace.recordGovernance({
+    timestamp: services.clock().toISOString(),
+    invocation_id: invocation,
+    session_id: request.session_id,
+    agent: request.agent,
+    ...intent,
+    tool: unmapped.tool,
+    decision: decided,
+    code: 'MCP_TOOL_BY_POLICY',
+    message,
+    paths: [],
+    ...(approver ? { approver } : {}),
+  });
+  if (decided === 'ask') return { decision: 'ask', reason: `Intent Governor asks a human: ${unmapped.tool} is a tool of the MCP server '${foreign.server}' the plan lets run once a person agrees (${verdict.rule}).` };
+  return { decision: 'allow' };
+}
