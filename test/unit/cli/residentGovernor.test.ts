@@ -119,7 +119,7 @@ describe('resident governor (hook launcher → /dev/tcp → governor resident)',
     const first = await residentUp();
     process.kill(first, 'SIGKILL');
     const afterKill = await callHook('gemini', gemini('before-write-file-out-of-scope'));
-    assert.match(afterKill.stdout, /"decision":"deny".*SCOPE_VIOLATION/u, afterKill.stderr);
+    assert.match(afterKill.stdout, /"decision":"deny".*SCOPE_VIOLATION/u, `${afterKill.code} ${afterKill.stderr}`);
     // The dead resident's endpoint is still there until the new one replaces it.
     const deadline = Date.now() + 20_000;
     while (residentEndpointPid(w.home, w.h.root) === first && Date.now() < deadline) {

@@ -61,6 +61,8 @@ ${header}if [ "$1" = hook ] && [ $# -eq 4 ] && [ "$3" = --timeout-ms ] && [ "\${
   ig_k=\${ig_w//%/%25}
   ig_f="\${INTENT_GOVERNOR_HOME:-$HOME/.intent-governor}/${ENDPOINTS_IN_HOME}/\${ig_k//\\//%2F}.endpoint"
   if [ -n "$ig_w" ] && [ -r "$ig_f" ] && read -r ig_port ig_tok ig_pid < "$ig_f" && { exec 3<>"/dev/tcp/127.0.0.1/$ig_port"; } 2>/dev/null; then
+    # A resident that dies while the request is written must not kill this shell (SIGPIPE): the Node hook decides then.
+    trap '' PIPE
     ig_a=$2; ig_t=$4; ig_in=$(cat)
     ig_lc=\${LC_ALL-}; LC_ALL=C
     ig_h=
