@@ -52,7 +52,7 @@ describe('governor hook codex (headless, as Codex CLI runs it)', () => {
   });
 
   it('denies a command that needs a person, saying so, because Codex would run it on an "ask"', async () => {
-    const run = await hook(payload('pre-bash', { command: 'echo x > src/auth/y.ts' }));
+    const run = await hook(payload('pre-bash', { command: 'rm -rf src/auth' }));
     assert.equal(run.code, 0, run.stderr);
     assert.equal(decision(run.stdout).permissionDecision, 'deny');
     assert.match(decision(run.stdout).permissionDecisionReason, /^Intent Governor asks a human: .*Codex cannot ask a person from a hook, so the call is refused/);
@@ -61,8 +61,8 @@ describe('governor hook codex (headless, as Codex CLI runs it)', () => {
   it('refuses a command that opens an interactive session, the only way write_stdin (which fires no hook) could run unchecked commands', async () => {
     for (const command of ['bash', 'python3']) {
       const run = await hook(payload('pre-bash', { command }));
-      assert.equal(decision(run.stdout).permissionDecision, 'deny', command);
-      assert.match(decision(run.stdout).permissionDecisionReason, /starts an interactive session\. Codex cannot ask a person from a hook/, command);
+      assert.equal(decision(run.stdout).permissionDecision, 'deny', `${command}: ${run.stdout}`);
+      assert.match(decision(run.stdout).permissionDecisionReason, /starts an interactive session\..* Codex cannot ask a person from a hook/, `${command}: ${run.stdout}`);
     }
   });
 

@@ -99,10 +99,12 @@ describe('governor doctor (real hooks, real processes)', function () {
     assert.equal(agents.codex.version, 'not found');
     assert.match(agents.vscode.version, /^no binary/);
     assert.deepEqual([agents.cline.hookFile, agents.opencode.hookFile], ['.clinerules/hooks/PreToolUse.sh', '.opencode/plugins/intent-governor.js']);
-    // The canary was only proposed: no file, no folder; the only new files are the governor's own logs.
+    // The canary was only proposed: no file, no folder; the only new files are the governor's own logs (and, the first
+    // time a governor signs for this user, the public half of the key it made).
     assert.match(report.canary.path, /^\.intent-governor-doctor\/canary-[0-9a-f]{8}\.txt$/);
     assert.equal(existsSync(join(root, '.intent-governor-doctor')), false);
-    assert.deepEqual(files().filter((f) => !before.includes(f)).filter((f) => f !== join('.orchestration', 'intent_map.md')), [join('.orchestration', 'governance_log.jsonl')]);
+    const added = files().filter((f) => !before.includes(f)).filter((f) => f !== join('.orchestration', 'intent_map.md'));
+    assert.deepEqual(added.filter((f) => !/^\.orchestration[\\/]signers[\\/][^\\/]+\.pub$/u.test(f)), [join('.orchestration', 'governance_log.jsonl')]);
     const log = readFileSync(join(root, '.orchestration', 'governance_log.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Json);
     assert.equal(log.length, AGENTS.length);
     for (const record of log) {

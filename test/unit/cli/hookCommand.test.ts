@@ -132,10 +132,17 @@ describe('governor hook (headless, as the agent runs it)', () => {
   });
 
   it('lets a safe command, a read and an edit that applies through', async () => {
-    for (const [agent, fixture] of [['claude', 'pre-bash-safe'], ['claude', 'pre-read'], ['claude', 'pre-edit'], ['claude', 'pre-multiedit'], ['vscode', 'pre-read-file'], ['vscode', 'pre-replace-string']]) {
+    for (const [agent, fixture] of [['claude', 'pre-read'], ['claude', 'pre-edit'], ['claude', 'pre-multiedit'], ['vscode', 'pre-read-file'], ['vscode', 'pre-replace-string']]) {
       const run = await hook(agent, fixture);
       assert.equal(run.code, 0, `${fixture}: ${run.stderr}`);
       assert.equal(run.stdout, '', fixture);
+    }
+    // A safe command is allowed; where a sandbox starts (bubblewrap here), rewritten to run confined.
+    const safe = await hook('claude', 'pre-bash-safe');
+    assert.equal(safe.code, 0, safe.stderr);
+    if (safe.stdout !== '') {
+      assert.equal(preAnswer(safe.stdout).permissionDecision, 'allow');
+      assert.match(safe.stdout, /bwrap .* -- \/bin\/sh -c 'git status'/u);
     }
   });
 
@@ -317,9 +324,10 @@ describe('governor hook (headless, as the agent runs it)', () => {
       const denied = preAnswer(billing.stdout);
       assert.equal(denied.permissionDecision, 'deny');
       assert.match(denied.permissionDecisionReason, /^\[SCOPE_VIOLATION\] "src\/billing\/invoice\.ts"/);
-      // In scope (src/auth/token.ts), so not refused: a write by redirection goes to a human, as any would.
+      // In scope (src/auth/token.ts), so not refused: confined by the sandbox (bubblewrap here), it runs in src/auth.
       const auth = await runHook('claude', claudePayload('pre-bash-safe', h.root, { cwd: join(h.root, 'src', 'auth') }, { command: 'echo x > token.ts' }), ['--intent', 'auth-refactor'], env);
-      assert.equal(preAnswer(auth.stdout).permissionDecision, 'ask', auth.stdout);
+      assert.equal(preAnswer(auth.stdout).permissionDecision, 'allow', auth.stdout);
+      assert.ok(auth.stdout.includes(`--chdir ${join(h.root, 'src', 'auth')} -- /bin/sh -c 'echo x > token.ts'`), auth.stdout);
     });
 
     it('refuses a Bash command whose cwd is outside the workspace', async () => {

@@ -147,6 +147,9 @@ describe('OpenCode plugin', () => {
     const hook = bundledScript(join(src, 'hookMain.ts'), 'hook.js');
     mkdirSync(join(ws, '.orchestration'));
     writeFileSync(join(ws, '.orchestration', 'active_intents.yaml'), SAMPLE_INTENTS);
+    // An in-scope write lands without a person (a plugin cannot ask one): the workspace's approval mode says so.
+    mkdirSync(join(ws, '.vscode'));
+    writeFileSync(join(ws, '.vscode', 'settings.json'), JSON.stringify({ 'intentGovernor.approval': 'destructive-only' }));
     const saved = { ...process.env };
     Object.assign(process.env, { INTENT_GOVERNOR_HOME: join(temp, 'home'), INTENT_GOVERNOR_ANCHOR_DIR: join(temp, 'anchors'), INTENT_GOVERNOR_INTENT: 'auth-refactor' });
     try {
