@@ -21,7 +21,7 @@ export async function judgeForeignMcpCall(governor: Governor, request: BridgeReq
   const resolved = resolveIntentForWrites(snapshot, intentId);
   const verdict = snapshot.valid
     ? foreignToolDecision(foreign, unmapped.tool, { ...(resolved.ok ? { intent: resolved.value } : {}), ...(snapshot.mcp_tools ? { plan: snapshot.mcp_tools } : {}), planFile: snapshot.file, managed: managedPolicy() })
-    : { decision: 'deny' as const, reason: `'${unmapped.tool}' is a tool of the MCP server '${foreign.server}', and ${snapshot.file} cannot be read, so no plan allows it: refused (fail closed).` };
+    : { decision: 'deny' as const, reason: `'${unmapped.tool}' is a tool of another MCP server ('${foreign.server}'), and the plan cannot be used (${snapshot.problems.map((p) => `${p.file}:${p.line}:${p.column}: ${p.message}`).join('; ')}), so no plan allows it: refused (fail closed).` };
   const invocation = `${request.key}#0`;
   if (verdict.decision === 'deny') {
     const refusal = toolError('INVALID_INPUT', verdict.reason, { field: 'tool', tool: unmapped.tool });

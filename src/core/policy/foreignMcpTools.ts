@@ -23,7 +23,7 @@ export interface ForeignToolPolicy {
 }
 
 export function foreignToolDecision(call: ForeignMcpTool, name: string, policy: ForeignToolPolicy): ForeignToolDecision {
-  const seen = `'${name}' is a tool of the MCP server '${call.server}'`;
+  const seen = `'${name}' is a tool of another MCP server ('${call.server}')`;
   if (policy.managed.state === 'broken') return { decision: 'deny', reason: `${seen}, and the administrator's managed file (${policy.managed.file}) cannot be read (${policy.managed.problem ?? 'broken'}), so it is refused (fail closed).` };
   const denied = firstMatch(policy.managed.mcpToolsDeny, call);
   if (denied) return { decision: 'deny', reason: `${seen}, which the administrator's managed file (${policy.managed.file}) denies ('${denied}'); no plan can allow it.` };

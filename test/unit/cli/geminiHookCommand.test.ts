@@ -62,7 +62,7 @@ describe('governor hook gemini (headless, as Gemini CLI runs it)', () => {
   it("denies another MCP server's tool and audits the refusal", async () => {
     const run = await hook('before-other-mcp-tool');
     assert.equal(answer(run.stdout).decision, 'deny');
-    assert.match(answer(run.stdout).reason ?? '', /'mcp_other_echo' is a tool of another MCP server/);
+    assert.match(answer(run.stdout).reason ?? '', /'mcp_other_echo' is a tool of another MCP server \('other'\) that no plan allows/);
     const log = await workspace.governanceLog();
     assert.deepEqual(log.map((r) => [r.decision, r.code, r.tool_name]), [['deny', 'INVALID_INPUT', 'mcp_other_echo']]);
   });
