@@ -43,6 +43,7 @@ export function logEntryOf(log: ExportedLog, record: Record<string, unknown>): O
   for (const key of ['intent_id', 'session_id', 'invocation_id', 'tool_name', 'decision', 'code', 'message', 'approver', 'hook_event']) put(key, record[key]);
   put('refers_to', record.record_id);
   if (Array.isArray(record.paths)) attributes['intent_governor.files'] = (record.paths as unknown[]).map(String);
-  const warning = record.decision !== 'ask';
+  // A foreign MCP tool a plan let run (decision allow) is a record of what ran, not a warning.
+  const warning = record.decision !== 'ask' && record.decision !== 'allow';
   return { time, eventName: 'intent_governor.governance', warning, body: JSON.stringify(record), attributes };
 }

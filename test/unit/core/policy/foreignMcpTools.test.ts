@@ -2,6 +2,7 @@ import { strict as assert } from 'node:assert';
 import { parseMcpToolPattern } from '../../../../src/core/approval/mcpToolPattern';
 import { parseIntentsFile } from '../../../../src/core/intents/intentsFile';
 import { foreignToolDecision, type ForeignToolPolicy } from '../../../../src/core/policy/foreignMcpTools';
+import { logEntryOf } from '../../../../src/core/telemetry/otlpLogEntry';
 
 const call = { server: 'github', tool: 'create_issue' };
 const base: ForeignToolPolicy = { planFile: '.orchestration/active_intents.yaml', managed: { file: '/etc/intent-governor/managed.json', state: 'absent', mcpToolsDeny: [] } };
@@ -36,5 +37,10 @@ describe('foreign MCP tools by policy', () => {
       [7, "intent 'a': mcp_tools takes 'allow' and 'ask', not 'alow'"],
       [8, `intent 'a': mcp_tools.allow item 1 'github' is not <server>/<tool> (e.g. "github/create_issue") or mcp__<server>__<tool>`],
     ]);
+  });
+
+  it('an allowed call exported over OTLP is not a warning; a refusal still is', () => {
+    assert.equal(logEntryOf('governance_log', { decision: 'allow', code: 'MCP_TOOL_BY_POLICY', tool_name: 'mcp__github__create_issue' }).warning, false);
+    assert.equal(logEntryOf('governance_log', { decision: 'deny', code: 'INVALID_INPUT' }).warning, true);
   });
 });
