@@ -42,6 +42,12 @@ export function protectedPatternFor(rel: string): string | undefined {
   return hit && `${hit.glob}, from the administrator's managed file ${policy.file}`;
 }
 
+/** Whether the administrator's managed file protects paths of its own (or is broken, which protects every path). */
+export function managedProtectsPaths(): boolean {
+  const policy = managedPolicy();
+  return policy.state === 'broken' || (policy.state === 'present' && policy.protectedPaths.length > 0);
+}
+
 interface ManagedMatcher {
   glob: string;
   matchers: Minimatch[];

@@ -1,6 +1,6 @@
 import { lstatSync, readdirSync, type BigIntStats } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { protectedPatternFor } from '../paths/protectedPaths';
+import { managedProtectsPaths, protectedPatternFor } from '../paths/protectedPaths';
 import type { WritableRoot } from './writableRoots';
 
 /** What identifies a file's version without reading it: any write changes ctime, which no command can set back. */
@@ -61,6 +61,8 @@ function walk(workspaceRoot: string, abs: string, snapshot: RootSnapshot, single
     record(snapshot, relPath(workspaceRoot, abs), top);
     return;
   }
+  // The managed file's protected paths follow no naming rule: with any, every path gets the full check.
+  const checkAll = managedProtectsPaths();
   const folders = [abs];
   while (folders.length > 0) {
     const folder = folders.pop() as string;
@@ -73,7 +75,7 @@ function walk(workspaceRoot: string, abs: string, snapshot: RootSnapshot, single
     for (const name of names) {
       const path = join(folder, name);
       const rel = relPath(workspaceRoot, path);
-      if (mayBeProtected(rel) && protectedPatternFor(rel)) {
+      if ((checkAll || mayBeProtected(rel)) && protectedPatternFor(rel)) {
         snapshot.protectedInside.push(path); // read-only in the sandbox; its contents are not ours to list
         continue;
       }

@@ -2,7 +2,8 @@ import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { lstat, mkdir, readdir, readFile, readlink, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp, readdir, readFile, readlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { buildMutationRecord } from '../../../../src/core/trace/traceRecord';
 import { assertAgentTraceRecord } from '../../../support/agentTraceSchema';
@@ -105,6 +106,36 @@ describe('run_command in the sandbox: routes out of the scope stay closed even w
     assert.equal(codeOf(result), 'SCOPE_VIOLATION');
     assert.ok(!result.ok);
     assert.deepEqual(result.error.meta?.paths, ['src/other/c.ts']);
+  });
+});
+
+describe("run_command in the sandbox: the administrator's protected paths inside the scope stay read-only", function () {
+  this.timeout(60_000);
+  let h: Harness;
+  let managedDir: string;
+  const saved = process.env.INTENT_GOVERNOR_MANAGED_FILE;
+
+  beforeEach(async function () {
+    await sandboxOrSkip(this);
+    h = await createHarness({ files: { 'src/auth/a.ts': 'one\n', 'src/auth/keys/prod.pem': 'secret\n' } });
+    managedDir = await mkdtemp(join(tmpdir(), 'ig-managed-'));
+    await writeFile(join(managedDir, 'managed.json'), JSON.stringify({ protectedPaths: ['src/auth/keys/**'] }));
+    process.env.INTENT_GOVERNOR_MANAGED_FILE = join(managedDir, 'managed.json');
+    assert.ok((await h.call('select_active_intent', { intent_id: 'auth-refactor' })).ok);
+  });
+
+  afterEach(async () => {
+    if (saved === undefined) delete process.env.INTENT_GOVERNOR_MANAGED_FILE;
+    else process.env.INTENT_GOVERNOR_MANAGED_FILE = saved;
+    await removeTree(managedDir);
+    await h?.dispose();
+  });
+
+  it('a command writing through a variable into a managed folder inside src/auth leaves it byte-identical', async () => {
+    h.approver.script(true, true);
+    const result = await h.call('run_command', { command: 'F=src/auth/keys/prod.pem; echo pwned >> $F; echo ok > src/auth/b.ts' });
+    assert.equal(await readFile(join(h.root, 'src/auth/keys/prod.pem'), 'utf8'), 'secret\n');
+    assert.notEqual(codeOf(result), 'ok', JSON.stringify(result));
   });
 });
 
