@@ -36,6 +36,12 @@ export function mcpToolMatches(pattern: McpToolPattern, call: ForeignMcpTool): b
   return pattern.server.test(call.server) && pattern.tool.test(call.tool);
 }
 
+/** A tool named Claude Code's way, `mcp__<server>__<tool>` (Codex CLI names them so too); undefined for any other name. */
+export function doubleUnderscoreTool(name: string): ForeignMcpTool | undefined {
+  const named = /^mcp__(.+?)__(.+)$/u.exec(name);
+  return named ? { server: named[1], tool: named[2] } : undefined;
+}
+
 /** `<server>/<tool>`: how messages name a foreign tool. */
 export function foreignToolText(call: ForeignMcpTool): string {
   return `${call.server}/${call.tool}`;

@@ -5,6 +5,7 @@ import { isRecord, mapByTable, missingInput, resolveAgainst, stringField, type H
 import type { BridgeAnswer, NativeEdit, ToolMapping } from '../common/nativeCall';
 import { replaceCommandField } from '../common/shellConfinement';
 import { RESIDENT_SERVER_NAME } from './residentHook';
+import { doubleUnderscoreTool } from '../../approval/mcpToolPattern';
 
 /**
  * Claude Code's tools that read nothing we govern and change nothing (https://docs.claude.com/en/docs/claude-code/settings#tools-available-to-claude).
@@ -89,8 +90,8 @@ export const claudeDialect: HookDialect = {
   mapTool(toolName, toolInput, place) {
     if (toolName.startsWith(OWN_MCP_PREFIX)) return { kind: 'passthrough' };
     if (toolName.startsWith('mcp__')) {
-      const named = /^mcp__(.+?)__(.+)$/u.exec(toolName);
-      return { kind: 'refused', reason: `'${toolName}' is a tool of another MCP server: Intent Governor cannot see what it reads or changes, so it is refused (governance fails closed). Use Claude Code's file and terminal tools or the intent-governor tools.`, ...(named ? { foreign: { server: named[1], tool: named[2] } } : {}) };
+      const foreign = doubleUnderscoreTool(toolName);
+      return { kind: 'refused', reason: `'${toolName}' is a tool of another MCP server: Intent Governor cannot see what it reads or changes, so it is refused (governance fails closed). Use Claude Code's file and terminal tools or the intent-governor tools.`, ...(foreign ? { foreign } : {}) };
     }
     return mapTable(toolName, toolInput, place);
   },

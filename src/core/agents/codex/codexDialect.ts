@@ -4,6 +4,7 @@ import { replaceCommandField } from '../common/shellConfinement';
 import { mapByTable, missingInput, resolveAgainst, stringField, type AgentPlace, type HookDialect, type HookEvent, type HookReply, type NativeToolTable } from '../common/hookDialect';
 import type { BridgeAnswer, ToolMapping } from '../common/nativeCall';
 import { RESIDENT_SERVER_NAME } from '../claude/residentHook';
+import { doubleUnderscoreTool } from '../../approval/mcpToolPattern';
 
 /**
  * OpenAI Codex CLI's hooks (https://developers.openai.com/codex/hooks, verified against codex-cli 0.169.0):
@@ -25,7 +26,7 @@ import { RESIDENT_SERVER_NAME } from '../claude/residentHook';
  *   calls come through the hooks.
  * - Tools behind features still in development (request_permissions, code mode's exec/wait) are not in the table:
  *   refused as unknown, like any tool a later version adds.
- * - MCP tools arrive as `mcp__<server>__<tool>`: the governor's own pass, any other server's are refused.
+ * - MCP tools arrive as `mcp__<server>__<tool>`: the governor's own pass, any other server's are refused unless a plan's mcp_tools names it.
  */
 const SUBAGENT_TOOLS: Record<string, string[]> = {
   multi_agent_v1: ['spawn_agent', 'send_input', 'resume_agent', 'wait_agent', 'close_agent'],
@@ -105,7 +106,8 @@ export const codexDialect: HookDialect = {
   mapTool(toolName, toolInput, place) {
     if (toolName.startsWith(OWN_MCP_PREFIX)) return { kind: 'passthrough' };
     if (toolName.startsWith('mcp__')) {
-      return { kind: 'refused', reason: `'${toolName}' is a tool of another MCP server: Intent Governor cannot see what it reads or changes, so it is refused (governance fails closed). Use Codex's shell and apply_patch tools or the intent-governor tools.` };
+      const foreign = doubleUnderscoreTool(toolName);
+      return { kind: 'refused', reason: `'${toolName}' is a tool of another MCP server: Intent Governor cannot see what it reads or changes, so it is refused (governance fails closed). Use Codex's shell and apply_patch tools or the intent-governor tools.`, ...(foreign ? { foreign } : {}) };
     }
     return mapTable(toolName, toolInput, place);
   },

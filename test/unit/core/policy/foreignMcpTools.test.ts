@@ -3,6 +3,7 @@ import { parseMcpToolPattern } from '../../../../src/core/approval/mcpToolPatter
 import { parseIntentsFile } from '../../../../src/core/intents/intentsFile';
 import { foreignToolDecision, type ForeignToolPolicy } from '../../../../src/core/policy/foreignMcpTools';
 import { logEntryOf } from '../../../../src/core/telemetry/otlpLogEntry';
+import { agentById } from '../../../../src/core/agents/registry';
 
 const call = { server: 'github', tool: 'create_issue' };
 const base: ForeignToolPolicy = { planFile: '.orchestration/active_intents.yaml', managed: { file: '/etc/intent-governor/managed.json', state: 'absent', mcpToolsDeny: [] } };
@@ -42,5 +43,18 @@ describe('foreign MCP tools by policy', () => {
   it('an allowed call exported over OTLP is not a warning; a refusal still is', () => {
     assert.equal(logEntryOf('governance_log', { decision: 'allow', code: 'MCP_TOOL_BY_POLICY', tool_name: 'mcp__github__create_issue' }).warning, false);
     assert.equal(logEntryOf('governance_log', { decision: 'deny', code: 'INVALID_INPUT' }).warning, true);
+  });
+
+  it("Claude Code's, Codex CLI's and Gemini CLI's dialects name a foreign tool's server and tool; their own server's tools pass", () => {
+    const place = { cwd: '/w', workspace: '/w' };
+    const foreign = (agent: string, name: string) => {
+      const mapping = agentById(agent)?.dialect.mapTool(name, {}, place);
+      return mapping?.kind === 'refused' ? mapping.foreign : mapping?.kind;
+    };
+    assert.deepEqual(foreign('claude', 'mcp__github__create_issue'), { server: 'github', tool: 'create_issue' });
+    assert.deepEqual(foreign('codex', 'mcp__db__run__query'), { server: 'db', tool: 'run__query' });
+    assert.deepEqual(foreign('gemini', 'mcp_other_echo'), { server: 'other', tool: 'echo' });
+    assert.equal(foreign('claude', 'mcp__intent-governor__write_file'), 'passthrough');
+    assert.equal(foreign('claude', 'NotebookEdit'), undefined, 'an unknown tool is refused with no server to allow');
   });
 });
