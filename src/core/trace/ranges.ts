@@ -75,8 +75,8 @@ function range(lines: readonly string[], start: number, end: number): LineRange 
 
 /** Hex characters kept of each line's hash: enough to align a range's surviving lines, short enough to store. */
 export const LINE_HASH_CHARS = 8;
-/** Past this many changed lines a record keeps only the ranges' hashes (blame then finds whole ranges only). */
-export const MAX_LINE_HASHED_LINES = 4096;
+/** Past this many changed lines a record keeps only the ranges' hashes (blame then finds whole ranges only): 8 KB at most. */
+export const MAX_LINE_HASHED_LINES = 1024;
 
 /** The short hash of one line, as `lineHashes` stores it. */
 export function lineHash(line: string): string {
