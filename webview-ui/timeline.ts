@@ -1,4 +1,6 @@
+import { decisionLook } from '../src/shared/decisionTone';
 import type { InspectorFilter, InspectorRow } from '../src/shared/inspectorProtocol';
+import { decisionIcon } from './decisionIcon';
 import { h, shortTime } from './dom';
 import { vscode } from './vscodeApi';
 
@@ -6,6 +8,10 @@ import { vscode } from './vscodeApi';
 const CLASS_LABEL: Record<string, string> = { AST_REFACTOR: 'refactor', INTENT_EVOLUTION: 'evolution' };
 
 const ROW_HEIGHT = 24;
+/** The column header stays on top of the list (sticky), one row tall: rows scroll in below it. */
+const HEAD_HEIGHT = ROW_HEIGHT;
+/** Decision and code first, so a narrow panel still shows what was decided; the file column gives way first. */
+const COLUMNS = [['decision', 'Decision'], ['code', 'Code / class'], ['time', 'Time'], ['intent', 'Intent'], ['agent', 'Agent'], ['model', 'Model'], ['files', 'Files']] as const;
 const PAGE = 100;
 /** Rows rendered above and below the viewport so a fast scroll does not show blanks. */
 const OVERSCAN = 10;
@@ -37,7 +43,8 @@ export class Timeline {
   constructor(private readonly open: (key: number) => void) {
     this.count = h('div', { class: 'count', 'aria-live': 'polite' });
     this.spacer = h('div', { class: 'spacer' });
-    const list = h('div', { class: 'list', tabindex: 0, role: 'grid', 'aria-label': 'Trace records, newest first' }, this.spacer);
+    const head = h('div', { class: 'head', role: 'row' }, ...COLUMNS.map(([name, label]) => h('span', { class: `cell ${name}`, role: 'columnheader' }, label)));
+    const list = h('div', { class: 'list', tabindex: 0, role: 'grid', 'aria-label': 'Trace records, newest first' }, head, this.spacer);
     list.addEventListener('scroll', () => this.render());
     list.addEventListener('keydown', (event) => this.onKey(event));
     list.addEventListener('click', (event) => {
@@ -128,10 +135,13 @@ export class Timeline {
 
   private rowElement(row: InspectorRow, index: number): HTMLElement {
     const governance = row.source === 'governance';
+    const look = decisionLook(row);
+    const code = governance ? row.code : row.mutationClass ? (CLASS_LABEL[row.mutationClass] ?? row.mutationClass) : '';
+    const files = row.files.join(' ');
     const el = h(
       'div',
       {
-        class: `row ${governance ? 'governance' : 'mutation'} decision-${row.decision || 'none'}${index === this.selected ? ' selected' : ''}`,
+        class: `row ${governance ? 'governance' : 'mutation'} tone-${look.tone} decision-${row.decision || 'none'}${index === this.selected ? ' selected' : ''}`,
         role: 'row',
         id: `row-${row.key}`,
         'aria-selected': index === this.selected ? 'true' : 'false',
@@ -139,20 +149,22 @@ export class Timeline {
         'data-key': row.key,
         'data-id': row.id,
         'data-intent': row.intent,
+        'data-tone': look.tone,
       },
+      h('span', { class: 'cell decision', role: 'gridcell' }, decisionIcon(look), h('span', { class: 'label' }, row.decision || row.kind)),
+      h('span', { class: 'cell code', role: 'gridcell', title: code || undefined }, code),
       h('span', { class: 'cell time', role: 'gridcell' }, shortTime(row.timestamp)),
-      h('span', { class: 'cell intent', role: 'gridcell' }, row.intent || `(${row.kind})`),
+      h('span', { class: 'cell intent', role: 'gridcell', title: row.intent || undefined }, row.intent || `(${row.kind})`),
       h('span', { class: 'cell agent', role: 'gridcell' }, row.agent),
       h('span', { class: 'cell model', role: 'gridcell' }, row.model),
-      h('span', { class: 'cell decision', role: 'gridcell' }, governance ? `${row.decision} ${row.code}` : row.mutationClass ? `${row.decision} · ${CLASS_LABEL[row.mutationClass] ?? row.mutationClass}` : row.decision),
-      h('span', { class: 'cell files', role: 'gridcell' }, row.files.join(' ')),
+      h('span', { class: 'cell files', role: 'gridcell', title: files || undefined }, files),
     );
     el.style.top = `${index * ROW_HEIGHT}px`;
     return el;
   }
 
   private onKey(event: KeyboardEvent): void {
-    const visible = Math.max(1, Math.floor(this.list.clientHeight / ROW_HEIGHT));
+    const visible = Math.max(1, Math.floor((this.list.clientHeight - HEAD_HEIGHT) / ROW_HEIGHT));
     const moves: Record<string, number> = { ArrowDown: 1, ArrowUp: -1, PageDown: visible, PageUp: -visible, Home: -Infinity, End: Infinity };
     if (event.key in moves) {
       event.preventDefault();
@@ -170,7 +182,7 @@ export class Timeline {
     const list = this.list;
     const top = index * ROW_HEIGHT;
     if (top < list.scrollTop) list.scrollTop = top;
-    else if (top + ROW_HEIGHT > list.scrollTop + list.clientHeight) list.scrollTop = top + ROW_HEIGHT - list.clientHeight;
+    else if (top + ROW_HEIGHT + HEAD_HEIGHT > list.scrollTop + list.clientHeight) list.scrollTop = top + ROW_HEIGHT + HEAD_HEIGHT - list.clientHeight;
     this.render();
   }
 }
