@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -142,12 +143,13 @@ describe('governed MCP server: a call the agent stopped waiting for is cancelled
       const pidFile = join(h.root, 'src/auth/pid.txt');
       const marker = join(h.root, 'src/auth/marker.txt');
       const controller = new AbortController();
-      const call = client.callTool({ name: 'run_command', arguments: { command: 'echo $$ > src/auth/pid.txt; sleep 30; echo done > src/auth/marker.txt', timeout_ms: 60_000 } }, undefined, {
+      const call = client.callTool({ name: 'run_command', arguments: { command: `echo $$ > src/auth/pid.txt; sleep ${SLEEP}; echo done > src/auth/marker.txt`, timeout_ms: 60_000 } }, undefined, {
         signal: controller.signal,
         timeout: 120_000,
       });
       call.catch(() => undefined);
-      const pid = await waitForPid(pidFile);
+      await waitForPid(pidFile);
+      const pid = sleepingPid();
       controller.abort();
       await assert.rejects(call);
       await waitUntilGone(pid);
@@ -161,9 +163,10 @@ describe('governed MCP server: a call the agent stopped waiting for is cancelled
       client = await connectGovernorMcp(h.root, anchorDir, ['--approve', 'always']);
       await client.callTool({ name: 'select_active_intent', arguments: { intent_id: 'auth-refactor' } });
       const pidFile = join(h.root, 'src/auth/pid.txt');
-      const call = client.callTool({ name: 'run_command', arguments: { command: 'echo $$ > src/auth/pid.txt; sleep 30; echo done > src/auth/marker.txt', timeout_ms: 60_000 } }, undefined, { timeout: 120_000 });
+      const call = client.callTool({ name: 'run_command', arguments: { command: `echo $$ > src/auth/pid.txt; sleep ${SLEEP}; echo done > src/auth/marker.txt`, timeout_ms: 60_000 } }, undefined, { timeout: 120_000 });
       call.catch(() => undefined);
-      const pid = await waitForPid(pidFile);
+      await waitForPid(pidFile);
+      const pid = sleepingPid();
       await client.close(); // ends governor mcp's stdin: it closes the session and exits
       client = undefined;
       await waitUntilGone(pid);
@@ -176,6 +179,21 @@ describe('governed MCP server: a call the agent stopped waiting for is cancelled
     });
   });
 });
+
+/** A sleep no other process runs: the command's, found by its argument (in the sandbox, $$ is a pid of its own namespace). */
+const SLEEP = `30.${process.pid}`;
+
+/** The host pid of the command's `sleep ${SLEEP}`, from /proc (Linux; elsewhere the shell's $$ is the host pid anyway). */
+function sleepingPid(): number {
+  for (const entry of readdirSync('/proc').filter((name) => /^\d+$/u.test(name))) {
+    try {
+      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8') === `sleep\0${SLEEP}\0`) return Number(entry);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  throw new Error(`no process runs sleep ${SLEEP}`);
+}
 
 async function waitForPid(file: string): Promise<number> {
   const deadline = Date.now() + 10_000;

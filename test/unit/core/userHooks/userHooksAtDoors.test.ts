@@ -32,6 +32,9 @@ async function door(): Promise<Door> {
   await mkdir(join(root, '.orchestration'), { recursive: true });
   await mkdir(join(root, 'src', 'auth'), { recursive: true });
   await writeFile(join(root, '.orchestration', 'active_intents.yaml'), SAMPLE_INTENTS);
+  // In-scope writes land without a person (a headless hook has none to ask), so the hooks' own answers show.
+  await mkdir(join(root, '.vscode'));
+  await writeFile(join(root, '.vscode', 'settings.json'), JSON.stringify({ 'intentGovernor.approval': 'destructive-only' }));
   const anchorDir = join(home, 'config', 'anchors');
   const env = { INTENT_GOVERNOR_HOME: join(home, 'governor'), INTENT_GOVERNOR_ANCHOR_DIR: anchorDir, HOME: home };
   return {
