@@ -11,8 +11,6 @@ import * as nodeCrypto from 'node:crypto';
 /** `prev_hash` of the first record of a log. */
 export const GENESIS_HASH = `sha256:${'0'.repeat(64)}`;
 
-const HASH_PATTERN = /^sha256:[0-9a-f]{64}$/;
-
 /** The object inside a record that holds `prev_hash` and `hash`: `metadata` for Agent Trace, the record itself for ours. */
 export type ChainFields = (record: Record<string, unknown>) => Record<string, unknown> | undefined;
 
@@ -33,7 +31,13 @@ export function sha256Hex(text: string): string {
 }
 
 export function isChainHash(value: unknown): value is string {
-  return typeof value === 'string' && HASH_PATTERN.test(value);
+  if (typeof value !== 'string' || value.length !== 71 || !value.startsWith('sha256:')) return false;
+  // /^sha256:[0-9a-f]{64}$/ by hand: verify asks this of several fields per record, and the regex was a tenth of its time.
+  for (let i = 7; i < 71; i += 1) {
+    const c = value.charCodeAt(i);
+    if (!((c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66))) return false;
+  }
+  return true;
 }
 
 /**
@@ -98,6 +102,12 @@ export function isSigningNote(value: unknown): value is SigningNote {
  */
 export function recordLink(hash: string, keyId: string, sig: string): string {
   return `sha256:${sha256Hex(`${hash}\n${keyId}\n${sig}`)}`;
+}
+
+/** Where a line's last `"hash"` and `"signature"` keys at depth 0 or 1 start (their opening quote), -1 for none: the canonical scan notes them. */
+export interface ChainKeyPositions {
+  hash: number;
+  signature: number;
 }
 
 /** The hash a record must carry: over its canonical form with `hash` and `signature` left out. */
@@ -199,14 +209,15 @@ function withoutPairAt(line: string, pair: string, at: number): string {
  * end (the holder's keys come last in both logs' records). Unlike `signedText`, a signature pair that occurs
  * twice needs no check: cutting the wrong one only makes the hash differ, and the fallback decides.
  */
-export function signedLineHashMatches(line: string, holder: Record<string, unknown>, statedHash: string): boolean {
+export function signedLineHashMatches(line: string, holder: Record<string, unknown>, statedHash: string, at?: ChainKeyPositions): boolean {
   const signature = holder[SIGNATURE_KEY];
-  if (signature === undefined) return lineHashMatches(line, statedHash);
-  const sigPair = `${JSON.stringify(SIGNATURE_KEY)}:${signatureJson(signature)}`;
-  const s = line.lastIndexOf(sigPair);
+  if (signature === undefined) return lineHashMatches(line, statedHash, at);
+  const sigPair = `"signature":${signatureJson(signature)}`;
+  // Where the scan saw the keys, when the pairs are there: searching a 1.5 KB line for each cost as much as hashing it.
+  const s = at && at.signature >= 0 && line.startsWith(sigPair, at.signature) ? at.signature : line.lastIndexOf(sigPair);
   if (s < 0) return false;
   const hashPair = `"hash":${JSON.stringify(statedHash)}`;
-  let h = line.lastIndexOf(hashPair, s);
+  let h = at && at.hash >= 0 && at.hash < s && line.startsWith(hashPair, at.hash) ? at.hash : line.lastIndexOf(hashPair, s);
   if (h < 0) h = line.indexOf(hashPair, s);
   if (h < 0) return false;
   const [sigFrom, sigTo] = pairSpan(line, s, sigPair.length);
@@ -232,9 +243,9 @@ function pairSpan(line: string, at: number, length: number): [number, number] {
  * The own hash cannot occur elsewhere in the line, so the pair is unambiguous. A false answer is not a
  * verdict: the caller falls back to `computeRecordHash` for lines that are valid but not canonical.
  */
-export function lineHashMatches(line: string, statedHash: string): boolean {
+export function lineHashMatches(line: string, statedHash: string, keys?: ChainKeyPositions): boolean {
   const pair = `"hash":${JSON.stringify(statedHash)}`;
   // From the end: chain fields come after a record's content (`files`) in both logs' key order.
-  const at = line.lastIndexOf(pair);
+  const at = keys && keys.hash >= 0 && line.startsWith(pair, keys.hash) ? keys.hash : line.lastIndexOf(pair);
   return at >= 0 && `sha256:${sha256Hex(withoutPairAt(line, pair, at))}` === statedHash;
 }

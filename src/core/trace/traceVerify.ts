@@ -123,7 +123,8 @@ export async function* readRecordLines(path: string, fields: ChainFields, wanted
     const parsed = parseRecord(line.text, fields);
     if (typeof parsed === 'string') continue;
     const { record, holder, hash } = parsed;
-    const hashMatches = isCanonicalJsonText(line.text) && signedLineHashMatches(line.text, holder, hash);
+    const keys = { hash: -1, signature: -1 };
+    const hashMatches = isCanonicalJsonText(line.text, keys) && signedLineHashMatches(line.text, holder, hash, keys);
     yield new ParsedLine(line.line, line.text, record, holder, hash, hashMatches, fields);
   }
 }
@@ -177,8 +178,9 @@ export async function verifyLog(path: string, options: VerifyOptions = {}): Prom
       continue;
     }
     const { record, holder, hash, prev } = parsed;
-    const canonical = isCanonicalJsonText(line.text);
-    const hashMatches = canonical && signedLineHashMatches(line.text, holder, hash);
+    const keys = { hash: -1, signature: -1 };
+    const canonical = isCanonicalJsonText(line.text, keys);
+    const hashMatches = canonical && signedLineHashMatches(line.text, holder, hash, keys);
     if (!canonical) {
       fail(line.line, `not canonical at line ${line.line}: its bytes are not the canonical JSON of the record they parse to (a repeated or reordered key, or whitespace), so it is not the record that was hashed and signed`);
     } else if (!hashMatches) {
