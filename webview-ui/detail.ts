@@ -1,10 +1,13 @@
+import { decisionLook } from '../src/shared/decisionTone';
 import type { RecordDetail } from '../src/shared/inspectorProtocol';
+import { decisionIcon } from './decisionIcon';
 import { h, shortTime } from './dom';
 import { vscode } from './vscodeApi';
 
 /** The record detail pane: who, when, under which intent, each file with its ranges (each opens the editor there), hashes. */
 export function renderDetail(detail: RecordDetail): HTMLElement {
   const { row } = detail;
+  const look = decisionLook(row);
   const facts: [string, string | undefined][] = [
     ['Record', row.id],
     ['Log', `${row.source === 'trace' ? 'agent_trace.jsonl' : 'governance_log.jsonl'} line ${row.line}`],
@@ -25,7 +28,12 @@ export function renderDetail(detail: RecordDetail): HTMLElement {
     ['Previous', detail.prevHash],
   ];
   const list = h('dl', { class: 'facts' });
-  for (const [name, value] of facts) if (value) list.append(h('dt', {}, name), h('dd', {}, value));
+  for (const [name, value] of facts) {
+    if (!value) continue;
+    // The decision reads as it does in the list: its tone's colour and icon, its label in words.
+    const dd = name === 'Decision' ? h('dd', { class: 'decision' }, decisionIcon(look), ` ${value} · ${look.label}`) : h('dd', {}, value);
+    list.append(h('dt', {}, name), dd);
+  }
   const files = h('div', { class: 'files' });
   for (const file of detail.files) {
     const head = h('div', { class: 'file-head' }, h('span', { class: 'path' }, file.path), ` ${file.change ?? ''} · ${file.changedLines} changed line${file.changedLines === 1 ? '' : 's'}`);
@@ -39,5 +47,5 @@ export function renderDetail(detail: RecordDetail): HTMLElement {
     files.append(h('div', { class: 'file' }, head, ranges, hashes));
   }
   const raw = h('details', {}, h('summary', {}, 'Raw record'), h('pre', {}, detail.raw));
-  return h('section', { class: `detail ${row.source}`, 'aria-label': 'Record detail', tabindex: -1 }, h('h2', {}, row.source === 'trace' ? 'Change' : 'Governance event'), list, files, raw);
+  return h('section', { class: `detail ${row.source} tone-${look.tone}`, 'aria-label': 'Record detail', tabindex: -1 }, h('h2', {}, row.source === 'trace' ? 'Change' : 'Governance event'), list, files, raw);
 }

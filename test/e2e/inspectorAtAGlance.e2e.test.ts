@@ -128,6 +128,13 @@ describe('e2e: the trace inspector at a glance, at 1400 px with the side bar and
     assert.equal(await refusalDecision.locator('svg[role="img"]').getAttribute('aria-label'), 'Refused by the governor');
     assert.equal(await approved.locator('.cell.decision svg[role="img"]').getAttribute('aria-label'), 'Approved by a person');
     assert.ok((await boxOf(refusalDecision.locator('svg'))).width >= 10, 'the refusal icon is drawn');
+    // Opened, the record says the same in its detail: the decision, its code and what it means, in the same colour.
+    await refusal.click();
+    const decisionFact = frame.locator('.detail .facts dd.decision');
+    await decisionFact.waitFor({ state: 'visible', timeout: 15_000 });
+    assert.equal((await decisionFact.innerText()).trim(), 'deny (SCOPE_VIOLATION) · Refused by the governor');
+    assert.equal(await decisionFact.evaluate(colour), refusalColour);
+    assert.ok(await decisionFact.locator('svg[role="img"]').isVisible(), 'the detail shows the refusal icon');
     await runPaletteCommand(page, 'Notifications: Clear All Notifications');
     await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10_000 });
     await shoot(page, shots, 'inspector-1400-sidebar-chat.png');
