@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { isCanonicalJsonText } from '../../../../src/core/trace/canonicalText';
-import { canonicalJson } from '../../../../src/core/trace/traceChain';
+import { canonicalJson, GENESIS_HASH, sealRecord, signedLineHashMatches, traceChainFields } from '../../../../src/core/trace/traceChain';
 
 describe('isCanonicalJsonText', () => {
   it('answers as canonicalJson(JSON.parse(text)) === text does, for every shape a line can take', () => {
@@ -43,5 +43,44 @@ describe('isCanonicalJsonText', () => {
       assert.equal(isCanonicalJsonText(text), canonicalJson(v) === text, text);
       assert.equal(isCanonicalJsonText(canonicalJson(v)), true);
     }
+  });
+
+  it('refuses duplicate keys, reordered keys, whitespace, needless escapes and numbers JSON.stringify would write otherwise', () => {
+    const refused = [
+      '{"a":1,"a":1}', // a repeated key, even with the same value
+      '{"b":{"x":1,"x":2},"c":1}', // repeated inside a nested object
+      '{"a":1,"c":2,"b":3}', // out of order
+      '{"ab":1,"a":2}', // a prefix sorts first
+      '{"a":1,\t"b":2}',
+      '{"a":[1, 2]}',
+      '{"a":1}\n',
+      '{"a":"\\u0041"}', // an escape JSON.stringify does not write
+      '{"a":"\\/"}',
+      '{"a":"x\\u00e9"}',
+      '{"a":1.50}',
+      '{"a":1E3}',
+      '{"a":-0.0}',
+      '{"a":1000000000000000000000}', // written 1e+21
+    ];
+    for (const text of refused) {
+      assert.notEqual(canonicalJson(JSON.parse(text)), text, `not canonical: ${text}`);
+      assert.equal(isCanonicalJsonText(text), false, text);
+    }
+    const accepted = ['{"a":"x\\"y\\\\","b":"\\n\\u001f\\ud800","c":-1.5,"d":1e+21,"e":[true,false,null,{}]}', '{"a":"é","b":0,"c":-12}', '{"A":1,"_":2,"a":3}'];
+    for (const text of accepted) assert.equal(isCanonicalJsonText(text), true, text);
+  });
+
+  it('notes where the holder\'s hash and signature keys start, so the hash check finds both pairs without searching', () => {
+    const record: Record<string, unknown> = { files: [{ path: 'a.ts', hash: 'nested', signature: 'nested' }], metadata: { kind: 'mutation' } };
+    const line = sealRecord(record, GENESIS_HASH, traceChainFields, () => ({ key_id: 'ed25519:00000000000000000000000000000000', sig: 'c2ln' }));
+    const keys = { hash: -1, signature: -1 };
+    assert.equal(isCanonicalJsonText(line, keys), true);
+    assert.equal(line.startsWith('"hash":"sha256:', keys.hash), true);
+    assert.equal(line.startsWith('"signature":{"key_id"', keys.signature), true);
+    const holder = (JSON.parse(line) as { metadata: Record<string, unknown> }).metadata;
+    assert.equal(signedLineHashMatches(line, holder, holder.hash as string, keys), true);
+    // A wrong hint is only a hint: the pairs are then searched for, and an edit still fails.
+    assert.equal(signedLineHashMatches(line, holder, holder.hash as string, { hash: 3, signature: 5 }), true);
+    assert.equal(signedLineHashMatches(line.replace('"a.ts"', '"b.ts"'), holder, holder.hash as string, keys), false);
   });
 });
