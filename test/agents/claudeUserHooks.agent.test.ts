@@ -1,0 +1,228 @@
+import { strict as assert } from 'node:assert';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { builtGovernor, governorHomes, orchestrationJsonl, seedAgentWorkspace } from './agentWorkspace';
+import { startScriptedAnthropic, type ScriptStep, type ScriptedAnthropic } from '../support/scriptedAnthropic';
+import { ensureBuilt, provisionedClaude, runClaude, type ClaudeRun } from './claudeCodeDriver';
+import { CLAUDE_HOOK_EVENTS } from '../../src/core/userHooks/hookEvents';
+
+interface Played {
+  run: ClaudeRun;
+  model: ScriptedAnthropic;
+}
+
+/** A command hook that prints `output` as its JSON answer. */
+const answer = (output: object) => ({ type: 'command', command: `echo '${JSON.stringify(output)}'` });
+const ok = { type: 'command', command: 'true' };
+
+/**
+ * A project hooks file written the way Claude Code's hooks reference shows them: every event it documents, each
+ * hook type (command, http, prompt, mcp_tool, agent), the output fields of its protocol. Only the PreToolUse deny
+ * of Write/Edit decides anything in these tests; the rest must load and stay out of the way. The types only Claude
+ * Code runs (mcp_tool, agent) sit on events that decide nothing: on a deciding event the governor's own file is
+ * refused instead (a hook it cannot run would weaken the decision), tested below.
+ */
+function documentationHooks(): Record<string, unknown[]> {
+  const hooks: Record<string, unknown[]> = {
+    PreToolUse: [
+      { matcher: 'Write|Edit', hooks: [answer({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'frozen for the release' } })] },
+      { matcher: 'Bash', hooks: [{ type: 'command', command: 'true', if: 'Bash(rm *)', timeout: 30, statusMessage: 'Checking the command' }] },
+      { matcher: 'WebFetch', hooks: [{ type: 'http', url: 'http://127.0.0.1:9/hooks/pre-tool-use', headers: { Authorization: 'Bearer $MY_TOKEN' }, allowedEnvVars: ['MY_TOKEN'], timeout: 10 }] },
+    ],
+    PostToolUse: [
+      { matcher: 'Write|Edit', hooks: [{ type: 'command', command: 'true', async: true }] },
+      { matcher: 'mcp__memory__.*', hooks: [{ type: 'mcp_tool', server: 'memory', tool: 'remember', input: { tool_name: '${tool_name}' } }] },
+    ],
+    PostToolUseFailure: [{ matcher: 'Bash', hooks: [answer({ hookSpecificOutput: { hookEventName: 'PostToolUseFailure', additionalContext: 'the command failed' } })] }],
+    PostToolBatch: [{ hooks: [answer({ hookSpecificOutput: { hookEventName: 'PostToolBatch', additionalContext: 'batch done' } })] }],
+    PermissionRequest: [{ matcher: 'NotebookEdit', hooks: [answer({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'deny', message: 'no notebooks' } } })] }],
+    PermissionDenied: [{ matcher: 'NotebookEdit', hooks: [answer({ hookSpecificOutput: { hookEventName: 'PermissionDenied', retry: false } })] }],
+    SessionStart: [{ matcher: 'startup|resume', hooks: [answer({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: 'Release freeze in effect.' } })] }],
+    UserPromptSubmit: [{ hooks: [answer({ hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: 'Mind the freeze.' } })] }],
+    Stop: [{ hooks: [ok] }],
+    SubagentStop: [{ hooks: [{ type: 'prompt', prompt: 'Did the subagent finish its task? $ARGUMENTS', timeout: 30 }] }],
+    TaskCompleted: [{ hooks: [{ type: 'agent', prompt: 'Verify that the task is complete. $ARGUMENTS', timeout: 60 }] }],
+    CwdChanged: [{ hooks: [answer({ hookSpecificOutput: { hookEventName: 'CwdChanged', watchPaths: ['.envrc'] } })] }],
+    FileChanged: [{ matcher: '.envrc|.env', hooks: [ok] }],
+    SessionEnd: [{ hooks: [{ type: 'command', command: 'true', shell: 'bash' }] }],
+  };
+  for (const event of CLAUDE_HOOK_EVENTS) hooks[event] ??= [{ hooks: [ok] }];
+  return hooks;
+}
+
+/** A stdio MCP server named `github` with two tools; every tools/call it receives is appended to `log`. */
+const githubServer = (log: string) => `const rl = require('node:readline').createInterface({ input: process.stdin });
+const send = (m) => process.stdout.write(JSON.stringify(m) + '\\n');
+const tool = (name) => ({ name, description: name, inputSchema: { type: 'object', properties: { number: { type: 'number' }, title: { type: 'string' } } } });
+rl.on('line', (line) => {
+  let msg;
+  try { msg = JSON.parse(line); } catch { return; }
+  if (msg.id === undefined) return;
+  if (msg.method === 'initialize') return send({ jsonrpc: '2.0', id: msg.id, result: { protocolVersion: msg.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'github', version: '1' } } });
+  if (msg.method === 'tools/list') return send({ jsonrpc: '2.0', id: msg.id, result: { tools: [tool('get_issue'), tool('create_issue')] } });
+  if (msg.method === 'tools/call') {
+    require('node:fs').appendFileSync(${JSON.stringify(log)}, msg.params.name + '\\n');
+    return send({ jsonrpc: '2.0', id: msg.id, result: { content: [{ type: 'text', text: 'issue 7: the login page is slow' }] } });
+  }
+  send({ jsonrpc: '2.0', id: msg.id, result: {} });
+});
+`;
+
+/**
+ * The real Claude Code, offline with a scripted model, installed the way a user does it (`governor hooks install
+ * --agent claude`, whatever door that picks for this version), with hooks written from Claude Code's documentation.
+ */
+describe("agents: the real Claude Code with a user's hooks file from Claude Code's documentation, updatedToolOutput and foreign MCP tools by policy", function () {
+  let claude: string;
+  let temp: string;
+  let ws: string;
+  let home: string;
+
+  before(function () {
+    this.timeout(600_000);
+    claude = provisionedClaude();
+    ensureBuilt();
+  });
+
+  const install = () => {
+    const installed = builtGovernor(['hooks', 'install', '--agent', 'claude', '--workspace', ws], { HOME: home, ...governorHomes(temp) });
+    assert.equal(installed.status, 0, installed.stdout + installed.stderr);
+  };
+
+  beforeEach(() => {
+    ({ temp, ws, home } = seedAgentWorkspace('claude-user-hooks', { login: 'export function login() {}\n' }));
+    install();
+  });
+
+  // The resident governor Claude Code started may still be closing its files when the test ends.
+  afterEach(() => rmSync(temp, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 }));
+
+  /** The project's hooks, trusted as a person does it (`governor hooks trust --yes`), then installed again so Claude Code routes what they need. */
+  const projectHooks = (hooks: Record<string, unknown>) => {
+    writeFileSync(join(ws, '.orchestration', 'hooks.json'), JSON.stringify({ hooks }, null, 2));
+    const trust = builtGovernor(['hooks', 'trust', '--yes', '--workspace', ws], { HOME: home, ...governorHomes(temp) });
+    assert.equal(trust.status, 0, trust.stdout + trust.stderr);
+    install();
+  };
+
+  // The intent is bound by the model's own handshake (the resident door) and by the environment (the command door).
+  const select: ScriptStep = { tool: 'mcp__intent-governor__select_active_intent', input: { intent_id: 'auth-refactor' } };
+
+  const play = async (script: ScriptStep[]): Promise<Played> => {
+    const model = await startScriptedAnthropic([select, ...script]);
+    try {
+      const run = await runClaude({ binary: claude, cwd: ws, modelUrl: model.url, home, env: { INTENT_GOVERNOR_INTENT: 'auth-refactor', ...governorHomes(temp) } });
+      assert.equal(run.signal, null, `claude was killed: ${run.stderr}`);
+      assert.equal(model.remaining(), 0, `claude stopped before playing the script: ${run.stdout}\n${run.stderr}`);
+      return { run, model };
+    } finally {
+      await model.close();
+    }
+  };
+
+  const jsonl = (name: string): Record<string, unknown>[] => orchestrationJsonl(ws, name);
+
+  it("a hooks file from Claude Code's documentation (all its events, every hook type) loads without a problem, and its PreToolUse deny holds: the Write does not land, the model reads the reason", async () => {
+    const hooks = documentationHooks();
+    assert.equal(Object.keys(hooks).length, CLAUDE_HOOK_EVENTS.length);
+    projectHooks(hooks);
+    const list = builtGovernor(['hooks', 'list', '--json', '--workspace', ws], { HOME: home, ...governorHomes(temp) });
+    assert.equal(list.status, 0, list.stdout + list.stderr);
+    const listing = JSON.parse(list.stdout) as { hooks: { event: string; type?: string }[]; problems: unknown[]; warnings: string[]; notes: string[] };
+    assert.deepEqual(listing.problems, []);
+    // Every event is known; the two hooks only Claude Code runs are skipped, each said once, and nothing else is.
+    assert.equal(listing.warnings.length, 2, listing.warnings.join('\n'));
+    assert.match(listing.warnings.find((w) => w.includes('PostToolUse')) ?? '', /'mcp_tool' is not a hook type Intent Governor runs.*skipped/);
+    assert.match(listing.warnings.find((w) => w.includes('TaskCompleted')) ?? '', /'agent' is not a hook type Intent Governor runs.*skipped/);
+    for (const event of CLAUDE_HOOK_EVENTS) {
+      if (event === 'TaskCompleted') continue; // its one hook is the skipped agent hook
+      assert.ok(listing.hooks.some((hook) => hook.event === event), `no hook listed for ${event}: ${list.stdout}`);
+    }
+
+    const file = join(ws, 'src/auth/frozen.ts');
+    const { model } = await play([{ tool: 'Write', input: { file_path: file, content: 'x\n' } }, { text: 'refused' }]);
+    const [selected, written] = model.toolResults();
+    assert.equal(selected?.is_error, false, JSON.stringify(model.toolResults()));
+    assert.equal(written?.is_error, true, JSON.stringify(model.toolResults()));
+    assert.match(written.text, /frozen for the release/);
+    assert.equal(existsSync(file), false, 'the Write did not land');
+    assert.deepEqual(jsonl('agent_trace.jsonl'), []);
+    const refusal = jsonl('governance_log.jsonl').find((entry) => entry.tool_name === 'Write');
+    assert.equal(refusal?.decision, 'deny', 'the refusal is audited');
+    assert.equal(refusal?.code, 'HOOK_BLOCKED');
+  });
+
+  it("the same file with an agent hook on PreToolUse (Claude Code's own kind) is a problem in the governor's file, and fails closed: the prompt is refused before any tool runs, saying why", async () => {
+    const hooks = documentationHooks();
+    hooks.PreToolUse = [...hooks.PreToolUse, { matcher: 'Write', hooks: [{ type: 'agent', prompt: 'Check the write. $ARGUMENTS' }] }];
+    writeFileSync(join(ws, '.orchestration', 'hooks.json'), JSON.stringify({ hooks }, null, 2));
+    const list = builtGovernor(['hooks', 'list', '--json', '--workspace', ws], { HOME: home, ...governorHomes(temp) });
+    assert.equal(list.status, 1, list.stdout + list.stderr);
+    const listing = JSON.parse(list.stdout) as { problems: { file: string; message: string }[] };
+    assert.equal(listing.problems.length, 1, list.stdout);
+    assert.match(listing.problems[0].message, /hooks\.PreToolUse\[3\]\.hooks\[0\]\.type 'agent' is not a hook type Intent Governor runs/);
+    install();
+    // The unreadable file refuses the prompt itself (UserPromptSubmit), before any tool: nothing runs, nothing lands.
+    const file = join(ws, 'src/auth/checked.ts');
+    const model = await startScriptedAnthropic([select, { tool: 'Write', input: { file_path: file, content: 'x\n' } }, { text: 'refused' }]);
+    try {
+      const run = await runClaude({ binary: claude, cwd: ws, modelUrl: model.url, home, env: { INTENT_GOVERNOR_INTENT: 'auth-refactor', ...governorHomes(temp) } });
+      assert.equal(run.signal, null, `claude was killed: ${run.stderr}`);
+      assert.match(String(run.result?.result), /blocked by hook.*\.orchestration\/hooks\.json: hooks\.PreToolUse\[3\]\.hooks\[0\]\.type 'agent' is not a hook type Intent Governor runs.*governance fails closed/s, run.stdout);
+      assert.deepEqual(model.toolResults(), [], 'no tool ran');
+      assert.equal(existsSync(file), false, 'the Write did not land');
+    } finally {
+      await model.close();
+    }
+  });
+
+  it("a PostToolUse hook's updatedToolOutput redacts what the model reads back from Read: the next request carries the replaced text, never the secret", async () => {
+    const secret = 'API_KEY=sk-live-0123456789abcdef';
+    writeFileSync(join(ws, 'src/auth/config.ts'), `export const url = 'https://example.test';\n// ${secret}\n`);
+    // Claude Code checks the replacement against Read's own output shape, so the hook edits the tool_response it got.
+    const redact = `node -e 'let s="";process.stdin.on("data",c=>s+=c).on("end",()=>{const r=JSON.parse(s).tool_response;const out=JSON.parse(JSON.stringify(r).replace(/API_KEY=[^\\\\"]*/g,"API_KEY=[redacted by hook]"));console.log(JSON.stringify({hookSpecificOutput:{hookEventName:"PostToolUse",updatedToolOutput:out}}))})'`;
+    projectHooks({ PostToolUse: [{ matcher: 'Read', hooks: [{ type: 'command', command: redact }] }] });
+    const { model } = await play([{ tool: 'Read', input: { file_path: join(ws, 'src/auth/config.ts') } }, { text: 'read' }]);
+    const [, read] = model.toolResults();
+    assert.equal(read?.is_error, false, JSON.stringify(model.toolResults()));
+    assert.match(read.text, /API_KEY=\[redacted by hook\]/, read.text);
+    assert.match(read.text, /example\.test/, 'the rest of the file is still there');
+    const sent = JSON.stringify(model.requests.map((request) => request.body));
+    assert.equal(sent.includes('sk-live-0123456789abcdef'), false, 'no request to the model carries the secret');
+  });
+
+  it("a foreign MCP tool the intent's mcp_tools allows runs and is recorded (MCP_TOOL_BY_POLICY); one it does not list is refused with where to allow it and never reaches its server", async () => {
+    const calls = join(temp, 'github-calls.log');
+    const server = join(temp, 'github-mcp.cjs');
+    writeFileSync(server, githubServer(calls));
+    const configFile = join(home, '.claude.json');
+    const config = (existsSync(configFile) ? JSON.parse(readFileSync(configFile, 'utf8')) : {}) as { projects?: Record<string, { mcpServers?: Record<string, unknown> }> };
+    config.projects ??= {};
+    config.projects[ws] ??= {};
+    config.projects[ws].mcpServers = { ...(config.projects[ws].mcpServers ?? {}), github: { type: 'stdio', command: process.execPath, args: [server], env: {} } };
+    writeFileSync(configFile, JSON.stringify(config));
+    const plan = join(ws, '.orchestration', 'active_intents.yaml');
+    writeFileSync(plan, readFileSync(plan, 'utf8').replace('    constraints:\n', '    mcp_tools:\n      allow: ["github/get_issue"]\n    constraints:\n'));
+
+    const { model } = await play([
+      { tool: 'mcp__github__get_issue', input: { number: 7 } },
+      { tool: 'mcp__github__create_issue', input: { title: 'from the agent' } },
+      { text: 'done' },
+    ]);
+    const [, got, created] = model.toolResults();
+    assert.equal(got?.is_error, false, JSON.stringify(model.toolResults()));
+    assert.match(got.text, /the login page is slow/);
+    assert.equal(created?.is_error, true, JSON.stringify(model.toolResults()));
+    assert.match(created.text, /mcp__github__create_issue|github\/create_issue/);
+    assert.match(created.text, /active_intents\.yaml/);
+    assert.match(created.text, /mcp_tools: \{ allow: \["github\/create_issue"\] \}/);
+    assert.deepEqual(readFileSync(calls, 'utf8').split('\n').filter(Boolean), ['get_issue'], 'the server received get_issue only');
+    const log = jsonl('governance_log.jsonl');
+    const allowed = log.find((entry) => entry.code === 'MCP_TOOL_BY_POLICY');
+    assert.ok(allowed, `no MCP_TOOL_BY_POLICY in the governance log: ${JSON.stringify(log)}`);
+    assert.equal(allowed.decision, 'allow');
+    assert.equal(allowed.tool_name, 'mcp__github__get_issue');
+    const refused = log.find((entry) => entry.tool_name === 'mcp__github__create_issue');
+    assert.equal(refused?.decision, 'deny', JSON.stringify(log));
+  });
+});
