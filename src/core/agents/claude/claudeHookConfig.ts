@@ -1,5 +1,6 @@
 import { AGENT_TIMEOUT_S, type JsonHooks } from '../common/hookConfig';
 import type { ClaudeHookKind } from '../common/hookFileEdit';
+import { OWN_MCP_PREFIX } from './claudeDialect';
 import { claudeRouting, postToolMatcher, preToolMatcher, routingText, type ClaudeRouting } from './claudeRouting';
 import { RESIDENT_HOOK_FIELDS, RESIDENT_HOOK_TOOL, RESIDENT_HOOK_TOOL_FOR_MODEL, RESIDENT_ROUTING_FIELD, RESIDENT_SERVER_NAME } from './residentHook';
 
@@ -8,7 +9,14 @@ type Json = Record<string, unknown>;
 /** Claude's local settings file: the command names this machine's path, so it stays out of the repository. */
 export const CLAUDE_HOOK_FILE = '.claude/settings.local.json';
 
-const MATCHERS = { PreToolUse: 'Write|Edit|MultiEdit|NotebookEdit|Bash|Read', PostToolUse: 'Write|Edit|MultiEdit|Read|Bash' };
+/**
+ * The command hooks' matchers. PreToolUse also takes every other MCP server's tool (a regular expression, which
+ * Claude Code tests unanchored): without it they ran unchecked, whatever the plan's mcp_tools said.
+ */
+const MATCHERS = {
+  PreToolUse: `^(?:Write|Edit|MultiEdit|NotebookEdit|Bash|Read)$|^mcp__(?!${OWN_MCP_PREFIX.slice('mcp__'.length)})`,
+  PostToolUse: 'Write|Edit|MultiEdit|Read|Bash',
+};
 
 /** Events that only the user's hooks (.orchestration/hooks.json, ~/.intent-governor/hooks.json) answer: forwarded so they hold for this agent too. */
 const LIFECYCLE = ['PostToolUseFailure', 'PermissionRequest', 'PermissionDenied', 'Stop', 'SubagentStart', 'SubagentStop', 'PreCompact', 'Notification'];

@@ -25,8 +25,12 @@ describe('hook configs (install / uninstall)', () => {
     const ours = { type: 'command', command: hookCommandFor('claude', CLI), timeout: 120 };
     assert.deepEqual(config.hooks.PreToolUse, [
       { matcher: 'Bash', hooks: [{ type: 'command', command: './lint.sh' }] },
-      { matcher: 'Write|Edit|MultiEdit|NotebookEdit|Bash|Read', hooks: [ours] },
+      { matcher: '^(?:Write|Edit|MultiEdit|NotebookEdit|Bash|Read)$|^mcp__(?!intent-governor__)', hooks: [ours] },
     ]);
+    // Claude Code tests a matcher that is not plain names as an unanchored regular expression.
+    const pre = new RegExp(config.hooks.PreToolUse[1].matcher);
+    for (const tool of ['Write', 'Edit', 'MultiEdit', 'NotebookEdit', 'Bash', 'Read', 'mcp__github__create_issue']) assert.ok(pre.test(tool), `${tool} reaches the governor`);
+    for (const tool of ['TodoWrite', 'BashOutput', 'Glob', 'mcp__intent-governor__select_active_intent']) assert.equal(pre.test(tool), false, `${tool} does not`);
     assert.deepEqual(config.hooks.PostToolUse, [{ matcher: 'Write|Edit|MultiEdit|Read|Bash', hooks: [ours] }], 'post-hooks run for Bash too, with its real response');
     for (const event of ['PostToolUseFailure', 'PermissionRequest', 'PermissionDenied', 'Stop', 'SubagentStart', 'SubagentStop', 'PreCompact', 'Notification']) {
       assert.deepEqual(config.hooks[event], [{ hooks: [ours] }], `${event} reaches the project's hooks`);
