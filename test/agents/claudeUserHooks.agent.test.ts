@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { builtGovernor, governorHomes, orchestrationJsonl, seedAgentWorkspace } from './agentWorkspace';
 import { startScriptedAnthropic, type ScriptStep, type ScriptedAnthropic } from '../support/scriptedAnthropic';
@@ -9,7 +9,15 @@ import { CLAUDE_HOOK_EVENTS } from '../../src/core/userHooks/hookEvents';
 interface Played {
   run: ClaudeRun;
   model: ScriptedAnthropic;
+  /** The tool results the model read after the intent's handshake (the resident door's first call). */
+  results: { tool_use_id: string; is_error: boolean; text: string }[];
 }
+
+/** Claude Code's two doors: what a plain install picks for this version (the resident governor), and the command hooks of older versions. */
+const DOORS = [
+  { name: 'the door a plain install picks (resident governor, mcp_tool hooks)', args: [] as string[], handshake: true },
+  { name: 'command hooks (--claude-hooks command)', args: ['--claude-hooks', 'command'], handshake: false },
+];
 
 /** A command hook that prints `output` as its JSON answer. */
 const answer = (output: object) => ({ type: 'command', command: `echo '${JSON.stringify(output)}'` });
@@ -72,7 +80,7 @@ rl.on('line', (line) => {
  * The real Claude Code, offline with a scripted model, installed the way a user does it (`governor hooks install
  * --agent claude`, whatever door that picks for this version), with hooks written from Claude Code's documentation.
  */
-describe("agents: the real Claude Code with a user's hooks file from Claude Code's documentation, updatedToolOutput and foreign MCP tools by policy", function () {
+for (const door of DOORS) describe(`agents: the real Claude Code through ${door.name}: a user's hooks file from Claude Code's documentation, updatedToolOutput and foreign MCP tools by policy`, function () {
   let claude: string;
   let temp: string;
   let ws: string;
@@ -85,7 +93,7 @@ describe("agents: the real Claude Code with a user's hooks file from Claude Code
   });
 
   const install = () => {
-    const installed = builtGovernor(['hooks', 'install', '--agent', 'claude', '--workspace', ws], { HOME: home, ...governorHomes(temp) });
+    const installed = builtGovernor(['hooks', 'install', '--agent', 'claude', ...door.args, '--workspace', ws], { HOME: home, ...governorHomes(temp) });
     assert.equal(installed.status, 0, installed.stdout + installed.stderr);
   };
 
@@ -105,16 +113,18 @@ describe("agents: the real Claude Code with a user's hooks file from Claude Code
     install();
   };
 
-  // The intent is bound by the model's own handshake (the resident door) and by the environment (the command door).
+  // The intent is bound by the model's own handshake at the resident door, by the environment at the command door.
   const select: ScriptStep = { tool: 'mcp__intent-governor__select_active_intent', input: { intent_id: 'auth-refactor' } };
 
   const play = async (script: ScriptStep[]): Promise<Played> => {
-    const model = await startScriptedAnthropic([select, ...script]);
+    const model = await startScriptedAnthropic(door.handshake ? [select, ...script] : script);
     try {
-      const run = await runClaude({ binary: claude, cwd: ws, modelUrl: model.url, home, env: { INTENT_GOVERNOR_INTENT: 'auth-refactor', ...governorHomes(temp) } });
+      const run = await runClaude({ binary: claude, cwd: ws, modelUrl: model.url, home, env: { ...(door.handshake ? {} : { INTENT_GOVERNOR_INTENT: 'auth-refactor' }), ...governorHomes(temp) } });
       assert.equal(run.signal, null, `claude was killed: ${run.stderr}`);
       assert.equal(model.remaining(), 0, `claude stopped before playing the script: ${run.stdout}\n${run.stderr}`);
-      return { run, model };
+      const results = model.toolResults();
+      if (door.handshake) assert.match(results[0]?.text ?? '', /Active intent: `auth-refactor`/, JSON.stringify(results));
+      return { run, model, results: results.slice(door.handshake ? 1 : 0) };
     } finally {
       await model.close();
     }
@@ -140,10 +150,9 @@ describe("agents: the real Claude Code with a user's hooks file from Claude Code
     }
 
     const file = join(ws, 'src/auth/frozen.ts');
-    const { model } = await play([{ tool: 'Write', input: { file_path: file, content: 'x\n' } }, { text: 'refused' }]);
-    const [selected, written] = model.toolResults();
-    assert.equal(selected?.is_error, false, JSON.stringify(model.toolResults()));
-    assert.equal(written?.is_error, true, JSON.stringify(model.toolResults()));
+    const { results } = await play([{ tool: 'Write', input: { file_path: file, content: 'x\n' } }, { text: 'refused' }]);
+    const [written] = results;
+    assert.equal(written?.is_error, true, JSON.stringify(results));
     assert.match(written.text, /frozen for the release/);
     assert.equal(existsSync(file), false, 'the Write did not land');
     assert.deepEqual(jsonl('agent_trace.jsonl'), []);
@@ -164,7 +173,7 @@ describe("agents: the real Claude Code with a user's hooks file from Claude Code
     install();
     // The unreadable file refuses the prompt itself (UserPromptSubmit), before any tool: nothing runs, nothing lands.
     const file = join(ws, 'src/auth/checked.ts');
-    const model = await startScriptedAnthropic([select, { tool: 'Write', input: { file_path: file, content: 'x\n' } }, { text: 'refused' }]);
+    const model = await startScriptedAnthropic([...(door.handshake ? [select] : []), { tool: 'Write', input: { file_path: file, content: 'x\n' } }, { text: 'refused' }]);
     try {
       const run = await runClaude({ binary: claude, cwd: ws, modelUrl: model.url, home, env: { INTENT_GOVERNOR_INTENT: 'auth-refactor', ...governorHomes(temp) } });
       assert.equal(run.signal, null, `claude was killed: ${run.stderr}`);
@@ -182,9 +191,9 @@ describe("agents: the real Claude Code with a user's hooks file from Claude Code
     // Claude Code checks the replacement against Read's own output shape, so the hook edits the tool_response it got.
     const redact = `node -e 'let s="";process.stdin.on("data",c=>s+=c).on("end",()=>{const r=JSON.parse(s).tool_response;const out=JSON.parse(JSON.stringify(r).replace(/API_KEY=[^\\\\"]*/g,"API_KEY=[redacted by hook]"));console.log(JSON.stringify({hookSpecificOutput:{hookEventName:"PostToolUse",updatedToolOutput:out}}))})'`;
     projectHooks({ PostToolUse: [{ matcher: 'Read', hooks: [{ type: 'command', command: redact }] }] });
-    const { model } = await play([{ tool: 'Read', input: { file_path: join(ws, 'src/auth/config.ts') } }, { text: 'read' }]);
-    const [, read] = model.toolResults();
-    assert.equal(read?.is_error, false, JSON.stringify(model.toolResults()));
+    const { model, results } = await play([{ tool: 'Read', input: { file_path: join(ws, 'src/auth/config.ts') } }, { text: 'read' }]);
+    const [read] = results;
+    assert.equal(read?.is_error, false, JSON.stringify(results));
     assert.match(read.text, /API_KEY=\[redacted by hook\]/, read.text);
     assert.match(read.text, /example\.test/, 'the rest of the file is still there');
     const sent = JSON.stringify(model.requests.map((request) => request.body));
@@ -195,6 +204,7 @@ describe("agents: the real Claude Code with a user's hooks file from Claude Code
     const calls = join(temp, 'github-calls.log');
     const server = join(temp, 'github-mcp.cjs');
     writeFileSync(server, githubServer(calls));
+    mkdirSync(home, { recursive: true });
     const configFile = join(home, '.claude.json');
     const config = (existsSync(configFile) ? JSON.parse(readFileSync(configFile, 'utf8')) : {}) as { projects?: Record<string, { mcpServers?: Record<string, unknown> }> };
     config.projects ??= {};
@@ -204,15 +214,15 @@ describe("agents: the real Claude Code with a user's hooks file from Claude Code
     const plan = join(ws, '.orchestration', 'active_intents.yaml');
     writeFileSync(plan, readFileSync(plan, 'utf8').replace('    constraints:\n', '    mcp_tools:\n      allow: ["github/get_issue"]\n    constraints:\n'));
 
-    const { model } = await play([
+    const { results } = await play([
       { tool: 'mcp__github__get_issue', input: { number: 7 } },
       { tool: 'mcp__github__create_issue', input: { title: 'from the agent' } },
       { text: 'done' },
     ]);
-    const [, got, created] = model.toolResults();
-    assert.equal(got?.is_error, false, JSON.stringify(model.toolResults()));
+    const [got, created] = results;
+    assert.equal(got?.is_error, false, JSON.stringify(results));
     assert.match(got.text, /the login page is slow/);
-    assert.equal(created?.is_error, true, JSON.stringify(model.toolResults()));
+    assert.equal(created?.is_error, true, JSON.stringify(results));
     assert.match(created.text, /mcp__github__create_issue|github\/create_issue/);
     assert.match(created.text, /active_intents\.yaml/);
     assert.match(created.text, /mcp_tools: \{ allow: \["github\/create_issue"\] \}/);
