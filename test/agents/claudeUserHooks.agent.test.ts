@@ -132,7 +132,7 @@ for (const door of DOORS) describe(`agents: the real Claude Code through ${door.
 
   const jsonl = (name: string): Record<string, unknown>[] => orchestrationJsonl(ws, name);
 
-  it("a hooks file from Claude Code's documentation (all its events, every hook type) loads without a problem, and its PreToolUse deny holds: the Write does not land, the model reads the reason", async () => {
+  it("a hooks file from Claude Code's documentation (all its events, every hook type) loads without a problem, and it holds: the model reads its SessionStart and UserPromptSubmit context, the PreToolUse deny keeps the Write from landing and the model reads the reason", async () => {
     const hooks = documentationHooks();
     assert.equal(Object.keys(hooks).length, CLAUDE_HOOK_EVENTS.length);
     projectHooks(hooks);
@@ -150,7 +150,11 @@ for (const door of DOORS) describe(`agents: the real Claude Code through ${door.
     }
 
     const file = join(ws, 'src/auth/frozen.ts');
-    const { results } = await play([{ tool: 'Write', input: { file_path: file, content: 'x\n' } }, { text: 'refused' }]);
+    const { results, model } = await play([{ tool: 'Write', input: { file_path: file, content: 'x\n' } }, { text: 'refused' }]);
+    // The file's SessionStart and UserPromptSubmit hooks hold too: their additionalContext reaches the model.
+    const sent = JSON.stringify(model.requests.map((request) => request.body));
+    assert.ok(sent.includes('Release freeze in effect.'), "SessionStart's additionalContext reached the model");
+    assert.ok(sent.includes('Mind the freeze.'), "UserPromptSubmit's additionalContext reached the model");
     const [written] = results;
     assert.equal(written?.is_error, true, JSON.stringify(results));
     assert.match(written.text, /frozen for the release/);
