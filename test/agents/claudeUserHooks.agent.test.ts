@@ -204,7 +204,11 @@ for (const door of DOORS) describe(`agents: the real Claude Code through ${door.
     assert.equal(sent.includes('sk-live-0123456789abcdef'), false, 'no request to the model carries the secret');
   });
 
-  it("a foreign MCP tool the intent's mcp_tools allows runs and is recorded (MCP_TOOL_BY_POLICY); one it does not list is refused with where to allow it and never reaches its server", async () => {
+  /**
+   * Registers the \`github\` server for this project in Claude Code's ~/.claude.json (beside the governor's own, when
+   * the install put it there) and gives auth-refactor the plan's \`mcp_tools\` lines; returns the server's call log.
+   */
+  const githubForClaude = (mcpTools: string): string => {
     const calls = join(temp, 'github-calls.log');
     const server = join(temp, 'github-mcp.cjs');
     writeFileSync(server, githubServer(calls));
@@ -216,7 +220,12 @@ for (const door of DOORS) describe(`agents: the real Claude Code through ${door.
     config.projects[ws].mcpServers = { ...(config.projects[ws].mcpServers ?? {}), github: { type: 'stdio', command: process.execPath, args: [server], env: {} } };
     writeFileSync(configFile, JSON.stringify(config));
     const plan = join(ws, '.orchestration', 'active_intents.yaml');
-    writeFileSync(plan, readFileSync(plan, 'utf8').replace('    constraints:\n', '    mcp_tools:\n      allow: ["github/get_issue"]\n    constraints:\n'));
+    writeFileSync(plan, readFileSync(plan, 'utf8').replace('    constraints:\n', `    mcp_tools:\n${mcpTools}    constraints:\n`));
+    return calls;
+  };
+
+  it("a foreign MCP tool the intent's mcp_tools allows runs and is recorded (MCP_TOOL_BY_POLICY); one it does not list is refused with where to allow it and never reaches its server", async () => {
+    const calls = githubForClaude('      allow: ["github/get_issue"]\n');
 
     const { results } = await play([
       { tool: 'mcp__github__get_issue', input: { number: 7 } },
@@ -238,5 +247,14 @@ for (const door of DOORS) describe(`agents: the real Claude Code through ${door.
     assert.equal(allowed.tool_name, 'mcp__github__get_issue');
     const refused = log.find((entry) => entry.tool_name === 'mcp__github__create_issue');
     assert.equal(refused?.decision, 'deny', JSON.stringify(log));
+  });
+
+  it("a foreign MCP tool the intent's mcp_tools lists under ask, with no person to ask (claude -p): not run, the model reads that a person must agree, its server never receives it", async () => {
+    const calls = githubForClaude('      ask: ["github/create_issue"]\n');
+    const { results } = await play([{ tool: 'mcp__github__create_issue', input: { title: 'from the agent' } }, { text: 'done' }]);
+    const [created] = results;
+    assert.equal(created?.is_error, true, JSON.stringify(results));
+    assert.match(created.text, /asks a human: mcp__github__create_issue .*mcp_tools\.ask 'github\/create_issue' of intent 'auth-refactor'/);
+    assert.equal(existsSync(calls), false, 'the server received nothing');
   });
 });
