@@ -24,6 +24,14 @@ export interface LinePosition {
  * A missing file yields nothing. `from` resumes after lines already read (a follower reading appends).
  */
 export async function* readLines(path: string, from: LinePosition = { offset: 0, line: 0 }): AsyncGenerator<FileLine> {
+  for await (const batch of readLineBatches(path, from)) yield* batch;
+}
+
+/**
+ * `readLines`, a read's worth of lines at a time (up to 1 MB): a reader of 100k lines then pays the async
+ * iteration once per batch instead of once per line (verify of a large log).
+ */
+export async function* readLineBatches(path: string, from: LinePosition = { offset: 0, line: 0 }): AsyncGenerator<FileLine[]> {
   const stream = createReadStream(path, { highWaterMark: 1 << 20, start: from.offset });
   let carry: Buffer[] = [];
   let carryBytes = 0;
@@ -31,15 +39,15 @@ export async function* readLines(path: string, from: LinePosition = { offset: 0,
   let line = from.line;
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
+      const batch: FileLine[] = [];
       let start = 0;
       for (;;) {
         const newline = chunk.indexOf(10, start);
         if (newline < 0) break;
-        const piece = chunk.subarray(start, newline);
-        const bytes = carryBytes + piece.length;
-        const text = carryBytes ? Buffer.concat([...carry, piece]).toString('utf8') : piece.toString('utf8');
+        const bytes = carryBytes + newline - start;
+        const text = carryBytes ? Buffer.concat([...carry, chunk.subarray(start, newline)]).toString('utf8') : chunk.toString('utf8', start, newline);
         line += 1;
-        yield { text, line, offset, bytes, complete: true };
+        batch.push({ text, line, offset, bytes, complete: true });
         offset += bytes + 1;
         carry = [];
         carryBytes = 0;
@@ -49,6 +57,7 @@ export async function* readLines(path: string, from: LinePosition = { offset: 0,
         carry.push(chunk.subarray(start));
         carryBytes += chunk.length - start;
       }
+      if (batch.length) yield batch;
     }
   } catch (error) {
     if (errnoOf(error) === 'ENOENT') return;
@@ -56,5 +65,5 @@ export async function* readLines(path: string, from: LinePosition = { offset: 0,
   } finally {
     stream.destroy();
   }
-  if (carryBytes) yield { text: Buffer.concat(carry).toString('utf8'), line: line + 1, offset, bytes: carryBytes, complete: false };
+  if (carryBytes) yield [{ text: Buffer.concat(carry).toString('utf8'), line: line + 1, offset, bytes: carryBytes, complete: false }];
 }

@@ -1,5 +1,5 @@
 import type { AnchorHead } from './anchorStore';
-import { readLines } from '../io/lineStream';
+import { readLineBatches, readLines } from '../io/lineStream';
 import { isCanonicalJsonText } from './canonicalText';
 import { GENESIS_HASH, isChainHash, signedLineHashMatches, signedText, traceChainFields, type ChainFields } from './traceChain';
 
@@ -165,73 +165,76 @@ export async function verifyLog(path: string, options: VerifyOptions = {}): Prom
     if (!chainProblem || line < chainProblem.line) chainProblem = { line, reason };
   };
 
-  for await (const line of readLines(path)) {
-    if (!line.complete) {
-      tornTail = true;
-      break;
-    }
-    records = line.line;
-    size = line.offset + line.bytes + 1;
-    const parsed = parseRecord(line.text, fields);
-    if (typeof parsed === 'string') {
-      fail(line.line, `line ${line.line}: ${parsed}`);
-      continue;
-    }
-    const { record, holder, hash, prev } = parsed;
-    const keys = { hash: -1, signature: -1 };
-    const canonical = isCanonicalJsonText(line.text, keys);
-    const hashMatches = canonical && signedLineHashMatches(line.text, holder, hash, keys);
-    if (!canonical) {
-      fail(line.line, `not canonical at line ${line.line}: its bytes are not the canonical JSON of the record they parse to (a repeated or reordered key, or whitespace), so it is not the record that was hashed and signed`);
-    } else if (!hashMatches) {
-      fail(line.line, `line ${line.line} does not match its hash: the record was edited after it was written`);
-    }
-    const audited = options.onRecord?.(new ParsedLine(line.line, line.text, record, holder, hash, hashMatches, fields));
-    if (audited) await audited;
-    const earlier = seen.get(hash);
-    if (earlier !== undefined) fail(line.line, `line ${line.line} repeats the record on line ${earlier}`);
-    if (dangling && dangling.prev === hash) {
-      dangling.reordered = true;
-      fail(dangling.line, `line ${dangling.line} links to line ${line.line}, which comes after it: lines were reordered`);
-    }
-    if (prev === lastHash) {
-      // The same text as prev, but the string `seen` already keeps: 100k copies less to carry into the old generation.
-      continued.add(lastHash);
-    } else if (prev !== GENESIS_HASH && !seen.has(prev)) {
-      dangling ??= { line: line.line, prev, reordered: false };
-    } else {
-      const from = prev === GENESIS_HASH ? 0 : (seen.get(prev) as number);
-      if (!continued.has(prev)) {
-        fail(
-          line.line,
-          `line ${line.line} starts a branch from ${from ? `line ${from}` : 'the beginning'}, but the line after that ` +
-            'does not continue from it: not the shape of a union merge, so records were inserted or moved',
-        );
+  // One await per batch of lines, not per line (100k of them).
+  lines: for await (const batch of readLineBatches(path)) {
+    for (const line of batch) {
+      if (!line.complete) {
+        tornTail = true;
+        break lines;
       }
-      forks.push({ line: line.line, from });
-      mergeFromLine ??= line.line;
-    }
-    if (holder.kind === 'discontinuity') {
-      const why = typeof holder.reason === 'string' ? holder.reason : 'no reason given';
-      const ok = accepted.has(hash);
-      discontinuities.push({ line: line.line, hash, reason: why, accepted: ok });
-      if (!ok) noteProblem ??= { line: line.line, reason: `line ${line.line} records that a writer found the anchored head missing or moved: ${why}. ${REANCHOR_HINT}` };
-    }
-    heads.delete(prev);
-    if (holder.merge !== undefined) {
-      const closed = mergeHeads(holder.merge);
-      if (!closed) fail(line.line, `line ${line.line} has a malformed merge note (merge.heads must be a list of record hashes)`);
-      for (const head of closed ?? []) {
-        if (!seen.has(head)) fail(line.line, `line ${line.line} closes branch head ${short(head)}, which is not a record before it in the file`);
-        heads.delete(head);
+      records = line.line;
+      size = line.offset + line.bytes + 1;
+      const parsed = parseRecord(line.text, fields);
+      if (typeof parsed === 'string') {
+        fail(line.line, `line ${line.line}: ${parsed}`);
+        continue;
       }
+      const { record, holder, hash, prev } = parsed;
+      const keys = { hash: -1, signature: -1 };
+      const canonical = isCanonicalJsonText(line.text, keys);
+      const hashMatches = canonical && signedLineHashMatches(line.text, holder, hash, keys);
+      if (!canonical) {
+        fail(line.line, `not canonical at line ${line.line}: its bytes are not the canonical JSON of the record they parse to (a repeated or reordered key, or whitespace), so it is not the record that was hashed and signed`);
+      } else if (!hashMatches) {
+        fail(line.line, `line ${line.line} does not match its hash: the record was edited after it was written`);
+      }
+      const audited = options.onRecord?.(new ParsedLine(line.line, line.text, record, holder, hash, hashMatches, fields));
+      if (audited) await audited;
+      const earlier = seen.get(hash);
+      if (earlier !== undefined) fail(line.line, `line ${line.line} repeats the record on line ${earlier}`);
+      if (dangling && dangling.prev === hash) {
+        dangling.reordered = true;
+        fail(dangling.line, `line ${dangling.line} links to line ${line.line}, which comes after it: lines were reordered`);
+      }
+      if (prev === lastHash) {
+        // The same text as prev, but the string `seen` already keeps: 100k copies less to carry into the old generation.
+        continued.add(lastHash);
+      } else if (prev !== GENESIS_HASH && !seen.has(prev)) {
+        dangling ??= { line: line.line, prev, reordered: false };
+      } else {
+        const from = prev === GENESIS_HASH ? 0 : (seen.get(prev) as number);
+        if (!continued.has(prev)) {
+          fail(
+            line.line,
+            `line ${line.line} starts a branch from ${from ? `line ${from}` : 'the beginning'}, but the line after that ` +
+              'does not continue from it: not the shape of a union merge, so records were inserted or moved',
+          );
+        }
+        forks.push({ line: line.line, from });
+        mergeFromLine ??= line.line;
+      }
+      if (holder.kind === 'discontinuity') {
+        const why = typeof holder.reason === 'string' ? holder.reason : 'no reason given';
+        const ok = accepted.has(hash);
+        discontinuities.push({ line: line.line, hash, reason: why, accepted: ok });
+        if (!ok) noteProblem ??= { line: line.line, reason: `line ${line.line} records that a writer found the anchored head missing or moved: ${why}. ${REANCHOR_HINT}` };
+      }
+      heads.delete(prev);
+      if (holder.merge !== undefined) {
+        const closed = mergeHeads(holder.merge);
+        if (!closed) fail(line.line, `line ${line.line} has a malformed merge note (merge.heads must be a list of record hashes)`);
+        for (const head of closed ?? []) {
+          if (!seen.has(head)) fail(line.line, `line ${line.line} closes branch head ${short(head)}, which is not a record before it in the file`);
+          heads.delete(head);
+        }
+      }
+      heads.add(hash);
+      chains = Math.max(chains, heads.size);
+      if (heads.size > MAX_CHAINS) fail(line.line, `line ${line.line} opens more than ${MAX_CHAINS} concurrent chains: not a merge history`);
+      seen.set(hash, line.line);
+      if (anchor && hash === anchor.hash) anchored ??= { line: line.line, end: size };
+      lastHash = hash;
     }
-    heads.add(hash);
-    chains = Math.max(chains, heads.size);
-    if (heads.size > MAX_CHAINS) fail(line.line, `line ${line.line} opens more than ${MAX_CHAINS} concurrent chains: not a merge history`);
-    seen.set(hash, line.line);
-    if (anchor && hash === anchor.hash) anchored ??= { line: line.line, end: size };
-    lastHash = hash;
   }
 
   if (dangling && !dangling.reordered) {
