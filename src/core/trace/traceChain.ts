@@ -32,7 +32,7 @@ export function sha256Hex(text: string): string {
 
 export function isChainHash(value: unknown): value is string {
   if (typeof value !== 'string' || value.length !== 71 || !value.startsWith('sha256:')) return false;
-  // /^sha256:[0-9a-f]{64}$/ by hand: verify asks this of several fields per record, and the regex was a tenth of its time.
+  // /^sha256:[0-9a-f]{64}$/ by hand: verify asks it of several fields of every record (the regex was 3% of a verify).
   for (let i = 7; i < 71; i += 1) {
     const c = value.charCodeAt(i);
     if (!((c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66))) return false;
