@@ -1,5 +1,5 @@
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SAMPLE_INTENTS } from '../support/governorHarness';
@@ -77,4 +77,30 @@ exec ${real} "$@"
   );
   chmodSync(join(bin, 'node'), 0o755);
   return `${bin}:${process.env.PATH ?? ''}`;
+}
+
+/**
+ * Removes a test's folder once the workspace's resident governor (which the agents' hooks start) has stopped: a
+ * resident still writing its log or the trace while the tree is removed makes the removal fail (ENOTEMPTY).
+ */
+export function removeAgentTemp(temp: string): void {
+  const run = join(temp, 'governor-home', 'run');
+  const pids = (existsSync(run) ? readdirSync(run) : [])
+    .filter((name) => name.endsWith('.endpoint'))
+    .map((name) => Number(readFileSync(join(run, name), 'utf8').split(' ')[2]))
+    .filter((pid) => Number.isInteger(pid) && pid > 0);
+  for (const pid of pids) signal(pid, 'SIGTERM');
+  const deadline = Date.now() + 5_000;
+  while (pids.some((pid) => signal(pid, 0)) && Date.now() < deadline) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
+  rmSync(temp, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+}
+
+/** Sends `sig` to `pid`; false when there is no such process. */
+function signal(pid: number, sig: NodeJS.Signals | 0): boolean {
+  try {
+    process.kill(pid, sig);
+    return true;
+  } catch {
+    return false;
+  }
 }

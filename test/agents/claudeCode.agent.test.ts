@@ -1,8 +1,8 @@
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { builtGovernor, governorHomes, orchestrationJsonl, pathWithSilentPreToolNode, seedAgentWorkspace } from './agentWorkspace';
+import { builtGovernor, governorHomes, orchestrationJsonl, pathWithSilentPreToolNode, removeAgentTemp, seedAgentWorkspace } from './agentWorkspace';
 import { startScriptedAnthropic, type ScriptStep, type ScriptedAnthropic } from '../support/scriptedAnthropic';
 import { ensureBuilt, provisionedClaude, runClaude, type ClaudeRun } from './claudeCodeDriver';
 
@@ -33,7 +33,7 @@ describe('agents: the real Claude Code governed through command hooks (the hook 
     assert.equal(install.status, 0, install.stderr);
   });
 
-  afterEach(() => rmSync(temp, { recursive: true, force: true }));
+  afterEach(() => removeAgentTemp(temp));
 
   const play = async (script: ScriptStep[], cwd = ws, env: NodeJS.ProcessEnv = {}): Promise<Played> => {
     const model = await startScriptedAnthropic(script);

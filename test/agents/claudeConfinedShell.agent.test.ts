@@ -1,8 +1,8 @@
 import { strict as assert } from 'node:assert';
-import { existsSync, lstatSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { contentHash } from '../../src/core/contentHash';
-import { builtGovernor, governorHomes, orchestrationJsonl, seedAgentWorkspace } from './agentWorkspace';
+import { builtGovernor, governorHomes, orchestrationJsonl, removeAgentTemp, seedAgentWorkspace } from './agentWorkspace';
 import { startScriptedAnthropic, type ScriptStep, type ScriptedAnthropic } from '../support/scriptedAnthropic';
 import { sandboxOrSkip } from '../support/sandboxes';
 import { ensureBuilt, provisionedClaude, runClaude, type ClaudeRun } from './claudeCodeDriver';
@@ -30,7 +30,7 @@ describe("agents: Claude Code's Bash runs confined by the sandbox (updatedInput)
     assert.equal(install.status, 0, install.stderr);
   });
 
-  afterEach(() => rmSync(temp, { recursive: true, force: true, maxRetries: 5 }));
+  afterEach(() => removeAgentTemp(temp));
 
   const play = async (script: ScriptStep[]): Promise<{ run: ClaudeRun; model: ScriptedAnthropic }> => {
     const model = await startScriptedAnthropic(script);

@@ -1,8 +1,8 @@
 import { strict as assert } from 'node:assert';
 import { execFileSync, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { builtGovernor, governorHomes, orchestrationJsonl, seedAgentWorkspace } from './agentWorkspace';
+import { builtGovernor, governorHomes, orchestrationJsonl, removeAgentTemp, seedAgentWorkspace } from './agentWorkspace';
 import { startScriptedAnthropic, type ScriptStep, type ScriptedAnthropic } from '../support/scriptedAnthropic';
 import { ensureBuilt, provisionedClaude, repoRoot, runClaude, type ClaudeRun } from './claudeCodeDriver';
 import { jsonLines } from '../support/childProcesses';
@@ -35,7 +35,7 @@ describe('agents: the real Claude Code governed by the resident governor (mcp_to
     assert.equal(install.status, 0, install.stderr);
   });
 
-  afterEach(() => rmSync(temp, { recursive: true, force: true }));
+  afterEach(() => removeAgentTemp(temp));
 
   const play = async (script: ScriptStep[]): Promise<Played> => {
     const model = await startScriptedAnthropic(script);

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { builtGovernor, governorHomes, orchestrationJsonl, seedAgentWorkspace } from './agentWorkspace';
+import { builtGovernor, governorHomes, orchestrationJsonl, removeAgentTemp, seedAgentWorkspace } from './agentWorkspace';
 import { startScriptedAnthropic, type ScriptStep, type ScriptedAnthropic } from '../support/scriptedAnthropic';
 import { ensureBuilt, provisionedClaude, runClaude, type ClaudeRun } from './claudeCodeDriver';
 import { CLAUDE_HOOK_EVENTS } from '../../src/core/userHooks/hookEvents';
@@ -103,7 +103,7 @@ for (const door of DOORS) describe(`agents: the real Claude Code through ${door.
   });
 
   // The resident governor Claude Code started may still be closing its files when the test ends.
-  afterEach(() => rmSync(temp, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 }));
+  afterEach(() => removeAgentTemp(temp));
 
   /** The project's hooks, trusted as a person does it (`governor hooks trust --yes`), then installed again so Claude Code routes what they need. */
   const projectHooks = (hooks: Record<string, unknown>) => {

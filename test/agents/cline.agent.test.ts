@@ -1,8 +1,8 @@
 import { strict as assert } from 'node:assert';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TraceRecord } from '../support/agentTraceSchema';
-import { builtGovernor, governorHomes, orchestrationJsonl, pathWithSilentPreToolNode, seedAgentWorkspace } from './agentWorkspace';
+import { builtGovernor, governorHomes, orchestrationJsonl, pathWithSilentPreToolNode, removeAgentTemp, seedAgentWorkspace } from './agentWorkspace';
 import { startScriptedOpenAI, type ScriptStep, type ScriptedOpenAI } from '../support/scriptedOpenAI';
 import { ensureBuilt } from './claudeCodeDriver';
 import { provisionedCline, runCline, type ClineRun } from './clineDriver';
@@ -39,7 +39,7 @@ describe('agents: the real Cline CLI governed through its hook files (the hook b
   });
 
   // Cline's hub daemon may still be closing its databases under HOME when the run returns.
-  afterEach(() => rmSync(temp, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 }));
+  afterEach(() => removeAgentTemp(temp));
 
   const play = async (script: ScriptStep[], options: { expectAllPlayed?: boolean; cwd?: string; model?: string; env?: NodeJS.ProcessEnv } = {}): Promise<Played> => {
     const model = await startScriptedOpenAI(script);

@@ -1,9 +1,9 @@
 import { strict as assert } from 'node:assert';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SAMPLE_INTENTS } from '../support/governorHarness';
 import type { TraceRecord } from '../support/agentTraceSchema';
-import { builtGovernor, governorHomes, orchestrationJsonl, pathWithSilentPreToolNode, seedAgentWorkspace } from './agentWorkspace';
+import { builtGovernor, governorHomes, orchestrationJsonl, pathWithSilentPreToolNode, removeAgentTemp, seedAgentWorkspace } from './agentWorkspace';
 import { startScriptedOpenAI, type ScriptStep, type ScriptedOpenAI } from '../support/scriptedOpenAI';
 import { ensureBuilt } from './claudeCodeDriver';
 import { pathWithCodex, provisionedCodex, runCodex, writeCodexConfig, type CodexRun } from './codexDriver';
@@ -41,7 +41,7 @@ describe('agents: the real Codex CLI governed through its hooks (the hook bridge
     assert.match(install.stdout, /codex: .*\.codex\/config\.toml written \(trusted Intent Governor's 10 hooks/);
   });
 
-  afterEach(() => rmSync(temp, { recursive: true, force: true }));
+  afterEach(() => removeAgentTemp(temp));
 
   const play = async (script: ScriptStep[], options: { cwd?: string; args?: string[]; env?: NodeJS.ProcessEnv } = {}): Promise<Played> => {
     const model = await startScriptedOpenAI(script);

@@ -1,8 +1,7 @@
 import { strict as assert } from 'node:assert';
-import { existsSync, lstatSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { contentHash } from '../../src/core/contentHash';
-import { builtGovernor, governorHomes, orchestrationJsonl, seedAgentWorkspace } from './agentWorkspace';
+import { builtGovernor, governorHomes, removeAgentTemp, seedAgentWorkspace } from './agentWorkspace';
+import { assertConfinedWriteRecorded, assertEscapesFailed, ESCAPES, escapeTargets, IN_SCOPE_WRITE } from './confinedShellChecks';
 import { startScriptedOpenAI, type ScriptStep, type ScriptedOpenAI } from '../support/scriptedOpenAI';
 import { sandboxOrSkip } from '../support/sandboxes';
 import { ensureBuilt } from './claudeCodeDriver';
@@ -33,7 +32,7 @@ describe("agents: Codex CLI's exec_command runs confined by the sandbox (updated
     assert.equal(install.status, 0, install.stdout + install.stderr);
   });
 
-  afterEach(() => rmSync(temp, { recursive: true, force: true, maxRetries: 5 }));
+  afterEach(() => removeAgentTemp(temp));
 
   const play = async (script: ScriptStep[]): Promise<ScriptedOpenAI> => {
     const model = await startScriptedOpenAI(script);
@@ -48,33 +47,15 @@ describe("agents: Codex CLI's exec_command runs confined by the sandbox (updated
   };
 
   const exec = (cmd: string): ScriptStep => ({ tool: 'exec_command', input: { cmd } });
-  const bytes = (rel: string) => readFileSync(join(ws, rel));
-  const lastRecord = () => orchestrationJsonl(ws, 'agent_trace.jsonl').at(-1) as { metadata: Record<string, unknown> } | undefined;
 
   it('an in-scope write through the shell lands headless, runs confined, and the trace names the file with its hash', async () => {
-    const model = await play([exec('echo ok > src/auth/new.ts && echo "tmp=$TMPDIR"'), { text: 'done' }]);
-    const [result] = model.toolResults();
-    assert.equal(readFileSync(join(ws, 'src/auth/new.ts'), 'utf8'), 'ok\n', JSON.stringify(model.toolResults()));
-    assert.match(result?.text ?? '', /tmp=\/[^"\\\s]*\/governor-shell-[A-Za-z0-9]{6}/u, 'the rewritten command ran');
-    const record = lastRecord();
-    assert.ok(record, 'no trace record');
-    assert.equal(record.metadata.tool_name, 'run_command');
-    assert.equal(record.metadata.agent, 'codex-cli');
-    assert.equal(record.metadata.intent_id, 'auth-refactor');
-    assert.deepEqual(record.metadata.files, [{ path: 'src/auth/new.ts', change: 'created', after_hash: contentHash('ok\n') }]);
-    assert.deepEqual(readdirSync(join(ws, '.orchestration/pending')).filter((n) => n.startsWith('native.') && !n.endsWith('.done')), [], 'the pending entry is completed');
+    const model = await play([exec(IN_SCOPE_WRITE), { text: 'done' }]);
+    assertConfinedWriteRecorded(ws, 'codex-cli', model.toolResults());
   });
 
   it('a link made and followed in one command, and a redirect through a variable, leave the plan and out-of-scope files byte-identical', async () => {
-    const plan = bytes('.orchestration/active_intents.yaml');
-    const invoice = bytes('src/billing/invoice.ts');
-    const model = await play([exec('ln -s ../../.orchestration src/auth/o && echo "# pwned" >> src/auth/o/active_intents.yaml'), exec('d=src/billing; echo x >> "$d/invoice.ts"'), { text: 'done' }]);
-    assert.deepEqual(bytes('.orchestration/active_intents.yaml'), plan);
-    assert.deepEqual(bytes('src/billing/invoice.ts'), invoice);
-    const results = model.toolResults();
-    assert.equal(results.length, 2, JSON.stringify(results));
-    for (const result of results) assert.match(result.text, /Read-only file system/u, JSON.stringify(results));
-    assert.ok(lstatSync(join(ws, 'src/auth/o')).isSymbolicLink());
-    assert.equal(existsSync(join(ws, 'src/auth/o/active_intents.yaml')), true, 'the link leads to the plan, which it could not change');
+    const before = escapeTargets(ws);
+    const model = await play([...ESCAPES.map(exec), { text: 'done' }]);
+    assertEscapesFailed(ws, before, model.toolResults());
   });
 });

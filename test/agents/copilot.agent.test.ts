@@ -1,9 +1,9 @@
 import { strict as assert } from 'node:assert';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Finished } from '../support/childProcesses';
 import type { TraceRecord } from '../support/agentTraceSchema';
-import { builtGovernor, governorHomes, orchestrationJsonl, pathWithSilentPreToolNode, seedAgentWorkspace } from './agentWorkspace';
+import { builtGovernor, governorHomes, orchestrationJsonl, pathWithSilentPreToolNode, removeAgentTemp, seedAgentWorkspace } from './agentWorkspace';
 import { startScriptedAnthropic, type ScriptStep, type ScriptedAnthropic } from '../support/scriptedAnthropic';
 import { ensureBuilt, repoRoot } from './claudeCodeDriver';
 import { COPILOT_GPT_MODEL, provisionedCopilot, runCopilot } from './copilotDriver';
@@ -43,7 +43,7 @@ describe('agents: the real GitHub Copilot CLI governed through its hooks (the ho
     ({ temp, ws } = seedAgentWorkspace('copilot', { login: 'export function login() {}\n', folders: ['src/other'] }));
   });
 
-  afterEach(() => rmSync(temp, { recursive: true, force: true }));
+  afterEach(() => removeAgentTemp(temp));
 
   const play = async (script: ScriptStep[], options: { cwd?: string; model?: string; args?: string[]; installed?: string[]; env?: NodeJS.ProcessEnv } = {}): Promise<Played> => {
     install(options.installed ?? ['copilot']);

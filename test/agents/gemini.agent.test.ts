@@ -1,9 +1,9 @@
 import { strict as assert } from 'node:assert';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { geminiDialect } from '../../src/core/agents/gemini/geminiDialect';
 import type { TraceRecord } from '../support/agentTraceSchema';
-import { builtGovernor, governorHomes, orchestrationJsonl, pathWithSilentPreToolNode, seedAgentWorkspace } from './agentWorkspace';
+import { builtGovernor, governorHomes, orchestrationJsonl, pathWithSilentPreToolNode, removeAgentTemp, seedAgentWorkspace } from './agentWorkspace';
 import { startScriptedGemini, type ScriptedGemini, type ScriptStep } from '../support/scriptedGemini';
 import { ensureBuilt, repoRoot } from './claudeCodeDriver';
 import { provisionedGemini, runGemini, type GeminiRun } from './geminiDriver';
@@ -34,7 +34,7 @@ describe('agents: the real Gemini CLI governed through its hooks (the hook bridg
     assert.equal(install.status, 0, install.stderr);
   });
 
-  afterEach(() => rmSync(temp, { recursive: true, force: true }));
+  afterEach(() => removeAgentTemp(temp));
 
   const play = async (script: ScriptStep[], settings?: Record<string, unknown>, env: NodeJS.ProcessEnv = {}): Promise<Played> => {
     const model = await startScriptedGemini(script);

@@ -1,10 +1,10 @@
 import { strict as assert } from 'node:assert';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Finished } from '../support/childProcesses';
 import type { TraceRecord } from '../support/agentTraceSchema';
-import { builtGovernor, governorHomes, orchestrationJsonl, seedAgentWorkspace } from './agentWorkspace';
+import { builtGovernor, governorHomes, orchestrationJsonl, removeAgentTemp, seedAgentWorkspace } from './agentWorkspace';
 import { startScriptedOpenAI, type ScriptStep, type ScriptedOpenAI } from '../support/scriptedOpenAI';
 import { ensureBuilt, repoRoot } from './claudeCodeDriver';
 import { provisionedOpencode, RUN_TIMEOUT_MS, runOpencode } from './opencodeDriver';
@@ -50,7 +50,7 @@ describe('agents: the real OpenCode governed through its plugin (the hook bridge
     assert.match(install.stdout, /opencode: .*\.opencode\/plugins\/intent-governor\.js written/);
   });
 
-  afterEach(() => rmSync(temp, { recursive: true, force: true }));
+  afterEach(() => removeAgentTemp(temp));
 
   const play = async (script: ScriptStep[], options: { model?: string; mcp?: Record<string, unknown> } = {}): Promise<Played> => {
     const model = await startScriptedOpenAI(script);

@@ -1,8 +1,8 @@
 import { strict as assert } from 'node:assert';
-import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { residentEndpointPid } from '../../src/core/bridge/residentEndpoint';
-import { builtGovernor, governorHomes, orchestrationJsonl, seedAgentWorkspace } from './agentWorkspace';
+import { builtGovernor, governorHomes, orchestrationJsonl, removeAgentTemp, seedAgentWorkspace } from './agentWorkspace';
 import { ensureBuilt } from './claudeCodeDriver';
 import { pathWithCodex, provisionedCodex, runCodex, writeCodexConfig } from './codexDriver';
 import { provisionedCopilot, runCopilot } from './copilotDriver';
@@ -56,15 +56,7 @@ describe('agents: one resident governor for every command-hook agent', function 
     env = { ...governorHomes(temp), INTENT_GOVERNOR_INTENT: 'auth-refactor', INTENT_GOVERNOR_RESIDENT: 'on', INTENT_GOVERNOR_RESIDENT_IDLE_MS: '60000', PATH: `${bin}:${pathWithCodex(codex)}` };
   });
 
-  afterEach(() => {
-    const pid = residentEndpointPid(governorHomes(temp).INTENT_GOVERNOR_HOME, ws);
-    try {
-      if (pid !== undefined) process.kill(pid, 'SIGTERM');
-    } catch {
-      // the test killed it
-    }
-    rmSync(temp, { recursive: true, force: true });
-  });
+  afterEach(() => removeAgentTemp(temp));
 
   const install = (...agents: string[]) => {
     writeCodexConfig(home, [ws]);
