@@ -6,50 +6,13 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { pidAlive } from '../../src/core/io/processIdentity';
+import { descendants, running } from '../support/processTree';
 import { CHROMIUM_ARGS } from '../vscode/codeServer';
 import { provision, readProvisioned, repoRoot } from '../vscode/provisioned';
 import { answerModal, errorOf, pickIntentInPalette, publishShot, text, waitFor } from './e2eSupport';
 
 const shots = join(repoRoot, 'test-results', 'e2e');
 const LOGIN = 'src/auth/login.ts';
-
-/** Every process below `root` now (Linux /proc), so the ones re-parented to pid 1 later are still known. */
-function descendants(root: number): number[] {
-  const parents = new Map<number, number>();
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'latin1');
-      parents.set(Number(name), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
-    } catch {
-      // Gone while we looked.
-    }
-  }
-  const found: number[] = [];
-  const queue = [root];
-  while (queue.length) {
-    const pid = queue.shift()!;
-    for (const [child, parent] of parents) {
-      if (parent === pid && !found.includes(child)) {
-        found.push(child);
-        queue.push(child);
-      }
-    }
-  }
-  return found;
-}
-
-/** A process that exited but was not reaped yet is gone for our purposes. */
-function running(pid: number): boolean {
-  if (!pidAlive(pid)) return false;
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-    return !/^[ZX]/.test(stat.slice(stat.lastIndexOf(')') + 2));
-  } catch {
-    return false;
-  }
-}
 
 /** The Intent Governor log files of every window (extension host) code-server started. */
 function governorLogs(userData: string): string[] {
