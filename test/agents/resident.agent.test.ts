@@ -72,6 +72,15 @@ describe('agents: one resident governor for every command-hook agent', function 
   const trace = () => orchestrationJsonl(ws, 'agent_trace.jsonl');
   const recordsFor = (path: string) => trace().filter((record) => JSON.stringify(record.files).includes(`"${path}"`));
 
+  /** After a session writing src/auth/a.ts, src/auth/b.ts and src/billing/x.ts: what the resident let land, once. */
+  const assertResidentDecided = async () => {
+    assert.equal(readFileSync(join(ws, 'src/auth/b.ts'), 'utf8'), 'export const b = 1;\n');
+    assert.equal(existsSync(join(ws, 'src/billing/x.ts')), false);
+    assert.equal(recordsFor('src/auth/b.ts').length, 1);
+    assert.ok(await residentUp());
+    assert.ok(startedNodeHooks() <= 3, `${startedNodeHooks()} Node hook processes`);
+  };
+
   const playGemini = async (script: ScriptStep[]) => {
     const model = await startScriptedGemini(script);
     try {
@@ -137,11 +146,7 @@ describe('agents: one resident governor for every command-hook agent', function 
     } finally {
       await model.close();
     }
-    assert.equal(readFileSync(join(ws, 'src/auth/b.ts'), 'utf8'), 'export const b = 1;\n');
-    assert.equal(existsSync(join(ws, 'src/billing/x.ts')), false);
-    assert.equal(recordsFor('src/auth/b.ts').length, 1);
-    assert.ok(await residentUp());
-    assert.ok(startedNodeHooks() <= 3, `${startedNodeHooks()} Node hook processes`);
+    await assertResidentDecided();
   });
 
   it('Copilot CLI: the resident decides create (in scope lands, out of scope refused)', async () => {
@@ -158,11 +163,7 @@ describe('agents: one resident governor for every command-hook agent', function 
     } finally {
       await model.close();
     }
-    assert.equal(readFileSync(join(ws, 'src/auth/b.ts'), 'utf8'), 'export const b = 1;\n');
-    assert.equal(existsSync(join(ws, 'src/billing/x.ts')), false);
-    assert.equal(recordsFor('src/auth/b.ts').length, 1);
-    assert.ok(await residentUp());
-    assert.ok(startedNodeHooks() <= 3, `${startedNodeHooks()} Node hook processes`);
+    await assertResidentDecided();
   });
 
   it('Cline and OpenCode: the resident decides their edits too (in scope lands, out of scope refused)', async () => {
