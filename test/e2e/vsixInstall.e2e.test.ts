@@ -82,6 +82,8 @@ describe('e2e: the VSIX installed into a fresh VS Code shows the user README wit
   });
 
   it('lists Intent Governor among the installed extensions and its details page is the user README, images loaded', async () => {
+    // The installed extension's status item: its host is up and the workbench has settled (the palette lists all).
+    await page.locator('.statusbar-item', { hasText: 'no intent' }).first().waitFor({ state: 'visible', timeout: 120_000 });
     await runPaletteCommand(page, 'Extensions: Show Installed Extensions');
     const item = page.locator('.extensions-viewlet .extension-list-item', { hasText: 'Intent Governor' }).first();
     await item.waitFor({ state: 'visible', timeout: 60_000 });
@@ -98,18 +100,13 @@ describe('e2e: the VSIX installed into a fresh VS Code shows the user README wit
     const count = await images.count();
     assert.ok(count >= 2, `the README shows ${count} images, expected its screenshots`);
     for (let i = 0; i < count; i++) await images.nth(i).scrollIntoViewIfNeeded();
-    const broken = await waitFor(
-      'every README image to load',
-      async () => {
-        const states = await images.evaluateAll((all) =>
-          all.map((img) => ({ src: (img as HTMLImageElement).src, loaded: (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0 })),
-        );
-        const notLoaded = states.filter((state) => !state.loaded);
-        return notLoaded.length === 0 ? [] : undefined;
-      },
-      30_000,
-    ).catch(async () => images.evaluateAll((all) => all.filter((img) => !((img as HTMLImageElement).naturalWidth > 0)).map((img) => (img as HTMLImageElement).src)));
-    assert.deepEqual(broken, [], `README images that did not load: ${broken.join(', ')}`);
+    // An image VS Code's sanitizer dropped keeps its alt and loses its src: report both.
+    const notLoaded = () =>
+      images.evaluateAll((all) =>
+        (all as unknown as { complete: boolean; naturalWidth: number; alt: string; getAttribute(name: string): string | null }[]).filter((img) => !(img.complete && img.naturalWidth > 0)).map((img) => `${img.alt || '(no alt)'} <${img.getAttribute('src') ?? 'no src'}>`),
+      );
+    const broken = await waitFor('every README image to load', async () => ((await notLoaded()).length === 0 ? [] : undefined), 30_000).catch(notLoaded);
+    assert.deepEqual(broken, [], `README images that did not load: ${broken.join('; ')}`);
     await images.first().scrollIntoViewIfNeeded();
     await page.screenshot({ path: join(shots, 'vsix-details-page.png') });
   });
