@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -40,6 +40,24 @@ function installVsix(provisioned: Provisioned, vsix: string, extensionsDir: stri
 }
 
 /**
+ * VS Code's details page shows README images from http(s) only (its sanitizer drops relative and data: sources),
+ * and this machine is offline: image requests to the repository's own raw files (raw.githubusercontent.com or
+ * github.com/.../raw/) are answered from the tree that was packaged, so a link to a file the repository does not
+ * have stays broken. Every other request from the browser to the internet is refused.
+ */
+async function serveRepositoryImages(page: Page, source: string): Promise<void> {
+  const manifest = JSON.parse(readFileSync(join(source, 'package.json'), 'utf8')) as { repository: { url: string } };
+  const repository = new URL(manifest.repository.url.replace(/\.git$/, '')).pathname.slice(1);
+  const raw = new RegExp(`^https://(?:raw\\.githubusercontent\\.com/${repository}|github\\.com/${repository}/raw)/[^/]+/(.+)$`);
+  await page.context().route(/^https?:\/\/(?!127\.0\.0\.1)/, async (route) => {
+    const path = raw.exec(route.request().url())?.[1];
+    const file = path && join(source, decodeURIComponent(path));
+    if (file && file.startsWith(`${source}/`) && existsSync(file)) await route.fulfill({ path: file });
+    else await route.abort('internetdisconnected');
+  });
+}
+
+/**
  * Issue 25: the VSIX's details page was the contributor README with hot-linked images. Packaged and installed
  * into a fresh code-server, its page in the Extensions view must be the user README with every image loaded.
  */
@@ -48,6 +66,7 @@ describe('e2e: the VSIX installed into a fresh VS Code shows the user README wit
   let server: CodeServer | undefined;
   let workbench: Workbench | undefined;
   let page: Page;
+  let source: string;
 
   before(async function () {
     this.timeout(600_000);
@@ -55,6 +74,7 @@ describe('e2e: the VSIX installed into a fresh VS Code shows the user README wit
     const provisioned = provision();
     temp = mkdtempSync(join(tmpdir(), 'ig-e2e-vsix-'));
     const vsix = packageVsix(temp);
+    source = join(temp, 'source');
     const extensionsDir = join(temp, 'extensions');
     const userDataDir = join(temp, 'user-data');
     const output = installVsix(provisioned, vsix, extensionsDir, userDataDir);
@@ -69,6 +89,7 @@ describe('e2e: the VSIX installed into a fresh VS Code shows the user README wit
     });
     workbench = await openWorkbench(server.url, workspace);
     page = workbench.page;
+    await serveRepositoryImages(page, source);
   });
 
   afterEach(async function () {
