@@ -1,3 +1,4 @@
+import { releaseCommand } from './confinedShell';
 import { readLastLines } from '../io/lastLines';
 import { currentProcess, localProcessGone } from '../io/processIdentity';
 import { traceFilePath } from '../trace/traceFiles';
@@ -80,7 +81,11 @@ export async function reconcileNativeChanges(pending: PendingNativeChanges, root
       const changed = await changedFiles(pending, entry, listing.id);
       if (changed.length === 0) {
         if (ended || options.dropUnchanged || age > UNCHANGED_KEEP_MS) {
-          if (pending.drop(listing.id)) summary.dropped++;
+          if (pending.drop(listing.id)) {
+            summary.dropped++;
+            // A confined command that never ran (its ask was declined, the agent stopped): its temp folder goes too.
+            if (entry.command) await releaseCommand(root, entry.command);
+          }
         } else summary.waiting++;
         continue;
       }
