@@ -13,6 +13,9 @@ const FAILURES = join(__dirname, '..', '..', 'test-results', 'e2e');
 export const AGENT_SETTINGS: Readonly<Record<string, unknown>> = {
   'chat.useHooks': true,
   'chat.tools.global.autoApprove': true,
+  // VS Code's terminal keeps rules of its own that ask before `rm` and the like (now and then even with the global
+  // auto-approve): the governor's modal is the question these tests are about.
+  'chat.tools.terminal.autoApprove': { rm: true, '/.*/': true },
 };
 
 /**
