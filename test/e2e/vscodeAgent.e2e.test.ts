@@ -167,7 +167,10 @@ describe('e2e: VS Code’s own agent governed through its hooks', function () {
     assert.equal(record.metadata.operation, 'edit');
   });
 
-  it('a destructive terminal command asks a person in the native modal: Approve lets it run, Reject denies it', async () => {
+  it('a destructive terminal command asks a person in the native modal: Approve lets it run, Reject denies it', async function () {
+    // In a full e2e run VS Code's chat now and then shows its sessions list instead of the conversation, with its own
+    // "Run `bash` command?" card pending out of sight (test-results/e2e/vscode-agent-stuck-*.png): a second turn runs.
+    this.retries(1);
     const tmp = join(workspace, 'src/auth/tmp');
     const rm = { tool: 'run_in_terminal', input: { command: 'rm -rf src/auth/tmp', explanation: 'clean up', goal: 'clean up', isBackground: false, timeout: 10_000 } };
 
