@@ -1,4 +1,4 @@
-import { appendFileSync, existsSync, mkdirSync, realpathSync, rmSync, statSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ENDPOINTS_IN_HOME, residentEndpointPath } from '../core/agents/common/residentProtocol';
 import { agentHookRoute } from '../core/bridge/agentHookRoute';
@@ -14,7 +14,7 @@ import { denyingApprover } from '../core/nodeServices';
 import { governorHome } from '../core/paths/governorHome';
 import { deferredNotice } from '../core/signing/firstUseKey';
 import { DeclaredHooksCache } from '../core/userHooks/declaredHooks';
-import { sameFolder } from '../core/paths/sameFolder';
+import { physicalPath, sameFolder } from '../core/paths/sameFolder';
 import { parseCliArgs, usageError, workspaceFrom } from './cliArgs';
 import { openCliGovernor } from './cliGovernor';
 import { residentStartMarker } from './residentStarter';
@@ -87,7 +87,7 @@ async function serveResident(root: string, idleMs: number, io: CliIO): Promise<n
   if (!attempt.held) return 0; // another resident serves it
   const lease = attempt.lease;
   // Hooks name the folder as the shell sees it (physical) and as the agent gives it: answer for both spellings.
-  const roots = new Set([root, realpathSync(root)]);
+  const roots = new Set([root, physicalPath(root) ?? root]);
   const governs = (candidate: string) => sameFolder(candidate, root);
 
   // A rebuild blocks the event loop for a while: done in the agents' pauses, not between a pre and its post.

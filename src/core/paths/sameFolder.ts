@@ -1,6 +1,7 @@
 import { realpathSync } from 'node:fs';
 
-function physical(path: string): string | undefined {
+/** Where `path` really is once links are followed; undefined when it cannot be resolved (gone, unreadable). */
+export function physicalPath(path: string): string | undefined {
   try {
     return realpathSync(path);
   } catch {
@@ -11,6 +12,6 @@ function physical(path: string): string | undefined {
 /** Whether two absolute paths name the same folder: the same text, or the same place once links are followed. */
 export function sameFolder(a: string, b: string): boolean {
   if (a === b) return true;
-  const real = physical(a);
-  return real !== undefined && real === physical(b);
+  const real = physicalPath(a);
+  return real !== undefined && real === physicalPath(b);
 }

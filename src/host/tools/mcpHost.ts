@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { realpathSync } from 'node:fs';
 import { dirname } from 'node:path';
 import * as vscode from 'vscode';
 import { RelayClient } from '../../core/approvalRelay/relayClient';
@@ -10,6 +9,7 @@ import type { Governor } from '../../core/governor';
 import type { Approver } from '../../core/approval/approver';
 import type { Logger } from '../../core/logger';
 import { removeOwnResidentEndpoint, writeResidentEndpoint } from '../../core/bridge/residentEndpoint';
+import { physicalPath } from '../../core/paths/sameFolder';
 import { defaultServersDir, discoveryFilePath, folderKey, readDiscoveryFile, removeOwnDiscoveryFile, writeDiscoveryFile } from '../../core/mcp/discoveryFile';
 import { startLocalServer, type LocalServer } from '../../core/localServer/localServer';
 import { newBearerToken } from '../../core/localServer/requestGuard';
@@ -98,7 +98,7 @@ export async function startMcpHost(options: McpHostOptions): Promise<McpHost> {
   const discoveryFile = discoveryFilePath({ port: 0, workspaceFolders: [folder] }, dir);
   const home = dirname(dir);
   // Hook launchers name the folder as the shell sees it (physical): its endpoint file is written for both spellings.
-  const folderSpellings = () => new Set([folder, realpathOr(folder)]);
+  const folderSpellings = () => new Set([folder, physicalPath(folder) ?? folder]);
   const windowId = randomBytes(8).toString('hex');
   const portKey = `${PORT_STATE}:${folderKey(folder)}`;
   const logger = options.logger;
@@ -305,10 +305,3 @@ function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-function realpathOr(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
-  }
-}
