@@ -1,4 +1,5 @@
-import { appendFileSync, existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
+import { fileSignature } from '../core/io/fileSignature';
 import { join } from 'node:path';
 import { ENDPOINTS_IN_HOME, residentEndpointPath } from '../core/agents/common/residentProtocol';
 import { agentHookRoute } from '../core/bridge/agentHookRoute';
@@ -54,11 +55,6 @@ function fileLogger(file: string, root: string): Logger {
   return { info: line('info'), warn: line('warn'), error: line('error') };
 }
 
-/** Size, mtime and inode: enough to notice an edit; '' for no file. */
-function fileSignature(file: string): string {
-  const info = statSync(file, { throwIfNoEntry: false });
-  return info ? `${info.size}:${info.mtimeMs}:${info.ino}` : '';
-}
 
 export const residentCommand: CliCommand = {
   name: 'resident',

@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { fileSignature } from '../io/fileSignature';
 import { hookLayerFiles, loadHookLayers } from './hookLayers';
 
 /** A hook as a door's routing sees it: the event it is declared for and its matcher. */
@@ -37,7 +37,7 @@ export class DeclaredHooksCache {
   ) {}
 
   get(): DeclaredHooks {
-    const signature = hookLayerFiles(this.root, { home: this.home, door: this.door }).map(statSignature).join('|');
+    const signature = hookLayerFiles(this.root, { home: this.home, door: this.door }).map(fileSignature).join('|');
     if (signature !== this.signature) {
       this.value = declaredHooks(this.root, this.home, this.door);
       this.signature = signature;
@@ -46,11 +46,3 @@ export class DeclaredHooksCache {
   }
 }
 
-function statSignature(file: string): string {
-  try {
-    const s = statSync(file, { bigint: true, throwIfNoEntry: false });
-    return s === undefined ? '-' : `${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
-  } catch (error) {
-    return `!${(error as NodeJS.ErrnoException).code ?? 'error'}`; // unreadable: loaded again, and reported as such
-  }
-}
