@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -7,6 +7,7 @@ import { createHarness, type Harness } from '../../support/governorHarness';
 import { runGovernor } from '../../support/runGovernor';
 import { hookFixture, runHook } from '../../support/runHook';
 import { connectGovernorMcp, resultErrorCode } from '../../support/stdioMcpClient';
+import { removeTree } from '../../support/removeTree';
 
 const TRACE = '.orchestration/agent_trace.jsonl';
 
@@ -27,7 +28,7 @@ describe('governor mcp: records are signed by default', function () {
   });
   afterEach(async () => {
     await h.dispose();
-    await rm(base, { recursive: true, force: true });
+    await removeTree(base);
   });
 
   /** One session writing one file; returns what the governor printed on stderr. */

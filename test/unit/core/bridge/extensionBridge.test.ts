@@ -19,6 +19,7 @@ import { createHarness, type Harness } from '../../../support/governorHarness';
 import { hookFixture, runHook } from '../../../support/runHook';
 import { detectSandbox } from '../../../../src/core/sandbox/sandboxDetection';
 import { connectGovernorMcp, resultText } from '../../../support/stdioMcpClient';
+import { removeTree } from '../../../support/removeTree';
 
 const LOGIN = 'export function login() {\n  return false;\n}\n';
 
@@ -61,7 +62,7 @@ describe('governor hook with a running extension', () => {
   afterEach(async () => {
     await server.close();
     await h.dispose();
-    await rm(home, { recursive: true, force: true });
+    await removeTree(home);
   });
 
   const hook = (agent: string, fixture: string) => runHook(agent, hookFixture(agent, fixture, h.root), [], env);

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +10,7 @@ import type { GovernanceEvent } from '../../../../src/core/trace/traceSink';
 import type { Harness } from '../../../support/governorHarness';
 import { hookFixture, runHook } from '../../../support/runHook';
 import { destructiveBridgeRequest, eventually, startServerWithLateHuman, type LateApprover, type LateHumanServer } from '../../../support/lateApprover';
+import { removeTree } from '../../../support/removeTree';
 
 const DESTRUCTIVE = destructiveBridgeRequest('toolu_01');
 
@@ -66,7 +67,7 @@ describe('POST /hook: a hook that stops waiting cancels its call', function () {
       assert.equal(record.code, 'HITL_REJECT');
       assert.equal(late.requests.length, 1, 'the human was asked once; the late answer is not used');
     } finally {
-      await rm(home, { recursive: true, force: true });
+      await removeTree(home);
     }
   });
 });

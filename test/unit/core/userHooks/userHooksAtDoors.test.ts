@@ -1,12 +1,13 @@
 import { strict as assert } from 'node:assert';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, realpath, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { FileHookApprovals } from '../../../../src/core/userHooks/hookApprovals';
 import { loadHookLayers } from '../../../../src/core/userHooks/hookLayers';
 import { runHook } from '../../../support/runHook';
 import { SAMPLE_INTENTS } from '../../../support/governorHarness';
+import { removeTree } from '../../../support/removeTree';
 
 /**
  * The user hooks at an agent's native door, end to end: the real hook bundle (`node dist/hook.js hook <agent>`,
@@ -66,7 +67,7 @@ const write = (root: string, path: string, content = 'export {};\n') => ({ hook_
 describe("user hooks at agents' native doors (real hook processes)", function () {
   this.timeout(60_000);
   after(async () => {
-    for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+    for (const dir of dirs) await removeTree(dir);
   });
 
   it("a matcher 'Edit|Write' fires for Claude's Write, and a Claude-format deny denies", async () => {

@@ -1,11 +1,12 @@
 import { strict as assert } from 'node:assert';
-import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hookCommandFor, installHookConfig, uninstallHookConfig } from '../../../../../src/core/agents/agentHooks';
 import { CURSOR_GATE_EVENTS, CURSOR_OBSERVE_EVENTS } from '../../../../../src/core/agents/cursor/cursorHookConfig';
 import { createHarness } from '../../../../support/governorHarness';
 import { runGovernor } from '../../../../support/runGovernor';
+import { removeTree } from '../../../../support/removeTree';
 
 const CLI = '/opt/intent governor/dist/cli.js';
 
@@ -64,7 +65,7 @@ describe('hook configs (install / uninstall)', () => {
       assert.ok(claude.projects[h.root].mcpServers['intent-governor']);
     } finally {
       await h.dispose();
-      await rm(home, { recursive: true, force: true });
+      await removeTree(home);
     }
   });
 

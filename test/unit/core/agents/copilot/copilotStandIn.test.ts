@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, unlink } from 'node:fs/promises';
+import { mkdtemp, readFile, unlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { claudeDialect } from '../../../../../src/core/agents/claude/claudeDialect';
@@ -12,6 +12,7 @@ import { installHookConfig } from '../../../../../src/core/agents/agentHooks';
 import { vscodeDialect } from '../../../../../src/core/agents/vscode/vscodeDialect';
 import { createHarness, type Harness } from '../../../../support/governorHarness';
 import { hookFixture, runHook } from '../../../../support/runHook';
+import { removeTree } from '../../../../support/removeTree';
 
 /**
  * GitHub Copilot CLI runs VS Code's (.github/hooks/intent-governor.json) and Claude Code's (.claude/settings*.json)
@@ -29,7 +30,7 @@ describe('Copilot CLI and VS Code’s agent running each other’s hook entries'
   });
   afterEach(async () => {
     await h.dispose();
-    await rm(home, { recursive: true, force: true });
+    await removeTree(home);
   });
 
   const installCopilot = async () => {

@@ -36,7 +36,7 @@ describe('OpenCode plugin', () => {
   afterEach(() => {
     if (savedHome === undefined) delete process.env.INTENT_GOVERNOR_HOME;
     else process.env.INTENT_GOVERNOR_HOME = savedHome;
-    rmSync(temp, { recursive: true, force: true });
+    rmSync(temp, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
   });
 
   /** Our plugin, imported as a fresh module, with the user's launcher pointed at `hookScript` (none: no launcher). */
