@@ -1,12 +1,15 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { residentEndpointPid } from '../src/core/bridge/residentEndpoint';
+import { removeAgentTemp } from '../test/agents/agentWorkspace';
 import { repoRoot } from '../test/agents/claudeCodeDriver';
 import { pathWithCodex, provisionedCodex, runCodex, writeCodexConfig } from '../test/agents/codexDriver';
+import { provisionedCline, runCline } from '../test/agents/clineDriver';
 import { provisionedCopilot, runCopilot } from '../test/agents/copilotDriver';
 import { provisionedGemini, runGemini } from '../test/agents/geminiDriver';
+import { provisionedOpencode, runOpencode } from '../test/agents/opencodeDriver';
 import { startScriptedAnthropic } from '../test/support/scriptedAnthropic';
 import { startScriptedGemini, type ScriptStep } from '../test/support/scriptedGemini';
 import { startScriptedOpenAI } from '../test/support/scriptedOpenAI';
@@ -42,6 +45,8 @@ function agents(): HookAgent[] {
   const gemini = provisionedGemini();
   const codex = provisionedCodex();
   const copilot = provisionedCopilot();
+  const cline = provisionedCline();
+  const opencode = provisionedOpencode();
   return [
     {
       label: 'Gemini CLI 0.61.0',
@@ -69,6 +74,24 @@ function agents(): HookAgent[] {
       session: async (ws, home, steps, env) => {
         const model = await startScriptedAnthropic(steps);
         return played(model, () => runCopilot({ binary: copilot, cwd: ws, trusted: ws, modelUrl: model.url, home, env }));
+      },
+    },
+    {
+      label: 'Cline CLI 3.0.65',
+      install: 'cline',
+      write: (ws, i) => ({ tool: 'editor', input: { path: join(ws, 'src', `f${i}.ts`), new_text: `export const f${i} = ${i};\n` } }),
+      session: async (ws, home, steps, env) => {
+        const model = await startScriptedOpenAI(steps);
+        return played(model, () => runCline({ binary: cline, cwd: ws, modelUrl: model.url, home, env }));
+      },
+    },
+    {
+      label: "OpenCode 1.18.33 (the governor's plugin)",
+      install: 'opencode',
+      write: (_ws, i) => ({ tool: 'write', input: { filePath: `src/f${i}.ts`, content: `export const f${i} = ${i};\n` } }),
+      session: async (ws, home, steps, env) => {
+        const model = await startScriptedOpenAI(steps);
+        return played(model, () => runOpencode({ binary: opencode, cwd: ws, modelUrl: model.url, home, env }));
       },
     },
   ];
@@ -152,24 +175,28 @@ async function session(agent: HookAgent, setup: Setup): Promise<Sample> {
     const hooks = existsSync(timings) ? readFileSync(timings, 'utf8').trim().split('\n').filter(Boolean).map((line) => Number(line.split('\t')[2])) : [];
     return { calls, hooks };
   } finally {
-    const pid = residentEndpointPid(join(temp, 'gh'), ws);
-    if (pid !== undefined) process.kill(pid, 'SIGTERM');
-    rmSync(temp, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+    removeAgentTemp(temp, join(temp, 'gh'));
   }
 }
 
-/** Gemini CLI, Codex CLI and Copilot CLI, each governed through its command hooks: what governance adds per tool call. */
+/** Each command-hook agent (Gemini CLI, Codex CLI, Copilot CLI, Cline, OpenCode's plugin), governed through its hooks: what governance adds per tool call. */
 export async function hookAgentTables(): Promise<BenchTable[]> {
   const rows: (string | number)[][] = [];
   for (const agent of agents()) {
     const samples = new Map<string, Sample>(SETUPS.map((setup) => [setup.name, { calls: [], hooks: [] }]));
-    for (let round = 0; round < ROUNDS; round++) {
-      for (const setup of SETUPS) {
-        const got = await session(agent, setup);
-        const into = samples.get(setup.name) as Sample;
-        into.calls.push(...got.calls);
-        into.hooks.push(...got.hooks);
+    try {
+      for (let round = 0; round < ROUNDS; round++) {
+        for (const setup of SETUPS) {
+          const got = await session(agent, setup);
+          const into = samples.get(setup.name) as Sample;
+          into.calls.push(...got.calls);
+          into.hooks.push(...got.hooks);
+        }
       }
+    } catch (error) {
+      // One agent that cannot run is its row's news, not the end of the other agents' measurements.
+      rows.push([agent.label, `failed: ${(error instanceof Error ? error.message : String(error)).slice(0, 200)}`, '', '', '', '', '']);
+      continue;
     }
     const base = percentile(samples.get(NO_HOOKS)?.calls ?? [], 50);
     for (const setup of SETUPS) {

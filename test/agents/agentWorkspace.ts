@@ -83,8 +83,8 @@ exec ${real} "$@"
  * Removes a test's folder once the workspace's resident governor (which the agents' hooks start) has stopped: a
  * resident still writing its log or the trace while the tree is removed makes the removal fail (ENOTEMPTY).
  */
-export function removeAgentTemp(temp: string): void {
-  const run = join(temp, 'governor-home', 'run');
+export function removeAgentTemp(temp: string, governorHome = join(temp, 'governor-home')): void {
+  const run = join(governorHome, 'run');
   const pids = (existsSync(run) ? readdirSync(run) : [])
     .filter((name) => name.endsWith('.endpoint'))
     .map((name) => Number(readFileSync(join(run, name), 'utf8').split(' ')[2]))

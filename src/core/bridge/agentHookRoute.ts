@@ -79,11 +79,13 @@ export function agentHookRoute(options: AgentHookRouteOptions): LocalRoute {
         const session = request.session_id;
         await recording.get(session);
         if (request.phase === 'post' && options.answerPostEarly?.(request)) {
-          const started = performance.now();
-          const done = options.decide(request, new AbortController().signal).then(
-            () => options.answered?.(dialect.id, 'PostToolUse(recorded after the answer)', performance.now() - started),
-            () => undefined, // the pending entry stays: the reconciler records it
-          );
+          // Begun once the answer has left: Node writes a response on a later tick, which recording done at once would hold back.
+          const done = new Promise<number>((resolve) => setImmediate(() => resolve(performance.now())))
+            .then(async (begun) => {
+              await options.decide(request, new AbortController().signal);
+              options.answered?.(dialect.id, 'PostToolUse(recorded after the answer)', performance.now() - begun);
+            })
+            .catch(() => undefined); // the pending entry stays: the reconciler records it
           recording.set(session, done);
           void done.finally(() => {
             if (recording.get(session) === done) recording.delete(session);
@@ -96,7 +98,9 @@ export function agentHookRoute(options: AgentHookRouteOptions): LocalRoute {
         }
       }
       const text = residentReplyText(reply);
-      res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': Buffer.byteLength(text), 'Cache-Control': 'no-store' });
+      // The fewest header bytes: the launcher reads them one at a time (a shell cannot read ahead of a socket).
+      res.sendDate = false;
+      res.writeHead(200, { 'Content-Length': Buffer.byteLength(text) });
       res.end(text);
       options.answered?.(dialect.id, step.kind === 'decide' ? (step.request.native?.event ?? step.request.phase) : 'answered at the door', performance.now() - started);
     },

@@ -88,6 +88,21 @@ describe('resident governor (hook launcher → /dev/tcp → governor resident)',
     assert.doesNotMatch(outOfScope.stderr, /node was started/u);
   });
 
+  it('input and answer pass whole, counted in bytes (text beyond ASCII, trailing newlines); input that is not JSON is refused', async () => {
+    await callHook('gemini', gemini('before-read-file'));
+    await residentUp();
+    // A path outside the scope in letters beyond ASCII, which the refusal names back: a length in characters would cut both.
+    const outside = JSON.stringify({ ...JSON.parse(gemini('before-write-file-out-of-scope')), tool_input: { file_path: 'docs/naïve-€-😀.md', content: 'é\n\n' } });
+    const refused = await callHook('gemini', `${outside}\n\n`, { node: false });
+    assert.equal(refused.code, 0, refused.stderr);
+    assert.doesNotMatch(refused.stderr, /node was started/u);
+    assert.match(refused.stdout, /"decision":"deny".*SCOPE_VIOLATION.*docs\/naïve-€-😀\.md/u);
+    // Input that is not JSON: the resident's server turns it away (400), so the Node hook refuses it in Gemini CLI's words.
+    const unreadable = await callHook('gemini', '{"hook_event_name": "BeforeTool", "tool_name": ');
+    assert.equal(unreadable.code, 2, unreadable.stdout);
+    assert.match(unreadable.stderr, /Intent Governor/u);
+  });
+
   it('the resident records the change at the post event, once', async () => {
     await callHook('gemini', gemini('before-read-file'));
     await residentUp();

@@ -3,6 +3,7 @@ import { chmod, mkdir, readFile, rename, stat, unlink, writeFile } from 'node:fs
 import { dirname, join } from 'node:path';
 import { errnoOf } from '../../ioError';
 import { governorHome } from '../../paths/governorHome';
+import { MAX_REQUEST_BODY_BYTES } from '../../tools/requestBodyCap';
 import { AGENT_HOOK_PATH, ENDPOINTS_IN_HOME, FORWARDED_ENV, forwardedEnvHeader, RESIDENT_HEADERS, STDERR_MARKER } from './residentProtocol';
 
 /**
@@ -15,6 +16,9 @@ import { AGENT_HOOK_PATH, ENDPOINTS_IN_HOME, FORWARDED_ENV, forwardedEnvHeader, 
 /** Where the launcher lives under the governor's home. */
 export const LAUNCHER_IN_HOME = join('bin', 'governor-hook');
 
+
+/** The most the launcher reads of its input or of the answer: one byte past the resident's body cap, so an input too large is refused there. */
+const READ_LIMIT = MAX_REQUEST_BODY_BYTES + 1;
 
 /** The first lines of every launcher we write. */
 const MARKER = '# intent-governor: hook launcher';
@@ -63,16 +67,34 @@ ${header}if [ "$1" = hook ] && [ $# -eq 4 ] && [ "$3" = --timeout-ms ] && [ "\${
   if [ -n "$ig_w" ] && [ -r "$ig_f" ] && read -r ig_port ig_tok ig_pid < "$ig_f" && { exec 3<>"/dev/tcp/127.0.0.1/$ig_port"; } 2>/dev/null; then
     # A resident that dies while the request is written must not kill this shell (SIGPIPE): the Node hook decides then.
     trap '' PIPE
-    ig_a=$2; ig_t=$4; ig_in=$(cat)
+    # Bytes, not characters, for Content-Length; read -N takes stdin in whole blocks (bash ≥ 5), where cat is a process.
     ig_lc=\${LC_ALL-}; LC_ALL=C
+    ig_a=$2; ig_t=$4
+    if [ "\${BASH_VERSINFO[0]}" -ge 5 ]; then IFS= read -r -N ${READ_LIMIT} ig_in; else ig_in=$(cat); fi
     ig_h=
     ${forwarded}
     printf 'POST ${AGENT_HOOK_PATH} HTTP/1.1\\r\\nHost: 127.0.0.1:%s\\r\\nAuthorization: Bearer %s\\r\\nContent-Type: application/json\\r\\nConnection: close\\r\\nContent-Length: %s\\r\\n${RESIDENT_HEADERS.agent}: %s\\r\\n${RESIDENT_HEADERS.cwd}: %s\\r\\n${RESIDENT_HEADERS.timeoutMs}: %s\\r\\n%s\\r\\n%s' "$ig_port" "$ig_tok" "\${#ig_in}" "$ig_a" "$PWD" "$ig_t" "$ig_h" "$ig_in" >&3 2>/dev/null
-    IFS= read -r -d '' -t $((ig_t / 1000 + 1)) ig_o <&3
+    # The status line waits for the decision; then the headers, and the body by its Content-Length: the resident may
+    # still be recording the call after its answer, so its end of the connection can close later than that.
+    # The first byte waits for the decision, with the timeout; the header lines follow at once, in the same write, so
+    # they are read without one (read -t costs three more system calls per byte, and a shell reads a socket bytewise).
+    ig_d=$((ig_t / 1000 + 1)); ig_n=
+    IFS= read -r -n 1 -t $ig_d ig_o <&3
     ig_r=$?
+    [ $ig_r -eq 0 ] && { IFS= read -r ig_l <&3; ig_o+=$ig_l; }
+    if [ $ig_r -eq 0 ] && [ "\${BASH_VERSINFO[0]}" -ge 5 ]; then
+      while IFS= read -r ig_l <&3 && [ "$ig_l" != $'\r' ]; do
+        case $ig_l in [Cc]ontent-[Ll]ength:*) ig_n=\${ig_l#*:}; ig_n=\${ig_n//[!0-9]/} ;; esac
+      done
+      IFS= read -r -N "\${ig_n:-${READ_LIMIT}}" -t $ig_d ig_b <&3
+      ig_o+=$'\n\r\n'$ig_b
+    elif [ $ig_r -eq 0 ]; then
+      IFS= read -r -d '' -t $ig_d ig_b <&3
+      ig_o+=$'\n'$ig_b
+    fi
     exec 3<&-
     if [ $ig_r -gt 128 ]; then
-      echo "Intent Governor blocked this call: the resident governor of $ig_w (pid $ig_pid) did not answer within $((ig_t / 1000 + 1)) s, so the call is refused (fail closed)." >&2
+      echo "Intent Governor blocked this call: the resident governor of $ig_w (pid $ig_pid) did not answer within $ig_d s, so the call is refused (fail closed)." >&2
       exit 2
     fi
     case $ig_o in
