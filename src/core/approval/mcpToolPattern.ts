@@ -14,6 +14,8 @@ export interface ForeignMcpTool {
 export interface McpToolPattern {
   /** As written, for messages. */
   text: string;
+  /** The server and tool as written (`*` kept), whichever spelling. */
+  parts: ForeignMcpTool;
   server: RegExp;
   tool: RegExp;
 }
@@ -29,7 +31,7 @@ export function parseMcpToolPattern(text: unknown): McpToolPattern | string {
   if (!parts) return `'${text}' is not <server>/<tool> (e.g. "github/create_issue") or mcp__<server>__<tool>`;
   const [, server, tool] = parts;
   if (!PART.test(server) || !PART.test(tool)) return `'${text}': server and tool names are letters, digits, '_', '.', '-', with '*' for any run of them`;
-  return { text, server: globRegExp(server), tool: globRegExp(tool) };
+  return { text, parts: { server, tool }, server: globRegExp(server), tool: globRegExp(tool) };
 }
 
 export function mcpToolMatches(pattern: McpToolPattern, call: ForeignMcpTool): boolean {

@@ -1,15 +1,18 @@
 import type { Governor } from '../governor';
 import { managedPolicy } from '../managed/managedPolicy';
 import { foreignToolDecision } from '../policy/foreignMcpTools';
+import { describeMode, modeInEffect, needsPerson } from '../approval/approvalPolicy';
 import { resolveIntentForWrites } from '../intents/intentResolution';
 import type { BridgeAnswer, BridgeRequest } from '../agents/common/nativeCall';
-import { toolError } from '../toolError';
+import { toolError, type ToolError } from '../toolError';
 
 /**
- * The pre phase of another MCP server's tool (a request whose `unmapped.foreign` the dialect filled): allowed,
- * asked or refused by the plan's `mcp_tools` and the managed file (policy/foreignMcpTools.ts). The governor cannot
- * see what such a tool changes, so the call itself is the record: an allow or an ask is a line in the governance
- * log naming the tool and the rule, a refusal is recorded like any other.
+ * The pre phase of another MCP server's tool (a request whose `unmapped.foreign` the dialect filled): run, asked
+ * or refused by the class the plan's `mcp_tools` gives it and the managed file (policy/foreignMcpTools.ts). `read`
+ * runs with no intent bound, as a file read does; `write` needs the session bound to an intent and asks as the
+ * approval mode asks before a file write; `ask` asks a person every time. The governor cannot see what such a tool
+ * changes, so the call itself is the record: a run or an ask is a line in the governance log naming the tool, its
+ * class and the rule; a refusal is recorded like any other.
  */
 export async function judgeForeignMcpCall(governor: Governor, request: BridgeRequest, options: { askHuman: boolean; signal?: AbortSignal }): Promise<BridgeAnswer> {
   const unmapped = request.unmapped;
@@ -23,28 +26,37 @@ export async function judgeForeignMcpCall(governor: Governor, request: BridgeReq
     ? foreignToolDecision(foreign, unmapped.tool, { ...(resolved.ok ? { intent: resolved.value } : {}), ...(snapshot.mcp_tools ? { plan: snapshot.mcp_tools } : {}), planFile: snapshot.file, managed: managedPolicy() })
     : { decision: 'deny' as const, reason: `'${unmapped.tool}' is a tool of another MCP server ('${foreign.server}'), and the plan cannot be used (${snapshot.problems.map((p) => `${p.file}:${p.line}:${p.column}: ${p.message}`).join('; ')}), so no plan allows it: refused (fail closed).` };
   const invocation = `${request.key}#0`;
-  if (verdict.decision === 'deny') {
-    const refusal = toolError('INVALID_INPUT', verdict.reason, { field: 'tool', tool: unmapped.tool });
+  const refuse = async (refusal: ToolError): Promise<BridgeAnswer> => {
     await governor.run({ session_id: request.session_id, agent: request.agent, invocation_id: invocation, tool: unmapped.tool, input: {} }, { mode: 'authorize', askHuman: options.askHuman, signal: options.signal, refusal });
     return { decision: 'deny', reason: `[${refusal.code}] ${refusal.message}` };
+  };
+  if (verdict.decision === 'deny') return refuse(toolError('INVALID_INPUT', verdict.reason, { field: 'tool', tool: unmapped.tool }));
+  // A tool that writes is a change like a file write: it needs an intent to be made under.
+  if (verdict.decision === 'write' && !resolved.ok) {
+    return refuse(toolError(resolved.error.code, `${unmapped.tool} (the MCP server '${foreign.server}') may change things only under an intent (${verdict.rule}). ${resolved.error.message}`, resolved.error.meta));
   }
   const intent = resolved.ok ? { intent_id: resolved.value.id } : {};
+  let asking: string | undefined;
+  if (verdict.decision === 'ask') asking = `The plan lets this tool run once a person agrees (${verdict.rule}); Intent Governor cannot see what it reads or changes.`;
+  if (verdict.decision === 'write' && resolved.ok) {
+    const effect = modeInEffect(resolved.value, services.policy);
+    if (needsPerson('change', effect.mode, services.policy.trusted)) {
+      const why = services.policy.trusted ? `${describeMode(effect)} asks before every change` : 'the workspace is not trusted, so every change asks';
+      asking = `The plan lets this tool change things under intent '${resolved.value.id}' (${verdict.rule}), and ${why}; Intent Governor cannot see what it changes.`;
+    }
+  }
   let approver: string | undefined;
-  if (verdict.decision === 'ask' && options.askHuman) {
+  if (asking && options.askHuman) {
     // Where a person can be asked here (VS Code's modal), they are; an agent's own prompt asks elsewhere.
     const answer = await services.approver.approve(
-      { kind: 'destructive', title: `Run ${unmapped.tool}, a tool of the MCP server '${foreign.server}'?`, ...intent, tool: unmapped.tool, files: [], risk: 'medium', mutation_class: 'command', session_id: request.session_id, reasons: [`The plan lets this tool run once a person agrees (${verdict.rule}); Intent Governor cannot see what it reads or changes.`] },
+      { kind: 'destructive', title: `Run ${unmapped.tool}, a tool of the MCP server '${foreign.server}'?`, ...intent, tool: unmapped.tool, files: [], risk: 'medium', mutation_class: 'command', session_id: request.session_id, reasons: [asking] },
       { ...(options.signal ? { signal: options.signal } : {}) },
     );
-    if (!answer.approved) {
-      const refusal = answer.refusal ?? toolError('HITL_REJECT', `${answer.approver} rejected ${unmapped.tool} (the MCP server '${foreign.server}')${answer.reason ? `: ${answer.reason}` : ''}.`);
-      await governor.run({ session_id: request.session_id, agent: request.agent, invocation_id: invocation, tool: unmapped.tool, input: {} }, { mode: 'authorize', askHuman: options.askHuman, signal: options.signal, refusal });
-      return { decision: 'deny', reason: `[${refusal.code}] ${refusal.message}` };
-    }
+    if (!answer.approved) return refuse(answer.refusal ?? toolError('HITL_REJECT', `${answer.approver} rejected ${unmapped.tool} (the MCP server '${foreign.server}')${answer.reason ? `: ${answer.reason}` : ''}.`));
     approver = answer.approver;
   }
-  const decided = approver ? 'allow' : verdict.decision;
-  const message = `${decided === 'allow' ? 'allowed' : "asked the agent's person about"} ${unmapped.tool} (the MCP server '${foreign.server}'; what it changes is not seen by the governor) by ${verdict.rule}${approver ? `, approved by ${approver}` : ''}`;
+  const decided = asking && !approver ? 'ask' : 'allow';
+  const message = `${decided === 'allow' ? 'allowed' : "asked the agent's person about"} ${unmapped.tool} (the MCP server '${foreign.server}', class ${verdict.decision}; what it changes is not seen by the governor) by ${verdict.rule}${approver ? `, approved by ${approver}` : ''}`;
   await services.trace.recordGovernance({
     timestamp: services.clock().toISOString(),
     invocation_id: invocation,
@@ -58,6 +70,6 @@ export async function judgeForeignMcpCall(governor: Governor, request: BridgeReq
     paths: [],
     ...(approver ? { approver } : {}),
   });
-  if (decided === 'ask') return { decision: 'ask', reason: `Intent Governor asks a human: ${unmapped.tool} is a tool of the MCP server '${foreign.server}' the plan lets run once a person agrees (${verdict.rule}).` };
+  if (decided === 'ask') return { decision: 'ask', reason: `Intent Governor asks a human: ${unmapped.tool} is a tool of the MCP server '${foreign.server}'. ${asking}` };
   return { decision: 'allow' };
 }

@@ -25,13 +25,26 @@ export interface Intent {
 }
 
 /**
- * `mcp_tools: { allow: [...], ask: [...] }`, per intent and for the whole file: patterns of other MCP servers' tools
- * (approval/mcpToolPattern.ts) that run (`allow`) or run once the agent's person agrees (`ask`). Validated at load.
+ * What a plan lets another MCP server's tool do (`mcp_tools`, per intent and for the whole file): `read` runs with
+ * no intent bound, like reading a file; `write` needs the session bound to an intent and asks as the approval mode
+ * asks before a file write; `ask` asks a person every time. Tools no rule names are refused.
  */
-export interface McpToolRules {
-  allow: string[];
-  ask: string[];
+export const MCP_TOOL_CLASSES = ['read', 'write', 'ask'] as const;
+export type McpToolClass = (typeof MCP_TOOL_CLASSES)[number];
+
+/** One rule of `mcp_tools`: a pattern (approval/mcpToolPattern.ts) and its class, validated at load. */
+export interface McpToolRule {
+  pattern: string;
+  class: McpToolClass;
+  /** How the file spells it, for messages: `mcp_tools 'github/*': read` or `mcp_tools.allow 'github/*'`. */
+  written: string;
 }
+
+/**
+ * `mcp_tools: { "<server>/<tool>": read | write | ask }`, or the older lists `{ allow: [...], ask: [...] }`
+ * (`allow` is `write`); both may stand in one map. The rules in the order written.
+ */
+export type McpToolRules = McpToolRule[];
 
 export const INTENT_NETWORK = ['allow', 'deny'] as const;
 export type IntentNetwork = (typeof INTENT_NETWORK)[number];

@@ -13,7 +13,7 @@ import {
 } from 'yaml';
 import { APPROVAL_MODES, isApprovalMode, type ApprovalMode } from '../approval/approvalMode';
 import { parseMcpToolPattern } from '../approval/mcpToolPattern';
-import { INTENT_NETWORK, INTENT_STATUSES, type Intent, type IntentNetwork, type IntentStatus, type IntentsFileProblem, type IntentsSnapshot, type McpToolRules } from './intent';
+import { INTENT_NETWORK, INTENT_STATUSES, type Intent, type IntentNetwork, type IntentStatus, type IntentsFileProblem, type IntentsSnapshot, type McpToolClass, type McpToolRules, MCP_TOOL_CLASSES } from './intent';
 import { ProblemList } from './problemList';
 import { normalizeScopePattern, validateScopePattern } from './scopePattern';
 import { statusHint } from './statusHint';
@@ -198,8 +198,9 @@ class IntentReader {
   }
 
   /**
-   * `mcp_tools: { allow: [...], ask: [...] }`. Any other key or a pattern that is not one is a problem: a typo
-   * would otherwise leave a tool refused with no word why, or read a pattern wider than meant.
+   * `mcp_tools: { "<server>/<tool>": read | write | ask }` beside the older lists `allow: [...]` (write) and
+   * `ask: [...]`. A key that is not a pattern, a class that is not one, or a list item that is not a pattern is a
+   * problem at its line: a typo would otherwise leave a tool refused with no word why, or read wider than meant.
    */
   private readMcpTools(entry: YAMLMap, label: string): McpToolRules | undefined {
     const pair = findPair(entry, 'mcp_tools');
@@ -207,20 +208,37 @@ class IntentReader {
     const node = this.deref(pair.value);
     if (isScalar(node) && node.value === null) return undefined;
     if (!isMap(node)) {
-      this.problems.add(this.offset(node, pair), `${label}: 'mcp_tools' must be a map such as '{ allow: ["github/get_*"], ask: ["github/create_issue"] }', found ${describeValue(node)}`);
+      this.problems.add(this.offset(node, pair), `${label}: 'mcp_tools' must be a map such as '{ "github/get_*": read, "github/create_issue": ask }', found ${describeValue(node)}`);
       return undefined;
     }
+    const rules: McpToolRules = [];
     for (const item of node.items) {
-      const key = isScalar(item.key) ? String(item.key.value) : '';
-      if (key !== 'allow' && key !== 'ask') this.problems.add(this.offset(item.key, item), `${label}: mcp_tools takes 'allow' and 'ask', not '${shown(key)}'`);
-    }
-    const rules: McpToolRules = { allow: this.readStringList(node, 'allow', `${label}: mcp_tools`), ask: this.readStringList(node, 'ask', `${label}: mcp_tools`) };
-    for (const key of ['allow', 'ask'] as const) {
-      const list = this.deref(findPair(node, key)?.value);
-      rules[key].forEach((text, index) => {
-        const parsed = parseMcpToolPattern(text);
-        if (typeof parsed === 'string') this.problems.add(this.offset(isSeq(list) ? list.items[index] : list, pair), `${label}: mcp_tools.${key} item ${index + 1} ${parsed}`);
-      });
+      const keyNode = this.deref(item.key);
+      const key = isScalar(keyNode) && keyNode.value !== null ? String(keyNode.value) : '';
+      if (key === 'allow' || key === 'ask') {
+        const list = this.deref(item.value);
+        const cls = key === 'allow' ? 'write' : 'ask';
+        this.readStringList(node, key, `${label}: mcp_tools`).forEach((text, index) => {
+          const parsed = parseMcpToolPattern(text);
+          if (typeof parsed === 'string') this.problems.add(this.offset(isSeq(list) ? list.items[index] : list, item), `${label}: mcp_tools.${key} item ${index + 1} ${parsed}`);
+          else rules.push({ pattern: text, class: cls, written: `mcp_tools.${key} '${text}'` });
+        });
+        continue;
+      }
+      const parsed = parseMcpToolPattern(key);
+      if (typeof parsed === 'string') {
+        this.problems.add(this.offset(keyNode, item), `${label}: mcp_tools ${parsed}; write "<server>/<tool>": read, write or ask (or the lists allow: and ask:)`);
+        continue;
+      }
+      const value = this.deref(item.value);
+      const cls = isScalar(value) && typeof value.value === 'string' ? value.value : undefined;
+      if (cls === undefined || !(MCP_TOOL_CLASSES as readonly string[]).includes(cls)) {
+        const found = cls === undefined ? describeValue(value) : `'${shown(cls)}'`;
+        const hint = cls === 'allow' ? ' (allow is written write)' : cls === 'deny' ? ' (leave a tool out to refuse it)' : '';
+        this.problems.add(this.offset(value, item), `${label}: mcp_tools '${shown(key)}' is ${found}, not one of ${MCP_TOOL_CLASSES.join(', ')}${hint}`);
+        continue;
+      }
+      rules.push({ pattern: key, class: cls as McpToolClass, written: `mcp_tools '${key}': ${cls}` });
     }
     return rules;
   }

@@ -1,15 +1,17 @@
-import { foreignToolText, mcpToolMatches, parseMcpToolPattern, type ForeignMcpTool } from '../approval/mcpToolPattern';
-import type { Intent, McpToolRules } from '../intents/intent';
+import { foreignToolText, mcpToolMatches, parseMcpToolPattern, type ForeignMcpTool, type McpToolPattern } from '../approval/mcpToolPattern';
+import type { Intent, McpToolClass, McpToolRule, McpToolRules } from '../intents/intent';
 
 /**
- * Whether another MCP server's tool may run: the governor cannot see what it reads or changes, so only a tool a
- * person named runs. The managed file's `mcpTools.deny` first (nobody can lift it), then the bound intent's
- * `mcp_tools` and the plan's top-level one: a match in `ask` asks the agent's person, one in `allow` runs; anything
- * else is refused, saying where to allow it.
+ * Whether another MCP server's tool may run, and as what: the governor cannot see what it reads or changes, so only
+ * a tool a person named runs. The managed file's `mcpTools.deny` first (nobody can lift it), then the rules of the
+ * bound intent's `mcp_tools` and the plan's top-level one, weighed together: the most specific pattern decides (a
+ * name without `*` beats any with one; else the more characters besides `*`), and between equally specific ones
+ * the stricter class (ask, then write, then read), so the order rules are written in never matters. Anything no
+ * rule names is refused, saying where to allow it.
  */
 
 export type ForeignToolDecision =
-  | { decision: 'allow' | 'ask'; /** The pattern and where it is written, for the record. */ rule: string }
+  | { decision: McpToolClass; /** The rule and where it is written, for the record. */ rule: string }
   | { decision: 'deny'; reason: string };
 
 export interface ForeignToolPolicy {
@@ -22,32 +24,48 @@ export interface ForeignToolPolicy {
   managed: { file: string; state: 'absent' | 'present' | 'broken'; problem?: string; mcpToolsDeny: readonly string[] };
 }
 
+const STRICTNESS: Record<McpToolClass, number> = { read: 0, write: 1, ask: 2 };
+
 export function foreignToolDecision(call: ForeignMcpTool, name: string, policy: ForeignToolPolicy): ForeignToolDecision {
   const seen = `'${name}' is a tool of another MCP server ('${call.server}')`;
   if (policy.managed.state === 'broken') return { decision: 'deny', reason: `${seen}, and the administrator's managed file (${policy.managed.file}) cannot be read (${policy.managed.problem ?? 'broken'}), so it is refused (fail closed).` };
-  const denied = firstMatch(policy.managed.mcpToolsDeny, call);
+  const denied = policy.managed.mcpToolsDeny.find((text) => matching(text, call));
   if (denied) return { decision: 'deny', reason: `${seen}, which the administrator's managed file (${policy.managed.file}) denies ('${denied}'); no plan can allow it.` };
   const places: [string, McpToolRules | undefined][] = [
     [policy.intent ? `intent '${policy.intent.id}' in ${policy.planFile}` : '', policy.intent?.mcp_tools],
-    [`the top-level mcp_tools of ${policy.planFile}`, policy.plan],
+    [`the top level of ${policy.planFile}`, policy.plan],
   ];
-  for (const kind of ['ask', 'allow'] as const) {
-    for (const [where, rules] of places) {
-      const match = rules ? firstMatch(rules[kind], call) : undefined;
-      if (match) return { decision: kind, rule: `mcp_tools.${kind} '${match}' of ${where}` };
+  let best: { rule: McpToolRule; where: string; rank: number[] } | undefined;
+  for (const [where, rules] of places) {
+    for (const rule of rules ?? []) {
+      const pattern = matching(rule.pattern, call);
+      if (!pattern) continue;
+      const rank = [...specificity(pattern), STRICTNESS[rule.class]];
+      if (!best || outranks(rank, best.rank)) best = { rule, where, rank };
     }
   }
-  const example = `mcp_tools: { allow: ["${foreignToolText(call)}"] }`;
+  if (best) return { decision: best.rule.class, rule: `${best.rule.written} of ${best.where}` };
+  const example = `mcp_tools: { "${foreignToolText(call)}": read }`;
   const under = policy.intent ? `under intent '${policy.intent.id}'` : 'under the intent it belongs to';
   return {
     decision: 'deny',
-    reason: `${seen} that no plan allows: Intent Governor cannot see what it reads or changes, so it is refused (governance fails closed). A person can allow it in ${policy.planFile}, ${under} or at the top level for every intent: ${example} (or ask: to be asked each time).`,
+    reason: `${seen} that no plan allows: Intent Governor cannot see what it reads or changes, so it is refused (governance fails closed). A person can allow it in ${policy.planFile}, ${under} or at the top level for every intent: ${example} if it only reads, write if it changes something (runs under a bound intent, asked as the approval mode asks), or ask to be asked each time.`,
   };
 }
 
-function firstMatch(patterns: readonly string[], call: ForeignMcpTool): string | undefined {
-  return patterns.find((text) => {
-    const pattern = parseMcpToolPattern(text);
-    return typeof pattern !== 'string' && mcpToolMatches(pattern, call);
-  });
+/** The pattern `text` when it matches the call (patterns were validated at load; one that is not matches nothing). */
+function matching(text: string, call: ForeignMcpTool): McpToolPattern | undefined {
+  const pattern = parseMcpToolPattern(text);
+  return typeof pattern !== 'string' && mcpToolMatches(pattern, call) ? pattern : undefined;
+}
+
+/** [exact name?, characters besides `*`]: greater is more specific. */
+function specificity(pattern: McpToolPattern): number[] {
+  const parts = pattern.parts.server + pattern.parts.tool;
+  return [parts.includes('*') ? 0 : 1, parts.replaceAll('*', '').length];
+}
+
+function outranks(a: number[], b: number[]): boolean {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i] > b[i];
+  return false;
 }

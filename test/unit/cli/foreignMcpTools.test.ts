@@ -16,9 +16,9 @@ describe("other MCP servers' tools by policy (governor hook, headless)", () => {
   let workspace: HeadlessHookWorkspace;
   afterEach(() => workspace.dispose());
 
-  const claude = async (intents: string, env: NodeJS.ProcessEnv = {}) => {
-    workspace = await headlessHookWorkspace({ intents });
-    const run = await runHook('claude', hookFixture('claude', 'pre-mcp-github-create-issue', workspace.h.root), ['--intent', 'auth-refactor'], { ...workspace.env, ...env });
+  const claude = async (intents: string, env: NodeJS.ProcessEnv = {}, options: { bound?: boolean; approvalSetting?: 'every-change' | 'destructive-only' } = {}) => {
+    workspace = await headlessHookWorkspace({ intents, ...(options.approvalSetting ? { approvalSetting: options.approvalSetting } : {}) });
+    const run = await runHook('claude', hookFixture('claude', 'pre-mcp-github-create-issue', workspace.h.root), options.bound === false ? [] : ['--intent', 'auth-refactor'], { ...workspace.env, ...env });
     assert.equal(run.code === 0 || run.code === 2, true, run.stderr);
     const out = run.stdout.trim() ? (JSON.parse(run.stdout) as { hookSpecificOutput?: { permissionDecision?: string; permissionDecisionReason?: string } }) : {};
     return { decision: out.hookSpecificOutput?.permissionDecision ?? (run.code === 2 ? 'deny' : 'none'), reason: out.hookSpecificOutput?.permissionDecisionReason ?? run.stderr };
@@ -29,7 +29,7 @@ describe("other MCP servers' tools by policy (governor hook, headless)", () => {
     const answer = await claude(SAMPLE_INTENTS);
     assert.equal(answer.decision, 'deny');
     assert.match(answer.reason, /\[INVALID_INPUT\] 'mcp__github__create_issue' is a tool of another MCP server \('github'\) that no plan allows/);
-    assert.match(answer.reason, /mcp_tools: \{ allow: \["github\/create_issue"\] \}/);
+    assert.match(answer.reason, /under intent 'auth-refactor' or at the top level for every intent: mcp_tools: \{ "github\/create_issue": read \} if it only reads, write if it changes something/);
     assert.deepEqual(await log(), [['deny', 'INVALID_INPUT', 'mcp__github__create_issue']]);
   });
 
@@ -38,13 +38,46 @@ describe("other MCP servers' tools by policy (governor hook, headless)", () => {
     assert.equal(allowed.decision, 'none', 'Claude Code runs the tool when the hook answers nothing');
     const [line] = await workspace.governanceLog();
     assert.deepEqual([line.decision, line.code, line.tool_name, line.intent_id], ['allow', 'MCP_TOOL_BY_POLICY', 'mcp__github__create_issue', 'auth-refactor']);
-    assert.match(String(line.message), /mcp_tools\.allow 'mcp__github__create_issue' of intent 'auth-refactor'/);
+    assert.match(String(line.message), /class write; .* by mcp_tools\.allow 'mcp__github__create_issue' of intent 'auth-refactor'/);
     await workspace.dispose();
 
     const asked = await claude(`mcp_tools:\n  ask: ["github/*"]\n${SAMPLE_INTENTS}`);
     assert.equal(asked.decision, 'ask');
-    assert.match(asked.reason, /the MCP server 'github' the plan lets run once a person agrees/);
+    assert.match(asked.reason, /the MCP server 'github'\. The plan lets this tool run once a person agrees \(mcp_tools\.ask 'github\/\*' of the top level of /);
     assert.deepEqual(await log(), [['ask', 'MCP_TOOL_BY_POLICY', 'mcp__github__create_issue']]);
+  });
+
+  it('the map form: read runs with no intent bound, recorded with its class and rule; write needs an intent', async () => {
+    const read = await claude(`mcp_tools:\n  "github/*": ask\n  "github/create_*": read\n${SAMPLE_INTENTS}`, {}, { bound: false });
+    assert.equal(read.decision, 'none', 'Claude Code runs the tool when the hook answers nothing');
+    const [line] = await workspace.governanceLog();
+    assert.deepEqual([line.decision, line.code, line.tool_name, line.intent_id], ['allow', 'MCP_TOOL_BY_POLICY', 'mcp__github__create_issue', undefined]);
+    assert.match(String(line.message), /class read; .* by mcp_tools 'github\/create_\*': read of the top level of /);
+    await workspace.dispose();
+
+    const write = await claude(`mcp_tools:\n  "github/create_issue": write\n${SAMPLE_INTENTS}`, {}, { bound: false });
+    assert.equal(write.decision, 'deny');
+    assert.match(write.reason, /\[NO_ACTIVE_INTENT\] mcp__github__create_issue \(the MCP server 'github'\) may change things only under an intent \(mcp_tools 'github\/create_issue': write of the top level of .*\)\. No intent is selected for this session/);
+    assert.deepEqual(await log(), [['deny', 'NO_ACTIVE_INTENT', 'mcp__github__create_issue']]);
+  });
+
+  it('the map form: write under every-change asks, under destructive-only runs; ask always asks', async () => {
+    const everyChange = await claude(withIntentRules('      "github/create_issue": write'), {}, { approvalSetting: 'every-change' });
+    assert.equal(everyChange.decision, 'ask');
+    assert.match(everyChange.reason, /under intent 'auth-refactor' \(mcp_tools 'github\/create_issue': write of intent 'auth-refactor' in .*\), and approval mode every-change \(set by the intentGovernor\.approval setting\) asks before every change/);
+    assert.deepEqual(await log(), [['ask', 'MCP_TOOL_BY_POLICY', 'mcp__github__create_issue']]);
+    await workspace.dispose();
+
+    const destructiveOnly = await claude(withIntentRules('      "github/create_issue": write'), {}, { approvalSetting: 'destructive-only' });
+    assert.equal(destructiveOnly.decision, 'none');
+    assert.deepEqual(await log(), [['allow', 'MCP_TOOL_BY_POLICY', 'mcp__github__create_issue']]);
+    await workspace.dispose();
+
+    const asked = await claude(withIntentRules('      "github/*": ask'), {}, { approvalSetting: 'destructive-only', bound: false });
+    assert.equal(asked.decision, 'deny', 'an intent rule does not apply with no intent bound');
+    await workspace.dispose();
+    const askedTop = await claude(`mcp_tools:\n  "github/*": ask\n${SAMPLE_INTENTS}`, {}, { approvalSetting: 'destructive-only', bound: false });
+    assert.equal(askedTop.decision, 'ask');
   });
 
   it("the managed file's mcpTools.deny wins over the plan; a pattern that is not one makes the plan invalid", async () => {
@@ -64,10 +97,15 @@ describe("other MCP servers' tools by policy (governor hook, headless)", () => {
     const broken = await claude(withIntentRules('      allow: ["github"]'));
     assert.equal(broken.decision, 'deny');
     assert.match(broken.reason, /mcp_tools\.allow item 1 'github' is not <server>\/<tool>/);
+    await workspace.dispose();
+
+    const badClass = await claude(`mcp_tools:\n  "github/*": reads\n${SAMPLE_INTENTS}`);
+    assert.equal(badClass.decision, 'deny');
+    assert.match(badClass.reason, /active_intents\.yaml:2:\d+: the file: mcp_tools 'github\/\*' is 'reads', not one of read, write, ask/);
   });
 
   it("Gemini CLI: a tool the plan's top level allows runs and is recorded; the intent's own list is not needed", async () => {
-    workspace = await headlessHookWorkspace({ intents: `mcp_tools:\n  allow: ["other/echo"]\n${SAMPLE_INTENTS}` });
+    workspace = await headlessHookWorkspace({ intents: `mcp_tools:\n  other/echo: read\n${SAMPLE_INTENTS}` });
     const run = await runHook('gemini', hookFixture('gemini', 'before-other-mcp-tool', workspace.h.root), ['--intent', 'auth-refactor'], workspace.env);
     assert.equal(run.code, 0, run.stderr);
     assert.equal(run.stdout, '', 'Gemini CLI runs the tool when the hook says nothing');
