@@ -49,7 +49,10 @@ function describe(row: HookListingRow, spec: HookSpec | undefined): string {
     for (const [name, value] of Object.entries(action.headers)) lines.push(`      ${visible(name)}: ${visible(value)}`);
     if (action.allowedEnvVars.length) lines.push(`      (headers may use: ${action.allowedEnvVars.map(visible).join(', ')})`);
   } else if (action?.type === 'prompt') {
-    lines.push(`    prompt${action.model ? ` (model ${visible(action.model)})` : ''}:`, ...indented(action.prompt));
+    const what = action.agent ? 'agent hook, runs as a prompt hook here (no tools)' : 'prompt';
+    lines.push(`    ${what}${action.model ? ` (model ${visible(action.model)})` : ''}:`, ...indented(action.prompt));
+  } else if (action?.type === 'mcp_tool') {
+    lines.push(`    calls the MCP tool ${visible(action.server)}/${visible(action.tool)} (only Claude Code can; here its onFailure decides), input:`, ...indented(JSON.stringify(action.input, null, 2)));
   } else if (action?.type === 'command' && 'args' in action) {
     lines.push(`    runs (no shell): ${visible(JSON.stringify(action.args))}`);
   } else {

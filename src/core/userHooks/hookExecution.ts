@@ -10,8 +10,9 @@ export type HookExecution =
   /** It could not run or did not finish: a timeout, a spawn failure, a non-2xx answer, cut output. */
   | { kind: 'failed'; message: string; durationMs: number }
   /**
-   * This door cannot run the hook at all (a prompt hook where there is no language model: headless): not the hook's
-   * fault, so no failure of it; its `onFailure` says whether the call goes on without it.
+   * This door cannot run the hook at all (a prompt or agent hook where there is no language model: headless; a
+   * user's mcp_tool hook, which only Claude Code calls): not the hook's fault, so no failure of it; its `onFailure`
+   * says whether the call goes on without it.
    */
   | { kind: 'unavailable'; message: string; durationMs: number };
 

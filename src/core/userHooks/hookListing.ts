@@ -36,8 +36,8 @@ export interface HookListingRow {
   /** As written; '' means every tool. */
   matcher: string;
   if?: string;
-  /** `args` is a command in exec form (no shell). */
-  type: 'command' | 'args' | 'http' | 'prompt';
+  /** `args` is a command in exec form (no shell); `agent` runs as a prompt here; `mcp_tool` never runs here. */
+  type: 'command' | 'args' | 'http' | 'prompt' | 'agent' | 'mcp_tool';
   flags: ('async' | 'asyncRewake' | 'once')[];
   source: string;
   layer: HookLayer;
@@ -98,7 +98,7 @@ export async function hookListing(root: string, declared: DeclaredHooks, ports: 
       event: spec.event,
       matcher: spec.matcher,
       ...(spec.if !== undefined ? { if: spec.if } : {}),
-      type: spec.action.type === 'command' && 'args' in spec.action ? 'args' : spec.action.type,
+      type: listedType(spec.action),
       flags: (['async', 'asyncRewake', 'once'] as const).filter((flag) => spec[flag]),
       source: spec.source.file,
       layer: spec.source.layer,
@@ -132,11 +132,21 @@ async function trustState(root: string, spec: HookSpec, ports: HookListingPorts)
   return (await ports.approvals.isApproved(root, spec.approvalHash)) ? 'approved' : 'not_approved';
 }
 
-/** The text a person approves: the shell command, the argv (JSON), `POST <url>`, or `prompt: <text>`. */
+function listedType(action: HookAction): HookListingRow['type'] {
+  if (action.type === 'command') return 'args' in action ? 'args' : 'command';
+  if (action.type === 'prompt') return action.agent ? 'agent' : 'prompt';
+  return action.type;
+}
+
+/**
+ * The text a person approves: the shell command, the argv (JSON), `POST <url>`, `prompt: <text>`, `agent (runs as
+ * a prompt here): <text>`, or `mcp_tool <server>/<tool> <input>`.
+ */
 export function hookActionText(action: HookAction): string {
   if (action.type === 'command') return 'command' in action ? action.command : JSON.stringify(action.args);
   if (action.type === 'http') return `POST ${action.url}`;
-  return `prompt: ${action.prompt}`;
+  if (action.type === 'mcp_tool') return `mcp_tool ${action.server}/${action.tool} ${JSON.stringify(action.input)}`;
+  return `${action.agent ? 'agent (runs as a prompt here)' : 'prompt'}: ${action.prompt}`;
 }
 
 function lastRunText(run: HookRunRecord): string {

@@ -193,12 +193,17 @@ function blockingExit(spec: HookSpec, stderr: string): HookVerdict {
 }
 
 /**
- * A hook this door cannot run (a prompt hook headless: no language model). Not a failure of the hook, so no
- * HOOK_ERROR: its `onFailure` decides, and the refusal says why in plain words and how to skip it here.
+ * A hook this door cannot run (a prompt or agent hook headless: no language model; a user's mcp_tool hook: only
+ * Claude Code can call it). Not a failure of the hook, so no HOOK_ERROR: its `onFailure` decides, and the refusal
+ * says why in plain words and how to skip it here.
  */
 function unavailable(spec: HookSpec): HookVerdict {
   if (spec.onFailure === 'continue') return { decision: 'none', failures: [] };
-  const reason = `The prompt hook '${spec.name}' needs a language model, and there is none here (only VS Code provides one; agents' hooks and the governor CLI run without). Its onFailure is "block", so this is refused; set "onFailure": "continue" on it to skip it outside VS Code.`;
+  const action = spec.action;
+  const reason =
+    action.type === 'mcp_tool'
+      ? `The mcp_tool hook '${spec.name}' calls the MCP tool ${action.server}/${action.tool}, and mcp_tool hooks run only in Claude Code (from its own settings files), so it could not check this here. Its onFailure is "block", so this is refused; set "onFailure": "continue" on it to let calls go on without it outside Claude Code.`
+      : `The ${action.type === 'prompt' && action.agent ? 'agent hook (run here as a prompt hook)' : 'prompt hook'} '${spec.name}' needs a language model, and there is none here (only VS Code provides one; agents' hooks and the governor CLI run without). Its onFailure is "block", so this is refused; set "onFailure": "continue" on it to skip it outside VS Code.`;
   return { decision: 'deny', reason, decidedBy: spec.name, failures: [] };
 }
 

@@ -29,8 +29,16 @@ export type HookAction =
   | { type: 'command'; args: string[] }
   /** POST the input JSON; the body is read like a command's stdout. `$VAR`/`${VAR}` in headers only from `allowedEnvVars`. */
   | { type: 'http'; url: string; headers: Record<string, string>; allowedEnvVars: string[] }
-  /** One language-model completion; `$ARGUMENTS` in the prompt is the input JSON. */
-  | { type: 'prompt'; prompt: string; model?: string };
+  /**
+   * One language-model completion; `$ARGUMENTS` in the prompt is the input JSON. `agent`: written as Claude Code's
+   * `agent` type (a subagent with tools there): here the same prompt is one judgement, without tools.
+   */
+  | { type: 'prompt'; prompt: string; model?: string; agent?: true }
+  /**
+   * A user's own Claude Code `mcp_tool` hook (not ours) on a decision event: only Claude Code can call it, so here
+   * it never runs and its `onFailure` decides (on observation events it is not loaded at all).
+   */
+  | { type: 'mcp_tool'; server: string; tool: string; input: Record<string, unknown> };
 
 export type OnFailure = 'block' | 'continue';
 

@@ -1,4 +1,4 @@
-import { isOurCommand } from './ourHookCommand';
+import { isOurCommand, isOurMcpToolHook } from './ourHookCommand';
 import { commandHash, specHash } from './hookApprovals';
 import { conditionProblem } from './hookCondition';
 import { closestHookEvent, DECISION_EVENTS, isHookEventName, TOOL_EVENTS, type HookEventName } from './hookEvents';
@@ -8,9 +8,12 @@ import { DEFAULT_HOOK_TIMEOUT_MS, type HookAction, type HookSource, type HookSpe
 /**
  * One file's hooks in Claude Code's shape: `{"hooks": {"<Event>": [{"matcher": "...", "hooks": [{...}]}]}}`.
  * `strict` (our own files, user and project): an event or hook type we do not know is a mistake to point out.
- * Not strict (Claude Code's `.claude/settings*.json`): what only Claude Code runs is skipped with a note, our own
+ * Not strict (Claude Code's `.claude/settings*.json`): a hook type we do not know is skipped with a note, our own
  * bridge entries silently (they call the governor; running them from the governor would loop), and every other
  * key of the settings file is none of our business. Unknown keys of a hook are ignored, as Claude Code does.
+ * Both: Claude Code's `agent` hooks run as prompt hooks (no tools here); a user's `mcp_tool` hook, which only
+ * Claude Code can call, is skipped with a note on an observation event and kept on a decision event, where its
+ * `onFailure` decides (skipping it would weaken the decision).
  * Only what would weaken a decision is fatal to the file: a malformed entry of a decision event. An unknown event
  * or a malformed observation entry is a warning that costs that entry only, so the deny hooks beside it still run.
  */
@@ -20,8 +23,12 @@ export interface HooksConfigOptions {
 
 export type HooksConfigParse = { ok: true; hooks: HookSpec[]; notes: string[]; warnings: string[] } | { ok: false; message: string };
 
-const HOOK_TYPES = ['command', 'http', 'prompt'] as const;
+const HOOK_TYPES = ['command', 'http', 'prompt', 'agent', 'mcp_tool'] as const;
 type HookType = (typeof HOOK_TYPES)[number];
+const TYPES_TEXT = '"command", "http", "prompt", "agent" or "mcp_tool"';
+
+/** Said wherever an mcp_tool hook cannot run (the listing's note, the refusal, the run log). */
+export const MCP_TOOL_ONLY_IN_CLAUDE_CODE = 'mcp_tool hooks run only in Claude Code';
 
 /** Claude Code's unit is seconds; beyond ten minutes a hook is not a check but a job. */
 const MAX_TIMEOUT_S = 600;
@@ -134,13 +141,22 @@ class ConfigReader {
   }
 
   private hook(event: HookEventName, matcher: string, groupCondition: string | undefined, hook: unknown, where: string): void {
-    if (!isObject(hook)) this.fail(where, 'must be an object with a "type": "command", "http" or "prompt"');
+    if (!isObject(hook)) this.fail(where, `must be an object with a "type": ${TYPES_TEXT}`);
     const type = hook.type;
-    if (typeof type !== 'string') this.fail(where, 'needs a "type": "command", "http" or "prompt"');
+    if (typeof type !== 'string') this.fail(where, `needs a "type": ${TYPES_TEXT}`);
+    // Ours is how Claude Code reaches the resident governor: running it from the governor would ask itself.
+    if (isOurMcpToolHook(hook)) {
+      if (this.options.strict) this.note(where, "is Intent Governor's own mcp_tool hook (Claude Code's way to the resident governor); skipped here");
+      return;
+    }
     if (!(HOOK_TYPES as readonly string[]).includes(type)) {
-      if (this.options.strict) this.fail(`${where}.type`, `'${type}' is not a hook type Intent Governor runs; use "command", "http" or "prompt"`);
-      // mcp_tool hooks are how Claude Code reaches a resident governor: Claude-only, and ours.
-      if (type !== 'mcp_tool') this.note(where, `is a hook of type '${type}', which only Claude Code runs; skipped here`);
+      if (this.options.strict) this.fail(`${where}.type`, `'${type}' is not a hook type Intent Governor runs; use ${TYPES_TEXT}`);
+      this.note(where, `is a hook of type '${type}', which only Claude Code runs; skipped here`);
+      return;
+    }
+    if (type === 'mcp_tool' && !DECISION_EVENTS.has(event)) {
+      // It decides nothing, so leaving it to Claude Code weakens nothing.
+      this.note(where, `calls the MCP tool ${String(hook.server)}/${String(hook.tool)}: ${MCP_TOOL_ONLY_IN_CLAUDE_CODE}; on ${event}, which decides nothing, it is skipped here`);
       return;
     }
     if (!this.options.strict && type === 'command' && isOurCommand(hook.command)) return;
@@ -149,6 +165,11 @@ class ConfigReader {
     if ((flags.async || flags.asyncRewake) && DECISION_EVENTS.has(event)) {
       // As in Claude Code: it runs, in the background, and whatever it answers decides nothing.
       this.note(where, `has "${flags.async ? 'async' : 'asyncRewake'}": true on ${event}: it runs in the background and cannot block the call (remove it for a hook that decides)`);
+    }
+    if (type === 'agent') this.note(where, 'is an agent hook: runs as a prompt hook here: no tools (one model judgement on its prompt and the hook input, answering {"ok": …, "reason": …})');
+    const onFailure = this.onFailure(event, hook, where);
+    if (action.type === 'mcp_tool') {
+      this.note(where, `calls the MCP tool ${action.server}/${action.tool}: ${MCP_TOOL_ONLY_IN_CLAUDE_CODE}; on ${event} it never runs here, and its onFailure ("${onFailure}") ${onFailure === 'block' ? 'refuses what it matches' : 'lets what it matches go on without it'}`);
     }
     const condition = this.condition(event, hook, groupCondition, where);
     const spec: HookSpec = {
@@ -160,7 +181,7 @@ class ConfigReader {
       action,
       timeoutMs: this.timeout(hook, where),
       ...flags,
-      onFailure: this.onFailure(event, hook, where),
+      onFailure,
       source: this.source,
       // A sh command keeps the hash hooks.yaml gave it; PowerShell's is of the whole action (another program runs it).
       approvalHash: 'command' in action && action.shell === undefined ? commandHash(action.command) : specHash(action),
@@ -179,12 +200,25 @@ class ConfigReader {
         return this.commandAction(hook, where);
       case 'http':
         return this.httpAction(hook, where);
-      case 'prompt': {
+      case 'prompt':
+      case 'agent': {
         if (typeof hook.prompt !== 'string' || hook.prompt.trim() === '') this.fail(`${where}.prompt`, 'must be a non-empty string; $ARGUMENTS in it is replaced by the hook input JSON');
         const model = this.optionalString(hook, 'model', where);
-        return model ? { type: 'prompt', prompt: hook.prompt, model } : { type: 'prompt', prompt: hook.prompt };
+        return { type: 'prompt', prompt: hook.prompt, ...(model ? { model } : {}), ...(type === 'agent' ? { agent: true as const } : {}) };
       }
+      case 'mcp_tool':
+        return this.mcpToolAction(hook, where);
     }
+  }
+
+  private mcpToolAction(hook: Json, where: string): HookAction {
+    for (const key of ['server', 'tool'] as const) {
+      const value = hook[key];
+      if (typeof value !== 'string' || value.trim() === '') this.fail(`${where}.${key}`, `must be a non-empty string: the MCP ${key === 'server' ? "server's name in Claude Code's config" : "tool's name on that server"}`);
+    }
+    const input = hook.input ?? {};
+    if (!isObject(input)) this.fail(`${where}.input`, 'must be an object of the tool\'s arguments, e.g. "input": {"path": "${tool_input.file_path}"}');
+    return { type: 'mcp_tool', server: hook.server as string, tool: hook.tool as string, input: { ...input } };
   }
 
   private commandAction(hook: Json, where: string): HookAction {
@@ -285,5 +319,7 @@ function actionText(action: HookAction): string {
       return action.url;
     case 'prompt':
       return action.prompt;
+    case 'mcp_tool':
+      return `mcp_tool ${action.server}/${action.tool}`;
   }
 }

@@ -16,3 +16,15 @@ const OLD = /^node "[^"]+" hook [a-z][a-z0-9-]*\b/u;
 export function isOurCommand(command: unknown): boolean {
   return typeof command === 'string' && (CURRENT.test(command) || OLD.test(command));
 }
+
+/** The resident governor's MCP server name in Claude Code's config, and the tool its `mcp_tool` hooks call. */
+export const RESIDENT_SERVER_NAME = 'intent-governor';
+export const RESIDENT_HOOK_TOOL = 'agent_hook';
+
+/**
+ * Our `mcp_tool` hook (Claude Code reaching the resident governor, whichever of our tools it calls): never a user's
+ * hook to run or to refuse on.
+ */
+export function isOurMcpToolHook(hook: Record<string, unknown>): boolean {
+  return hook.type === 'mcp_tool' && hook.server === RESIDENT_SERVER_NAME;
+}

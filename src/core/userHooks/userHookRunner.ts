@@ -9,6 +9,7 @@ import { conditionMatches, type ConditionSubject } from './hookCondition';
 import { DECISION_EVENTS, TOOL_EVENTS } from './hookEvents';
 import type { HookExecution, HookExecutors, HookRunContext } from './hookExecution';
 import { hookEnv, hookInputJson, type HookEventFacts } from './hookInput';
+import { MCP_TOOL_ONLY_IN_CLAUDE_CODE } from './hooksConfig';
 import { loadHookLayers, type LoadedHooks } from './hookLayers';
 import { hookActionText } from './hookListing';
 import { matcherMatches } from './hookMatcher';
@@ -212,6 +213,7 @@ export class UserHookRunner {
       const action = spec.action;
       if (action.type === 'command') return await this.executors.command.run(action, spec, context);
       if (action.type === 'http') return await this.executors.http.run(action, spec, context);
+      if (action.type === 'mcp_tool') return { kind: 'unavailable', message: MCP_TOOL_ONLY_IN_CLAUDE_CODE, durationMs: 0 };
       if (!this.executors.prompt) return { kind: 'unavailable', message: NO_MODEL_HERE, durationMs: 0 };
       return await this.executors.prompt.run(action, spec, context);
     } catch (error) {

@@ -36,7 +36,10 @@ export function promptWithArguments(prompt: string, input: string): string {
 
 type Stop = 'timeout' | 'cancelled';
 
-/** Runs `type: "prompt"` hooks as one completion through a VS Code language model; the text is the hook's stdout. */
+/**
+ * Runs `type: "prompt"` hooks, and Claude Code's `agent` hooks as prompts (no tools here), as one completion through
+ * a VS Code language model; the text is the hook's stdout.
+ */
 export class LanguageModelHookExecutor implements PromptHookExecutor {
   constructor(private readonly models: LanguageModels) {}
 
@@ -79,7 +82,7 @@ export class LanguageModelHookExecutor implements PromptHookExecutor {
     const chosen = await this.choose(action.model).catch((error: unknown) => ({ failure: `VS Code could not list its language models (${describe(error)})` }));
     if ('failure' in chosen) return chosen;
     const { model } = chosen;
-    const justification = `Intent Governor runs the ${spec.event} prompt hook '${spec.name}' from ${spec.source.file}.`;
+    const justification = `Intent Governor runs the ${spec.event} ${action.agent ? 'agent hook (as a prompt)' : 'prompt hook'} '${spec.name}' from ${spec.source.file}.`;
     let text = '';
     try {
       const stream = await model.complete(promptWithArguments(action.prompt, context.input), justification, signal);

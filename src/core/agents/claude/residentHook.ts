@@ -3,8 +3,10 @@
  * config, the tool its `mcp_tool` hooks call, and the hook input fields they pass. One place for the installer
  * (which writes them) and the server (which reads them).
  */
-export const RESIDENT_SERVER_NAME = 'intent-governor';
-export const RESIDENT_HOOK_TOOL = 'agent_hook';
+import { RESIDENT_HOOK_TOOL, RESIDENT_SERVER_NAME } from '../../userHooks/ourHookCommand';
+
+// Defined where the user-hook engine recognises our entries (a layer below), so both read the same names.
+export { RESIDENT_HOOK_TOOL, RESIDENT_SERVER_NAME };
 
 /** The name the model would see the hook tool under: denied to it by a permission rule (hooks' calls skip permission checks). */
 export const RESIDENT_HOOK_TOOL_FOR_MODEL = `mcp__${RESIDENT_SERVER_NAME}__${RESIDENT_HOOK_TOOL}`;

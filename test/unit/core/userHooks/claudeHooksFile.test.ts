@@ -352,3 +352,154 @@ describe('issue 24: the listing shows what really ran', function () {
     assert.equal((await listingOf(w)).hooks[0].lastRunText, 'approved since; not run yet');
   });
 });
+
+/** Claude Code's documentation as one settings file: every event, all five hook types, every output field. */
+const DOCS_FIXTURE = join(__dirname, '..', '..', '..', 'fixtures', 'hooks', 'claude-docs-settings.json');
+const PLACEMENTS = [
+  { file: '.orchestration/hooks.json', layer: 'project' },
+  { file: '.claude/settings.json', layer: 'claude' },
+] as const;
+
+describe("issue 24: Claude Code's documentation as a hooks file (test/fixtures/hooks/claude-docs-settings.json)", function () {
+  this.timeout(60_000);
+  after(async () => {
+    for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+  });
+
+  /** The fixture at `file` in a fresh workspace, every hook in it approved as a person does it. */
+  const placed = async (file: string): Promise<World> => {
+    const w = await world();
+    await mkdir(join(w.root, file, '..'), { recursive: true });
+    await writeFile(join(w.root, file), await readFile(DOCS_FIXTURE, 'utf8'));
+    const approvals = new FileHookApprovals(join(w.home, 'approvals'));
+    const { hookActionText } = await import('../../../../src/core/userHooks/hookListing');
+    for (const spec of w.governor.userHooks.load('test-agent').hooks) await approvals.approve(w.root, spec.approvalHash, hookActionText(spec.action));
+    return w;
+  };
+
+  for (const placement of PLACEMENTS) {
+    it(`loads with no problem and no warning as ${placement.file}: every event, all five hook types, agent and mcp_tool said in notes`, async () => {
+      const w = await placed(placement.file);
+      const { listHooks } = await import('../../../../src/core/userHooks/hookListing');
+      const listing = await listHooks(w.root, { home: w.home, approvals: new FileHookApprovals(join(w.home, 'approvals')), runLog: { record: async () => undefined, read: async () => ({}) }, trusted: true });
+      assert.deepEqual(listing.problems, []);
+      assert.deepEqual(listing.warnings, []);
+      assert.ok(listing.hooks.every((row) => row.source === placement.file && row.layer === placement.layer));
+      for (const event of CLAUDE_HOOK_EVENTS) assert.ok(listing.hooks.some((row) => row.event === event), `no hook listed for ${event}`);
+      assert.deepEqual([...new Set(listing.hooks.map((row) => row.type))].sort(), ['agent', 'command', 'http', 'mcp_tool', 'prompt']);
+      // The observation event's mcp_tool hook is left to Claude Code; the decision event's stays, so its onFailure decides.
+      assert.deepEqual(listing.hooks.filter((row) => row.type === 'mcp_tool').map((row) => row.event), ['PreToolUse']);
+      assert.ok(listing.notes.some((n) => n.includes('hooks.PostToolUse[3].hooks[1] calls the MCP tool memory/remember: mcp_tool hooks run only in Claude Code')), listing.notes.join('\n'));
+      assert.equal(listing.notes.filter((n) => n.includes('runs as a prompt hook here: no tools')).length, 2, listing.notes.join('\n'));
+    });
+
+    it(`at the MCP door, as ${placement.file}: the PreToolUse deny of src/auth/forbidden.ts holds, an ordinary in-scope write lands`, async () => {
+      const { startHttpMcpServer } = await import('../../../../src/core/mcp/httpMcpServer');
+      const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+      const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+      const w = await placed(placement.file);
+      const server = await startHttpMcpServer({ governor: w.governor, name: 'intent-governor', version: 'test', logger: w.logger });
+      const client = new Client({ name: 'docs-fixture-test', version: '1.0.0' });
+      type Result = { isError?: boolean; content: { text: string }[] };
+      const call = async (name: string, args: Record<string, unknown>) => {
+        const result = (await client.callTool({ name, arguments: args })) as Result;
+        return { isError: result.isError === true, text: result.content.map((c) => c.text).join('\n') };
+      };
+      try {
+        await client.connect(new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: { Authorization: `Bearer ${server.token}` } } }));
+        assert.equal((await call('select_active_intent', { intent_id: 'auth-refactor' })).isError, false);
+        const refused = await call('write_file', { path: 'src/auth/forbidden.ts', content: 'export const KEY = 1;\n' });
+        assert.equal(refused.isError, true, refused.text);
+        assert.match(refused.text, /src\/auth\/forbidden\.ts is off limits/);
+        await assert.rejects(readFile(join(w.root, 'src/auth/forbidden.ts')), 'the forbidden write did not land');
+        const written = await call('write_file', { path: 'src/auth/session.ts', content: 'export const TTL = 60;\n' });
+        assert.equal(written.isError, false, written.text);
+        assert.equal(await readFile(join(w.root, 'src/auth/session.ts'), 'utf8'), 'export const TTL = 60;\n');
+      } finally {
+        await client.close().catch(() => undefined);
+        await server.close();
+        await w.governor.userHooks.drain();
+      }
+    });
+  }
+
+  it("every answer its command hooks give is read by the protocol, and together they use every output field Claude Code documents", async () => {
+    const { readHookJson } = await import('../../../../src/core/userHooks/hookOutput');
+    const file = JSON.parse(await readFile(DOCS_FIXTURE, 'utf8')) as { hooks: Record<string, { hooks: { type: string; command?: string }[] }[]> };
+    const fields = new Set<string>();
+    const collect = (value: unknown, prefix = ''): void => {
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) return;
+      for (const [key, inner] of Object.entries(value)) {
+        fields.add(prefix + key);
+        if (key === 'permissionDecision' || key === 'behavior') fields.add(`${key}=${String(inner)}`);
+        if (key === 'hookSpecificOutput' || key === 'decision') collect(inner, '');
+      }
+    };
+    for (const [event, groups] of Object.entries(file.hooks)) {
+      for (const hook of groups.flatMap((group) => group.hooks)) {
+        const echoed = hook.type === 'command' ? /^echo '(.*)'$/s.exec(hook.command ?? '') : null;
+        if (!echoed) continue;
+        const answer = JSON.parse(echoed[1]) as Record<string, unknown>;
+        const read = readHookJson(event as (typeof CLAUDE_HOOK_EVENTS)[number], answer);
+        assert.notEqual(typeof read, 'string', `${event}: ${String(read)}`);
+        collect(answer);
+      }
+    }
+    const documented = ['continue', 'stopReason', 'suppressOutput', 'systemMessage', 'decision', 'reason', 'additionalContext', 'permissionDecision=allow', 'permissionDecision=deny', 'permissionDecision=ask', 'permissionDecision=defer', 'permissionDecisionReason', 'updatedInput', 'updatedToolOutput', 'updatedMCPToolOutput', 'behavior=allow', 'behavior=deny', 'message', 'interrupt', 'updatedPermissions', 'retry', 'watchPaths'];
+    assert.deepEqual(documented.filter((field) => !fields.has(field)), []);
+  });
+});
+
+describe('issue 24: agent and mcp_tool hooks at a door that is not Claude Code', function () {
+  this.timeout(30_000);
+  after(async () => {
+    for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('an agent hook runs as a prompt hook (one judgement on its prompt and the input, no tools): its {"ok": false} refuses, {"ok": true} lets the write land', async () => {
+    const w = await world();
+    const prompts: string[] = [];
+    w.governor.services.promptHooks = {
+      run: async (action, _spec, context) => {
+        prompts.push(`${action.agent ? 'agent' : 'prompt'}: ${action.prompt.replace('$ARGUMENTS', context.input)}`);
+        const ok = !context.input.includes('forbidden');
+        return { kind: 'exited', exitCode: 0, stdout: JSON.stringify(ok ? { ok: true } : { ok: false, reason: 'the reviewer says no' }), stderr: '', durationMs: 1 };
+      },
+    };
+    // The executors are read when the runner is made: a governor over these services.
+    const governor = new Governor(w.governor.services);
+    await writeFile(join(w.home, 'hooks.json'), JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'Write', hooks: [{ type: 'agent', prompt: 'Review this write: $ARGUMENTS' }] }] } }));
+    const run = (path: string) => governor.run({ tool: 'write_file', input: { path, content: 'x\n' }, session_id: 's1', agent: { name: 'test-agent' } }, { mode: 'execute' });
+    const refused = await run('src/auth/forbidden.ts');
+    assert.equal(!refused.ok && refused.error.code, 'HOOK_BLOCKED');
+    assert.match(!refused.ok ? refused.error.message : '', /the reviewer says no/);
+    assert.ok((await run('src/auth/fine.ts')).ok);
+    assert.equal(prompts.length, 2);
+    assert.match(prompts[0], /^agent: Review this write: \{.*"tool_name":"write_file"/s);
+  });
+
+  it('headless (no language model), an agent hook on PreToolUse is refused saying so, unless its onFailure is "continue"', async () => {
+    const w = await world();
+    await w.hooks({ PreToolUse: [{ matcher: 'Write', hooks: [{ type: 'agent', prompt: 'Review: $ARGUMENTS' }] }] });
+    const refused = await w.call('write_file', { path: 'src/auth/a.ts', content: 'x\n' });
+    assert.equal(!refused.ok && refused.error.code, 'HOOK_BLOCKED');
+    assert.match(!refused.ok ? refused.error.message : '', /agent hook \(run here as a prompt hook\) .*needs a language model/);
+    await w.hooks({ PreToolUse: [{ matcher: 'Write', hooks: [{ type: 'agent', prompt: 'Review: $ARGUMENTS', onFailure: 'continue' }] }] });
+    assert.ok((await w.call('write_file', { path: 'src/auth/a.ts', content: 'x\n' })).ok);
+  });
+
+  it("a user's mcp_tool hook on PreToolUse is never skipped in silence: its onFailure refuses, naming why it could not run; \"continue\" lets the write land", async () => {
+    const w = await world();
+    const scan = { type: 'mcp_tool', server: 'semgrep', tool: 'scan_file', input: { path: '${tool_input.file_path}' } };
+    await w.hooks({ PreToolUse: [{ matcher: 'Write', hooks: [scan] }], PostToolUse: [{ matcher: 'Write', hooks: [scan] }] });
+    const refused = await w.call('write_file', { path: 'src/auth/a.ts', content: 'x\n' });
+    assert.equal(!refused.ok && refused.error.code, 'HOOK_BLOCKED');
+    assert.match(!refused.ok ? refused.error.message : '', /mcp_tool hooks run only in Claude Code/);
+    await assert.rejects(readFile(join(w.root, 'src/auth/a.ts')));
+    await w.hooks({ PreToolUse: [{ matcher: 'Write', hooks: [{ ...scan, onFailure: 'continue' }] }], PostToolUse: [{ matcher: 'Write', hooks: [scan] }] });
+    assert.ok((await w.call('write_file', { path: 'src/auth/a.ts', content: 'x\n' })).ok);
+    const loaded = w.governor.userHooks.load('test-agent');
+    assert.deepEqual(loaded.problems, []);
+    assert.deepEqual(loaded.hooks.map((h) => h.event), ['PreToolUse'], 'the PostToolUse one is left to Claude Code');
+  });
+});

@@ -137,8 +137,10 @@ describe("parseHooksConfig: one file's hooks in Claude Code's shape", () => {
       ['a matcher that is not a string', { hooks: { PreToolUse: [{ matcher: 3, hooks: [] }] } }, `.orchestration/hooks.json: hooks.PreToolUse[0].matcher must be a string: tool names (Edit|Write) or a regular expression; leave it out for every tool`],
       ['an invalid regex matcher', config('PreToolUse', { type: 'command', command: 'x' }, 'Write|Edit(*.ts)'), `.orchestration/hooks.json: hooks.PreToolUse[0]: matcher 'Write|Edit(*.ts)' is not a valid regular expression (Invalid regular expression: /Write|Edit(*.ts)/: Nothing to repeat); write tool names separated by | (Edit|Write) or a JavaScript regular expression (mcp__github__.*)`],
       ['hooks that are not a list', { hooks: { PreToolUse: [{ matcher: 'Bash' }] } }, `.orchestration/hooks.json: hooks.PreToolUse[0].hooks must be a list of hooks, e.g. [{"type": "command", "command": "./check.sh"}]`],
-      ['a hook without a type', config('PreToolUse', { command: 'x' }), `${where} needs a "type": "command", "http" or "prompt"`],
-      ['an unknown type', config('PreToolUse', { type: 'agent', prompt: 'x' }), `${where}.type 'agent' is not a hook type Intent Governor runs; use "command", "http" or "prompt"`],
+      ['a hook without a type', config('PreToolUse', { command: 'x' }), `${where} needs a "type": "command", "http", "prompt", "agent" or "mcp_tool"`],
+      ['an unknown type', config('PreToolUse', { type: 'subagent', prompt: 'x' }), `${where}.type 'subagent' is not a hook type Intent Governor runs; use "command", "http", "prompt", "agent" or "mcp_tool"`],
+      ['an mcp_tool hook without a server', config('PreToolUse', { type: 'mcp_tool', tool: 'x' }), `${where}.server must be a non-empty string: the MCP server's name in Claude Code's config`],
+      ['an mcp_tool hook whose input is not an object', config('PreToolUse', { type: 'mcp_tool', server: 'memory', tool: 'x', input: 'path' }), `${where}.input must be an object of the tool's arguments, e.g. "input": {"path": "\${tool_input.file_path}"}`],
       ['both command and args', config('PreToolUse', { type: 'command', command: 'x', args: ['x'] }), `${where} has both "command" and "args"; keep one: "command" (a shell string) or "args" (a program and its arguments, no shell)`],
       ['neither command nor args', config('PreToolUse', { type: 'command' }), `${where} needs "command" (a shell string) or "args" (a program and its arguments, no shell)`],
       ['an empty command', config('PreToolUse', { type: 'command', command: ' ' }), `${where}.command must be a non-empty shell command, e.g. "command": "./scripts/check.sh"`],
@@ -190,25 +192,44 @@ describe("parseHooksConfig: one file's hooks in Claude Code's shape", () => {
   describe("Claude Code's own settings files (not strict)", () => {
     const parseClaude = (value: unknown) => parseHooksConfig(value, CLAUDE, { strict: false });
 
-    it('skips events and hook types only Claude Code runs, with a note, and keeps the rest', () => {
+    it('skips hook types it does not know, with a note, and keeps the rest; an agent hook loads as a prompt hook, with a note', () => {
       const parsed = parseClaude({
         permissions: { allow: ['Bash(npm test)'] },
         hooks: {
           Setup: [{ hooks: [{ type: 'command', command: 'setup.sh' }] }],
           ConfigChange: [{ hooks: [{ type: 'command', command: 'x' }] }],
-          PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'agent', prompt: 'review' }, { type: 'command', command: './guard.sh' }] }],
+          PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'agent', prompt: 'review' }, { type: 'command', command: './guard.sh' }, { type: 'subagent', prompt: 'later' }] }],
         },
       });
       const hooks = hooksOf(parsed);
       assert.deepEqual(hooks.map((h) => [h.id, h.name, h.source.layer]), [
         ['.claude/settings.json#Setup[0].hooks[0]', 'setup.sh', 'claude'],
         ['.claude/settings.json#ConfigChange[0].hooks[0]', 'x', 'claude'],
+        ['.claude/settings.json#PreToolUse[0].hooks[0]', 'review', 'claude'],
         ['.claude/settings.json#PreToolUse[0].hooks[1]', './guard.sh', 'claude'],
       ]);
-      assert.deepEqual(parsed.ok && parsed.notes, [".claude/settings.json: hooks.PreToolUse[0].hooks[0] is a hook of type 'agent', which only Claude Code runs; skipped here"]);
+      assert.deepEqual(hooks[2].action, { type: 'prompt', prompt: 'review', agent: true });
+      assert.deepEqual(parsed.ok && parsed.notes, [
+        '.claude/settings.json: hooks.PreToolUse[0].hooks[0] is an agent hook: runs as a prompt hook here: no tools (one model judgement on its prompt and the hook input, answering {"ok": …, "reason": …})',
+        ".claude/settings.json: hooks.PreToolUse[0].hooks[2] is a hook of type 'subagent', which only Claude Code runs; skipped here",
+      ]);
     });
 
-    it('skips our own bridge entries and every mcp_tool hook silently (running them from the governor would loop)', () => {
+    it("a user's mcp_tool hook: skipped with a note where it decides nothing, kept where it decides (its onFailure then decides)", () => {
+      const parsed = parseClaude({
+        hooks: {
+          PostToolUse: [{ matcher: 'Write', hooks: [{ type: 'mcp_tool', server: 'memory', tool: 'remember', input: { path: '${tool_input.file_path}' } }] }],
+          PreToolUse: [{ matcher: 'Write', hooks: [{ type: 'mcp_tool', server: 'semgrep', tool: 'scan', input: { path: '${tool_input.file_path}' } }] }],
+        },
+      });
+      assert.deepEqual(hooksOf(parsed).map((h) => [h.event, h.action, h.onFailure]), [['PreToolUse', { type: 'mcp_tool', server: 'semgrep', tool: 'scan', input: { path: '${tool_input.file_path}' } }, 'block']]);
+      assert.deepEqual(parsed.ok && parsed.notes, [
+        '.claude/settings.json: hooks.PostToolUse[0].hooks[0] calls the MCP tool memory/remember: mcp_tool hooks run only in Claude Code; on PostToolUse, which decides nothing, it is skipped here',
+        '.claude/settings.json: hooks.PreToolUse[0].hooks[0] calls the MCP tool semgrep/scan: mcp_tool hooks run only in Claude Code; on PreToolUse it never runs here, and its onFailure ("block") refuses what it matches',
+      ]);
+    });
+
+    it('skips our own bridge entries and our mcp_tool hooks silently (running them from the governor would loop)', () => {
       const parsed = parseClaude({
         hooks: {
           PreToolUse: [
@@ -223,9 +244,10 @@ describe("parseHooksConfig: one file's hooks in Claude Code's shape", () => {
       assert.deepEqual(parsed.ok && parsed.notes, []);
     });
 
-    it('in our own files, the same bridge command and mcp_tool are not special', () => {
+    it('in our own files, the same bridge command is not special; agent and mcp_tool hooks load as in Claude Code\'s files', () => {
       assert.equal(hooksOf(parseHooksConfig(config('PreToolUse', { type: 'command', command: OUR_BRIDGE }), PROJECT, { strict: true })).length, 1);
-      assert.match(errorOf(config('PreToolUse', { type: 'mcp_tool', tool: 'x' })), /type 'mcp_tool' is not a hook type Intent Governor runs/);
+      const strict = parseHooksConfig({ hooks: { PreToolUse: [{ hooks: [{ type: 'agent', prompt: 'review' }, { type: 'mcp_tool', server: 'semgrep', tool: 'scan' }] }] } }, PROJECT, { strict: true });
+      assert.deepEqual(hooksOf(strict).map((h) => h.action.type), ['prompt', 'mcp_tool']);
     });
 
     it('accepts what Claude Code accepts: any positive timeout (capped at 600 s with a note)', () => {
