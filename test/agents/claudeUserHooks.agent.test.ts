@@ -19,44 +19,14 @@ const DOORS = [
   { name: 'command hooks (--claude-hooks command)', args: ['--claude-hooks', 'command'], handshake: false },
 ];
 
-/** A command hook that prints `output` as its JSON answer. */
-const answer = (output: object) => ({ type: 'command', command: `echo '${JSON.stringify(output)}'` });
-const ok = { type: 'command', command: 'true' };
-
 /**
- * A project hooks file written the way Claude Code's hooks reference shows them: every event it documents, each
- * hook type (command, http, prompt, mcp_tool, agent), the output fields of its protocol. Only the PreToolUse deny
- * of Write/Edit decides anything in these tests; the rest must load and stay out of the way. The types only Claude
- * Code runs (mcp_tool, agent) sit on events that decide nothing: on a deciding event the governor's own file is
- * refused instead (a hook it cannot run would weaken the decision), tested below.
+ * A hooks file written from Claude Code's hooks reference (test/fixtures/hooks/claude-docs-settings.json): every
+ * event it documents, all five hook types (command, http, prompt, agent, mcp_tool), every output field. Only its
+ * PreToolUse command hook decides anything in these tests (it refuses writes to src/auth/forbidden.ts); the rest
+ * must load and stay out of the way.
  */
-function documentationHooks(): Record<string, unknown[]> {
-  const hooks: Record<string, unknown[]> = {
-    PreToolUse: [
-      { matcher: 'Write|Edit', hooks: [answer({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'frozen for the release' } })] },
-      { matcher: 'Bash', hooks: [{ type: 'command', command: 'true', if: 'Bash(rm *)', timeout: 30, statusMessage: 'Checking the command' }] },
-      { matcher: 'WebFetch', hooks: [{ type: 'http', url: 'http://127.0.0.1:9/hooks/pre-tool-use', headers: { Authorization: 'Bearer $MY_TOKEN' }, allowedEnvVars: ['MY_TOKEN'], timeout: 10 }] },
-    ],
-    PostToolUse: [
-      { matcher: 'Write|Edit', hooks: [{ type: 'command', command: 'true', async: true }] },
-      { matcher: 'mcp__memory__.*', hooks: [{ type: 'mcp_tool', server: 'memory', tool: 'remember', input: { tool_name: '${tool_name}' } }] },
-    ],
-    PostToolUseFailure: [{ matcher: 'Bash', hooks: [answer({ hookSpecificOutput: { hookEventName: 'PostToolUseFailure', additionalContext: 'the command failed' } })] }],
-    PostToolBatch: [{ hooks: [answer({ hookSpecificOutput: { hookEventName: 'PostToolBatch', additionalContext: 'batch done' } })] }],
-    PermissionRequest: [{ matcher: 'NotebookEdit', hooks: [answer({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'deny', message: 'no notebooks' } } })] }],
-    PermissionDenied: [{ matcher: 'NotebookEdit', hooks: [answer({ hookSpecificOutput: { hookEventName: 'PermissionDenied', retry: false } })] }],
-    SessionStart: [{ matcher: 'startup|resume', hooks: [answer({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: 'Release freeze in effect.' } })] }],
-    UserPromptSubmit: [{ hooks: [answer({ hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: 'Mind the freeze.' } })] }],
-    Stop: [{ hooks: [ok] }],
-    SubagentStop: [{ hooks: [{ type: 'prompt', prompt: 'Did the subagent finish its task? $ARGUMENTS', timeout: 30 }] }],
-    TaskCompleted: [{ hooks: [{ type: 'agent', prompt: 'Verify that the task is complete. $ARGUMENTS', timeout: 60 }] }],
-    CwdChanged: [{ hooks: [answer({ hookSpecificOutput: { hookEventName: 'CwdChanged', watchPaths: ['.envrc'] } })] }],
-    FileChanged: [{ matcher: '.envrc|.env', hooks: [ok] }],
-    SessionEnd: [{ hooks: [{ type: 'command', command: 'true', shell: 'bash' }] }],
-  };
-  for (const event of CLAUDE_HOOK_EVENTS) hooks[event] ??= [{ hooks: [ok] }];
-  return hooks;
-}
+const DOCS_FIXTURE = join(__dirname, '..', 'fixtures', 'hooks', 'claude-docs-settings.json');
+const documentationHooks = (): Record<string, unknown[]> => (JSON.parse(readFileSync(DOCS_FIXTURE, 'utf8')) as { hooks: Record<string, unknown[]> }).hooks;
 
 /** A stdio MCP server named `github` with two tools; every tools/call it receives is appended to `log`. */
 const githubServer = (log: string) => `const rl = require('node:readline').createInterface({ input: process.stdin });
@@ -132,7 +102,7 @@ for (const door of DOORS) describe(`agents: the real Claude Code through ${door.
 
   const jsonl = (name: string): Record<string, unknown>[] => orchestrationJsonl(ws, name);
 
-  it("a hooks file from Claude Code's documentation (all its events, every hook type) loads without a problem, and it holds: the model reads its SessionStart and UserPromptSubmit context, the PreToolUse deny keeps the Write from landing and the model reads the reason", async () => {
+  it("a hooks file from Claude Code's documentation (all its events, all five hook types, every output field) loads without a problem, and it holds: the model reads its SessionStart and UserPromptSubmit context, the PreToolUse deny keeps the forbidden Write from landing and the model reads the reason, an ordinary Write lands", async () => {
     const hooks = documentationHooks();
     assert.equal(Object.keys(hooks).length, CLAUDE_HOOK_EVENTS.length);
     projectHooks(hooks);
@@ -140,53 +110,61 @@ for (const door of DOORS) describe(`agents: the real Claude Code through ${door.
     assert.equal(list.status, 0, list.stdout + list.stderr);
     const listing = JSON.parse(list.stdout) as { hooks: { event: string; type?: string }[]; problems: unknown[]; warnings: string[]; notes: string[] };
     assert.deepEqual(listing.problems, []);
-    // Every event is known; the two hooks only Claude Code runs are skipped, each said once, and nothing else is.
-    assert.equal(listing.warnings.length, 2, listing.warnings.join('\n'));
-    assert.match(listing.warnings.find((w) => w.includes('PostToolUse')) ?? '', /'mcp_tool' is not a hook type Intent Governor runs.*skipped/);
-    assert.match(listing.warnings.find((w) => w.includes('TaskCompleted')) ?? '', /'agent' is not a hook type Intent Governor runs.*skipped/);
-    for (const event of CLAUDE_HOOK_EVENTS) {
-      if (event === 'TaskCompleted') continue; // its one hook is the skipped agent hook
-      assert.ok(listing.hooks.some((hook) => hook.event === event), `no hook listed for ${event}: ${list.stdout}`);
-    }
+    assert.deepEqual(listing.warnings, []);
+    // The agent hooks run as prompt hooks here; the observation event's mcp_tool hook is left to Claude Code: both said.
+    assert.ok(listing.notes.some((n) => n.includes('runs as a prompt hook here: no tools')), listing.notes.join('\n'));
+    assert.ok(listing.notes.some((n) => n.includes('mcp_tool hooks run only in Claude Code')), listing.notes.join('\n'));
+    for (const event of CLAUDE_HOOK_EVENTS) assert.ok(listing.hooks.some((hook) => hook.event === event), `no hook listed for ${event}: ${list.stdout}`);
 
-    const file = join(ws, 'src/auth/frozen.ts');
-    const { results, model } = await play([{ tool: 'Write', input: { file_path: file, content: 'x\n' } }, { text: 'refused' }]);
+    const forbidden = join(ws, 'src/auth/forbidden.ts');
+    const ordinary = join(ws, 'src/auth/session.ts');
+    const { results, model } = await play([{ tool: 'Write', input: { file_path: forbidden, content: 'export const KEY = 1;\n' } }, { tool: 'Write', input: { file_path: ordinary, content: 'export const TTL = 60;\n' } }, { text: 'done' }]);
     // The file's SessionStart and UserPromptSubmit hooks hold too: their additionalContext reaches the model.
     const sent = JSON.stringify(model.requests.map((request) => request.body));
-    assert.ok(sent.includes('Release freeze in effect.'), "SessionStart's additionalContext reached the model");
-    assert.ok(sent.includes('Mind the freeze.'), "UserPromptSubmit's additionalContext reached the model");
-    const [written] = results;
-    assert.equal(written?.is_error, true, JSON.stringify(results));
-    assert.match(written.text, /frozen for the release/);
-    assert.equal(existsSync(file), false, 'the Write did not land');
-    assert.deepEqual(jsonl('agent_trace.jsonl'), []);
-    const refusal = jsonl('governance_log.jsonl').find((entry) => entry.tool_name === 'Write');
-    assert.equal(refusal?.decision, 'deny', 'the refusal is audited');
-    assert.equal(refusal?.code, 'HOOK_BLOCKED');
+    assert.ok(sent.includes('src/auth/forbidden.ts holds the release keys'), "SessionStart's additionalContext reached the model");
+    assert.ok(sent.includes('keep writes inside src/auth'), "UserPromptSubmit's additionalContext reached the model");
+    const [refused, written] = results;
+    assert.equal(refused?.is_error, true, JSON.stringify(results));
+    assert.match(refused.text, /src\/auth\/forbidden\.ts is off limits/);
+    assert.equal(existsSync(forbidden), false, 'the forbidden Write did not land');
+    assert.equal(written?.is_error, false, JSON.stringify(results));
+    assert.equal(readFileSync(ordinary, 'utf8'), 'export const TTL = 60;\n');
+    const refusal = jsonl('governance_log.jsonl').find((entry) => entry.tool_name === 'Write' && entry.decision === 'deny');
+    assert.equal(refusal?.code, 'HOOK_BLOCKED', 'the refusal is audited');
   });
 
-  it("the same file with an agent hook on PreToolUse (Claude Code's own kind) is a problem in the governor's file, and fails closed: the prompt is refused before any tool runs, saying why", async () => {
+  it("the same file as the project's .claude/settings.json, which Claude Code runs itself: it loads in Claude Code too, the deny holds and the ordinary Write lands", async () => {
+    mkdirSync(join(ws, '.claude'), { recursive: true });
+    writeFileSync(join(ws, '.claude', 'settings.json'), readFileSync(DOCS_FIXTURE, 'utf8'));
+    const list = builtGovernor(['hooks', 'list', '--json', '--workspace', ws], { HOME: home, ...governorHomes(temp) });
+    const listing = JSON.parse(list.stdout) as { problems: unknown[]; warnings: string[] };
+    assert.deepEqual([listing.problems, listing.warnings], [[], []], list.stdout);
+    const forbidden = join(ws, 'src/auth/forbidden.ts');
+    const ordinary = join(ws, 'src/auth/session.ts');
+    const { results } = await play([{ tool: 'Write', input: { file_path: forbidden, content: 'export const KEY = 1;\n' } }, { tool: 'Write', input: { file_path: ordinary, content: 'export const TTL = 60;\n' } }, { text: 'done' }]);
+    const [refused, written] = results;
+    assert.equal(refused?.is_error, true, JSON.stringify(results));
+    assert.match(refused.text, /src\/auth\/forbidden\.ts is off limits/);
+    assert.equal(existsSync(forbidden), false, 'the forbidden Write did not land');
+    assert.equal(written?.is_error, false, JSON.stringify(results));
+    assert.equal(readFileSync(ordinary, 'utf8'), 'export const TTL = 60;\n');
+  });
+
+  it("an agent hook on PreToolUse in the governor's file runs as a prompt hook; Claude Code's door has no language model, so its onFailure decides: the Write is refused saying why, nothing lands", async () => {
     const hooks = documentationHooks();
     hooks.PreToolUse = [...hooks.PreToolUse, { matcher: 'Write', hooks: [{ type: 'agent', prompt: 'Check the write. $ARGUMENTS' }] }];
-    writeFileSync(join(ws, '.orchestration', 'hooks.json'), JSON.stringify({ hooks }, null, 2));
+    projectHooks(hooks);
     const list = builtGovernor(['hooks', 'list', '--json', '--workspace', ws], { HOME: home, ...governorHomes(temp) });
-    assert.equal(list.status, 1, list.stdout + list.stderr);
-    const listing = JSON.parse(list.stdout) as { problems: { file: string; message: string }[] };
-    assert.equal(listing.problems.length, 1, list.stdout);
-    assert.match(listing.problems[0].message, /hooks\.PreToolUse\[3\]\.hooks\[0\]\.type 'agent' is not a hook type Intent Governor runs/);
-    install();
-    // The unreadable file refuses the prompt itself (UserPromptSubmit), before any tool: nothing runs, nothing lands.
+    assert.equal(list.status, 0, list.stdout + list.stderr);
+    const listing = JSON.parse(list.stdout) as { hooks: { id: string; type: string }[]; problems: unknown[] };
+    assert.deepEqual(listing.problems, []);
+    assert.equal(listing.hooks.find((hook) => hook.id.endsWith('PreToolUse[6].hooks[0]'))?.type, 'agent', list.stdout);
     const file = join(ws, 'src/auth/checked.ts');
-    const model = await startScriptedAnthropic([...(door.handshake ? [select] : []), { tool: 'Write', input: { file_path: file, content: 'x\n' } }, { text: 'refused' }]);
-    try {
-      const run = await runClaude({ binary: claude, cwd: ws, modelUrl: model.url, home, env: { INTENT_GOVERNOR_INTENT: 'auth-refactor', ...governorHomes(temp) } });
-      assert.equal(run.signal, null, `claude was killed: ${run.stderr}`);
-      assert.match(String(run.result?.result), /blocked by hook.*\.orchestration\/hooks\.json: hooks\.PreToolUse\[3\]\.hooks\[0\]\.type 'agent' is not a hook type Intent Governor runs.*governance fails closed/s, run.stdout);
-      assert.deepEqual(model.toolResults(), [], 'no tool ran');
-      assert.equal(existsSync(file), false, 'the Write did not land');
-    } finally {
-      await model.close();
-    }
+    const { results } = await play([{ tool: 'Write', input: { file_path: file, content: 'x\n' } }, { text: 'refused' }]);
+    const [written] = results;
+    assert.equal(written?.is_error, true, JSON.stringify(results));
+    assert.match(written.text, /agent hook \(run here as a prompt hook\).*needs a language model/s);
+    assert.equal(existsSync(file), false, 'the Write did not land');
   });
 
   it("a PostToolUse hook's updatedToolOutput redacts what the model reads back from Read: the next request carries the replaced text, never the secret", async () => {
