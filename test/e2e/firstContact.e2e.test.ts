@@ -1,14 +1,16 @@
 import { strict as assert } from 'node:assert';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { keyIdOf, parsePublicKey } from '../../src/core/signing/signingKey';
 import { descendants, running } from '../support/processTree';
 import { CHROMIUM_ARGS } from '../vscode/codeServer';
 import { provision, readProvisioned, repoRoot } from '../vscode/provisioned';
+import { runPaletteCommand } from '../vscode/workbenchActions';
 import { answerModal, errorOf, pickIntentInPalette, publishShot, text, waitFor } from './e2eSupport';
 
 const shots = join(repoRoot, 'test-results', 'e2e');
@@ -135,6 +137,62 @@ describe('e2e: first contact, as a new user tries it (npm start, the printed URL
   it("a write in scope shows the approval modal in the user's tab; Approve lands it", async function () {
     this.timeout(180_000);
     await approvedWrite(page, 12, 'first-contact-modal.png');
+  });
+
+  it('that record is signed by the key the first activation made, the person was told where it is, and verify and the inspector name it', async function () {
+    this.timeout(180_000);
+    const workspace = join(demo, 'workspace');
+    // The key's public half, published by the first activation: the one file in the signers folder.
+    const pubs = readdirSync(join(workspace, '.orchestration', 'signers')).filter((name) => name.endsWith('.pub'));
+    assert.equal(pubs.length, 1, pubs.join(', '));
+    const signer = pubs[0].slice(0, -'.pub'.length);
+    const publicKey = parsePublicKey(readFileSync(join(workspace, '.orchestration', 'signers', pubs[0]), 'utf8'));
+    assert.ok(typeof publicKey !== 'string', publicKey as string);
+    const keyId = keyIdOf(publicKey);
+    assert.ok(governorLogs(join(demo, 'user-data')).some((log) => log.includes(`signing trace records with a new key, ${signer} (${keyId}), kept in VS Code's secret storage`)));
+
+    // On disk: the approved write's record carries the signature and names its key.
+    const lines = readFileSync(join(workspace, '.orchestration', 'agent_trace.jsonl'), 'utf8').trim().split('\n');
+    const record = JSON.parse(lines.at(-1)!) as { files: { path: string }[]; metadata: { approver?: string; signature?: { key_id: string; sig: string }; signing?: { key_id: string } } };
+    assert.deepEqual(record.files.map((file) => file.path), [LOGIN]);
+    assert.ok(record.metadata.approver, 'the record names who approved it');
+    assert.equal(record.metadata.signature?.key_id, keyId);
+    assert.match(record.metadata.signature?.sig ?? '', /^[A-Za-z0-9+/]{86}==$/);
+    assert.equal(record.metadata.signing?.key_id, keyId);
+
+    // The CLI, as anyone with the checkout runs it: the chain verifies and every record is signed by that signer.
+    const verify = execFileSync(process.execPath, [join(repoRoot, 'dist', 'cli.js'), 'trace', 'verify', '--workspace', workspace], {
+      encoding: 'utf8',
+      env: { ...process.env, INTENT_GOVERNOR_HOME: home, INTENT_GOVERNOR_ANCHOR_DIR: join(temp, 'anchors') },
+    });
+    assert.ok(verify.includes(`signers: ${signer} (trusted)`), verify);
+    assert.match(verify, /agent_trace\.jsonl: verified/, verify);
+    assert.ok(verify.includes(`${lines.length === 1 ? 'line 1' : `lines 1-${lines.length}`}: signed by ${signer} (${keyId})`), verify);
+    assert.doesNotMatch(verify, /unsigned|unknown|revoked|bad signature/i, verify);
+
+    // The person was told once that records are signed, where the key is, and which file to commit.
+    await runPaletteCommand(page, 'Notifications: Show Notifications');
+    const notice = page.locator('.notifications-center .notification-list-item', { hasText: 'signs every trace record' });
+    await notice.first().waitFor({ state: 'visible', timeout: 30_000 });
+    assert.equal(await notice.count(), 1, 'told once');
+    const told = await notice.first().innerText();
+    assert.ok(told.includes(`${signer}, kept in VS Code's secret storage`), told);
+    assert.ok(told.includes(`Commit .orchestration/signers/${signer}.pub`), told);
+    await runPaletteCommand(page, 'Notifications: Hide Notifications');
+
+    // The Trace Inspector's detail pane for that record says it is signed, and by which key.
+    await runPaletteCommand(page, 'Intent Governor: Open Trace Inspector');
+    // The first-run walkthrough may keep a webview of its own: the inspector's is the one in front.
+    const frame = page.frameLocator('iframe.webview:visible').frameLocator('iframe#active-frame');
+    const row = frame.locator('.row', { hasText: 'first-contact-agent' });
+    await row.first().waitFor({ state: 'visible', timeout: 60_000 });
+    await row.first().click();
+    const detail = frame.locator('.detail');
+    await detail.waitFor({ state: 'visible', timeout: 30_000 });
+    const said = detail.locator('dt', { hasText: /^Signer$/ }).locator('xpath=following-sibling::dd[1]');
+    await said.scrollIntoViewIfNeeded();
+    assert.equal((await said.innerText()).trim(), `signed by ${signer} (${keyId})`, await detail.innerText());
+    await page.screenshot({ path: join(shots, 'first-contact-signed-record.png') });
   });
 
   it('a second tab on the same folder attaches: still one discovery file, the same URL', async function () {
