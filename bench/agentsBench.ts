@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { provisionedClaude, repoRoot, runClaude } from '../test/agents/claudeCodeDriver';
 import { startScriptedAnthropic, type ScriptStep } from '../test/support/scriptedAnthropic';
-import { BENCH_INTENTS } from './benchWorkspace';
+import { seedAgentBenchWorkspace } from './benchWorkspace';
 import { hookAgentTables } from './hookAgentsBench';
 import { percentile, type BenchSuite, type BenchTable } from './table';
 
@@ -169,10 +169,7 @@ async function session(claude: string, setup: Setup, workload: Workload): Promis
   try {
     const ws = join(temp, 'ws');
     const home = join(temp, 'home');
-    mkdirSync(join(ws, '.orchestration'), { recursive: true });
-    mkdirSync(join(ws, 'src'), { recursive: true });
-    writeFileSync(join(ws, '.orchestration', 'active_intents.yaml'), BENCH_INTENTS);
-    spawnSync('git', ['init', '-q'], { cwd: ws });
+    seedAgentBenchWorkspace(ws);
     const { env, first } = setup.prepare(ws, home, temp);
     const timings = join(temp, 'hook-timings.tsv');
     const steps = workload(ws);

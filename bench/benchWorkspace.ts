@@ -1,3 +1,5 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -22,4 +24,17 @@ export async function withBenchWorkspace<T>(files: Record<string, string>, body:
   } finally {
     await rm(root, { recursive: true, force: true });
   }
+}
+
+/**
+ * A real agent's workspace for the agent benchmarks: the bench intents, `src/`, a git repository, and in-scope writes
+ * that land without a person (`destructive-only`): an agent's CLI cannot hold a call for one.
+ */
+export function seedAgentBenchWorkspace(ws: string): void {
+  mkdirSync(join(ws, '.orchestration'), { recursive: true });
+  mkdirSync(join(ws, 'src'), { recursive: true });
+  mkdirSync(join(ws, '.vscode'), { recursive: true });
+  writeFileSync(join(ws, '.orchestration', 'active_intents.yaml'), BENCH_INTENTS);
+  writeFileSync(join(ws, '.vscode', 'settings.json'), JSON.stringify({ 'intentGovernor.approval': 'destructive-only' }));
+  spawnSync('git', ['init', '-q'], { cwd: ws });
 }

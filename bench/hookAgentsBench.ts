@@ -13,7 +13,7 @@ import { provisionedOpencode, runOpencode } from '../test/agents/opencodeDriver'
 import { startScriptedAnthropic } from '../test/support/scriptedAnthropic';
 import { startScriptedGemini, type ScriptStep } from '../test/support/scriptedGemini';
 import { startScriptedOpenAI } from '../test/support/scriptedOpenAI';
-import { BENCH_INTENTS } from './benchWorkspace';
+import { seedAgentBenchWorkspace } from './benchWorkspace';
 import { percentile, type BenchTable } from './table';
 
 const WRITES = 20;
@@ -156,14 +156,8 @@ async function session(agent: HookAgent, setup: Setup): Promise<Sample> {
   const ws = join(temp, 'ws');
   const home = join(temp, 'home');
   try {
-    mkdirSync(join(ws, '.orchestration'), { recursive: true });
-    mkdirSync(join(ws, 'src'), { recursive: true });
+    seedAgentBenchWorkspace(ws);
     mkdirSync(home, { recursive: true });
-    writeFileSync(join(ws, '.orchestration', 'active_intents.yaml'), BENCH_INTENTS);
-    // In-scope writes land without a person, at every door (an agent's CLI cannot hold a call for one).
-    mkdirSync(join(ws, '.vscode'), { recursive: true });
-    writeFileSync(join(ws, '.vscode', 'settings.json'), JSON.stringify({ 'intentGovernor.approval': 'destructive-only' }));
-    spawnSync('git', ['init', '-q'], { cwd: ws });
     agent.prepareHome?.(ws, home);
     const env = await setup.prepare(agent, ws, home, temp);
     const steps: ScriptStep[] = [...Array.from({ length: WRITES }, (_, i) => agent.write(ws, i)), { text: 'done' }];
