@@ -1,5 +1,6 @@
 import { appendFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { fileSignature } from '../core/io/fileSignature';
+import { localProcessGone } from '../core/io/processIdentity';
 import { join } from 'node:path';
 import { ENDPOINTS_IN_HOME, residentEndpointPath } from '../core/agents/common/residentProtocol';
 import { agentHookRoute } from '../core/bridge/agentHookRoute';
@@ -80,7 +81,13 @@ async function serveResident(root: string, idleMs: number, io: CliIO): Promise<n
   const extensionGoverns = async () => existsSync(servers) && (await findGoverningServer(root, servers)) !== undefined;
   if (await extensionGoverns()) return 0; // VS Code governs it: hooks reach the extension
   const attempt = await tryLeaseFolder(root, runDir);
-  if (!attempt.held) return 0; // another resident serves it
+  if (!attempt.held) {
+    // Another resident has the folder. When it already serves, this start lost a race with it coming up: its start
+    // marker would hold back the next start for a while, so a crash of the serving one then went unreplaced.
+    const serving = residentEndpointPid(home, root);
+    if (serving !== undefined && serving !== process.pid && !localProcessGone(serving, 0)) rmSync(residentStartMarker(home, root), { force: true });
+    return 0;
+  }
   const lease = attempt.lease;
   // Hooks name the folder as the shell sees it (physical) and as the agent gives it: answer for both spellings.
   const roots = new Set([root, physicalPath(root) ?? root]);

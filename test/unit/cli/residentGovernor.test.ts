@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { ensureHookLauncher, hookLauncherPath } from '../../../src/core/agents/common/hookLauncher';
 import { residentEndpointPath } from '../../../src/core/agents/common/residentProtocol';
 import { residentEndpointPid } from '../../../src/core/bridge/residentEndpoint';
+import { residentStartMarker } from '../../../src/cli/residentStarter';
 import { bundledScript } from '../../support/bundledScript';
 import { finished, type Finished } from '../../support/childProcesses';
 import { headlessHookWorkspace, LOGIN, type HeadlessHookWorkspace } from '../../support/headlessHookWorkspace';
@@ -23,11 +24,12 @@ describe('resident governor (hook launcher → /dev/tcp → governor resident)',
   let env: NodeJS.ProcessEnv;
   let noNode: string;
   let launcher: string;
+  let cli: string;
 
   before(() => {
     const src = join(__dirname, '..', '..', '..', 'src', 'cli');
     bundledScript(join(src, 'headlessDecider.ts'), 'hook-headless.js');
-    bundledScript(join(src, 'main.ts'), 'cli.js');
+    cli = bundledScript(join(src, 'main.ts'), 'cli.js');
   });
 
   beforeEach(async () => {
@@ -144,6 +146,25 @@ describe('resident governor (hook launcher → /dev/tcp → governor resident)',
     assert.notEqual(residentEndpointPid(w.home, w.h.root), first, readLog());
     const thin = await callHook('gemini', gemini('before-write-file-in-scope'), { node: false });
     assert.equal(thin.code, 0, thin.stderr);
+  });
+
+  it('a start that lost the race with a serving resident leaves no start marker behind: when that resident is killed, the next Node-decided call starts a new one', async () => {
+    await callHook('gemini', gemini('before-read-file'));
+    const first = await residentUp();
+    const marker = residentStartMarker(w.home, w.h.root);
+    while (existsSync(marker)) await new Promise((resolve) => setTimeout(resolve, 50)); // the first one removes its own once it serves
+    // A hook that fell back to Node while the first resident came up started another (the marker, then `governor resident`).
+    writeFileSync(marker, '');
+    const loser = await finished(spawn(process.execPath, [cli, 'resident', '--workspace', w.h.root], { cwd: w.h.root, env, stdio: 'ignore' }));
+    assert.equal(loser.code, 0);
+    assert.equal(residentEndpointPid(w.home, w.h.root), first, 'the serving resident keeps the workspace');
+    process.kill(first, 'SIGKILL');
+    const afterKill = await callHook('gemini', gemini('before-write-file-out-of-scope'));
+    assert.match(afterKill.stdout, /"decision":"deny".*SCOPE_VIOLATION/u, `${afterKill.code} ${afterKill.stderr}`);
+    // Only that one call after the kill: a marker left by the lost race would have kept it from starting a resident.
+    const deadline = Date.now() + 15_000;
+    while (residentEndpointPid(w.home, w.h.root) === first && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.notEqual(residentEndpointPid(w.home, w.h.root), first, readLog());
   });
 
   it('a resident that does not answer in time is a refusal with its reason, never an allow', async () => {
