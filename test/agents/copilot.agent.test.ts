@@ -170,11 +170,11 @@ describe('agents: the real GitHub Copilot CLI governed through its hooks (the ho
     assert.match(disable, /\[PROTECTED_PATH\] "\.github\/copilot\/settings\.local\.json" is protected/);
   });
 
-  it("a tool the bridge cannot judge (another MCP server's) is refused and audited", async () => {
+  it("another MCP server's tool no plan names is refused with where to allow it, and audited", async () => {
     // A second MCP server (a plain governed server under another name): its tools are not ours to judge.
     const other = { mcpServers: { other: { type: 'local', command: process.execPath, args: [join(repoRoot, 'dist', 'cli.js'), 'mcp', '--workspace', ws], tools: ['*'] } } };
     const { model } = await play([{ tool: 'other-list_intents', input: {} }, { text: 'refused' }], { args: ['--additional-mcp-config', JSON.stringify(other)] });
-    assert.match(results(model)[0], /^Denied by preToolUse hook: .*does not know Copilot CLI's tool 'other-list_intents', so it is refused/);
+    assert.match(results(model)[0], /^Denied by preToolUse hook: .*'other-list_intents' is a tool of another MCP server \('other'\) that no plan allows.*mcp_tools: \{ "other\/list_intents": read \}/);
     assert.ok(jsonl('governance_log.jsonl').some((entry) => entry.tool_name === 'other-list_intents'), 'the refusal is audited');
   });
 

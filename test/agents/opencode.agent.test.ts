@@ -166,7 +166,7 @@ await server.connect(new StdioServerTransport());
     );
     const { model, results } = await play([{ tool: 'deployer_deploy', input: {} }, { text: 'refused' }], { mcp: { deployer: { type: 'local', command: [process.execPath, server] } } });
     assert.ok(model.toolNames().includes('deployer_deploy'), `OpenCode offered the MCP tool: ${model.toolNames().join(', ')}`);
-    assert.match(results[0], /does not know OpenCode's tool 'deployer_deploy', so it is refused/, JSON.stringify(results));
+    assert.match(results[0], /'deployer_deploy' is a tool of another MCP server \('deployer'\) that no plan allows.*mcp_tools: \{ "deployer\/deploy": read \}/, JSON.stringify(results));
     assert.equal(existsSync(join(ws, 'deployed.txt')), false, 'the tool never ran');
     assert.equal(jsonl('governance_log.jsonl').find((entry) => entry.tool_name === 'deployer_deploy')?.code, 'INVALID_INPUT');
   });

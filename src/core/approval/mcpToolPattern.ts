@@ -9,6 +9,11 @@
 export interface ForeignMcpTool {
   server: string;
   tool: string;
+  /**
+   * Set when the agent's name joins server and tool with a character either may hold (Copilot CLI's `-`, OpenCode's
+   * and VS Code's `_`): the other ways the name reads. The policy allows such a call only when it allows every reading.
+   */
+  ambiguous?: { separator: string; others: { server: string; tool: string }[] };
 }
 
 export interface McpToolPattern {
@@ -34,7 +39,7 @@ export function parseMcpToolPattern(text: unknown): McpToolPattern | string {
   return { text, parts: { server, tool }, server: globRegExp(server), tool: globRegExp(tool) };
 }
 
-export function mcpToolMatches(pattern: McpToolPattern, call: ForeignMcpTool): boolean {
+export function mcpToolMatches(pattern: McpToolPattern, call: { server: string; tool: string }): boolean {
   return pattern.server.test(call.server) && pattern.tool.test(call.tool);
 }
 
@@ -44,11 +49,35 @@ export function doubleUnderscoreTool(name: string): ForeignMcpTool | undefined {
   return named ? { server: named[1], tool: named[2] } : undefined;
 }
 
+/**
+ * A tool named `<server><separator><tool>` by an agent that does not mark where the server's name ends: every
+ * split into a non-empty server (at most `maxServer` characters) and tool, the shortest server first; undefined
+ * when there is none.
+ */
+export function joinedTool(name: string, separator: string, maxServer = Number.POSITIVE_INFINITY): ForeignMcpTool | undefined {
+  const readings: { server: string; tool: string }[] = [];
+  for (let at = name.indexOf(separator); at > 0; at = name.indexOf(separator, at + 1)) {
+    const server = name.slice(0, at);
+    const tool = name.slice(at + separator.length);
+    if (server.length > maxServer) break;
+    if (tool !== '') readings.push({ server, tool });
+  }
+  const [first, ...others] = readings;
+  if (!first) return undefined;
+  return others.length ? { ...first, ambiguous: { separator, others } } : first;
+}
+
+/** Every way the agent's name for the tool reads: the dialect's first reading, then the others. */
+export function readingsOf(call: ForeignMcpTool): { server: string; tool: string }[] {
+  return [{ server: call.server, tool: call.tool }, ...(call.ambiguous?.others ?? [])];
+}
+
 /** `<server>/<tool>`: how messages name a foreign tool. */
-export function foreignToolText(call: ForeignMcpTool): string {
+export function foreignToolText(call: { server: string; tool: string }): string {
   return `${call.server}/${call.tool}`;
 }
 
+/** Parts hold only letters, digits, '_', '.', '-' and '*' (PART); '-' stays unescaped, an escape the 'u' flag refuses. */
 function globRegExp(glob: string): RegExp {
-  return new RegExp(`^${glob.split('*').map((part) => part.replace(/[.*+?^${}()|[\]\\-]/gu, '\\$&')).join('.*')}$`, 'u');
+  return new RegExp(`^${glob.split('*').map((part) => part.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&')).join('.*')}$`, 'u');
 }

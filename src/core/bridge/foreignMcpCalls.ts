@@ -1,6 +1,7 @@
 import type { Governor } from '../governor';
 import { managedPolicy } from '../managed/managedPolicy';
 import { foreignToolDecision } from '../policy/foreignMcpTools';
+import { foreignToolText } from '../approval/mcpToolPattern';
 import { describeMode, modeInEffect, needsPerson } from '../approval/approvalPolicy';
 import { resolveIntentForWrites } from '../intents/intentResolution';
 import type { BridgeAnswer, BridgeRequest } from '../agents/common/nativeCall';
@@ -19,12 +20,14 @@ export async function judgeForeignMcpCall(governor: Governor, request: BridgeReq
   const foreign = unmapped?.foreign;
   if (!unmapped || !foreign) return { decision: 'deny', reason: 'Intent Governor received nothing it can check for this call, so it is refused (fail closed).' };
   const services = governor.services;
+  // The agent's name for the call, with the server's tool when it does not say it (Cline's use_mcp_tool).
+  const name = unmapped.tool.includes(foreign.tool) ? unmapped.tool : `${unmapped.tool} ${foreignToolText(foreign)}`;
   const snapshot = await services.intents.load();
   const intentId = services.sessions.boundIntentId(request.session_id);
   const resolved = resolveIntentForWrites(snapshot, intentId);
   const verdict = snapshot.valid
-    ? foreignToolDecision(foreign, unmapped.tool, { ...(resolved.ok ? { intent: resolved.value } : {}), ...(snapshot.mcp_tools ? { plan: snapshot.mcp_tools } : {}), planFile: snapshot.file, managed: managedPolicy() })
-    : { decision: 'deny' as const, reason: `'${unmapped.tool}' is a tool of another MCP server ('${foreign.server}'), and the plan cannot be used (${snapshot.problems.map((p) => `${p.file}:${p.line}:${p.column}: ${p.message}`).join('; ')}), so no plan allows it: refused (fail closed).` };
+    ? foreignToolDecision(foreign, name, { ...(resolved.ok ? { intent: resolved.value } : {}), ...(snapshot.mcp_tools ? { plan: snapshot.mcp_tools } : {}), planFile: snapshot.file, managed: managedPolicy() })
+    : { decision: 'deny' as const, reason: `'${name}' is a tool of another MCP server ('${foreign.server}'), and the plan cannot be used (${snapshot.problems.map((p) => `${p.file}:${p.line}:${p.column}: ${p.message}`).join('; ')}), so no plan allows it: refused (fail closed).` };
   const invocation = `${request.key}#0`;
   const refuse = async (refusal: ToolError): Promise<BridgeAnswer> => {
     await governor.run({ session_id: request.session_id, agent: request.agent, invocation_id: invocation, tool: unmapped.tool, input: {} }, { mode: 'authorize', askHuman: options.askHuman, signal: options.signal, refusal });
@@ -33,7 +36,7 @@ export async function judgeForeignMcpCall(governor: Governor, request: BridgeReq
   if (verdict.decision === 'deny') return refuse(toolError('INVALID_INPUT', verdict.reason, { field: 'tool', tool: unmapped.tool }));
   // A tool that writes is a change like a file write: it needs an intent to be made under.
   if (verdict.decision === 'write' && !resolved.ok) {
-    return refuse(toolError(resolved.error.code, `${unmapped.tool} (the MCP server '${foreign.server}') may change things only under an intent (${verdict.rule}). ${resolved.error.message}`, resolved.error.meta));
+    return refuse(toolError(resolved.error.code, `${name} (the MCP server '${foreign.server}') may change things only under an intent (${verdict.rule}). ${resolved.error.message}`, resolved.error.meta));
   }
   const intent = resolved.ok ? { intent_id: resolved.value.id } : {};
   let asking: string | undefined;
@@ -49,14 +52,14 @@ export async function judgeForeignMcpCall(governor: Governor, request: BridgeReq
   if (asking && options.askHuman) {
     // Where a person can be asked here (VS Code's modal), they are; an agent's own prompt asks elsewhere.
     const answer = await services.approver.approve(
-      { kind: 'destructive', title: `Run ${unmapped.tool}, a tool of the MCP server '${foreign.server}'?`, ...intent, tool: unmapped.tool, files: [], risk: 'medium', mutation_class: 'command', session_id: request.session_id, reasons: [asking] },
+      { kind: 'destructive', title: `Run ${name}, a tool of the MCP server '${foreign.server}'?`, ...intent, tool: unmapped.tool, files: [], risk: 'medium', mutation_class: 'command', session_id: request.session_id, reasons: [asking] },
       { ...(options.signal ? { signal: options.signal } : {}) },
     );
-    if (!answer.approved) return refuse(answer.refusal ?? toolError('HITL_REJECT', `${answer.approver} rejected ${unmapped.tool} (the MCP server '${foreign.server}')${answer.reason ? `: ${answer.reason}` : ''}.`));
+    if (!answer.approved) return refuse(answer.refusal ?? toolError('HITL_REJECT', `${answer.approver} rejected ${name} (the MCP server '${foreign.server}')${answer.reason ? `: ${answer.reason}` : ''}.`));
     approver = answer.approver;
   }
   const decided = asking && !approver ? 'ask' : 'allow';
-  const message = `${decided === 'allow' ? 'allowed' : "asked the agent's person about"} ${unmapped.tool} (the MCP server '${foreign.server}', class ${verdict.decision}; what it changes is not seen by the governor) by ${verdict.rule}${approver ? `, approved by ${approver}` : ''}`;
+  const message = `${decided === 'allow' ? 'allowed' : "asked the agent's person about"} ${name} (the MCP server '${foreign.server}', class ${verdict.decision}; what it changes is not seen by the governor) by ${verdict.rule}${approver ? `, approved by ${approver}` : ''}`;
   await services.trace.recordGovernance({
     timestamp: services.clock().toISOString(),
     invocation_id: invocation,
@@ -70,6 +73,6 @@ export async function judgeForeignMcpCall(governor: Governor, request: BridgeReq
     paths: [],
     ...(approver ? { approver } : {}),
   });
-  if (decided === 'ask') return { decision: 'ask', reason: `Intent Governor asks a human: ${unmapped.tool} is a tool of the MCP server '${foreign.server}'. ${asking}` };
+  if (decided === 'ask') return { decision: 'ask', reason: `Intent Governor asks a human: ${name} is a tool of the MCP server '${foreign.server}'. ${asking}` };
   return { decision: 'allow' };
 }

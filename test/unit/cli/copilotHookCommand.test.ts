@@ -93,7 +93,7 @@ describe('governor hook copilot (headless, as GitHub Copilot CLI runs it)', () =
   it("denies another MCP server's tool and audits the refusal; the governor's own MCP tools pass", async () => {
     const run = await hook('pre-other-mcp-tool');
     assert.equal(answer(run.stdout).permissionDecision, 'deny');
-    assert.match(answer(run.stdout).permissionDecisionReason ?? '', /does not know Copilot CLI's tool 'github-mcp-server-create_or_update_file', so it is refused/);
+    assert.match(answer(run.stdout).permissionDecisionReason ?? '', /'github-mcp-server-create_or_update_file' is a tool of another MCP server, and its name does not say where the server's name ends \('-' may be in either\): it reads as 'github\/mcp-server-create_or_update_file', 'github-mcp\/server-create_or_update_file', 'github-mcp-server\/create_or_update_file', and a plan must allow every reading \(it allows none of them\)/);
     const log = await workspace.governanceLog();
     assert.deepEqual(log.map((r) => [r.decision, r.code, r.tool_name]), [['deny', 'INVALID_INPUT', 'github-mcp-server-create_or_update_file']]);
     const own = await hook('pre-own-mcp-tool');

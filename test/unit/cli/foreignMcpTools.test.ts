@@ -111,4 +111,86 @@ describe("other MCP servers' tools by policy (governor hook, headless)", () => {
     assert.equal(run.stdout, '', 'Gemini CLI runs the tool when the hook says nothing');
     assert.deepEqual(await log(), [['allow', 'MCP_TOOL_BY_POLICY', 'mcp_other_echo']]);
   });
+
+  describe("every agent's door: the same plan, each agent's payload", () => {
+    /** Runs `fixture` (or `payload`) through `governor hook <agent>` with `rules` as the plan's top-level mcp_tools, no intent bound. */
+    const door = async (agent: string, fixture: string, rules: string, edit: (payload: Record<string, unknown>) => void = () => {}) => {
+      workspace = await headlessHookWorkspace({ intents: `mcp_tools:\n${rules}\n${SAMPLE_INTENTS}` });
+      const payload = JSON.parse(hookFixture(agent, fixture, workspace.h.root)) as Record<string, unknown>;
+      edit(payload);
+      const run = await runHook(agent, JSON.stringify(payload), ['--workspace', workspace.h.root], workspace.env);
+      return { ...run, text: `${run.stdout}${run.stderr}` };
+    };
+    const lastLine = async () => {
+      const lines = await workspace.governanceLog();
+      const line = lines[lines.length - 1];
+      return [line.decision, line.code, line.tool_name, String(line.message)] as [unknown, unknown, unknown, string];
+    };
+
+    it("Copilot CLI: '<server>-<tool>' allowed as read runs and is traced; one '-' more reads several ways, each of which the plan must allow", async () => {
+      const single = await door('copilot', 'pre-other-mcp-tool', '  "other/list_*": read', (p) => (p.toolName = 'other-list_intents'));
+      assert.equal(single.stdout, '', single.text);
+      const [decision, code, tool, message] = await lastLine();
+      assert.deepEqual([decision, code, tool], ['allow', 'MCP_TOOL_BY_POLICY', 'other-list_intents']);
+      assert.match(message, /class read; .* by mcp_tools 'other\/list_\*': read of the top level of /);
+      await workspace.dispose();
+
+      const partly = await door('copilot', 'pre-other-mcp-tool', '  "github-mcp-server/*": read');
+      assert.match(partly.text, /"permissionDecision":"deny"/);
+      assert.match(partly.text, /it reads as 'github\/mcp-server-create_or_update_file', 'github-mcp\/server-create_or_update_file', 'github-mcp-server\/create_or_update_file', and a plan must allow every reading \(it does not allow 'github\/mcp-server-create_or_update_file', 'github-mcp\/server-create_or_update_file'\)/);
+      await workspace.dispose();
+
+      const covered = await door('copilot', 'pre-other-mcp-tool', '  "github*/*": read\n  "github-mcp-server/create_*": ask');
+      assert.match(covered.text, /"permissionDecision":"ask"/, 'every reading allowed: the strictest class of them decides');
+      assert.deepEqual((await lastLine()).slice(0, 3), ['ask', 'MCP_TOOL_BY_POLICY', 'github-mcp-server-create_or_update_file']);
+    });
+
+    it("VS Code's agent: 'mcp_<server>_<tool>' goes to the same plan; not listed, it is refused with where to allow it", async () => {
+      const refused = await door('vscode', 'pre-other-mcp-tool', '  "gitlab/*": read');
+      assert.match(refused.text, /"permissionDecision":"deny"/);
+      assert.match(refused.text, /it reads as 'github\/create_or_update_file', 'github_create\/or_update_file', and a plan must allow every reading \(it allows none of them\).*mcp_tools: \{ \\"github\*\/\*\\": read \}/);
+      await workspace.dispose();
+
+      const asked = await door('vscode', 'pre-other-mcp-tool', '  "github*/*": ask');
+      assert.match(asked.text, /"permissionDecision":"ask"/);
+      assert.deepEqual((await lastLine()).slice(0, 3), ['ask', 'MCP_TOOL_BY_POLICY', 'mcp_github_create_or_update_file']);
+    });
+
+    it("Cline: use_mcp_tool names server and tool apart; allowed as read it runs and is traced, not listed it stops the task with the message", async () => {
+      const allowed = await door('cline', 'pre-use-mcp-tool', '  "github/get_*": read');
+      assert.equal(allowed.stdout, '', allowed.text);
+      const [decision, code, tool, message] = await lastLine();
+      assert.deepEqual([decision, code, tool], ['allow', 'MCP_TOOL_BY_POLICY', 'use_mcp_tool']);
+      assert.match(message, /allowed use_mcp_tool github\/get_issue \(the MCP server 'github', class read;/);
+      await workspace.dispose();
+
+      const refused = await door('cline', 'pre-use-mcp-tool', '  "github/create_*": read');
+      const answer = JSON.parse(refused.stdout) as { cancel?: boolean; errorMessage?: string };
+      assert.equal(answer.cancel, true);
+      assert.match(answer.errorMessage ?? '', /'use_mcp_tool github\/get_issue' is a tool of another MCP server \('github'\) that no plan allows.*mcp_tools: \{ "github\/get_issue": read \}/);
+    });
+
+    it("OpenCode: '<server>_<tool>' reads every way it splits at '_'; a rule covering each runs it, traced", async () => {
+      const refused = await door('opencode', 'pre-mcp-tool', '  "github/*": read');
+      assert.match(refused.text, /"decision":"deny"/);
+      assert.match(refused.text, /it reads as 'github\/get_issue', 'github_get\/issue', and a plan must allow every reading \(it does not allow 'github_get\/issue'\)/);
+      await workspace.dispose();
+
+      const allowed = await door('opencode', 'pre-mcp-tool', '  "github/*": read\n  "github_get/issue": read');
+      assert.match(allowed.stdout, /"decision":"allow"/, allowed.text);
+      assert.deepEqual((await lastLine()).slice(0, 3), ['allow', 'MCP_TOOL_BY_POLICY', 'github_get_issue']);
+    });
+
+    it("Cursor: beforeMCPExecution that names the server goes to the plan; one that names only a command is refused, saying so", async () => {
+      const allowed = await door('cursor', 'before-mcp-execution-named', '  "github/get_*": read');
+      assert.equal(allowed.code, 0, allowed.text);
+      assert.match(allowed.stdout, /"permission":"allow"/);
+      assert.deepEqual((await lastLine()).slice(0, 2), ['allow', 'MCP_TOOL_BY_POLICY']);
+      await workspace.dispose();
+
+      const unnamed = await door('cursor', 'before-mcp-execution-other', '  "*/database_query": read');
+      assert.equal(unnamed.code, 2);
+      assert.match(unnamed.text, /'database_query' is a tool of an MCP server other than Intent Governor's, and Cursor did not name its server here, so no rule of the plan's mcp_tools can be matched to it/);
+    });
+  });
 });

@@ -123,6 +123,11 @@ export function parseBridgeRequest(value: unknown): { ok: true; value: BridgeReq
   if (foreign !== undefined && (typeof foreign !== 'object' || foreign === null || typeof foreign.server !== 'string' || typeof foreign.tool !== 'string')) {
     return { ok: false, message: 'unmapped.foreign must be {server, tool}' };
   }
+  // The other readings of an ambiguous name must arrive whole: without them the policy would judge one reading only.
+  const ambiguous = foreign?.ambiguous as Record<string, unknown> | undefined;
+  if (ambiguous !== undefined && (typeof ambiguous !== 'object' || ambiguous === null || typeof ambiguous.separator !== 'string' || !Array.isArray(ambiguous.others) || !ambiguous.others.every((r: unknown) => typeof r === 'object' && r !== null && typeof (r as Record<string, unknown>).server === 'string' && typeof (r as Record<string, unknown>).tool === 'string'))) {
+    return { ok: false, message: 'unmapped.foreign.ambiguous must be {separator, others: [{server, tool}]}' };
+  }
   return { ok: true, value: v as unknown as BridgeRequest };
 }
 

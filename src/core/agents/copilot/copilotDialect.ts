@@ -6,6 +6,7 @@ import { replaceCommandField } from '../common/shellConfinement';
 import { isVscodePayload } from './copilotStandIn';
 import { isRecord, mapByTable, missingInput, stringField, unknownEvent, type AgentPlace, type HookDialect, type HookEvent, type HookReply, type NativeToolTable } from '../common/hookDialect';
 import type { BridgeAnswer, ToolMapping } from '../common/nativeCall';
+import { joinedTool } from '../../approval/mcpToolPattern';
 import { RESIDENT_SERVER_NAME } from '../claude/residentHook';
 import type { ToolName } from '../../tools/toolName';
 
@@ -174,12 +175,15 @@ const OWN_MCP_TOOLS: Record<ToolName, true> = {
 };
 
 /**
- * MCP tools reach the hooks as `<server>-<tool>` (verified with 1.0.102). The bridge cannot see what another
- * server's tool does, so it is refused like any tool not in the table.
+ * MCP tools reach the hooks as `<server>-<tool>` (verified with 1.0.102; Copilot CLI's own tools hold no '-'). The
+ * bridge cannot see what another server's tool does, so it runs only as the plan's mcp_tools allows; a name with
+ * more than one '-' reads several ways, each of which the plan must allow (policy/foreignMcpTools.ts).
  */
 function mapTool(toolName: string, toolInput: Record<string, unknown>, place: AgentPlace): ToolMapping {
   const prefix = `${RESIDENT_SERVER_NAME}-`;
   if (toolName.startsWith(prefix) && Object.hasOwn(OWN_MCP_TOOLS, toolName.slice(prefix.length))) return { kind: 'passthrough' };
+  const foreign = PASSTHROUGH.has(toolName) || Object.hasOwn(TABLE, toolName) ? undefined : joinedTool(toolName, '-');
+  if (foreign) return { kind: 'refused', reason: `'${toolName}' is a tool of another MCP server: Intent Governor cannot see what it reads or changes, so it is refused unless the plan's mcp_tools allows it (governance fails closed). Use Copilot CLI's file and shell tools or the intent-governor tools.`, foreign };
   return mapTable(toolName, toolInput, place);
 }
 

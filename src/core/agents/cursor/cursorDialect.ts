@@ -15,8 +15,8 @@ import type { ToolName } from '../../tools/toolName';
  * - preToolUse {tool_name, tool_input, tool_use_id, cwd}: every agent tool, by the table below. MCP tools arrive
  *   as `MCP:<tool>` (or `MCP:<server>:<tool>`): only the intent-governor server's own tools pass.
  * - beforeShellExecution {command, cwd} → run_command; beforeReadFile {file_path, content} → read_file;
- *   beforeMCPExecution {tool_name, tool_input (JSON text), url | command | server name} → refused unless it
- *   is the intent-governor server's own tool.
+ *   beforeMCPExecution {tool_name, tool_input (JSON text), url | command | server name} → the intent-governor
+ *   server's own tools pass; another server's, when Cursor names the server, run as the plan's mcp_tools allows.
  * Afterwards: postToolUse / postToolUseFailure (same tool_use_id) record what the tool did (the trace);
  * afterFileEdit {file_path, edits[{old_string, new_string}]} traces an edit, afterShellExecution and
  * afterMCPExecution are the post phase of their before… event. Context: sessionStart (the intent handshake as
@@ -268,16 +268,29 @@ function otherServer(name: string): ToolMapping {
   return refused(`'${name}' is a tool of an MCP server other than Intent Governor's: Intent Governor cannot see what it reads or changes, so it is refused (governance fails closed). Use Cursor's file and shell tools or the intent-governor MCP tools.`);
 }
 
+/** Another server's tool, named with its server: it runs as the plan's mcp_tools allows. */
+function foreignTool(name: string, server: string, tool: string): ToolMapping {
+  return { kind: 'refused', reason: `'${name}' is a tool of an MCP server other than Intent Governor's ('${server}'): Intent Governor cannot see what it reads or changes, so it is refused unless the plan's mcp_tools allows it (governance fails closed). Use Cursor's file and shell tools or the intent-governor MCP tools.`, foreign: { server, tool } };
+}
+
 /**
  * preToolUse names an MCP tool `MCP:<tool>` (the server is not named) or `MCP:<server>:<tool>`. The governor's own
  * tools pass here; beforeMCPExecution, which names the server, refuses another server's tool of the same name.
+ * Another server's tool named with its server runs as the plan's mcp_tools allows; without its server no plan
+ * rule can be matched, so it is refused, saying so.
  */
 function mcpTool(toolName: string): ToolMapping {
   const rest = toolName.slice('MCP:'.length).trim();
   const colon = rest.indexOf(':');
   const server = colon >= 0 ? rest.slice(0, colon).trim() : undefined;
   const tool = colon >= 0 ? rest.slice(colon + 1).trim() : rest;
-  return (server === undefined || server === RESIDENT_SERVER_NAME) && isOwnTool(tool) ? { kind: 'passthrough' } : otherServer(toolName);
+  if ((server === undefined || server === RESIDENT_SERVER_NAME) && isOwnTool(tool)) return { kind: 'passthrough' };
+  if (server && tool) return foreignTool(toolName, server, tool);
+  return unnamedServer(toolName);
+}
+
+function unnamedServer(name: string): ToolMapping {
+  return refused(`'${name}' is a tool of an MCP server other than Intent Governor's, and Cursor did not name its server here, so no rule of the plan's mcp_tools can be matched to it: refused (governance fails closed). Use Cursor's file and shell tools or the intent-governor MCP tools.`);
 }
 
 /** The URL Cursor reaches the governor's MCP server at: loopback, path /mcp (agentConnections writes it into ~/.cursor/mcp.json). */
@@ -307,7 +320,10 @@ function mcpExecution(event: string, input: Record<string, unknown>): ToolMappin
   const url = nonEmpty(input.url);
   const command = nonEmpty(input.command);
   const ours = named !== undefined ? named === RESIDENT_SERVER_NAME : url !== undefined ? isOurUrl(url) : command !== undefined && isOurLaunch(command);
-  return ours && isOwnTool(tool) ? { kind: 'passthrough' } : otherServer(given);
+  if (ours && isOwnTool(tool)) return { kind: 'passthrough' };
+  if (named !== undefined && tool !== '') return foreignTool(given, named, tool);
+  // A server known only by its URL or command has no name a plan could give it.
+  return named === undefined && !ours ? unnamedServer(given) : otherServer(given);
 }
 
 /** Cursor's first events: the payload is the input. */

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { isRecord, mapByTable, missingInput, stringField, unknownEvent, type AgentPlace, type HookDialect, type HookEvent, type HookReply, type NativeToolTable } from '../common/hookDialect';
 import type { BridgeAnswer, ToolMapping } from '../common/nativeCall';
+import { joinedTool } from '../../approval/mcpToolPattern';
 import { RESIDENT_SERVER_NAME } from '../claude/residentHook';
 import { replaceCommandField } from '../common/shellConfinement';
 
@@ -143,9 +144,9 @@ const mapTable = mapByTable('Gemini CLI', PASSTHROUGH, TABLE);
 function mapTool(toolName: string, toolInput: Record<string, unknown>, place: AgentPlace): ToolMapping {
   if (toolName.startsWith(OWN_MCP_PREFIX)) return { kind: 'passthrough' };
   if (toolName.startsWith('mcp_')) {
-    // `mcp_<server>_<tool>`, the server read up to the first '_' (Gemini CLI's name does not mark where it ends).
-    const named = /^mcp_([^_]+)_(.+)$/u.exec(toolName);
-    return { kind: 'refused', reason: `'${toolName}' is a tool of another MCP server: Intent Governor cannot see what it reads or changes, so it is refused (governance fails closed). Use Gemini CLI's file and shell tools or the intent-governor tools.`, ...(named ? { foreign: { server: named[1], tool: named[2] } } : {}) };
+    // `mcp_<server>_<tool>`: Gemini CLI's name does not mark where the server's ends, so it reads every way it splits at a '_'.
+    const foreign = joinedTool(toolName.slice('mcp_'.length), '_');
+    return { kind: 'refused', reason: `'${toolName}' is a tool of another MCP server: Intent Governor cannot see what it reads or changes, so it is refused (governance fails closed). Use Gemini CLI's file and shell tools or the intent-governor tools.`, ...(foreign ? { foreign } : {}) };
   }
   return mapTable(toolName, toolInput, place);
 }

@@ -1,6 +1,7 @@
 import { patchCalls } from '../common/patchCalls';
 import { isRecord, mapByTable, missingInput, resolveAgainst, stringField, unknownEvent, type AgentPlace, type HookDialect, type HookEvent, type HookReply, type NativeToolTable } from '../common/hookDialect';
 import type { BridgeAnswer, NativeEdit, ToolMapping } from '../common/nativeCall';
+import { joinedTool } from '../../approval/mcpToolPattern';
 import { RESIDENT_SERVER_NAME } from '../claude/residentHook';
 
 /**
@@ -21,9 +22,10 @@ import { RESIDENT_SERVER_NAME } from '../claude/residentHook';
  *   through the plugin) change nothing: passed through, as are the tools behind flags or other clients (question,
  *   websearch, lsp, plan_exit) and `invalid` (what OpenCode calls when the model names a tool it lacks).
  * - list, multiedit, patch, todoread: tools of earlier versions, mapped the same way should one come back.
- * - execute (experimental code mode) runs other MCP servers' tools inside one script: refused, as are other MCP
- *   servers' tools (`<server>_<tool>`; the governor's own pass) and the custom tools of other plugins or
- *   .opencode/tools, which we cannot see into.
+ * - execute (experimental code mode) runs other MCP servers' tools inside one script: refused. Other MCP servers'
+ *   tools (`<server>_<tool>`; the governor's own pass) run as the plan's mcp_tools allows; the custom tools of other
+ *   plugins or .opencode/tools, which we cannot see into, are refused, or read as `<server>_<tool>` when their
+ *   name holds a '_' (a plan that names them so allows them too).
  */
 const PASSTHROUGH = new Set(['glob', 'grep', 'list', 'todowrite', 'todoread', 'webfetch', 'websearch', 'codesearch', 'skill', 'task', 'question', 'lsp', 'plan_enter', 'plan_exit', 'invalid']);
 
@@ -138,6 +140,9 @@ export const opencodeDialect: HookDialect = {
   parse,
   mapTool(toolName, toolInput, place) {
     if (toolName.startsWith(OWN_MCP_PREFIX)) return { kind: 'passthrough' };
+    // Another server's `<server>_<tool>` runs as the plan's mcp_tools allows every way the name splits at a '_'.
+    const foreign = PASSTHROUGH.has(toolName) || Object.hasOwn(TABLE, toolName) ? undefined : joinedTool(toolName, '_');
+    if (foreign) return { kind: 'refused', reason: `'${toolName}' is a tool of another MCP server (or another plugin): Intent Governor cannot see what it reads or changes, so it is refused unless the plan's mcp_tools allows it (governance fails closed). Use OpenCode's file and bash tools or the intent-governor tools.`, foreign };
     return mapTable(toolName, toolInput, place);
   },
   render,

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { parseClaudeStyle, renderClaudeStyle, renderClaudeStyleFailure } from '../common/claudeStyleProtocol';
 import { isRecord, mapByTable, missingInput, stringField, type HookDialect, type HookEvent, type HookReply, type NativeToolTable } from '../common/hookDialect';
 import type { BridgeAnswer, NativeCall, NativeEdit, ToolMapping } from '../common/nativeCall';
+import { joinedTool } from '../../approval/mcpToolPattern';
 import { readVscodePatch } from './vscodePatch';
 import { parseShell } from '../../commands/shellSyntax';
 
@@ -46,6 +47,12 @@ const PASSTHROUGH = new Set([
  * before the server answered, its label "Intent Governor" gives "intent_govern".
  */
 const OWN_TOOL = /^(?:intent-governor_|mcp_intent[-_]gove(?:rn|r\d|\d\d)_)/u;
+
+/**
+ * The longest server part of VS Code's MCP tool name (see OWN_TOOL): another server's tool `mcp_<server>_<tool>`
+ * reads every way the name splits at a '_' within it, and the plan names the server as VS Code cut it.
+ */
+const VSCODE_SERVER_CUT = 13;
 
 const invalid = (tool: string, what: string): ToolMapping => missingInput('VS Code', tool, what);
 
@@ -260,7 +267,9 @@ const mapTable = mapByTable('VS Code', PASSTHROUGH, TABLE);
 function mapTool(toolName: string, toolInput: Record<string, unknown>, place: Parameters<HookDialect['mapTool']>[2]): ToolMapping {
   if (OWN_TOOL.test(toolName)) return { kind: 'passthrough' };
   if (toolName.startsWith('mcp_')) {
-    return refused(`'${toolName}' is a tool of an MCP server other than Intent Governor's: Intent Governor cannot see what it reads or changes, so it is refused (governance fails closed). Use VS Code's file and terminal tools or the intent-governor tools.`);
+    const foreign = joinedTool(toolName.slice('mcp_'.length), '_', VSCODE_SERVER_CUT);
+    const reason = `'${toolName}' is a tool of an MCP server other than Intent Governor's: Intent Governor cannot see what it reads or changes, so it is refused unless the plan's mcp_tools allows it (governance fails closed). Use VS Code's file and terminal tools or the intent-governor tools.`;
+    return { kind: 'refused', reason, ...(foreign ? { foreign } : {}) };
   }
   return mapTable(toolName, toolInput, place);
 }

@@ -21,6 +21,9 @@ describe('foreign MCP tools by policy', () => {
       assert.equal(foreignToolDecision(call, 'mcp__github__create_issue', { ...base, plan: rules({ [text]: 'read' }) }).decision, 'deny', text);
     }
     for (const bad of ['github', '', '*', 'a/b/c', 'git hub/x']) assert.equal(typeof parseMcpToolPattern(bad), 'string', bad);
+    const dashed = { server: 'github-mcp-server', tool: 'create-issue' };
+    assert.equal(foreignToolDecision(dashed, 'x', { ...base, plan: rules({ 'github-mcp-server/create-*': 'read' }) }).decision, 'read', "a '-' in a pattern is the character itself");
+    assert.equal(foreignToolDecision(dashed, 'x', { ...base, plan: rules({ 'github-mcp-serve/create-issue': 'read' }) }).decision, 'deny');
   });
 
   it('the most specific pattern decides whatever the order or the place; equally specific ones, the stricter class', () => {
@@ -39,6 +42,19 @@ describe('foreign MCP tools by policy', () => {
     // Equally specific: ask over write over read, wherever each is written.
     assert.equal(decide(rules({ 'github/*': 'read' }), rules({ 'github/*': 'write' })), `write by mcp_tools 'github/*': write of the top level of ${file}`);
     assert.equal(decide(rules({ 'github/*': 'ask' }), rules({ 'mcp__github__*': 'read' })), `ask by mcp_tools 'github/*': ask of intent 'auth-refactor' in ${file}`);
+  });
+
+  it('a name that reads several ways runs only when every reading is allowed, as the strictest; a managed deny of any reading refuses it', () => {
+    const twoWays = { server: 'github', tool: 'create_issue', ambiguous: { separator: '_', others: [{ server: 'github_create', tool: 'issue' }] } };
+    const decide = (plan: McpToolRules, deny: string[] = []) => foreignToolDecision(twoWays, 'github_create_issue', { ...base, plan, managed: { ...base.managed, state: deny.length ? 'present' : 'absent', mcpToolsDeny: deny } });
+    const partly = decide(rules({ 'github/*': 'read' }));
+    assert.equal(partly.decision, 'deny');
+    assert.match(partly.decision === 'deny' ? partly.reason : '', /it reads as 'github\/create_issue', 'github_create\/issue', and a plan must allow every reading \(it does not allow 'github_create\/issue'\)/);
+    const both = decide(rules({ 'github/*': 'read', 'github_create/issue': 'write' }));
+    assert.deepEqual(both, { decision: 'write', rule: `mcp_tools 'github_create/issue': write of the top level of ${base.planFile}` });
+    const denied = decide(rules({ 'github*/*': 'read' }), ['github_create/*']);
+    assert.equal(denied.decision, 'deny');
+    assert.match(denied.decision === 'deny' ? denied.reason : '', /\(read as 'github_create\/issue'\), which the administrator's managed file .* denies \('github_create\/\*'\)/);
   });
 
   it('the managed deny wins over any class, and a broken managed file refuses', () => {
@@ -96,5 +112,34 @@ describe('foreign MCP tools by policy', () => {
     assert.deepEqual(foreign('gemini', 'mcp_other_echo'), { server: 'other', tool: 'echo' });
     assert.equal(foreign('claude', 'mcp__intent-governor__write_file'), 'passthrough');
     assert.equal(foreign('claude', 'NotebookEdit'), undefined, 'an unknown tool is refused with no server to allow');
+  });
+
+  it("every other agent's dialect reads a foreign tool's server and tool where its name tells them apart, and every reading where it does not", () => {
+    const place = { cwd: '/w', workspace: '/w' };
+    const foreign = (agent: string, name: string, input: Record<string, unknown> = {}) => {
+      const mapping = agentById(agent)?.dialect.mapTool(name, input, place);
+      return mapping?.kind === 'refused' ? mapping.foreign : mapping?.kind;
+    };
+    // Cline's use_mcp_tool and Cursor's named server: apart, one reading.
+    assert.deepEqual(foreign('cline', 'use_mcp_tool', { server_name: 'github', tool_name: 'get_issue', arguments: '{}' }), { server: 'github', tool: 'get_issue' });
+    assert.equal(foreign('cline', 'use_mcp_tool', { server_name: 'intent-governor', tool_name: 'write_file' }), 'passthrough');
+    assert.equal(foreign('cline', 'use_mcp_tool', { tool_name: 'get_issue' }), undefined, 'no server: refused, nothing to allow');
+    assert.deepEqual(foreign('cursor', 'MCP:github:get_issue'), { server: 'github', tool: 'get_issue' });
+    assert.equal(foreign('cursor', 'MCP:get_issue'), undefined, "preToolUse without the server: nothing a plan can name");
+    assert.deepEqual(foreign('cursor', 'beforeMCPExecution', { tool_name: 'get_issue', server_name: 'github', command: 'npx server-github' }), { server: 'github', tool: 'get_issue' });
+    assert.equal(foreign('cursor', 'beforeMCPExecution', { tool_name: 'get_issue', command: 'npx server-github' }), undefined);
+    // Joined names: every split, the server at most 13 characters in VS Code's (it cuts server names there).
+    assert.deepEqual(foreign('vscode', 'mcp_db_query'), { server: 'db', tool: 'query' });
+    assert.deepEqual(foreign('vscode', 'mcp_my_server_x_tool_with_long_name'), {
+      server: 'my',
+      tool: 'server_x_tool_with_long_name',
+      ambiguous: { separator: '_', others: [{ server: 'my_server', tool: 'x_tool_with_long_name' }, { server: 'my_server_x', tool: 'tool_with_long_name' }] },
+    });
+    assert.equal(foreign('vscode', 'mcp_intent-govern_write_file'), 'passthrough');
+    assert.deepEqual(foreign('gemini', 'mcp_other_list_intents'), { server: 'other', tool: 'list_intents', ambiguous: { separator: '_', others: [{ server: 'other_list', tool: 'intents' }] } });
+    assert.deepEqual(foreign('copilot', 'db-query'), { server: 'db', tool: 'query' });
+    assert.deepEqual(foreign('opencode', 'db_query'), { server: 'db', tool: 'query' });
+    assert.equal(foreign('opencode', 'apply_patch', { patchText: '' }), undefined, "OpenCode's own tools are not read as MCP tools");
+    assert.equal(foreign('copilot', 'write_bash', {}), undefined, "nor Copilot CLI's");
   });
 });

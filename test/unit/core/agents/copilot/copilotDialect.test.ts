@@ -193,10 +193,19 @@ describe('GitHub Copilot CLI dialect', () => {
       assert.match(reasonOf(map('powershell', { command: 'Remove-Item x' })), /POSIX shell commands only/);
     });
 
-    it("passes the governor's own MCP tools, and refuses another server's and any tool it does not know", () => {
+    it("passes the governor's own MCP tools, hands another server's `<server>-<tool>` to the plan's mcp_tools with every reading, and refuses any tool it does not know", () => {
       assert.deepEqual(map('intent-governor-write_file', { path: 'x', content: '' }), { kind: 'passthrough' });
-      assert.match(reasonOf(map('intent-governor-evil-write_file', {})), /does not know Copilot CLI's tool 'intent-governor-evil-write_file'/);
-      assert.match(reasonOf(map('github-mcp-server-create_or_update_file', {})), /does not know Copilot CLI's tool 'github-mcp-server-create_or_update_file', so it is refused/);
+      const foreign = (name: string) => {
+        const mapping = map(name, {});
+        return mapping.kind === 'refused' ? mapping.foreign : mapping.kind;
+      };
+      assert.match(reasonOf(map('intent-governor-evil-write_file', {})), /'intent-governor-evil-write_file' is a tool of another MCP server/);
+      assert.deepEqual(foreign('other-list_intents'), { server: 'other', tool: 'list_intents' });
+      assert.deepEqual(foreign('github-mcp-server-create_or_update_file'), {
+        server: 'github',
+        tool: 'mcp-server-create_or_update_file',
+        ambiguous: { separator: '-', others: [{ server: 'github-mcp', tool: 'server-create_or_update_file' }, { server: 'github-mcp-server', tool: 'create_or_update_file' }] },
+      });
       assert.match(reasonOf(map('open_canvas', {})), /does not know Copilot CLI's tool 'open_canvas'/);
     });
   });

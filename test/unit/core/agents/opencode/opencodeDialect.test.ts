@@ -129,12 +129,16 @@ describe('OpenCode dialect', () => {
       assert.match(reason(map('read', {})), /has no filePath/);
     });
 
-    it("refuses code mode's execute, MCP tools, other plugins' custom tools and any tool it does not know; the governor's own MCP tools pass", () => {
+    it("refuses code mode's execute and any tool it does not know; another server's `<server>_<tool>` goes to the plan's mcp_tools with every reading; the governor's own MCP tools pass", () => {
       assert.match(reason(map('execute', { code: 'x' })), /runs other MCP servers' tools/);
-      assert.match(reason(map('github_create_issue', {})), /does not know OpenCode's tool 'github_create_issue', so it is refused/);
+      const other = map('github_create_issue', {});
+      assert.match(reason(other), /'github_create_issue' is a tool of another MCP server \(or another plugin\).*unless the plan's mcp_tools allows it/);
+      assert.deepEqual(other.kind === 'refused' ? other.foreign : undefined, { server: 'github', tool: 'create_issue', ambiguous: { separator: '_', others: [{ server: 'github_create', tool: 'issue' }] } });
+      const single = map('db_query', {});
+      assert.deepEqual(single.kind === 'refused' ? single.foreign : undefined, { server: 'db', tool: 'query' }, 'one "_": one reading');
       assert.match(reason(map('deploy', {})), /does not know OpenCode's tool 'deploy'/);
       assert.deepEqual(map('intent-governor_write_file', {}), { kind: 'passthrough' });
-      assert.match(reason(map('intent_governor_write_file', {})), /does not know/, 'only the exact server name passes');
+      assert.match(reason(map('intent_governor_write_file', {})), /is a tool of another MCP server/, 'only the exact server name passes');
     });
   });
 

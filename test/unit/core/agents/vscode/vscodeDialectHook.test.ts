@@ -124,7 +124,7 @@ describe('VS Code agent tools through governor hook vscode (headless)', () => {
     assert.equal(await decision('pre-own-mcp-tool'), undefined);
     const out = await decision('pre-other-mcp-tool');
     assert.equal(out?.permissionDecision, 'deny');
-    assert.match(out?.permissionDecisionReason ?? '', /'mcp_github_create_or_update_file' is a tool of an MCP server other than Intent Governor's/);
+    assert.match(out?.permissionDecisionReason ?? '', /'mcp_github_create_or_update_file' is a tool of another MCP server, and its name does not say where the server's name ends .*it reads as 'github\/create_or_update_file', 'github_create\/or_update_file', and a plan must allow every reading/);
   });
 
   it('refuses a tool of another extension it does not know', async () => {
