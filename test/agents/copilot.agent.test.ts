@@ -178,6 +178,22 @@ describe('agents: the real GitHub Copilot CLI governed through its hooks (the ho
     assert.ok(jsonl('governance_log.jsonl').some((entry) => entry.tool_name === 'other-list_intents'), 'the refusal is audited');
   });
 
+  it("another MCP server's tool the plan allows as read runs and is in the governance log with its class and rule; one it does not list is refused with where to allow it", async () => {
+    const other = { mcpServers: { other: { type: 'local', command: process.execPath, args: [join(repoRoot, 'dist', 'cli.js'), 'mcp', '--workspace', ws], tools: ['*'] } } };
+    const plan = join(ws, '.orchestration', 'active_intents.yaml');
+    writeFileSync(plan, `mcp_tools:\n  "other/list_*": read\n${readFileSync(plan, 'utf8')}`);
+    const { model } = await play([{ tool: 'other-list_intents', input: {} }, { tool: 'other-read_file', input: { path: 'src/auth/login.ts' } }, { text: 'done' }], { args: ['--additional-mcp-config', JSON.stringify(other)] });
+    const [listed, read] = results(model);
+    assert.doesNotMatch(listed, /^Denied/, JSON.stringify(results(model)));
+    assert.match(listed, /Refactor authentication/, `the allowed tool ran and listed the plan's intents: ${JSON.stringify(results(model))}`);
+    assert.match(read, /^Denied by preToolUse hook: .*'other-read_file' is a tool of another MCP server \('other'\) that no plan allows.*mcp_tools: \{ "other\/read_file": read \}/);
+    const log = jsonl('governance_log.jsonl');
+    const allowed = log.find((entry) => entry.tool_name === 'other-list_intents');
+    assert.deepEqual([allowed?.decision, allowed?.code], ['allow', 'MCP_TOOL_BY_POLICY'], JSON.stringify(log));
+    assert.match(String(allowed?.message), /class read; .* by mcp_tools 'other\/list_\*': read of the top level of /);
+    assert.equal(log.find((entry) => entry.tool_name === 'other-read_file')?.decision, 'deny');
+  });
+
   it("a subagent's create out of scope is refused too (its calls come through the same hooks)", async () => {
     const { model } = await play([
       { tool: 'task', input: { description: 'make a file', prompt: 'Create the file.', agent_type: 'general-purpose', name: 'maker' } },
