@@ -115,10 +115,11 @@ async function serveResident(root: string, idleMs: number, io: CliIO): Promise<n
         governs,
         env: io.env,
         intentFromEnv: true,
-        // File changes only: their pre left a pending entry that records them if this process dies first (a read's post
-        // only updates the session's basis). A command's post is answered once recorded.
+        // File changes only: their pre left a pending entry that records them if this process dies first. A read's post
+        // takes the session's basis from the file, which must happen before the agent (or a person) moves on; a
+        // command's post is answered once recorded.
         answerPostEarly: (request) => {
-          if (request.calls.length === 0 || request.calls.some((call) => call.tool === 'run_command')) return false;
+          if (request.calls.length === 0 || !request.calls.every((call) => call.tool === 'write_file' || call.tool === 'edit_file')) return false;
           const declared = doorHooks(request.agent.name);
           return !declared.unreadable && !declared.hooks.some((hook) => hook.event.startsWith('PostToolUse'));
         },
