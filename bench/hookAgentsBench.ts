@@ -24,6 +24,10 @@ interface HookAgent {
   label: string;
   install: string;
   write(ws: string, i: number): ScriptStep;
+  /** The floor's launcher when exit 0 with nothing said is not an allow for this agent (OpenCode's plugin wants its answer). */
+  floorLauncher?: string;
+  /** What `governor hooks install` needs to see (Codex: its binary on PATH, to trust the hooks it writes). */
+  installEnv?: NodeJS.ProcessEnv;
   /** What the agent needs in its HOME whatever the setup (Codex: its model provider, the project trusted). */
   prepareHome?(ws: string, home: string): void;
   /** Runs one session of `steps`; returns when it ended, with the model's request times. */
@@ -61,6 +65,7 @@ function agents(): HookAgent[] {
       label: 'Codex CLI 0.169.0',
       install: 'codex',
       prepareHome: (ws, home) => writeCodexConfig(home, [ws]),
+      installEnv: { PATH: pathWithCodex(codex) },
       write: (_ws, i) => ({ tool: 'apply_patch', input: { input: `*** Begin Patch\n*** Add File: src/f${i}.ts\n+export const f${i} = ${i};\n*** End Patch\n` } }),
       session: async (ws, home, steps, env) => {
         const model = await startScriptedOpenAI(steps);
@@ -88,6 +93,7 @@ function agents(): HookAgent[] {
     {
       label: "OpenCode 1.18.33 (the governor's plugin)",
       install: 'opencode',
+      floorLauncher: `#!/bin/sh\necho '{"decision":"allow"}'\n`,
       write: (_ws, i) => ({ tool: 'write', input: { filePath: `src/f${i}.ts`, content: `export const f${i} = ${i};\n` } }),
       session: async (ws, home, steps, env) => {
         const model = await startScriptedOpenAI(steps);
@@ -99,6 +105,8 @@ function agents(): HookAgent[] {
 
 interface Setup {
   name: string;
+  /** The governor decides this setup's calls: every write must be on the record, or the row measured nothing. */
+  governed?: boolean;
   /** Installs what the setup needs in `ws`; returns the env of the session. */
   prepare(agent: HookAgent, ws: string, home: string, temp: string): Promise<NodeJS.ProcessEnv>;
 }
@@ -106,7 +114,7 @@ interface Setup {
 const NO_HOOKS = 'no hooks (baseline)';
 
 function installHooks(agent: HookAgent, ws: string, home: string, env: NodeJS.ProcessEnv): void {
-  const run = spawnSync(process.execPath, [join(repoRoot, 'dist', 'cli.js'), 'hooks', 'install', '--agent', agent.install, '--workspace', ws], { encoding: 'utf8', env: { ...process.env, HOME: home, CODEX_HOME: join(home, '.codex'), ...env } });
+  const run = spawnSync(process.execPath, [join(repoRoot, 'dist', 'cli.js'), 'hooks', 'install', '--agent', agent.install, '--workspace', ws], { encoding: 'utf8', env: { ...process.env, HOME: home, CODEX_HOME: join(home, '.codex'), ...env, ...agent.installEnv } });
   if (run.status !== 0) throw new Error(`install failed: ${run.stdout}${run.stderr}`);
 }
 
@@ -119,12 +127,13 @@ const SETUPS: Setup[] = [
     async prepare(agent, ws, home, temp) {
       const env = { ...homes(temp), INTENT_GOVERNOR_RESIDENT: 'off' };
       installHooks(agent, ws, home, env);
-      writeFileSync(join(temp, 'gh', 'bin', 'governor-hook'), '#!/bin/sh\nexit 0\n');
+      writeFileSync(join(temp, 'gh', 'bin', 'governor-hook'), agent.floorLauncher ?? '#!/bin/sh\nexit 0\n');
       return env;
     },
   },
   {
     name: 'governor, a Node process per hook call (INTENT_GOVERNOR_RESIDENT=off)',
+    governed: true,
     async prepare(agent, ws, home, temp) {
       const env = { ...homes(temp), INTENT_GOVERNOR_RESIDENT: 'off' };
       installHooks(agent, ws, home, env);
@@ -132,7 +141,8 @@ const SETUPS: Setup[] = [
     },
   },
   {
-    name: 'governor, resident (as installed: curl to the workspace resident)',
+    name: 'governor, resident (as installed: the launcher over /dev/tcp to the workspace resident)',
+    governed: true,
     async prepare(agent, ws, home, temp) {
       const env = { ...homes(temp), INTENT_GOVERNOR_RESIDENT: 'on' };
       installHooks(agent, ws, home, env);
@@ -165,6 +175,11 @@ async function session(agent: HookAgent, setup: Setup): Promise<Sample> {
     // Turn k asked for step k: a write's time runs from the turn that asked for it to the next turn; the first is left out (warm-up).
     const calls = turns.slice(1, WRITES).map((at, i) => turns[i + 2] - at).filter((ms) => Number.isFinite(ms));
     for (let i = 0; i < WRITES; i++) if (!existsSync(join(ws, 'src', `f${i}.ts`))) throw new Error(`${agent.label}, ${setup.name}: src/f${i}.ts was not written`);
+    if (setup.governed) {
+      const trace = join(ws, '.orchestration', 'agent_trace.jsonl');
+      const recorded = existsSync(trace) ? readFileSync(trace, 'utf8').split('\n').filter((line) => /"path":"src\/f\d+\.ts"/u.test(line)).length : 0;
+      if (recorded < WRITES) throw new Error(`${agent.label}, ${setup.name}: ${recorded} of ${WRITES} writes on the record: the hooks did not govern the session`);
+    }
     const timings = join(temp, 'hook-timings.tsv');
     const hooks = existsSync(timings) ? readFileSync(timings, 'utf8').trim().split('\n').filter(Boolean).map((line) => Number(line.split('\t')[2])) : [];
     return { calls, hooks };
@@ -176,7 +191,9 @@ async function session(agent: HookAgent, setup: Setup): Promise<Sample> {
 /** Each command-hook agent (Gemini CLI, Codex CLI, Copilot CLI, Cline, OpenCode's plugin), governed through its hooks: what governance adds per tool call. */
 export async function hookAgentTables(): Promise<BenchTable[]> {
   const rows: (string | number)[][] = [];
-  for (const agent of agents()) {
+  // BENCH_HOOK_AGENTS=codex,opencode measures only those (their install names).
+  const only = process.env.BENCH_HOOK_AGENTS?.split(',').filter(Boolean);
+  for (const agent of agents().filter((candidate) => !only?.length || only.includes(candidate.install))) {
     const samples = new Map<string, Sample>(SETUPS.map((setup) => [setup.name, { calls: [], hooks: [] }]));
     try {
       for (let round = 0; round < ROUNDS; round++) {
