@@ -15,6 +15,7 @@ import { tryLeaseFolder } from '../core/mcp/workspaceLease';
 import { denyingApprover } from '../core/nodeServices';
 import { governorHome } from '../core/paths/governorHome';
 import { deferredNotice } from '../core/signing/firstUseKey';
+import { fireConfigChanges, HookFileChanges } from '../core/userHooks/configChange';
 import { DeclaredHooksCache } from '../core/userHooks/declaredHooks';
 import { physicalPath, sameFolder } from '../core/paths/sameFolder';
 import { parseCliArgs, usageError, workspaceFrom } from './cliArgs';
@@ -41,7 +42,10 @@ or INTENT_GOVERNOR_RESIDENT_IDLE_MS). Its log is ~/.intent-governor/run/resident
 /** The intent map is rebuilt once the agents have been quiet this long. */
 const INTENT_MAP_DELAY_MS = 2_000;
 
-/** How often it looks whether it should still serve. */
+/** The resident as the agent that fires ConfigChange (`agent.name` in the hook's input). */
+const RESIDENT_WATCHER = 'governor-resident';
+
+/** How often it looks whether it should still serve, and whether a hooks file changed. */
 const WATCH_MS = 1_000;
 
 /** A log file under the governor's home: the resident has no terminal. */
@@ -142,6 +146,9 @@ async function serveResident(root: string, idleMs: number, io: CliIO): Promise<n
   // Read once when the governor opened: a change to them hands the workspace to a fresh resident (the next call starts it).
   const settingsFile = join(root, '.vscode', 'settings.json');
   const settingsSeen = fileSignature(settingsFile);
+  // A hooks file this governor reads changed: ConfigChange, once per change, in the order they were seen.
+  const hookFiles = new HookFileChanges(root, home, io.env);
+  let configChanges: Promise<void> = Promise.resolve();
   const why = await new Promise<string>((resolve) => {
     const stop = (reason: string) => {
       clearInterval(timer);
@@ -151,6 +158,8 @@ async function serveResident(root: string, idleMs: number, io: CliIO): Promise<n
       void (async () => {
         if (!existsSync(join(root, '.orchestration'))) return stop('the workspace is no longer governed');
         if (residentEndpointPid(home, root) !== process.pid) return stop('another governor took the workspace over');
+        const changed = hookFiles.take();
+        if (changed.length) configChanges = configChanges.then(() => fireConfigChanges(governor.userHooks, changed, root, RESIDENT_WATCHER, logger));
         if (fileSignature(settingsFile) !== settingsSeen) return stop('the workspace settings changed (the approval mode is read at start)');
         if (Date.now() - lastCall > idleMs) return stop(`no hook call for ${idleMs} ms`);
         if (await extensionGoverns()) return stop('VS Code governs the workspace now');
@@ -163,6 +172,7 @@ async function serveResident(root: string, idleMs: number, io: CliIO): Promise<n
   for (const spelling of roots) removeOwnResidentEndpoint(home, spelling);
   await server.close();
   reconciling.dispose();
+  await configChanges;
   await governor.userHooks.drain();
   await intentMap.flush();
   await close();

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureHookLauncher, hookLauncherPath } from '../../../src/core/agents/common/hookLauncher';
@@ -200,5 +200,33 @@ describe('resident governor (hook launcher → /dev/tcp → governor resident)',
     assert.equal(pre.code, 0, `${pre.stdout}\n${pre.stderr}`);
     assert.equal(residentEndpointPid(w.home, w.h.root), pid);
     assert.ok(existsSync(residentEndpointPath(w.home, w.h.root)));
+  });
+
+  it("a change to a hooks file fires the person's ConfigChange hooks from the resident, once per change, with Claude Code's source and file_path", async () => {
+    const marker = join(w.home, 'config-changes.jsonl');
+    const own = { hooks: { ConfigChange: [{ matcher: 'project_settings|local_settings', hooks: [{ type: 'command', command: `cat >> '${marker}'; echo >> '${marker}'` }] }] } };
+    writeFileSync(join(w.home, 'hooks.json'), JSON.stringify(own));
+    await callHook('gemini', gemini('before-read-file'));
+    await residentUp();
+    const lines = () => (existsSync(marker) ? readFileSync(marker, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>) : []);
+    const until = async (count: number) => {
+      const deadline = Date.now() + 15_000;
+      while (lines().length < count && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    };
+    writeFileSync(join(w.h.root, '.orchestration', 'hooks.json'), JSON.stringify({ hooks: {} }));
+    await until(1);
+    mkdirSync(join(w.h.root, '.claude'), { recursive: true });
+    writeFileSync(join(w.h.root, '.claude', 'settings.local.json'), '{}');
+    await until(2);
+    const fired = lines();
+    // The second change fired after the first one's hooks had run: a repeat of the first would be among these.
+    assert.deepEqual(
+      fired.map((input) => [input.hook_event_name, input.source, input.file_path]),
+      [
+        ['ConfigChange', 'project_settings', join(w.h.root, '.orchestration', 'hooks.json')],
+        ['ConfigChange', 'local_settings', join(w.h.root, '.claude', 'settings.local.json')],
+      ],
+      readLog(),
+    );
   });
 });
