@@ -25,6 +25,7 @@ import { watchIntentsFile } from './host/intents/intentsWatcher';
 import { IntentStatusBar } from './host/intents/intentStatusBar';
 import { registerLanguageModelTools } from './host/tools/languageModelTools';
 import { registerShowHooksCommand } from './host/agents/showHooksCommand';
+import { watchHookEvents } from './host/agents/hookEventWatchers';
 import { createExtensionSigning, registerSigningKeyCommand } from './host/trace/signingKeyCommand';
 import { ShutdownSequence } from './host/shutdownSequence';
 import { bindPolicy } from './host/approval/policySettings';
@@ -105,6 +106,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Intent
     registerInstallHooksCommand(services.workspace.root, context.asAbsolutePath('dist/hook.js')),
     registerDoctorCommand(services.workspace.root, log),
     registerShowHooksCommand(governed),
+    watchHookEvents(governed), // ConfigChange, FileChanged, CwdChanged: what VS Code itself sees happen
     registerSigningKeyCommand(governed, signing),
     ...registerLanguageModelTools(governor),
   );

@@ -29,13 +29,26 @@ const FIRED_BY: Partial<Record<HookEventName, readonly HookDoorName[]>> = {
   TraceRecorded: EVERY,
 };
 
-/** The doors that fire `event`; empty for events only Claude Code itself fires (FileChanged, Setup, …). */
+/**
+ * Events no agent's call fires: a watcher does, whichever agents are working (VS Code's extension, the resident
+ * governor that serves agents' hooks when no VS Code governs the folder). Observations: nothing here can block.
+ */
+const FIRED_BY_WATCHER: Partial<Record<HookEventName, string>> = {
+  // A block cannot undo a change already on disk: it is logged (docs/user-hooks.md, "Events a watcher fires").
+  ConfigChange: 'fired by VS Code and the resident governor on a hooks file change; a block is logged',
+  FileChanged: 'fired by VS Code only, when a file its matcher names or a watchPaths lists changes',
+  CwdChanged: 'fired by VS Code only, when the workspace folders change',
+};
+
+/** The doors that fire `event`; empty for events a watcher fires and those only Claude Code itself fires (Setup, …). */
 export function doorsFiring(event: HookEventName): readonly HookDoorName[] {
   return FIRED_BY[event] ?? [];
 }
 
 /** What a listing says about an event some doors do not fire; undefined when every door fires it. */
 export function notFiredText(event: HookEventName): string | undefined {
+  const watcher = FIRED_BY_WATCHER[event];
+  if (watcher !== undefined) return watcher;
   const firing = doorsFiring(event);
   if (firing.length === HOOK_DOORS.length) return undefined;
   return `not fired by ${HOOK_DOORS.filter((door) => !firing.includes(door)).join(', ')}`;

@@ -10,7 +10,7 @@ import { DECISION_EVENTS, TOOL_EVENTS } from './hookEvents';
 import type { HookExecution, HookExecutors, HookRunContext } from './hookExecution';
 import { hookEnv, hookInputJson, type HookEventFacts } from './hookInput';
 import { MCP_TOOL_ONLY_IN_CLAUDE_CODE } from './hooksConfig';
-import { loadHookLayers, type LoadedHooks } from './hookLayers';
+import { CLAUDE_CODE_DOOR, loadHookLayers, type LoadedHooks } from './hookLayers';
 import { hookActionText } from './hookListing';
 import { matcherMatches } from './hookMatcher';
 import { readHookExecution } from './hookOutput';
@@ -44,6 +44,9 @@ export const GOVERNOR_VOICE = 'Intent Governor';
 /** Events whose answer can carry text to the model, so waiting asyncRewake messages are delivered there. */
 const DELIVERS_CONTEXT = new Set(['PreToolUse', 'PostToolUse', 'UserPromptSubmit', 'SessionStart']);
 
+/** Events whose hooks may answer `watchPaths` (Claude Code's list of files FileChanged watches). */
+const SETS_WATCH_PATHS = new Set(['SessionStart', 'CwdChanged', 'FileChanged']);
+
 /**
  * The user's hooks (every layer: the person's own, the project's, Claude Code's files for other agents, the old
  * hooks.yaml) for one event: selected by matcher and `if`, gated by trust and approval, run by their executor
@@ -59,6 +62,7 @@ export class UserHookRunner {
   private readonly background = new Set<Promise<void>>();
   /** Notes (the hooks.yaml migration hint) are logged once per process, not on every call. */
   private readonly notesLogged = new Set<string>();
+  private readonly watchPathListeners = new Set<(paths: readonly string[]) => void>();
 
   constructor(private readonly services: GovernorServices) {
     this.home = services.governorHome ?? governorHome();
@@ -75,6 +79,15 @@ export class UserHookRunner {
   /** The hooks every layer declares, as this door sees them (Claude Code's own files are skipped for Claude Code). */
   load(door: string): LoadedHooks {
     return loadHookLayers(this.root, { home: this.home, door });
+  }
+
+  /**
+   * `watchPaths` a SessionStart, CwdChanged or FileChanged hook answered, for a file watcher here (VS Code's) to
+   * watch next; not Claude Code's, which watches them itself.
+   */
+  onWatchPaths(listener: (paths: readonly string[]) => void): { dispose(): void } {
+    this.watchPathListeners.add(listener);
+    return { dispose: () => this.watchPathListeners.delete(listener) };
   }
 
   async fire(firing: HookFiring): Promise<HookVerdict> {
@@ -123,6 +136,9 @@ export class UserHookRunner {
     }
     const merged = mergeVerdicts(answers);
     await this.audit(firing, merged);
+    const watch = merged.passThrough?.watchPaths;
+    // Claude Code is answered them and watches them itself.
+    if (watch && SETS_WATCH_PATHS.has(firing.event) && firing.agent.name !== CLAUDE_CODE_DOOR) for (const listener of this.watchPathListeners) listener(watch);
     return merged;
   }
 
@@ -132,6 +148,7 @@ export class UserHookRunner {
    */
   private warnNotCarried(spec: HookSpec, verdict: HookVerdict): void {
     for (const field of Object.keys(verdict.passThrough ?? {})) {
+      if (field === 'watchPaths' && this.watchPathListeners.size > 0 && SETS_WATCH_PATHS.has(spec.event)) continue; // a watcher here takes them
       const note = `hook '${spec.name}' (${spec.event}, ${spec.source.file}) returned ${field}: only Claude Code's door passes it on to the agent; at the other doors (MCP, VS Code tools, VS Code agent, Cursor, ...) it is not supported and has no effect`;
       if (this.notesLogged.has(note)) continue;
       this.notesLogged.add(note);
