@@ -74,10 +74,10 @@ ${header}if [ "$1" = hook ] && [ $# -eq 4 ] && [ "$3" = --timeout-ms ] && [ "\${
     ig_h=
     ${forwarded}
     printf 'POST ${AGENT_HOOK_PATH} HTTP/1.1\\r\\nHost: 127.0.0.1:%s\\r\\nAuthorization: Bearer %s\\r\\nContent-Type: application/json\\r\\nConnection: close\\r\\nContent-Length: %s\\r\\n${RESIDENT_HEADERS.agent}: %s\\r\\n${RESIDENT_HEADERS.cwd}: %s\\r\\n${RESIDENT_HEADERS.timeoutMs}: %s\\r\\n%s\\r\\n%s' "$ig_port" "$ig_tok" "\${#ig_in}" "$ig_a" "$PWD" "$ig_t" "$ig_h" "$ig_in" >&3 2>/dev/null
-    # The status line waits for the decision; then the headers, and the body by its Content-Length: the resident may
-    # still be recording the call after its answer, so its end of the connection can close later than that.
     # The first byte waits for the decision, with the timeout; the header lines follow at once, in the same write, so
     # they are read without one (read -t costs three more system calls per byte, and a shell reads a socket bytewise).
+    # The body by its Content-Length: the resident may still be recording the call after its answer, so its end of
+    # the connection can close later than that.
     ig_d=$((ig_t / 1000 + 1)); ig_n=
     IFS= read -r -n 1 -t $ig_d ig_o <&3
     ig_r=$?
@@ -87,9 +87,11 @@ ${header}if [ "$1" = hook ] && [ $# -eq 4 ] && [ "$3" = --timeout-ms ] && [ "\${
         case $ig_l in [Cc]ontent-[Ll]ength:*) ig_n=\${ig_l#*:}; ig_n=\${ig_n//[!0-9]/} ;; esac
       done
       IFS= read -r -N "\${ig_n:-${READ_LIMIT}}" -t $ig_d ig_b <&3
+      [ $? -gt 128 ] && ig_r=142
       ig_o+=$'\n\r\n'$ig_b
     elif [ $ig_r -eq 0 ]; then
       IFS= read -r -d '' -t $ig_d ig_b <&3
+      [ $? -gt 128 ] && ig_r=142
       ig_o+=$'\n'$ig_b
     fi
     exec 3<&-
@@ -97,8 +99,10 @@ ${header}if [ "$1" = hook ] && [ $# -eq 4 ] && [ "$3" = --timeout-ms ] && [ "\${
       echo "Intent Governor blocked this call: the resident governor of $ig_w (pid $ig_pid) did not answer within $ig_d s, so the call is refused (fail closed)." >&2
       exit 2
     fi
+    # Only a whole answer counts (its stderr marker and final dot): one cut short by a resident that died while
+    # writing it goes to the Node hook, never to the agent half read.
     case $ig_o in
-      'HTTP/1.1 200 '*)
+      'HTTP/1.1 200 '*$'\n${STDERR_MARKER}\n'*.)
         ig_o=\${ig_o#*$'\\r\\n\\r\\n'}; ig_c=\${ig_o%%$'\\n'*}; ig_o=\${ig_o#*$'\\n'}; ig_o=\${ig_o%.}
         case $ig_c in
           0|1|2)

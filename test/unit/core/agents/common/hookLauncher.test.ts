@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { createServer, type AddressInfo, type Server } from 'node:net';
 import { mkdirSync, mkdtempSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -7,6 +8,8 @@ import { agentHookCommand } from '../../../../../src/core/agents/common/hookComm
 import { isOurCommand } from '../../../../../src/core/userHooks/ourHookCommand';
 import { ensureHookLauncher, hookLauncherPath, hookLauncherText, nodeLauncherFiles, type LauncherFiles } from '../../../../../src/core/agents/common/hookLauncher';
 import { AGENTS } from '../../../../../src/core/agents/registry';
+import { residentEndpointPath, STDERR_MARKER } from '../../../../../src/core/agents/common/residentProtocol';
+import { finished, type Finished } from '../../../../support/childProcesses';
 import { removeTree } from '../../../../support/removeTree';
 
 /** The launcher's file system in memory: what was written, with which mode. */
@@ -77,6 +80,66 @@ describe('the hook launcher (<governor home>/bin/governor-hook)', () => {
       const noNode = spawnSync(hookLauncherPath(env), ['hook', 'gemini'], { input: '{}', encoding: 'utf8', env: { PATH: join(temp, 'empty') } });
       assert.equal(noNode.status, 127);
       assert.match(noNode.stderr, /node is not on the PATH its hook runs with/);
+    });
+  });
+
+  describe('talking to a resident (a stand-in server on loopback)', () => {
+    let temp: string;
+    let server: Server;
+    let answer: string;
+    let launcher: string;
+    let ws: string;
+    let env: NodeJS.ProcessEnv;
+    beforeEach(async () => {
+      temp = realpathSync(mkdtempSync(join(tmpdir(), 'ig-launcher-')));
+      ws = join(temp, 'ws');
+      mkdirSync(join(ws, '.orchestration'), { recursive: true });
+      // The Node hook the launcher falls back to says so, so a test sees which one answered.
+      const bundle = join(temp, 'hook.js');
+      writeFileSync(bundle, "process.stdin.resume().on('end',()=>console.log('the Node hook decided'));");
+      env = { ...process.env, INTENT_GOVERNOR_HOME: join(temp, 'home'), INTENT_GOVERNOR_RESIDENT: 'on' };
+      await ensureHookLauncher(env, bundle, nodeLauncherFiles);
+      launcher = hookLauncherPath(env);
+      // Answers each request, once its body is in, with `answer` as it stands, then closes.
+      server = createServer((socket) => {
+        let got = '';
+        socket.on('data', (chunk) => {
+          got += chunk.toString('latin1');
+          const head = got.indexOf('\r\n\r\n');
+          const length = Number(/content-length: (\d+)/iu.exec(got)?.[1]);
+          if (head >= 0 && got.length - head - 4 >= length) socket.end(answer);
+        });
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const endpoint = residentEndpointPath(env.INTENT_GOVERNOR_HOME as string, ws);
+      mkdirSync(dirname(endpoint), { recursive: true });
+      writeFileSync(endpoint, `${(server.address() as AddressInfo).port} token ${process.pid}\n`);
+    });
+    afterEach(async () => {
+      await new Promise((resolve) => server.close(resolve));
+      await removeTree(temp);
+    });
+    const call = () => new Promise<Finished>((resolve) => {
+      const child = spawn(launcher, ['hook', 'gemini', '--timeout-ms', '3000'], { cwd: ws, env, stdio: ['pipe', 'pipe', 'pipe'] });
+      child.stdin.end('{"hook_event_name":"BeforeTool","text":"naïve ✓"}\n');
+      void finished(child).then(resolve);
+    });
+    const reply = (body: string, length = Buffer.byteLength(body)) => `HTTP/1.1 200 OK\r\nContent-Length: ${length}\r\nConnection: close\r\n\r\n${body}`;
+
+    it('passes on a whole answer: its stdout, its stderr and its exit code', async () => {
+      answer = reply(`2\n{"decision":"deny","reason":"naïve ✓"}\n${STDERR_MARKER}\nrefused here.`);
+      const run = await call();
+      assert.equal(run.code, 2, run.stderr);
+      assert.equal(run.stdout, '{"decision":"deny","reason":"naïve ✓"}');
+      assert.equal(run.stderr, 'refused here');
+    });
+
+    it('never passes on an answer cut short (the resident died while writing it): the Node hook decides', async () => {
+      for (const cut of [reply('0\n{"decision":"de', 200), reply(`0\n{"decision":"allow"}\n${STDERR_MARKER}\n`, 200), reply('0\n{"reason":"x.', 200)]) {
+        answer = cut;
+        const run = await call();
+        assert.equal(run.stdout.trim(), 'the Node hook decided', JSON.stringify(cut));
+      }
     });
   });
 
