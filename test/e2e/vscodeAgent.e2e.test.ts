@@ -28,6 +28,8 @@ describe('e2e: VS Code’s own agent governed through its hooks', function () {
   let vscode: GovernedVsCode | undefined;
   let workspace: string;
   let workbench: Workbench;
+  /** Where the workspace's other MCP server ("notes", fixtures/notesMcpServer.mjs) logs each call it ran. */
+  let notesCalls: string;
   /** Every tool name the agent offered the model in a request. */
   const offered = new Set<string>();
 
@@ -40,6 +42,8 @@ describe('e2e: VS Code’s own agent governed through its hooks', function () {
     const path = join(workspace, '.orchestration', name);
     return existsSync(path) ? readFileSync(path, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line)) : [];
   };
+  /** The calls the notes server ran of `tool`, each as `<tool> "<note>"`. */
+  const callsOf = (tool: string): string[] => (existsSync(notesCalls) ? readFileSync(notesCalls, 'utf8').split('\n').filter((line) => line.startsWith(`${tool} `)) : []);
   /** The trace record of `rel` once the extension has written it (PostToolUse comes after the agent moves on). */
   const traced = async (rel: string): Promise<TraceRecord> => {
     const path = join(workspace, '.orchestration', 'agent_trace.jsonl');
@@ -70,6 +74,14 @@ describe('e2e: VS Code’s own agent governed through its hooks', function () {
           env: { ...process.env, HOME: join(temp, 'home') },
         });
         assert.equal(install.status, 0, install.stderr);
+        // Someone else's MCP server in the workspace's .vscode/mcp.json (VS Code starts it for the agent's requests),
+        // and the plan letting one of its tools run once a person agrees (the other tool is named nowhere).
+        notesCalls = join(temp, 'notes-calls.log');
+        mkdirSync(join(ws, '.vscode'), { recursive: true });
+        const notes = { type: 'stdio', command: process.execPath, args: [join(__dirname, 'fixtures', 'notesMcpServer.mjs'), notesCalls] };
+        writeFileSync(join(ws, '.vscode', 'mcp.json'), `${JSON.stringify({ servers: { notes } }, null, 2)}\n`);
+        const plan = join(ws, '.orchestration', 'active_intents.yaml');
+        writeFileSync(plan, `mcp_tools:\n  "notes/remember": ask\n${readFileSync(plan, 'utf8')}`);
       },
       beforeWorkbench: enableBuiltinChat,
     });
@@ -203,6 +215,48 @@ describe('e2e: VS Code’s own agent governed through its hooks', function () {
     const { results } = await turn([{ tool: 'mcp_intent-govern_read_file', input: { path: 'src/auth/login.ts' } }, { text: 'read' }]);
     assert.ok(!results[0].text.startsWith(DENIED), results[0].text);
     assert.match(results[0].text, /content_hash sha256:[0-9a-f]{64}/);
+  });
+
+  it('a tool of another MCP server the plan allows as ask raises the native modal: Approve runs it, Reject refuses it', async function () {
+    // As for the terminal command's modal above: a second turn runs when VS Code's chat view loses the conversation.
+    this.retries(1);
+    // VS Code names the tool mcp_<server>_<tool>; the plan names it notes/remember.
+    const remember = (note: string) => ({ tool: 'mcp_notes_remember', input: { note } });
+    const ranBefore = callsOf('remember').length;
+
+    const approved = turn([remember('buy milk'), { text: 'remembered' }]);
+    const shown = await answerModal(workbench.page, 'Approve', join(shots, 'vscode-agent-mcp-ask-modal.png'));
+    assert.match(shown, /Run mcp_notes_remember, a tool of the MCP server 'notes'\?/);
+    assert.match(shown, /mcp_tools 'notes\/remember': ask of the top level of /);
+    const ran = await approved;
+    assert.ok(ran.requests[0].body.tools?.some((tool) => (tool as { name: string }).name === 'mcp_notes_remember'), 'the agent did not offer the notes server’s tool');
+    assert.equal(ran.results.length, 1, JSON.stringify(ran.results));
+    assert.match(ran.results[0].text, /noted: buy milk/);
+    assert.deepEqual(callsOf('remember').slice(ranBefore), ['remember "buy milk"']);
+    const allowed = jsonl('governance_log.jsonl').filter((entry) => entry.code === 'MCP_TOOL_BY_POLICY').at(-1);
+    assert.ok(allowed, 'the approved call is not in the governance log');
+    assert.equal(allowed.tool_name, 'mcp_notes_remember');
+    assert.equal(allowed.decision, 'allow');
+    // The person who clicked Approve in the modal.
+    assert.match(String(allowed.approver), /^modal:/);
+    assert.match(String(allowed.message), /class ask; .* by mcp_tools 'notes\/remember': ask of the top level of .*, approved by modal:/);
+
+    const rejected = turn([remember('sell milk'), { text: 'not remembered' }]);
+    await answerModal(workbench.page, 'Reject');
+    const refused = await rejected;
+    assert.ok(refused.results[0].text.startsWith(`${DENIED}[HITL_REJECT]`), refused.results[0].text);
+    assert.match(refused.results[0].text, /rejected mcp_notes_remember \(the MCP server 'notes'\)/);
+    assert.deepEqual(callsOf('remember').slice(ranBefore), ['remember "buy milk"'], 'the rejected call reached the server');
+    assert.ok(jsonl('governance_log.jsonl').some((entry) => entry.code === 'HITL_REJECT' && entry.tool_name === 'mcp_notes_remember'), 'the rejection is not in the governance log');
+  });
+
+  it('a tool of that MCP server the plan does not name is refused without asking, saying where to allow it, and never runs', async () => {
+    const { results } = await turn([{ tool: 'mcp_notes_forget', input: { note: 'buy milk' } }, { text: 'refused' }]);
+    assert.ok(results[0].text.startsWith(`${DENIED}[INVALID_INPUT]`), results[0].text);
+    assert.match(results[0].text, /'mcp_notes_forget' is a tool of another MCP server \('notes'\) that no plan allows/);
+    assert.match(results[0].text, /mcp_tools: \{ "notes\/forget": read \}/);
+    assert.deepEqual(callsOf('forget'), []);
+    assert.equal(await workbench.page.locator('.monaco-dialog-box').count(), 0, 'a modal asked about a tool no plan allows');
   });
 
   it('every tool the agent offers its model is in the hook bridge’s table, and only the other extension’s tool is unknown', () => {
