@@ -4,6 +4,7 @@ import type { Logger } from '../logger';
 import { managedSettingsPath } from '../managed/managedSettings';
 import { hookLayerFiles } from './hookLayers';
 import type { HookFiring, UserHookRunner } from './userHookRunner';
+import { watcherFiring } from './watcherFiring';
 
 /** Claude Code's `source` of a ConfigChange (its hooks reference): which kind of settings file changed. */
 export type ConfigChangeSource = 'user_settings' | 'project_settings' | 'local_settings' | 'policy_settings';
@@ -62,15 +63,7 @@ export class HookFileChanges {
 
 /** ConfigChange as Claude Code fires it: `source` (what the matcher is compared with) and the file's absolute path. */
 export function configChangeFiring(change: HookFileChange, root: string, watcher: string): HookFiring {
-  return {
-    event: 'ConfigChange',
-    sessionKey: watcher,
-    sessionId: watcher,
-    agent: { name: watcher },
-    cwd: root,
-    fields: { source: change.source, file_path: change.file },
-    matchValue: change.source,
-  };
+  return watcherFiring(watcher, 'ConfigChange', root, { source: change.source, file_path: change.file }, change.source);
 }
 
 /**

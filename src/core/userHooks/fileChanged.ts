@@ -2,6 +2,7 @@ import { basename } from 'node:path';
 import { fileSignature } from '../io/fileSignature';
 import type { HookSpec } from './hookSpec';
 import type { HookFiring } from './userHookRunner';
+import { watcherFiring } from './watcherFiring';
 
 /** What happened to a watched file, in Claude Code's words. */
 export type FileChangeKind = 'change' | 'add' | 'unlink';
@@ -53,15 +54,7 @@ export class WatchedFiles {
 
 /** FileChanged as Claude Code fires it: the file's absolute path and what happened; the matcher sees its basename. */
 export function fileChangedFiring(filePath: string, kind: FileChangeKind, root: string, watcher: string): HookFiring {
-  return {
-    event: 'FileChanged',
-    sessionKey: watcher,
-    sessionId: watcher,
-    agent: { name: watcher },
-    cwd: root,
-    fields: { file_path: filePath, event: kind },
-    matchValue: basename(filePath),
-  };
+  return watcherFiring(watcher, 'FileChanged', root, { file_path: filePath, event: kind }, basename(filePath));
 }
 
 /**
@@ -69,12 +62,5 @@ export function fileChangedFiring(filePath: string, kind: FileChangeKind, root: 
  * after; which folders came and went is added, since in VS Code a change of the folders is what moves.
  */
 export function cwdChangedFiring(change: { oldCwd: string; newCwd: string; added: readonly string[]; removed: readonly string[] }, watcher: string): HookFiring {
-  return {
-    event: 'CwdChanged',
-    sessionKey: watcher,
-    sessionId: watcher,
-    agent: { name: watcher },
-    cwd: change.newCwd,
-    fields: { old_cwd: change.oldCwd, new_cwd: change.newCwd, added_folders: [...change.added], removed_folders: [...change.removed] },
-  };
+  return watcherFiring(watcher, 'CwdChanged', change.newCwd, { old_cwd: change.oldCwd, new_cwd: change.newCwd, added_folders: [...change.added], removed_folders: [...change.removed] });
 }
