@@ -102,6 +102,20 @@ for (const door of DOORS) describe(`agents: the real Claude Code through ${door.
 
   const jsonl = (name: string): Record<string, unknown>[] => orchestrationJsonl(ws, name);
 
+  /** The documentation file's deny and an ordinary Write, played: the forbidden one refused with its reason and absent, the other landed. */
+  const playForbiddenAndOrdinary = async (): Promise<Played> => {
+    const forbidden = join(ws, 'src/auth/forbidden.ts');
+    const ordinary = join(ws, 'src/auth/session.ts');
+    const played = await play([{ tool: 'Write', input: { file_path: forbidden, content: 'export const KEY = 1;\n' } }, { tool: 'Write', input: { file_path: ordinary, content: 'export const TTL = 60;\n' } }, { text: 'done' }]);
+    const [refused, written] = played.results;
+    assert.equal(refused?.is_error, true, JSON.stringify(played.results));
+    assert.match(refused.text, /src\/auth\/forbidden\.ts is off limits/);
+    assert.equal(existsSync(forbidden), false, 'the forbidden Write did not land');
+    assert.equal(written?.is_error, false, JSON.stringify(played.results));
+    assert.equal(readFileSync(ordinary, 'utf8'), 'export const TTL = 60;\n');
+    return played;
+  };
+
   it("a hooks file from Claude Code's documentation (all its events, all five hook types, every output field) loads without a problem, and it holds: the model reads its SessionStart and UserPromptSubmit context, the PreToolUse deny keeps the forbidden Write from landing and the model reads the reason, an ordinary Write lands", async () => {
     const hooks = documentationHooks();
     assert.equal(Object.keys(hooks).length, CLAUDE_HOOK_EVENTS.length);
@@ -116,19 +130,11 @@ for (const door of DOORS) describe(`agents: the real Claude Code through ${door.
     assert.ok(listing.notes.some((n) => n.includes('mcp_tool hooks run only in Claude Code')), listing.notes.join('\n'));
     for (const event of CLAUDE_HOOK_EVENTS) assert.ok(listing.hooks.some((hook) => hook.event === event), `no hook listed for ${event}: ${list.stdout}`);
 
-    const forbidden = join(ws, 'src/auth/forbidden.ts');
-    const ordinary = join(ws, 'src/auth/session.ts');
-    const { results, model } = await play([{ tool: 'Write', input: { file_path: forbidden, content: 'export const KEY = 1;\n' } }, { tool: 'Write', input: { file_path: ordinary, content: 'export const TTL = 60;\n' } }, { text: 'done' }]);
+    const { model } = await playForbiddenAndOrdinary();
     // The file's SessionStart and UserPromptSubmit hooks hold too: their additionalContext reaches the model.
     const sent = JSON.stringify(model.requests.map((request) => request.body));
     assert.ok(sent.includes('src/auth/forbidden.ts holds the release keys'), "SessionStart's additionalContext reached the model");
     assert.ok(sent.includes('keep writes inside src/auth'), "UserPromptSubmit's additionalContext reached the model");
-    const [refused, written] = results;
-    assert.equal(refused?.is_error, true, JSON.stringify(results));
-    assert.match(refused.text, /src\/auth\/forbidden\.ts is off limits/);
-    assert.equal(existsSync(forbidden), false, 'the forbidden Write did not land');
-    assert.equal(written?.is_error, false, JSON.stringify(results));
-    assert.equal(readFileSync(ordinary, 'utf8'), 'export const TTL = 60;\n');
     const refusal = jsonl('governance_log.jsonl').find((entry) => entry.tool_name === 'Write' && entry.decision === 'deny');
     assert.equal(refusal?.code, 'HOOK_BLOCKED', 'the refusal is audited');
   });
@@ -139,15 +145,7 @@ for (const door of DOORS) describe(`agents: the real Claude Code through ${door.
     const list = builtGovernor(['hooks', 'list', '--json', '--workspace', ws], { HOME: home, ...governorHomes(temp) });
     const listing = JSON.parse(list.stdout) as { problems: unknown[]; warnings: string[] };
     assert.deepEqual([listing.problems, listing.warnings], [[], []], list.stdout);
-    const forbidden = join(ws, 'src/auth/forbidden.ts');
-    const ordinary = join(ws, 'src/auth/session.ts');
-    const { results } = await play([{ tool: 'Write', input: { file_path: forbidden, content: 'export const KEY = 1;\n' } }, { tool: 'Write', input: { file_path: ordinary, content: 'export const TTL = 60;\n' } }, { text: 'done' }]);
-    const [refused, written] = results;
-    assert.equal(refused?.is_error, true, JSON.stringify(results));
-    assert.match(refused.text, /src\/auth\/forbidden\.ts is off limits/);
-    assert.equal(existsSync(forbidden), false, 'the forbidden Write did not land');
-    assert.equal(written?.is_error, false, JSON.stringify(results));
-    assert.equal(readFileSync(ordinary, 'utf8'), 'export const TTL = 60;\n');
+    await playForbiddenAndOrdinary();
   });
 
   it("an agent hook on PreToolUse in the governor's file runs as a prompt hook; Claude Code's door has no language model, so its onFailure decides: the Write is refused saying why, nothing lands", async () => {

@@ -10,6 +10,7 @@ import { provisionedCopilot, runCopilot } from './copilotDriver';
 import { provisionedOpencode, runOpencode } from './opencodeDriver';
 import { startScriptedAnthropic, type ScriptStep } from '../support/scriptedAnthropic';
 import { startScriptedOpenAI } from '../support/scriptedOpenAI';
+import { localProcessGone } from '../../src/core/io/processIdentity';
 
 /** What one agent session left: the model's tool results (JSON), how many script steps were not played, the agent's output. */
 interface Played {
@@ -73,15 +74,7 @@ describe('agents: each agent through a killed resident governor, and STALE_FILE 
 
   const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
   /** Running and not a zombie (a SIGKILLed resident nobody has reaped yet still answers kill 0). */
-  const alive = (pid: number) => {
-    try {
-      process.kill(pid, 0);
-    } catch {
-      return false;
-    }
-    const stat = existsSync(`/proc/${pid}/stat`) ? readFileSync(`/proc/${pid}/stat`, 'utf8') : '';
-    return !/^\d+ \(.*\) Z /su.test(stat);
-  };
+  const alive = (pid: number) => !localProcessGone(pid, 0);
   const residentPid = () => residentEndpointPid(governorHomes(temp).INTENT_GOVERNOR_HOME, ws);
   /** The pid of a live resident serving the workspace other than `not`, waited for up to 15 s; undefined if none came. */
   const liveResident = async (not?: number) => {
