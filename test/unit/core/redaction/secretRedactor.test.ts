@@ -31,6 +31,26 @@ describe('SecretRedactor', () => {
     });
   }
 
+  it('redacts an AWS secret access key that ends in / or + (secretlint alone misses one key in 32)', async () => {
+    const redactor = new SecretRedactor(() => loadRedactionKey(home));
+    for (const key of ['Yt8Oce6KVwaa3rXRZNXE1CtOGluMCQWMeAbQS10/', 'p+NlqDHlJ4RxePoXflLRY+owacsq6kAGUK7tSMZ+']) {
+      for (const text of [`AWS_SECRET_ACCESS_KEY=${key} aws s3 ls`, `export aws_secret_access_key: "${key}"`, `AWS_SECRET_ACCESS_KEY=${key}`]) {
+        const out = await redactor.redactText(text);
+        assert.ok(!out.includes(key.slice(0, 39)), out);
+        assert.match(out, /\[REDACTED:aws-secret-access-key:[0-9a-f]{8}\]/, out);
+      }
+    }
+  });
+
+  it('keeps nothing per lint in the process: a resident governor redacting all day does not grow', async () => {
+    const { performance } = await import('node:perf_hooks');
+    const secret = sampleSecrets()[0].text;
+    await detectSecrets(`warm ${secret}`);
+    const before = performance.getEntriesByType('mark').length;
+    for (let i = 0; i < 50; i++) await detectSecrets(`run ${i} ${secret}`);
+    assert.equal(performance.getEntriesByType('mark').length, before);
+  });
+
   it('keys markers with the per-user key in the governor home: one key for every writer, private to the user', async () => {
     const secret = sampleSecrets()[0].text;
     const first = await new SecretRedactor(() => loadRedactionKey(home)).redactText(secret);

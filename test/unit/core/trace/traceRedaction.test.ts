@@ -42,7 +42,8 @@ describe('JsonlTraceSink: secrets are redacted before records are chained', () =
   it('leaves no copy of a token, key or password in either log, the write-ahead journal or the governor home, and both chains still verify', async () => {
     const sink = new JsonlTraceSink({ workspaceRoot: root, toolVersion: 'test', anchors, fsync: 'never', governorHome: home });
     const secrets = sampleSecrets();
-    const seen: string[] = [];
+    // Files each needle was seen in while a change was pending, by needle.
+    const seen = new Map<string, string[]>();
     for (const { text } of secrets) {
       const s = `run ${text} now`;
       await sink.recordGovernance(governanceEvent({
@@ -57,13 +58,13 @@ describe('JsonlTraceSink: secrets are redacted before records are chained', () =
       }));
       const ahead = await sink.recordAhead(mutationEvent({ invocation_id: s, session_id: s, agent: { name: s, model_id: s }, intent_id: s, tool: s }), [{ path: 'src/app.ts', after_hash: 'sha256:00' }]);
       // While the change is pending its journal entry is on disk: it must be clean too.
-      for (const needle of secrets.flatMap((x) => x.needles)) seen.push(...filesHolding(root, needle));
+      for (const needle of secrets.flatMap((x) => x.needles)) seen.set(needle, [...(seen.get(needle) ?? []), ...filesHolding(root, needle)]);
       await ahead.landed();
     }
     await sink.close();
-    for (const { needles } of secrets) {
+    for (const { rule, needles } of secrets) {
       for (const needle of needles) {
-        assert.deepEqual([...seen, ...filesHolding(root, needle), ...filesHolding(home, needle)], [], `no file holds ${needle.slice(0, 10)}…`);
+        assert.deepEqual([...(seen.get(needle) ?? []), ...filesHolding(root, needle), ...filesHolding(home, needle)], [], `no file holds the ${rule} ${needle.slice(0, 10)}…`);
       }
     }
     const governance = readFileSync(join(root, GOVERNANCE_LOG_FILE), 'utf8');
