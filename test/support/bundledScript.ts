@@ -12,7 +12,9 @@ let outDir: string | undefined;
  * directory, so one can load another by the name esbuild.mjs gives it (`outName`).
  */
 export function bundledScript(entry: string, outName = `${basename(entry, '.ts')}.js`): string {
-  const cached = built.get(entry);
+  // By entry and name: a bundle another finds by its name (hook.js starts cli.js) must exist under that name.
+  const key = `${entry}\0${outName}`;
+  const cached = built.get(key);
   if (cached) return cached;
   if (!outDir) {
     const dir = mkdtempSync(join(tmpdir(), 'ig-bundle-'));
@@ -24,6 +26,6 @@ export function bundledScript(entry: string, outName = `${basename(entry, '.ts')
   // start), required from node_modules by absolute path only when a change is classified.
   const typescript = require.resolve('typescript');
   buildSync({ entryPoints: [entry], outfile, bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'error', alias: { typescript, 'jsonc-parser': require.resolve('jsonc-parser').replace(/umd([\\/]main\.js)$/u, 'esm$1') }, external: [typescript] });
-  built.set(entry, outfile);
+  built.set(key, outfile);
   return outfile;
 }

@@ -172,19 +172,23 @@ export class NativeChanges {
     return reconcileNativeChanges(this.pending, this.root, (held, changed, reason) => this.recordReconciled(held, changed, reason), options);
   }
 
-  /** A resident governor's pass every `intervalMs`, for agents that went quiet; dispose stops it. */
+  /**
+   * A resident governor's pass every `intervalMs`, for agents that went quiet; dispose stops it. No call waits for
+   * it, so it looks at every entry: a hook call's pass stops after a few milliseconds, and with entries kept for a
+   * person's answer in the folder, a quiet agent's change could wait many passes for its turn.
+   */
   startReconciling(intervalMs = 30_000): { dispose(): void } {
-    const timer = setInterval(() => void this.reconcileQuietly({}), intervalMs);
+    const timer = setInterval(() => void this.reconcileQuietly({}, 'whole'), intervalMs);
     timer.unref();
     return { dispose: () => clearInterval(timer) };
   }
 
-  /** A pass that never fails the hook call it runs in; unforced passes are spaced and kept short. */
-  async reconcileQuietly(options: ReconcileOptions): Promise<void> {
+  /** A pass that never fails the hook call it runs in; unforced passes are spaced, and kept short unless `whole`. */
+  async reconcileQuietly(options: ReconcileOptions, pass: 'short' | 'whole' = 'short'): Promise<void> {
     const forced = options.session !== undefined;
     if (!forced && Date.now() - this.lastReconciled < RECONCILE_INTERVAL_MS) return;
     try {
-      await this.reconcilePending(forced ? options : { ...options, budgetMs: PASS_BUDGET_MS });
+      await this.reconcilePending(forced || pass === 'whole' ? options : { ...options, budgetMs: PASS_BUDGET_MS });
     } catch (error) {
       // The call being handled goes on; the entry stays for the next pass.
       this.governor.services.logger.warn(`reconciling pending native changes: ${error instanceof Error ? error.message : String(error)}`);

@@ -104,6 +104,34 @@ describe('pending native changes (pre → post, or reconciled)', () => {
     assert.deepEqual(await waiting(), []);
   });
 
+  it('the timer pass of a quiet governor records a change however many entries wait for a person beside it', async function () {
+    this.timeout(60_000);
+    const b = bridge();
+    // 300 allowed edits whose files never changed (each kept up to an hour for a person's answer), then one that landed.
+    const others = Array.from({ length: 300 }, (_, i) => `src/auth/kept${i}.ts`);
+    for (const rel of others) await writeFile(join(h.root, rel), LOGIN);
+    for (const [i, rel] of others.entries()) {
+      const pre = editLogin('pre', `vscode:s1:kept_${i}`);
+      await b.handle({ ...pre, calls: [{ ...pre.calls[0], input: { path: join(h.root, rel) } }] });
+    }
+    await b.handle(editLogin('pre', 'vscode:s1:landed'));
+    await writeFile(join(h.root, 'src/auth/login.ts'), EDITED);
+    // All of it past the grace period, as if the agent had gone quiet a minute ago.
+    const past = new Date(Date.now() - 60_000);
+    const pendingDir = join(h.root, '.orchestration', 'pending');
+    for (const name of await pendingNames()) await utimes(join(pendingDir, name), past, past);
+    await utimes(join(h.root, 'src/auth/login.ts'), past, past);
+    // Passes are at least a second apart: in 1.5 s the timer makes one or two.
+    const timer = b.startReconciling(100);
+    try {
+      const deadline = Date.now() + 1_500;
+      while (h.trace.mutations.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    } finally {
+      timer.dispose();
+    }
+    assert.deepEqual(h.trace.mutations.map((m) => m.invocation_id), ['vscode:s1:landed#0'], 'recorded by a timer pass');
+  });
+
   it('a late post records nothing for the content already reconciled, but does record a change made after it', async () => {
     const b = bridge();
     await b.handle(editLogin('pre'));
