@@ -1,7 +1,8 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { RESIDENT_CLIENT_SUFFIX } from '../src/core/agents/common/hookLauncher';
 import { residentEndpointPid } from '../src/core/bridge/residentEndpoint';
 import { removeAgentTemp } from '../test/agents/agentWorkspace';
 import { repoRoot } from '../test/agents/claudeCodeDriver';
@@ -128,6 +129,7 @@ const SETUPS: Setup[] = [
       const env = { ...homes(temp), INTENT_GOVERNOR_RESIDENT: 'off' };
       installHooks(agent, ws, home, env);
       writeFileSync(join(temp, 'gh', 'bin', 'governor-hook'), agent.floorLauncher ?? '#!/bin/sh\nexit 0\n');
+      rmSync(join(temp, 'gh', 'bin', `governor-hook${RESIDENT_CLIENT_SUFFIX}`), { force: true }); // nothing sourced either
       return env;
     },
   },

@@ -1,5 +1,6 @@
 import type { HookDialect } from './hookDialect';
 import { LAUNCHER_SHELL_PATH } from '../../userHooks/ourHookCommand';
+import { RESIDENT_CLIENT_SUFFIX } from './hookLauncher';
 
 /**
  * The command every installed hook runs, the same for every agent but the agent's name and its blocking answer:
@@ -61,14 +62,17 @@ export function agentHookCommand(dialect: Pick<HookDialect, 'id' | 'renderFailur
   const exitCode = dialect.renderFailure(HOOK_FAILED_REASON).exitCode;
   return [
     `${LAUNCHER_ASSIGNMENT}; ig_e=;`,
+    `ig_block() { printf '%s\\n' "Intent Governor blocked this call: $ig_m ($ig_d)" >&2;${answerWords(dialect)} exit ${exitCode}; };`,
+    // Under bash, the resident client runs in this shell (no process of its own); it exits with a whole answer or
+    // its block, and returns when it cannot reach a resident. Any other shell, or no client: the launcher decides.
+    `[ -z "\${BASH_VERSION-}" ] || [ ! -r "$ig_l${RESIDENT_CLIENT_SUFFIX}" ] || . "$ig_l${RESIDENT_CLIENT_SUFFIX}" ${call};`,
     `if [ -x "$ig_l" ]; then { ig_e=$("$ig_l" ${call} 2>&1 1>&3 3>&-); ig_r=$?; } 3>&1; else ig_r=127; fi;`,
     `[ -z "$ig_e" ] || printf '%s\\n' "$ig_e" >&2;`,
     `[ $ig_r -ne 0 ] || exit 0;`,
     ...(exitCode === 2 ? [`[ $ig_r -ne 2 ] || [ -z "$ig_e" ] || exit 2;`] : []),
     `if [ -x "$ig_l" ]; then ig_d="$ig_l exited with code $ig_r"; ig_m=${shellQuote(HOOK_FAILED_REASON)};`,
     `else ig_d="$ig_l is missing"; ig_m=${shellQuote(LAUNCHER_MISSING_REASON)}; fi;`,
-    `printf '%s\\n' "Intent Governor blocked this call: $ig_m ($ig_d)" >&2;${answerWords(dialect)}`,
-    `exit ${exitCode}`,
+    'ig_block',
   ].join(' ');
 }
 

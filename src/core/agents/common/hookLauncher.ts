@@ -31,35 +31,41 @@ function shellQuote(text: string): string {
   return `'${text.replace(/'/gu, "'\\''")}'`;
 }
 
+/** Where the resident client lives beside the launcher: bash sources it in the agent's own hook shell. */
+export const RESIDENT_CLIENT_SUFFIX = '.bash';
+
 /**
- * The launcher's text for the hook bundle at `hookScript` (absolute). It runs on every tool call, so it starts no
- * process when it can help it: with bash (`bash`, the path of one; null for none), for
- * `hook <agent> --timeout-ms N` in a governed folder whose resident governor has left its endpoint (residentProtocol.ts),
- * the hook input goes there over bash's own /dev/tcp and the answer is printed as the Node hook would print it. No
- * endpoint, a resident that is gone (the connection is refused) or one that does not govern this folder (421): the Node
- * hook decides, as before, and starts a resident for the next call. A resident that does not answer in time is a
- * refusal (exit 2, the reason on stderr), never an allow. `INTENT_GOVERNOR_RESIDENT=off` always runs the Node hook.
- *
- * For the Node hook, `exec` hands the process, stdin and all, to node. A bundle that is gone or a node that is not on
- * PATH is exit 127 with the reason on stderr: not 2, which some agents take as a whole answer, so the wrapping in every
- * installed command prints that agent's full blocking answer (Cursor's and Copilot CLI's JSON, Cline's cancel).
+ * What the resident client does when it cannot pass on a whole answer after it has taken the hook input: in the
+ * launcher, the Node hook decides; sourced into an agent's hook shell, the input is handed back on stdin and the
+ * hook command runs the launcher as a process (which ends in the Node hook).
  */
-export function hookLauncherText(hookScript: string, bash: string | null = systemBash()): string {
-  const header = `${MARKER}, written by \`governor hooks install\` and by the Intent Governor extension when it starts.
-# Agents' hook files name this script instead of a path on one machine. Rewritten whenever it points elsewhere.
-hook=${shellQuote(hookScript)}
-node_hook() {
-  if [ ! -f "$hook" ]; then
-    echo "Intent Governor blocked this call: its hook launcher ($0) points at $hook, which is not there any more. Start VS Code with the Intent Governor extension (it rewrites the launcher) or run governor hooks install." >&2
-    exit 127
-  fi
-  command -v node >/dev/null 2>&1 || { echo "Intent Governor blocked this call: node is not on the PATH its hook runs with ($PATH), so the hook cannot start. Install Node.js 20 or later, or put it on that PATH." >&2; exit 127; }
-}
-`;
-  if (bash === null) return `#!/bin/sh\n${header}node_hook\nexec node "$hook" "$@"\n`;
+type ClientMode = 'launcher' | 'sourced';
+
+/**
+ * The resident client: for `hook <agent> --timeout-ms N` in a governed folder whose resident governor has left its
+ * endpoint (residentProtocol.ts), the hook input goes there over bash's own /dev/tcp and the answer is printed as the
+ * Node hook would print it. No endpoint, a resident that is gone (the connection is refused) or one that does not
+ * govern this folder (421): the text falls through, before reading stdin when it can. A resident that does not answer
+ * in time is a refusal, never an allow. `INTENT_GOVERNOR_RESIDENT=off` always falls through.
+ */
+function residentClientText(mode: ClientMode): string {
   const forwarded = FORWARDED_ENV.map((name) => `[ -z "\${${name}+x}" ] || ig_h+="${forwardedEnvHeader(name)}: \$${name}"$'\\r\\n'`).join('\n    ');
-  return `#!${bash}
-${header}if [ "$1" = hook ] && [ $# -eq 4 ] && [ "$3" = --timeout-ms ] && [ "\${INTENT_GOVERNOR_RESIDENT:-on}" != off ] && cd -P . 2>/dev/null; then
+  const refuse = mode === 'launcher'
+    ? `echo "Intent Governor blocked this call: the resident governor of $ig_w (pid $ig_pid) did not answer within $ig_d s, so the call is refused (fail closed)." >&2
+      exit 2`
+    : `# The hook command's own block (ig_block, in the agent's terms); a shell without one gets exit 2 and the reason.
+      ig_m="its resident governor (pid $ig_pid) did not answer within $ig_d s, so this call is refused (governance fails closed)."; ig_d="resident of $ig_w"
+      ! declare -F ig_block >/dev/null || ig_block
+      echo "Intent Governor blocked this call: $ig_m" >&2
+      exit 2`;
+  const fallThrough = mode === 'launcher'
+    ? `node_hook
+    printf '%s' "$ig_in" | node "$hook" hook "$ig_a" --timeout-ms "$ig_t"
+    exit $?`
+    : `trap - PIPE
+    # The input goes back on stdin for the hook command's next step, the launcher as a process.
+    exec 0< <(printf '%s' "$ig_in")`;
+  return `if [ "$1" = hook ] && [ $# -eq 4 ] && [ "$3" = --timeout-ms ] && [ "\${INTENT_GOVERNOR_RESIDENT:-on}" != off ] && cd -P . 2>/dev/null; then
   ig_w=$PWD
   while [ -n "$ig_w" ] && [ ! -d "$ig_w/.orchestration" ]; do ig_w=\${ig_w%/*}; done
   ig_k=\${ig_w//%/%25}
@@ -81,28 +87,27 @@ ${header}if [ "$1" = hook ] && [ $# -eq 4 ] && [ "$3" = --timeout-ms ] && [ "\${
     ig_d=$((ig_t / 1000 + 1)); ig_n=
     IFS= read -r -n 1 -t $ig_d ig_o <&3
     ig_r=$?
-    [ $ig_r -eq 0 ] && { IFS= read -r ig_l <&3; ig_o+=$ig_l; }
+    [ $ig_r -eq 0 ] && { IFS= read -r ig_hl <&3; ig_o+=$ig_hl; }
     if [ $ig_r -eq 0 ] && [ "\${BASH_VERSINFO[0]}" -ge 5 ]; then
-      while IFS= read -r ig_l <&3 && [ "$ig_l" != $'\r' ]; do
-        case $ig_l in [Cc]ontent-[Ll]ength:*) ig_n=\${ig_l#*:}; ig_n=\${ig_n//[!0-9]/} ;; esac
+      while IFS= read -r ig_hl <&3 && [ "$ig_hl" != $'\\r' ]; do
+        case $ig_hl in [Cc]ontent-[Ll]ength:*) ig_n=\${ig_hl#*:}; ig_n=\${ig_n//[!0-9]/} ;; esac
       done
       IFS= read -r -N "\${ig_n:-${READ_LIMIT}}" -t $ig_d ig_b <&3
       [ $? -gt 128 ] && ig_r=142
-      ig_o+=$'\n\r\n'$ig_b
+      ig_o+=$'\\n\\r\\n'$ig_b
     elif [ $ig_r -eq 0 ]; then
       IFS= read -r -d '' -t $ig_d ig_b <&3
       [ $? -gt 128 ] && ig_r=142
-      ig_o+=$'\n'$ig_b
+      ig_o+=$'\\n'$ig_b
     fi
     exec 3<&-
     if [ $ig_r -gt 128 ]; then
-      echo "Intent Governor blocked this call: the resident governor of $ig_w (pid $ig_pid) did not answer within $ig_d s, so the call is refused (fail closed)." >&2
-      exit 2
+      ${refuse}
     fi
     # Only a whole answer counts (its stderr marker and final dot): one cut short by a resident that died while
     # writing it goes to the Node hook, never to the agent half read.
     case $ig_o in
-      'HTTP/1.1 200 '*$'\n${STDERR_MARKER}\n'*.)
+      'HTTP/1.1 200 '*$'\\n${STDERR_MARKER}\\n'*.)
         ig_o=\${ig_o#*$'\\r\\n\\r\\n'}; ig_c=\${ig_o%%$'\\n'*}; ig_o=\${ig_o#*$'\\n'}; ig_o=\${ig_o%.}
         case $ig_c in
           0|1|2)
@@ -113,13 +118,47 @@ ${header}if [ "$1" = hook ] && [ $# -eq 4 ] && [ "$3" = --timeout-ms ] && [ "\${
         esac ;;
     esac
     if [ -n "$ig_lc" ]; then LC_ALL=$ig_lc; else unset LC_ALL; fi
-    node_hook
-    printf '%s' "$ig_in" | node "$hook" hook "$ig_a" --timeout-ms "$ig_t"
-    exit $?
+    ${fallThrough}
   fi
 fi
-node_hook
-exec node "$hook" "$@"
+`;
+}
+
+/**
+ * The launcher's text for the hook bundle at `hookScript` (absolute). It runs on every tool call, so it starts no
+ * process when it can help it: with bash (`bash`, the path of one; null for none) it is first the resident client
+ * (residentClientText); when that falls through the Node hook decides, as before, and starts a resident for the next
+ * call.
+ *
+ * For the Node hook, `exec` hands the process, stdin and all, to node. A bundle that is gone or a node that is not on
+ * PATH is exit 127 with the reason on stderr: not 2, which some agents take as a whole answer, so the wrapping in every
+ * installed command prints that agent's full blocking answer (Cursor's and Copilot CLI's JSON, Cline's cancel).
+ */
+export function hookLauncherText(hookScript: string, bash: string | null = systemBash()): string {
+  const header = `${MARKER}, written by \`governor hooks install\` and by the Intent Governor extension when it starts.
+# Agents' hook files name this script instead of a path on one machine. Rewritten whenever it points elsewhere.
+hook=${shellQuote(hookScript)}
+node_hook() {
+  if [ ! -f "$hook" ]; then
+    echo "Intent Governor blocked this call: its hook launcher ($0) points at $hook, which is not there any more. Start VS Code with the Intent Governor extension (it rewrites the launcher) or run governor hooks install." >&2
+    exit 127
+  fi
+  command -v node >/dev/null 2>&1 || { echo "Intent Governor blocked this call: node is not on the PATH its hook runs with ($PATH), so the hook cannot start. Install Node.js 20 or later, or put it on that PATH." >&2; exit 127; }
+}
+`;
+  if (bash === null) return `#!/bin/sh\n${header}node_hook\nexec node "$hook" "$@"\n`;
+  return `#!${bash}\n${header}${residentClientText('launcher')}node_hook\nexec node "$hook" "$@"\n`;
+}
+
+/**
+ * The resident client that hook commands source when the agent runs them with bash (hookCommand.ts): no process of
+ * its own, where the launcher is one more bash per call. It returns to the command when it cannot answer.
+ */
+export function residentClientSourceText(): string {
+  return `${MARKER} (resident client), written beside the launcher. Hook commands source it under bash: no shebang.
+# bash in POSIX mode (sh on some systems) ends the shell on a failed redirection: the command runs the launcher then.
+if [ -n "\${BASH_VERSION-}" ] && ! shopt -oq posix; then
+${residentClientText('sourced')}fi
 `;
 }
 
@@ -132,8 +171,8 @@ function systemBash(): string | null {
 export interface LauncherFiles {
   /** The file's text and permission bits; undefined when there is no such file. */
   read(file: string): Promise<{ text: string; mode: number } | undefined>;
-  /** Replaces `file` whole (its folder created), readable and executable by everyone, writable by its owner. */
-  write(file: string, text: string): Promise<void>;
+  /** Replaces `file` whole (its folder created) with these permission bits. */
+  write(file: string, text: string, mode: number): Promise<void>;
 }
 
 export const nodeLauncherFiles: LauncherFiles = {
@@ -146,13 +185,13 @@ export const nodeLauncherFiles: LauncherFiles = {
       throw error;
     }
   },
-  async write(file, text) {
+  async write(file, text, mode) {
     await mkdir(dirname(file), { recursive: true });
     // A temp file and a rename: an agent's hook running right now reads the old launcher or the new one, never half.
     const temp = `${file}.${process.pid}.${Date.now()}.tmp`;
     try {
-      await writeFile(temp, text, { mode: 0o755 });
-      await chmod(temp, 0o755); // the umask may have taken bits away
+      await writeFile(temp, text, { mode });
+      await chmod(temp, mode); // the umask may have taken bits away
       await rename(temp, file);
     } catch (error) {
       await unlink(temp).catch(() => undefined);
@@ -166,12 +205,23 @@ export interface LauncherChange {
   action: 'written' | 'unchanged';
 }
 
-/** Writes the launcher for `hookScript` unless it is already exactly that, and executable. */
+/**
+ * Writes the launcher for `hookScript` (readable and executable by everyone, writable by its owner) and the resident
+ * client beside it (readable, not executable: it is only ever sourced), each unless it is already exactly that.
+ */
 export async function ensureHookLauncher(env: NodeJS.ProcessEnv, hookScript: string, files: LauncherFiles = nodeLauncherFiles): Promise<LauncherChange> {
   const file = hookLauncherPath(env);
-  const text = hookLauncherText(hookScript);
-  const current = await files.read(file);
-  if (current?.text === text && current.mode === 0o755) return { file, action: 'unchanged' };
-  await files.write(file, text);
-  return { file, action: 'written' };
+  const wanted = [
+    { file: `${file}${RESIDENT_CLIENT_SUFFIX}`, text: residentClientSourceText(), mode: 0o644 },
+    // The launcher last: a command that finds it finds the client it sources too.
+    { file, text: hookLauncherText(hookScript), mode: 0o755 },
+  ];
+  let action: LauncherChange['action'] = 'unchanged';
+  for (const one of wanted) {
+    const current = await files.read(one.file);
+    if (current?.text === one.text && current.mode === one.mode) continue;
+    await files.write(one.file, one.text, one.mode);
+    action = 'written';
+  }
+  return { file, action };
 }

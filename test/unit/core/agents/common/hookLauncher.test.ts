@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { spawn, spawnSync } from 'node:child_process';
-import { createServer, type AddressInfo, type Server } from 'node:net';
-import { mkdirSync, mkdtempSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { agentHookCommand } from '../../../../../src/core/agents/common/hookCommand';
@@ -19,9 +19,9 @@ function memoryFiles(): LauncherFiles & { files: Map<string, { text: string; mod
     files,
     writes: 0,
     read: async (file: string) => files.get(file),
-    write: async (file: string, text: string) => {
+    write: async (file: string, text: string, mode: number) => {
       port.writes++;
-      files.set(file, { text, mode: 0o755 });
+      files.set(file, { text, mode });
     },
   };
   return port;
@@ -41,7 +41,8 @@ describe('the hook launcher (<governor home>/bin/governor-hook)', () => {
     assert.deepEqual(await ensureHookLauncher(env, '/ext/0.2.0/dist/hook.js', port), { file: '/g/bin/governor-hook', action: 'written' }, 'a new version of the extension');
     port.files.set('/g/bin/governor-hook', { text: port.files.get('/g/bin/governor-hook')?.text ?? '', mode: 0o644 });
     assert.equal((await ensureHookLauncher(env, '/ext/0.2.0/dist/hook.js', port)).action, 'written', 'not executable any more');
-    assert.equal(port.writes, 3);
+    assert.equal(port.writes, 4, 'the launcher and its resident client, then the launcher three times');
+    assert.equal(port.files.get('/g/bin/governor-hook.bash')?.mode, 0o644, 'the client is sourced, never run');
   });
 
   describe('on disk', () => {
@@ -90,13 +91,14 @@ describe('the hook launcher (<governor home>/bin/governor-hook)', () => {
     let launcher: string;
     let ws: string;
     let env: NodeJS.ProcessEnv;
+    const held: Socket[] = [];
     beforeEach(async () => {
       temp = realpathSync(mkdtempSync(join(tmpdir(), 'ig-launcher-')));
       ws = join(temp, 'ws');
       mkdirSync(join(ws, '.orchestration'), { recursive: true });
       // The Node hook the launcher falls back to says so, so a test sees which one answered.
       const bundle = join(temp, 'hook.js');
-      writeFileSync(bundle, "process.stdin.resume().on('end',()=>console.log('the Node hook decided'));");
+      writeFileSync(bundle, `let s='';process.stdin.on('data',c=>s+=c).on('end',()=>{require('fs').writeFileSync(${JSON.stringify(join(temp, 'node-hook-input'))},s);console.log('the Node hook decided')});`);
       env = { ...process.env, INTENT_GOVERNOR_HOME: join(temp, 'home'), INTENT_GOVERNOR_RESIDENT: 'on' };
       await ensureHookLauncher(env, bundle, nodeLauncherFiles);
       launcher = hookLauncherPath(env);
@@ -107,7 +109,11 @@ describe('the hook launcher (<governor home>/bin/governor-hook)', () => {
           got += chunk.toString('latin1');
           const head = got.indexOf('\r\n\r\n');
           const length = Number(/content-length: (\d+)/iu.exec(got)?.[1]);
-          if (head >= 0 && got.length - head - 4 >= length) socket.end(answer);
+          // No answer at all: the connection stays open until the test ends.
+          if (head >= 0 && got.length - head - 4 >= length) {
+            if (answer) socket.end(answer);
+            else held.push(socket);
+          }
         });
       });
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -116,6 +122,7 @@ describe('the hook launcher (<governor home>/bin/governor-hook)', () => {
       writeFileSync(endpoint, `${(server.address() as AddressInfo).port} token ${process.pid}\n`);
     });
     afterEach(async () => {
+      for (const socket of held.splice(0)) socket.destroy();
       await new Promise((resolve) => server.close(resolve));
       await removeTree(temp);
     });
@@ -140,6 +147,58 @@ describe('the hook launcher (<governor home>/bin/governor-hook)', () => {
         const run = await call();
         assert.equal(run.stdout.trim(), 'the Node hook decided', JSON.stringify(cut));
       }
+    });
+
+    describe('sourced by the installed command in a bash hook shell (no launcher process)', () => {
+      const input = '{"hook_event_name":"BeforeTool","text":"naïve ✓"}\n';
+      const command = (agent: string, timeoutMs = 110_000) => agentHookCommand(AGENTS.find((a) => a.id === agent)!.dialect, '/unused', 'linux').replaceAll('--timeout-ms 110000', `--timeout-ms ${timeoutMs}`);
+      const run = (shell: string, text: string) => new Promise<Finished>((resolve) => {
+        const child = spawn(shell, ['-c', text], { cwd: ws, env, stdio: ['pipe', 'pipe', 'pipe'] });
+        child.stdin.end(input);
+        void finished(child).then(resolve);
+      });
+      /** The launcher as a process says so on stderr before it runs as it would. */
+      const markLauncher = () => writeFileSync(launcher, readFileSync(launcher, 'utf8').replace('\nhook=', '\necho "the launcher ran" >&2\nhook='));
+
+      it('passes on a whole answer from the shell itself; sh runs the launcher instead', async () => {
+        markLauncher();
+        answer = reply(`2\n\n${STDERR_MARKER}\nrefused here.`);
+        const bash = await run('/bin/bash', command('gemini'));
+        assert.equal(bash.code, 2, bash.stderr);
+        assert.equal(bash.stderr, 'refused here', 'no launcher process, no wrapping');
+        const sh = await run('/bin/sh', command('gemini'));
+        assert.equal(sh.code, 2, sh.stderr);
+        assert.equal(sh.stderr, 'the launcher ran\nrefused here\n');
+      });
+
+      it('a resident that does not answer in time is the agent’s own block (Copilot CLI’s JSON deny), never an allow', async () => {
+        answer = '';
+        const copilot = await run('/bin/bash', command('copilot', 1000));
+        assert.equal(copilot.code, 0, copilot.stderr);
+        const deny = JSON.parse(copilot.stdout.trim().split('\n').at(-1) ?? '') as Record<string, unknown>;
+        assert.equal(deny.permissionDecision, 'deny');
+        assert.match(String(deny.permissionDecisionReason), /its resident governor \(pid \d+\) did not answer within 2 s, so this call is refused/);
+        const gemini = await run('/bin/bash', command('gemini', 1000));
+        assert.equal(gemini.code, 2);
+        assert.match(gemini.stderr, /did not answer within 2 s/);
+      });
+
+      it('an answer cut short: the input goes to the launcher whole and the Node hook decides', async () => {
+        markLauncher();
+        answer = reply('0\n{"decision":"de', 200);
+        const cut = await run('/bin/bash', command('gemini'));
+        assert.equal(cut.stdout.trim(), 'the Node hook decided', cut.stderr);
+        assert.match(cut.stderr, /the launcher ran/);
+        assert.equal(readFileSync(join(temp, 'node-hook-input'), 'utf8'), input);
+      });
+
+      it('no resident: the client reads nothing and the launcher decides', async () => {
+        await new Promise((resolve) => server.close(resolve));
+        server = createServer().listen(0);
+        const none = await run('/bin/bash', command('gemini'));
+        assert.equal(none.stdout.trim(), 'the Node hook decided', none.stderr);
+        assert.equal(readFileSync(join(temp, 'node-hook-input'), 'utf8'), input);
+      });
     });
   });
 
