@@ -111,8 +111,7 @@ describe('pending native changes (pre → post, or reconciled)', () => {
     const others = Array.from({ length: 300 }, (_, i) => `src/auth/kept${i}.ts`);
     for (const rel of others) await writeFile(join(h.root, rel), LOGIN);
     for (const [i, rel] of others.entries()) {
-      const pre = editLogin('pre', `vscode:s1:kept_${i}`);
-      await b.handle({ ...pre, calls: [{ ...pre.calls[0], input: { path: join(h.root, rel) } }] });
+      await b.handle({ ...editLogin('pre', `vscode:s1:kept_${i}`), calls: [{ tool: 'edit_file', input: { path: join(h.root, rel) }, edits: [{ search: 'return false;', replace: 'return true;', all: false }] }] });
     }
     await b.handle(editLogin('pre', 'vscode:s1:landed'));
     await writeFile(join(h.root, 'src/auth/login.ts'), EDITED);
