@@ -92,7 +92,8 @@ export function removeAgentTemp(temp: string, governorHome = join(temp, 'governo
   for (const pid of pids) signal(pid, 'SIGTERM');
   const deadline = Date.now() + 5_000;
   while (pids.some((pid) => signal(pid, 0)) && Date.now() < deadline) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
-  rmSync(temp, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+  // A detached intent-map worker may still be writing under the governor home for a few seconds.
+  rmSync(temp, { recursive: true, force: true, maxRetries: 30, retryDelay: 200 });
 }
 
 /** Sends `sig` to `pid`; false when there is no such process. */
