@@ -2,7 +2,7 @@ import { codexDialect } from '../codex/codexDialect';
 import { isRecord, mapByTable, missingInput, resolveAgainst, stringField, unknownEvent, type AgentPlace, type HookDialect, type HookEvent, type HookReply, type NativeToolTable } from '../common/hookDialect';
 import type { BridgeAnswer, NativeCall, NativeEdit, ToolMapping } from '../common/nativeCall';
 import { RESIDENT_SERVER_NAME } from '../claude/residentHook';
-import type { ToolName } from '../../tools/toolName';
+import { isToolName } from '../../tools/toolName';
 
 /**
  * Cline's hook files (the `cline` CLI 3.0.65 and its @cline/core 0.0.86, verified against the binary): an
@@ -93,11 +93,6 @@ const TABLE: NativeToolTable = {
   use_mcp_tool: mcpTool,
 };
 
-/** The governor's own MCP tools (typed, so a new one cannot be forgotten here): that server governs them itself. */
-const OWN_MCP_TOOLS: Record<ToolName, true> = {
-  list_intents: true, select_active_intent: true, read_file: true, list_files: true, write_file: true, edit_file: true, delete_file: true, run_command: true, request_scope_expansion: true,
-};
-
 /**
  * The extension's use_mcp_tool {server_name, tool_name, arguments} names the server and the tool apart: the
  * governor's own server judges its tools itself, another server's run as the plan's mcp_tools allows.
@@ -106,7 +101,7 @@ function mcpTool(input: Record<string, unknown>): ToolMapping {
   const server = stringField(input, 'server_name');
   const tool = stringField(input, 'tool_name');
   if (!server || !tool) return invalid('use_mcp_tool', 'server_name and tool_name');
-  if (server === RESIDENT_SERVER_NAME && Object.hasOwn(OWN_MCP_TOOLS, tool)) return { kind: 'passthrough' };
+  if (server === RESIDENT_SERVER_NAME && isToolName(tool)) return { kind: 'passthrough' };
   return { kind: 'refused', reason: `'${tool}' is a tool of another MCP server ('${server}'): Intent Governor cannot see what it reads or changes, so it is refused unless the plan's mcp_tools allows it (governance fails closed). Use run_commands and the editor, or the intent-governor tools.`, foreign: { server, tool } };
 }
 

@@ -8,7 +8,7 @@ import { isRecord, mapByTable, missingInput, stringField, unknownEvent, type Age
 import type { BridgeAnswer, ToolMapping } from '../common/nativeCall';
 import { joinedTool } from '../../approval/mcpToolPattern';
 import { RESIDENT_SERVER_NAME } from '../claude/residentHook';
-import type { ToolName } from '../../tools/toolName';
+import { isToolName } from '../../tools/toolName';
 
 /**
  * GitHub Copilot CLI's hooks (`.github/hooks/*.json`, version 1; https://docs.github.com/copilot/reference/hooks-reference),
@@ -169,11 +169,6 @@ const TABLE: NativeToolTable = {
 
 const mapTable = mapByTable('Copilot CLI', PASSTHROUGH, TABLE);
 
-/** The governor's own MCP tools (typed, so a new one cannot be forgotten here): that server governs them itself. */
-const OWN_MCP_TOOLS: Record<ToolName, true> = {
-  list_intents: true, select_active_intent: true, read_file: true, list_files: true, write_file: true, edit_file: true, delete_file: true, run_command: true, request_scope_expansion: true,
-};
-
 /**
  * MCP tools reach the hooks as `<server>-<tool>` (verified with 1.0.102; Copilot CLI's own tools hold no '-'). The
  * bridge cannot see what another server's tool does, so it runs only as the plan's mcp_tools allows; a name with
@@ -181,7 +176,7 @@ const OWN_MCP_TOOLS: Record<ToolName, true> = {
  */
 function mapTool(toolName: string, toolInput: Record<string, unknown>, place: AgentPlace): ToolMapping {
   const prefix = `${RESIDENT_SERVER_NAME}-`;
-  if (toolName.startsWith(prefix) && Object.hasOwn(OWN_MCP_TOOLS, toolName.slice(prefix.length))) return { kind: 'passthrough' };
+  if (toolName.startsWith(prefix) && isToolName(toolName.slice(prefix.length))) return { kind: 'passthrough' };
   const foreign = PASSTHROUGH.has(toolName) || Object.hasOwn(TABLE, toolName) ? undefined : joinedTool(toolName, '-');
   if (foreign) return { kind: 'refused', reason: `'${toolName}' is a tool of another MCP server: Intent Governor cannot see what it reads or changes, so it is refused unless the plan's mcp_tools allows it (governance fails closed). Use Copilot CLI's file and shell tools or the intent-governor tools.`, foreign };
   return mapTable(toolName, toolInput, place);

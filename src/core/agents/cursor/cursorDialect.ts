@@ -2,7 +2,7 @@ import { parseCodexPatch } from '../common/applyPatch';
 import { fileUriPath, isRecord, resolveAgainst, type AgentPlace, type HookDialect, type HookEvent, type HookReply } from '../common/hookDialect';
 import type { BridgeAnswer, NativeCall, NativeEdit, ToolMapping } from '../common/nativeCall';
 import { RESIDENT_SERVER_NAME } from '../claude/residentHook';
-import type { ToolName } from '../../tools/toolName';
+import { isToolName } from '../../tools/toolName';
 
 /**
  * Cursor's hooks (`.cursor/hooks.json`, https://cursor.com/docs/hooks, formerly /docs/agent/hooks): one JSON document
@@ -255,15 +255,6 @@ const TABLE: Record<string, (input: Record<string, unknown>, place: AgentPlace) 
   },
 };
 
-/** The governor's own MCP tools (typed, so a new one cannot be forgotten here): that server governs them itself. */
-const OWN_MCP_TOOLS: Record<ToolName, true> = {
-  list_intents: true, select_active_intent: true, read_file: true, list_files: true, write_file: true, edit_file: true, delete_file: true, run_command: true, request_scope_expansion: true,
-};
-
-function isOwnTool(name: string): boolean {
-  return Object.hasOwn(OWN_MCP_TOOLS, name);
-}
-
 function otherServer(name: string): ToolMapping {
   return refused(`'${name}' is a tool of an MCP server other than Intent Governor's: Intent Governor cannot see what it reads or changes, so it is refused (governance fails closed). Use Cursor's file and shell tools or the intent-governor MCP tools.`);
 }
@@ -284,7 +275,7 @@ function mcpTool(toolName: string): ToolMapping {
   const colon = rest.indexOf(':');
   const server = colon >= 0 ? rest.slice(0, colon).trim() : undefined;
   const tool = colon >= 0 ? rest.slice(colon + 1).trim() : rest;
-  if ((server === undefined || server === RESIDENT_SERVER_NAME) && isOwnTool(tool)) return { kind: 'passthrough' };
+  if ((server === undefined || server === RESIDENT_SERVER_NAME) && isToolName(tool)) return { kind: 'passthrough' };
   if (server && tool) return foreignTool(toolName, server, tool);
   return unnamedServer(toolName);
 }
@@ -320,7 +311,7 @@ function mcpExecution(event: string, input: Record<string, unknown>): ToolMappin
   const url = nonEmpty(input.url);
   const command = nonEmpty(input.command);
   const ours = named !== undefined ? named === RESIDENT_SERVER_NAME : url !== undefined ? isOurUrl(url) : command !== undefined && isOurLaunch(command);
-  if (ours && isOwnTool(tool)) return { kind: 'passthrough' };
+  if (ours && isToolName(tool)) return { kind: 'passthrough' };
   if (named !== undefined && tool !== '') return foreignTool(given, named, tool);
   // A server known only by its URL or command has no name a plan could give it.
   return named === undefined && !ours ? unnamedServer(given) : otherServer(given);
