@@ -6,15 +6,12 @@ import type { TraceRecord } from '../support/agentTraceSchema';
 import { builtGovernor, governorHomes, orchestrationJsonl, pathWithSilentPreToolNode, removeAgentTemp, seedAgentWorkspace } from './agentWorkspace';
 import { startScriptedOpenAI, type ScriptStep, type ScriptedOpenAI } from '../support/scriptedOpenAI';
 import { ensureBuilt } from './claudeCodeDriver';
-import { pathWithCodex, provisionedCodex, runCodex, writeCodexConfig, type CodexRun } from './codexDriver';
+import { pathWithCodex, provisionedCodex, runCodex, writeCodexConfig, codexPatch, type CodexRun } from './codexDriver';
 
 interface Played {
   run: CodexRun;
   model: ScriptedOpenAI;
 }
-
-/** An apply_patch input (Codex's freeform patch text), as the scripted model sends it. */
-const patch = (...hunks: string[]) => ({ input: `*** Begin Patch\n${hunks.join('\n')}\n*** End Patch\n` });
 
 /**
  * The real Codex CLI, offline, with a scripted Responses API model, governed through the hooks
@@ -69,7 +66,7 @@ describe('agents: the real Codex CLI governed through its hooks (the hook bridge
   const jsonl = (name: string): Record<string, unknown>[] => orchestrationJsonl(ws, name);
 
   it('an in-scope apply_patch that adds a file lands and is traced as codex-cli under the intent', async () => {
-    const { model } = await play([{ tool: 'apply_patch', input: patch('*** Add File: src/auth/token.ts', '+export const token = 1;') }, { text: 'written' }]);
+    const { model } = await play([{ tool: 'apply_patch', input: codexPatch('*** Add File: src/auth/token.ts', '+export const token = 1;') }, { text: 'written' }]);
     assert.match(model.toolResults()[0]?.text ?? '', /Success\. Updated the following files:\nA src\/auth\/token\.ts/, JSON.stringify(model.toolResults()));
     assert.equal(readFileSync(join(ws, 'src/auth/token.ts'), 'utf8'), 'export const token = 1;\n');
     const record = jsonl('agent_trace.jsonl').at(-1) as TraceRecord | undefined;
@@ -83,7 +80,7 @@ describe('agents: the real Codex CLI governed through its hooks (the hook bridge
   it('an in-scope apply_patch that edits a file lands and is traced as a change to that file', async () => {
     const { model } = await play([
       { tool: 'exec_command', input: { cmd: 'cat src/auth/login.ts' } },
-      { tool: 'apply_patch', input: patch('*** Update File: src/auth/login.ts', '@@', ' export function login() {', '-  return false;', '+  return true;', ' }') },
+      { tool: 'apply_patch', input: codexPatch('*** Update File: src/auth/login.ts', '@@', ' export function login() {', '-  return false;', '+  return true;', ' }') },
       { text: 'edited' },
     ]);
     assert.match(model.toolResults()[1]?.text ?? '', /Success\. Updated the following files:\nM src\/auth\/login\.ts/, JSON.stringify(model.toolResults()));
@@ -98,8 +95,8 @@ describe('agents: the real Codex CLI governed through its hooks (the hook bridge
   it('an out-of-scope apply_patch is refused and does not land (Codex 0.169 enforces a deny for apply_patch): the model reads SCOPE_VIOLATION, the governance log has it', async () => {
     // openai/codex#27833 reported apply_patch running despite a PreToolUse deny; this pins that it does not here.
     const { model } = await play([
-      { tool: 'apply_patch', input: patch('*** Update File: src/billing/invoice.ts', '@@', '-export const invoice = 1;', '+export const invoice = 2;') },
-      { tool: 'apply_patch', input: patch('*** Add File: src/billing/x.ts', '+x') },
+      { tool: 'apply_patch', input: codexPatch('*** Update File: src/billing/invoice.ts', '@@', '-export const invoice = 1;', '+export const invoice = 2;') },
+      { tool: 'apply_patch', input: codexPatch('*** Add File: src/billing/x.ts', '+x') },
       { text: 'refused' },
     ]);
     assert.equal(readFileSync(join(ws, 'src/billing/invoice.ts'), 'utf8'), 'export const invoice = 1;\n', 'the denied edit did not land');
@@ -114,7 +111,7 @@ describe('agents: the real Codex CLI governed through its hooks (the hook bridge
   });
 
   it('a patch path is judged where Codex resolves it (its working directory), not at the workspace root', async () => {
-    const { model } = await play([{ tool: 'apply_patch', input: patch('*** Add File: src/auth/x.ts', '+x') }, { text: 'refused' }], { cwd: join(ws, 'src', 'other') });
+    const { model } = await play([{ tool: 'apply_patch', input: codexPatch('*** Add File: src/auth/x.ts', '+x') }, { text: 'refused' }], { cwd: join(ws, 'src', 'other') });
     assert.equal(existsSync(join(ws, 'src/auth/x.ts')), false);
     assert.equal(existsSync(join(ws, 'src/other/src/auth/x.ts')), false);
     assert.match(model.toolResults()[0]?.text ?? '', /\[SCOPE_VIOLATION\] "src\/other\/src\/auth\/x\.ts"/, JSON.stringify(model.toolResults()));
@@ -136,7 +133,7 @@ describe('agents: the real Codex CLI governed through its hooks (the hook bridge
     const intents = readFileSync(join(ws, '.orchestration/active_intents.yaml'), 'utf8');
     const hooks = readFileSync(join(ws, '.codex/hooks.json'), 'utf8');
     const { model } = await play([
-      { tool: 'apply_patch', input: patch('*** Add File: .orchestration/active_intents.yaml', '+active_intents: []') },
+      { tool: 'apply_patch', input: codexPatch('*** Add File: .orchestration/active_intents.yaml', '+active_intents: []') },
       { tool: 'exec_command', input: { cmd: 'echo {} > .codex/hooks.json' } },
       { text: 'refused' },
     ]);
@@ -155,7 +152,7 @@ describe('agents: the real Codex CLI governed through its hooks (the hook bridge
   });
 
   it('a patch that deletes a file is refused with what to do instead, and the file stays', async () => {
-    const { model } = await play([{ tool: 'apply_patch', input: patch('*** Delete File: src/auth/login.ts') }, { text: 'refused' }]);
+    const { model } = await play([{ tool: 'apply_patch', input: codexPatch('*** Delete File: src/auth/login.ts') }, { text: 'refused' }]);
     assert.ok(existsSync(join(ws, 'src/auth/login.ts')));
     assert.match(model.toolResults()[0]?.text ?? '', /deletes src\/auth\/login\.ts.*delete the file with a shell command/, JSON.stringify(model.toolResults()));
   });
@@ -164,7 +161,7 @@ describe('agents: the real Codex CLI governed through its hooks (the hook bridge
     // Codex 0.169 runs the tool unless a hook exits 2 with a reason on stderr; the installed command always gives one.
     const { model } = await play(
       [
-        { tool: 'apply_patch', input: patch('*** Add File: src/billing/x.ts', '+x') },
+        { tool: 'apply_patch', input: codexPatch('*** Add File: src/billing/x.ts', '+x') },
         { tool: 'exec_command', input: { cmd: 'echo x > src/billing/y.ts' } },
         { text: 'blocked' },
       ],
@@ -198,7 +195,7 @@ describe('agents: the real Codex CLI governed through its hooks (the hook bridge
     writeFileSync(join(ws, '.orchestration', 'hooks.json'), JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'apply_patch', hooks: [{ type: 'command', command: mover }] }] } }, null, 2));
     const trust = builtGovernor(['hooks', 'trust', '--yes', '--workspace', ws], { HOME: home, ...governorHomes(temp) });
     assert.equal(trust.status, 0, trust.stdout + trust.stderr);
-    const { model } = await play([{ tool: 'apply_patch', input: patch('*** Add File: src/billing/moved.ts', '+export const moved = 1;') }, { text: 'written' }]);
+    const { model } = await play([{ tool: 'apply_patch', input: codexPatch('*** Add File: src/billing/moved.ts', '+export const moved = 1;') }, { text: 'written' }]);
     assert.match(model.toolResults()[0]?.text ?? '', /A src\/auth\/moved\.ts/, JSON.stringify(model.toolResults()));
     assert.equal(readFileSync(join(ws, 'src/auth/moved.ts'), 'utf8'), 'export const moved = 1;\n', 'Codex applied the rewritten patch');
     assert.equal(existsSync(join(ws, 'src/billing/moved.ts')), false, 'and never the original');

@@ -75,3 +75,8 @@ export async function runCodex(options: { binary: string; cwd: string; modelUrl:
   const run = await finishedWithin(child, 90_000);
   return { ...run, events: jsonLines(run.stdout) };
 }
+
+/** Codex CLI's apply_patch input for `hunks` (`*** Add File: …`, `+line`, …) between its begin and end markers. */
+export function codexPatch(...hunks: string[]): { input: string } {
+  return { input: `*** Begin Patch\n${hunks.join('\n')}\n*** End Patch\n` };
+}

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { residentEndpointPid } from '../../src/core/bridge/residentEndpoint';
 import { builtGovernor, governorHomes, orchestrationJsonl, removeAgentTemp, seedAgentWorkspace } from './agentWorkspace';
 import { ensureBuilt } from './claudeCodeDriver';
-import { pathWithCodex, provisionedCodex, runCodex, writeCodexConfig } from './codexDriver';
+import { pathWithCodex, provisionedCodex, runCodex, writeCodexConfig, codexPatch } from './codexDriver';
 import { provisionedCopilot, runCopilot } from './copilotDriver';
 import { provisionedGemini, runGemini } from './geminiDriver';
 import { provisionedCline, runCline } from './clineDriver';
@@ -12,8 +12,6 @@ import { provisionedOpencode, runOpencode } from './opencodeDriver';
 import { startScriptedAnthropic } from '../support/scriptedAnthropic';
 import { startScriptedGemini, type ScriptStep } from '../support/scriptedGemini';
 import { startScriptedOpenAI } from '../support/scriptedOpenAI';
-
-const patch = (...hunks: string[]) => ({ input: `*** Begin Patch\n${hunks.join('\n')}\n*** End Patch\n` });
 
 /**
  * The real Gemini CLI, Codex CLI and Copilot CLI with the workspace's resident governor on (as users get it): the
@@ -135,9 +133,9 @@ describe('agents: one resident governor for every command-hook agent', function 
   it('Codex CLI: the resident decides apply_patch (in scope lands, out of scope refused)', async () => {
     install('codex');
     const model = await startScriptedOpenAI([
-      { tool: 'apply_patch', input: patch('*** Add File: src/auth/a.ts', '+export const a = 1;') },
-      { tool: 'apply_patch', input: patch('*** Add File: src/auth/b.ts', '+export const b = 1;') },
-      { tool: 'apply_patch', input: patch('*** Add File: src/billing/x.ts', '+x') },
+      { tool: 'apply_patch', input: codexPatch('*** Add File: src/auth/a.ts', '+export const a = 1;') },
+      { tool: 'apply_patch', input: codexPatch('*** Add File: src/auth/b.ts', '+export const b = 1;') },
+      { tool: 'apply_patch', input: codexPatch('*** Add File: src/billing/x.ts', '+x') },
       { text: 'done' },
     ]);
     try {
@@ -197,7 +195,7 @@ describe('agents: one resident governor for every command-hook agent', function 
     await playGemini([{ tool: 'write_file', input: { file_path: 'src/auth/g1.ts', content: 'export const g = 1;\n' } }, { text: 'done' }]);
     const pid = await residentUp();
     assert.ok(pid);
-    const model = await startScriptedOpenAI([{ tool: 'apply_patch', input: patch('*** Add File: src/auth/c1.ts', '+export const c = 1;') }, { text: 'done' }]);
+    const model = await startScriptedOpenAI([{ tool: 'apply_patch', input: codexPatch('*** Add File: src/auth/c1.ts', '+export const c = 1;') }, { text: 'done' }]);
     try {
       await runCodex({ binary: codex, cwd: ws, modelUrl: model.url, home, env });
     } finally {

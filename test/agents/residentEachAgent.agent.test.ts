@@ -5,14 +5,17 @@ import { residentEndpointPid } from '../../src/core/bridge/residentEndpoint';
 import { builtGovernor, governorHomes, orchestrationJsonl, removeAgentTemp, seedAgentWorkspace } from './agentWorkspace';
 import { ensureBuilt } from './claudeCodeDriver';
 import { provisionedCline, runCline } from './clineDriver';
-import { pathWithCodex, provisionedCodex, runCodex, writeCodexConfig } from './codexDriver';
+import { codexPatch, pathWithCodex, provisionedCodex, runCodex, writeCodexConfig } from './codexDriver';
 import { provisionedCopilot, runCopilot } from './copilotDriver';
 import { provisionedOpencode, runOpencode } from './opencodeDriver';
 import { startScriptedAnthropic, type ScriptStep } from '../support/scriptedAnthropic';
-import { startScriptedOpenAI } from '../support/scriptedOpenAI';
+import { startScriptedOpenAI, type ScriptedOpenAI } from '../support/scriptedOpenAI';
 import { localProcessGone } from '../../src/core/io/processIdentity';
 
 /** What one agent session left: the model's tool results (JSON), how many script steps were not played, the agent's output. */
+/** What a session against a scripted model needs of it (the OpenAI and Anthropic stand-ins alike). */
+type ScriptedModel = Pick<ScriptedOpenAI, 'url' | 'remaining' | 'toolResults' | 'close'>;
+
 interface Played {
   results: string;
   remaining: number;
@@ -105,65 +108,41 @@ describe('agents: each agent through a killed resident governor, and STALE_FILE 
   };
   const refusalsOf = (code: string) => orchestrationJsonl(ws, 'governance_log.jsonl').filter((entry) => entry.code === code);
 
-  const patch = (...hunks: string[]) => ({ input: `*** Begin Patch\n${hunks.join('\n')}\n*** End Patch\n` });
+  /** One session of the agent (`run`, given the model's URL) against a scripted model, which is closed after it. */
+  const playOn = async (model: ScriptedModel, run: (modelUrl: string) => Promise<{ stdout: string; stderr: string }>): Promise<Played> => {
+    try {
+      const ran = await run(model.url);
+      return { results: JSON.stringify(model.toolResults()), remaining: model.remaining(), output: ran.stdout + ran.stderr };
+    } finally {
+      await model.close();
+    }
+  };
 
   const AGENTS: AgentUnderTest[] = [
     {
       name: 'Codex CLI',
       agent: 'codex',
-      write: (rel, line) => ({ tool: 'apply_patch', input: patch(`*** Add File: ${rel}`, `+${line}`) }),
-      async play(script) {
-        const model = await startScriptedOpenAI(script);
-        try {
-          const run = await runCodex({ binary: codex, cwd: ws, modelUrl: model.url, home, env });
-          return { results: JSON.stringify(model.toolResults()), remaining: model.remaining(), output: run.stdout + run.stderr };
-        } finally {
-          await model.close();
-        }
-      },
+      write: (rel, line) => ({ tool: 'apply_patch', input: codexPatch(`*** Add File: ${rel}`, `+${line}`) }),
+      play: async (script) => playOn(await startScriptedOpenAI(script), (modelUrl) => runCodex({ binary: codex, cwd: ws, modelUrl, home, env })),
     },
     {
       name: 'Copilot CLI',
       agent: 'copilot',
       write: (rel, line) => ({ tool: 'create', input: { path: join(ws, rel), file_text: `${line}\n` } }),
-      async play(script) {
-        const model = await startScriptedAnthropic(script);
-        try {
-          const run = await runCopilot({ binary: copilot, cwd: ws, trusted: ws, modelUrl: model.url, home, env });
-          return { results: JSON.stringify(model.toolResults()), remaining: model.remaining(), output: run.stdout + run.stderr };
-        } finally {
-          await model.close();
-        }
-      },
+      play: async (script) => playOn(await startScriptedAnthropic(script), (modelUrl) => runCopilot({ binary: copilot, cwd: ws, trusted: ws, modelUrl, home, env })),
     },
     {
       name: 'Cline',
       agent: 'cline',
       write: (rel, line) => ({ tool: 'editor', input: { path: join(ws, rel), new_text: `${line}\n` } }),
       refusalEndsTask: true,
-      async play(script) {
-        const model = await startScriptedOpenAI(script);
-        try {
-          const run = await runCline({ binary: cline, cwd: ws, modelUrl: model.url, home, env });
-          return { results: JSON.stringify(model.toolResults()), remaining: model.remaining(), output: run.stdout + run.stderr };
-        } finally {
-          await model.close();
-        }
-      },
+      play: async (script) => playOn(await startScriptedOpenAI(script), (modelUrl) => runCline({ binary: cline, cwd: ws, modelUrl, home, env })),
     },
     {
       name: 'OpenCode',
       agent: 'opencode',
       write: (rel, line) => ({ tool: 'write', input: { filePath: rel, content: `${line}\n` } }),
-      async play(script) {
-        const model = await startScriptedOpenAI(script);
-        try {
-          const run = await runOpencode({ binary: opencode, cwd: ws, modelUrl: model.url, home, env });
-          return { results: JSON.stringify(model.toolResults()), remaining: model.remaining(), output: run.stdout + run.stderr };
-        } finally {
-          await model.close();
-        }
-      },
+      play: async (script) => playOn(await startScriptedOpenAI(script), (modelUrl) => runOpencode({ binary: opencode, cwd: ws, modelUrl, home, env })),
     },
   ];
 
