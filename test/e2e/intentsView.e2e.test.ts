@@ -6,7 +6,7 @@ import { parseIntentsFile } from '../../src/core/intents/intentsFile';
 import { FileAnchorStore } from '../../src/core/trace/anchorStore';
 import { JsonlTraceSink } from '../../src/core/trace/traceWriter';
 import { repoRoot } from '../vscode/provisioned';
-import { webviewFrame } from '../vscode/workbenchActions';
+import { openPalette, webviewFrame } from '../vscode/workbenchActions';
 import { launchGovernedVsCode, pickIntentInPalette, waitFor, type GovernedVsCode, shoot } from './e2eSupport';
 
 const shots = join(repoRoot, 'test-results', 'intents-view');
@@ -29,22 +29,7 @@ async function seedLogs(workspace: string, anchorDir: string): Promise<void> {
 
 /** Runs a palette command by its title with the keyboard (Enter on the first match), which a re-rendering list cannot dodge. */
 async function runCommand(page: Page, title: string): Promise<void> {
-  const input = page.locator('.quick-input-widget input');
-  // A notification or dialog that comes up at that moment (the first-run walkthrough's, a first-use notice) can leave
-  // the palette inert: it is named in the log, dismissed with Escape, and the palette opened again (twice at most).
-  for (let attempt = 1; ; attempt++) {
-    await page.keyboard.press('F1');
-    await input.waitFor({ state: 'visible' });
-    try {
-      await input.fill(`>${title}`, { timeout: 5_000 });
-      break;
-    } catch (error) {
-      if (attempt === 3) throw error;
-      const dialog = await page.locator('.monaco-dialog-box').first().textContent({ timeout: 500 }).catch(() => null);
-      process.stderr.write(`runCommand(${title}): the palette was inert${dialog ? ` under a dialog: ${dialog}` : ''}; trying again\n`);
-      await page.keyboard.press('Escape');
-    }
-  }
+  const input = await openPalette(page, `>${title}`);
   await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ state: 'visible', timeout: 30_000 });
   await input.press('Enter');
 }

@@ -1,12 +1,32 @@
 // What a human does in the web workbench, shared by the end-to-end tests and the inspector benchmark.
-import type { FrameLocator, Page } from 'playwright-core';
+import type { FrameLocator, Locator, Page } from 'playwright-core';
+
+/**
+ * Opens the command palette with `text` typed in, as a human would. Something that takes focus just after F1 (a view
+ * that focuses once it has rendered, a notification, a dialog) closes the palette under the keystrokes: the input
+ * goes inert for its closing animation, then hidden. The palette is then opened again, twice at most, and the
+ * interruption named on stderr.
+ */
+export async function openPalette(page: Page, text: string): Promise<Locator> {
+  const input = page.locator('.quick-input-widget input');
+  for (let attempt = 1; ; attempt++) {
+    await page.keyboard.press('F1');
+    try {
+      await input.waitFor({ state: 'visible', timeout: 10_000 });
+      await input.fill(text, { timeout: 5_000 });
+      return input;
+    } catch (error) {
+      if (attempt === 3) throw error;
+      const dialog = await page.locator('.monaco-dialog-box').first().textContent({ timeout: 500 }).catch(() => null);
+      process.stderr.write(`openPalette(${text}): the palette closed under the typing${dialog ? `, a dialog is up: ${dialog}` : ''}; opening it again\n`);
+      await page.keyboard.press('Escape');
+    }
+  }
+}
 
 /** Runs a command by its palette title (`Intent Governor: Open Trace Inspector`), as a human would. */
 export async function runPaletteCommand(page: Page, title: string): Promise<void> {
-  await page.keyboard.press('F1');
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible' });
-  await input.fill(`>${title}`);
+  await openPalette(page, `>${title}`);
   await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().click();
 }
 
