@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { isAbsolute } from 'node:path';
+import { basename, isAbsolute } from 'node:path';
 import { closeHookCall, openHookCall, refuseHookCall } from '../agents/hookDoor';
 import { DIALECTS } from '../agents/registry';
 import type { BridgeAnswer, BridgeRequest } from '../agents/common/nativeCall';
@@ -20,11 +20,33 @@ export interface AgentHookRouteOptions {
   /**
    * Whether a post event may be answered at once and recorded after the answer (its record is already guaranteed by
    * the pending entry its pre left): when no user hook of the agent's door has anything to say about it. The session's
-   * next call waits for that recording, so it is judged against what the post recorded.
+   * next call waits for that recording when what the post records could change its judgement (see mayGoAhead).
    */
   answerPostEarly?(request: BridgeRequest): boolean;
   /** Told each answer's own time (the benchmark's `INTENT_GOVERNOR_HOOK_TIMINGS`): from the parsed input to the answer written. */
   answered?(agent: string, event: string, ms: number): void;
+}
+
+/** A post being recorded after its answer: what it holds back, and the file names it records. */
+interface Recording {
+  done: Promise<unknown>;
+  names: ReadonlySet<string>;
+}
+
+/** A file's last path segment, folded: two spellings of one file (relative, absolute, other case) share it. */
+function fileName(path: string): string {
+  return basename(path).toLowerCase();
+}
+
+/**
+ * Whether a session's call may be judged while its previous post is still being recorded. That recording only moves
+ * the session's read ledger to what the agent wrote (and appends the record), so a pre that reads or writes other
+ * files is judged the same either way; a pre on one of those files, a command (it may name any file), another post
+ * (records keep their order) and lifecycle events wait. A file reached through a link under another name would be
+ * judged against the older basis, which can only refuse (STALE_FILE), never let a change through.
+ */
+function mayGoAhead(request: BridgeRequest, recording: Recording): boolean {
+  return request.phase === 'pre' && request.calls.every((call) => call.tool !== 'run_command' && !recording.names.has(fileName(call.input.path)));
 }
 
 /** Below the launcher's read timeout: the answer, a refusal if need be, must reach it before it gives up. */
@@ -55,7 +77,7 @@ function forwardedEnv(headers: IncomingHttpHeaders, base: NodeJS.ProcessEnv): No
  */
 export function agentHookRoute(options: AgentHookRouteOptions): LocalRoute {
   /** Each session's post still being recorded after its answer went out. */
-  const recording = new Map<string, Promise<unknown>>();
+  const recording = new Map<string, Recording>();
   return {
     path: AGENT_HOOK_PATH,
     methods: ['POST'],
@@ -77,7 +99,8 @@ export function agentHookRoute(options: AgentHookRouteOptions): LocalRoute {
         const intent = options.intentFromEnv ? env.INTENT_GOVERNOR_INTENT || undefined : undefined;
         const request = intent ? { ...step.request, intent_id: intent } : step.request;
         const session = request.session_id;
-        await recording.get(session);
+        const inFlight = recording.get(session);
+        if (inFlight && !mayGoAhead(request, inFlight)) await inFlight.done;
         if (request.phase === 'post' && options.answerPostEarly?.(request)) {
           // Begun once the answer has left: Node writes a response on a later tick, which recording done at once would hold back.
           const done = new Promise<number>((resolve) => setImmediate(() => resolve(performance.now())))
@@ -86,9 +109,10 @@ export function agentHookRoute(options: AgentHookRouteOptions): LocalRoute {
               options.answered?.(dialect.id, 'PostToolUse(recorded after the answer)', performance.now() - begun);
             })
             .catch(() => undefined); // the pending entry stays: the reconciler records it
-          recording.set(session, done);
+          const entry: Recording = { done, names: new Set(request.calls.flatMap((call) => (call.tool === 'run_command' ? [] : [fileName(call.input.path)]))) };
+          recording.set(session, entry);
           void done.finally(() => {
-            if (recording.get(session) === done) recording.delete(session);
+            if (recording.get(session) === entry) recording.delete(session);
           });
           reply = closeHookCall(dialect, step, { decision: 'allow' });
         } else {
