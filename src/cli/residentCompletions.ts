@@ -58,7 +58,7 @@ interface Outstanding {
  * changed otherwise may be a person's save, or a write still under way. At its Stop (SubagentStop) an agent's
  * last changes are completed whatever the files hold (the post finds nothing to record when the tool failed),
  * and so is every change when the session closes. If the governor itself dies first, the pending entry is there:
- * the next governor records the change (`post event never came`).
+ * the next governor records the change (`the governor that allowed it stopped before recording it`).
  */
 export class ResidentCompletions {
   private readonly open = new Map<string, Outstanding>();

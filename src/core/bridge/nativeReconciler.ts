@@ -14,6 +14,12 @@ export const POST_GRACE_MS = 5_000;
 export const UNCHANGED_KEEP_MS = 60 * 60_000;
 
 export const RECONCILED = 'post event never came';
+/**
+ * The governor that allowed the change, or the process that had taken it to record, stopped first. Its post may
+ * well have come (a resident answers a file change's post before recording it), so the label does not say it never did.
+ */
+export const OWNER_STOPPED = 'the governor that allowed it stopped before recording it';
+export const RECORDER_STOPPED = 'the process recording it stopped before it was recorded';
 
 export interface ReconcileOptions {
   /** This session ended (its SessionEnd): its pending changes are due now, whatever their age. */
@@ -96,14 +102,14 @@ export async function reconcileNativeChanges(pending: PendingNativeChanges, root
       }
       const held = pending.claim(listing.id, `native.${listing.id}.json`);
       if (!held) continue; // its post took it first
-      const reason = ended ? `${RECONCILED} (the session ended)` : ownerGone ? `${RECONCILED} (the governor that allowed it stopped)` : RECONCILED;
+      const reason = ended ? `${RECONCILED} (the session ended)` : ownerGone ? OWNER_STOPPED : RECONCILED;
       summary.recorded += await recordHeld(pending, held, reason, record, () => undefined);
     } else {
       for (const name of listing.deadClaims) {
         const held = pending.claim(listing.id, name);
         if (!held) continue;
         // Its holder may have written the record before it died: a record already in the trace is not written twice.
-        summary.recorded += await recordHeld(pending, held, `${RECONCILED} (the process recording it stopped)`, record, () => recordedInvocations(root));
+        summary.recorded += await recordHeld(pending, held, RECORDER_STOPPED, record, () => recordedInvocations(root));
         break;
       }
     }

@@ -64,7 +64,7 @@ export interface TraceMetadata {
   mutation_class_rule?: string;
   mutation_class_reason?: string;
   files?: FileChangeMeta[];
-  /** An agent's native change recorded although its post event never came, and why. */
+  /** An agent's native change recorded from its pending entry, not by its post, and why (nativeReconciler.ts). */
   reconciled?: string;
   /** Set by the writer when it continues after a union merge (see traceVerify.ts). */
   merge?: MergeNote;

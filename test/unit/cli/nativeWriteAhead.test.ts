@@ -160,7 +160,7 @@ describe('native changes whose post event never came (real hook processes)', fun
     const [record, ...more] = recordsOf('src/auth/login.ts');
     assert.ok(record, 'the change has no trace record');
     assert.equal(more.length, 0);
-    assert.equal(record.metadata.reconciled, 'post event never came (the governor that allowed it stopped)');
+    assert.equal(record.metadata.reconciled, 'the governor that allowed it stopped before recording it');
     assert.equal(record.metadata.agent, 'vscode-agent');
     assert.equal(record.metadata.intent_id, 'auth-refactor');
     assert.equal(record.metadata.invocation_id, 'vscode:s1:call_1#0');

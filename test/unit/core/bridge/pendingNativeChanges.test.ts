@@ -184,7 +184,7 @@ describe('pending native changes (pre → post, or reconciled)', () => {
     await b.reconcilePending();
     assert.deepEqual(
       h.trace.mutations.map((m) => [m.invocation_id, m.reconciled]),
-      [['vscode:s1:died-before#0', 'post event never came (the process recording it stopped)']],
+      [['vscode:s1:died-before#0', 'the process recording it stopped before it was recorded']],
     );
     assert.deepEqual(await waiting(), []);
   });
