@@ -112,8 +112,8 @@ describe('resident governor (hook launcher → /dev/tcp → governor resident)',
     writeFileSync(join(w.h.root, 'src/auth/token.ts'), 'export const token = 1;\n');
     const post = await callHook('gemini', gemini('after-write-file'), { node: false });
     assert.equal(post.code, 0, post.stderr);
-    // The post is answered at once and recorded right after: the session's next call waits for that record.
-    assert.equal((await callHook('gemini', gemini('before-read-file'), { node: false })).code, 0);
+    // The post is answered at once and recorded right after: the session's next call on that file waits for that record.
+    assert.equal((await callHook('gemini', gemini('before-write-file-in-scope'), { node: false })).code, 0);
     const records = w.traceRecords().filter((record) => JSON.stringify(record).includes('src/auth/token.ts'));
     assert.equal(records.length, 1, JSON.stringify(w.traceRecords(), null, 1));
   });
