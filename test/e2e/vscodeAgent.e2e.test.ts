@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { vscodeDialect } from '../../src/core/agents/vscode/vscodeDialect';
@@ -122,6 +123,17 @@ describe('e2e: VS Code’s own agent governed through its hooks', function () {
     assert.equal(record.metadata.agent, 'vscode-agent');
     assert.equal(record.metadata.intent_id, 'auth-refactor');
     assert.equal(record.metadata.operation, 'write');
+  });
+
+  it('five create_file calls in a row are each on the record with the text VS Code saved, though it saves after their PostToolUse', async () => {
+    const files = Array.from({ length: 5 }, (_, i) => ({ rel: `src/auth/quick${i}.ts`, content: `export const quick${i} = ${i};\n` }));
+    const { results } = await turn([...files.map(({ rel, content }) => ({ tool: 'create_file', input: { filePath: join(workspace, rel), content } })), { text: 'written' }]);
+    assert.deepEqual(results.filter((result) => result.text.startsWith(DENIED)), []);
+    for (const { rel, content } of files) {
+      assert.equal(readFileSync(join(workspace, rel), 'utf8'), content);
+      const sha = `sha256:${createHash('sha256').update(content).digest('hex')}`;
+      await waitFor(`the record of ${rel} with the saved text`, async () => ((((await traced(rel)).metadata.files as { after_hash?: string }[] | undefined) ?? []).some((file) => file.after_hash === sha) ? true : undefined), 60_000);
+    }
   });
 
   it('an out-of-scope create_file is refused: the next request carries the denial with SCOPE_VIOLATION, no file, the refusal logged', async () => {

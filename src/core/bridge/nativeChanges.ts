@@ -91,6 +91,8 @@ export class NativeChanges {
     // did, what it recorded). Kept by the pre phase on disk, it also carries the before-contents a closed editor lost.
     const completion = request.calls.some((c) => c.tool !== 'run_command' && c.tool !== 'read_file') ? await this.completePending(request.key) : { kind: 'none' as const };
     const held = completion.kind === 'held' ? completion.held : undefined;
+    // A one-call change whose file does not hold it yet: the post came first (see putBackPosted).
+    let notYet = false;
     try {
       for (const [index, call] of request.calls.entries()) {
         if (call.tool === 'run_command') continue; // unconfined, what it wrote is not known; confined, recorded above
@@ -99,7 +101,13 @@ export class NativeChanges {
           // A reconciliation recorded this very content already (the post came late): no second record.
           if (completion.kind === 'recorded' && Object.hasOwn(completion.after, left.rel) && completion.after[left.rel] === left.hash) return undefined;
           const base = this.beforeOf(left.abs, left.rel, index, call, left.text, stashed, held);
-          if (base.known && (base.hash !== undefined ? base.hash === left.hash : base.before === left.text)) return undefined; // the tool failed or changed nothing
+          const unchanged = base.known && (base.hash !== undefined ? base.hash === left.hash : base.before === left.text);
+          // A file still as it was, or left empty by a write of some text, may be one the tool writes after its post.
+          if (held && request.calls.length === 1 && request.native?.event !== 'PostToolUseFailure' && (unchanged || (call.tool === 'write_file' && left.text === '' && call.input.content !== ''))) {
+            notYet = true;
+            return undefined;
+          }
+          if (unchanged) return undefined; // the tool failed or changed nothing
           return { before: base.before, ...(base.hash !== undefined && base.hash !== null ? { before_hash: base.hash } : {}) };
         };
         await this.governor.run(nativeCallRequest(request, index, call.tool, call.input), { mode: 'record', approval: stashed?.approval ?? held?.entry.approval, before });
@@ -108,7 +116,8 @@ export class NativeChanges {
       if (held) this.pending.putBack(held.id); // not recorded: a later reconciliation records it
       throw error;
     }
-    if (held) this.pending.release(held.id);
+    if (held && notYet) this.pending.putBackPosted(held.id);
+    else if (held) this.pending.release(held.id);
   }
 
   /**

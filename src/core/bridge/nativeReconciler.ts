@@ -20,6 +20,8 @@ export const RECONCILED = 'post event never came';
  */
 export const OWNER_STOPPED = 'the governor that allowed it stopped before recording it';
 export const RECORDER_STOPPED = 'the process recording it stopped before it was recorded';
+/** Its post came before the file held the change (the agent saved it afterwards): recorded once it did. */
+export const POSTED_EARLY = 'its post event came before the file held the change';
 
 export interface ReconcileOptions {
   /** This session ended (its SessionEnd): its pending changes are due now, whatever their age. */
@@ -102,7 +104,7 @@ export async function reconcileNativeChanges(pending: PendingNativeChanges, root
       }
       const held = pending.claim(listing.id, `native.${listing.id}.json`);
       if (!held) continue; // its post took it first
-      const reason = ended ? `${RECONCILED} (the session ended)` : ownerGone ? OWNER_STOPPED : RECONCILED;
+      const reason = pending.wasPosted(listing.id) ? POSTED_EARLY : ended ? `${RECONCILED} (the session ended)` : ownerGone ? OWNER_STOPPED : RECONCILED;
       summary.recorded += await recordHeld(pending, held, reason, record, () => undefined);
     } else {
       for (const name of listing.deadClaims) {

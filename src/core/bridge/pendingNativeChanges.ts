@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { lstatSync, mkdirSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import type { ApprovalDecision } from '../approval/approver';
 import { readRegularFileSync } from '../io/regularFile';
@@ -210,6 +210,7 @@ export class PendingNativeChanges {
   /** The entry is recorded (or needs no record): its files go. */
   release(id: string): void {
     const me = currentProcess();
+    removeIfThere(this.path(`${PREFIX}${id}.posted`));
     removeIfThere(this.path(`${PREFIX}${id}.before`));
     removeIfThere(this.path(`${PREFIX}${id}.snapshot`));
     removeIfThere(this.path(`${PREFIX}${id}.claimed.${me.pid}.${me.start}`));
@@ -223,6 +224,21 @@ export class PendingNativeChanges {
     } catch (error) {
       if (errnoOf(error) !== 'ENOENT') throw error;
     }
+  }
+
+  /**
+   * Gives a held entry back because its post came before the files held the change (VS Code's agent saves what
+   * create_file and replace_string_in_file produce after their PostToolUse): a reconciliation records it once
+   * they do, and says so.
+   */
+  putBackPosted(id: string): void {
+    writeFileSync(this.path(`${PREFIX}${id}.posted`), '', { mode: 0o600 });
+    this.putBack(id);
+  }
+
+  /** Whether the entry's post came before its files held the change (putBackPosted). */
+  wasPosted(id: string): boolean {
+    return existsSync(this.path(`${PREFIX}${id}.posted`));
   }
 
   /** A reconciliation recorded the entry: a post that still comes finds the after hashes and adds no second record. */
@@ -260,7 +276,7 @@ export class PendingNativeChanges {
       return [];
     }
     const byId = new Map<string, PendingListing>();
-    const orphanedBefore: string[] = []; // names of .before and .snapshot files
+    const orphanedBefore: string[] = []; // names of .before, .snapshot and .posted files
     const at = (id: string) => {
       let listing = byId.get(id);
       if (!listing) byId.set(id, (listing = { id, entry: false, deadClaims: [], liveClaim: false, done: false }));
@@ -281,7 +297,7 @@ export class PendingNativeChanges {
       } else if (kind === 'done') {
         if (sweepOlderThan(this.path(name), DONE_KEEP_MS)) continue;
         at(id).done = true;
-      } else if (kind === 'before' || kind === 'snapshot') {
+      } else if (kind === 'before' || kind === 'snapshot' || kind === 'posted') {
         orphanedBefore.push(name);
       }
     }

@@ -104,6 +104,31 @@ describe('pending native changes (pre → post, or reconciled)', () => {
     assert.deepEqual(await waiting(), []);
   });
 
+  it("a post that comes before the file holds the change (VS Code's agent saves after its PostToolUse) keeps the entry: the change is recorded once it lands, saying so", async () => {
+    const b = bridge();
+    const created = join(h.root, 'src/auth/token.ts');
+    const createToken = (phase: 'pre' | 'post'): BridgeRequest => ({ ...editLogin(phase, 'vscode:s1:call_2'), calls: [{ tool: 'write_file', input: { path: created, content: 'export const token = 1;\n' } }] });
+    assert.equal((await b.handle(editLogin('pre'))).decision, 'allow');
+    await b.handle(editLogin('post')); // the edit is not saved yet
+    assert.equal((await b.handle(createToken('pre'))).decision, 'allow');
+    await writeFile(created, ''); // created empty; its text comes with the save
+    await b.handle(createToken('post'));
+    assert.equal(h.trace.mutations.length, 0, 'recorded before the files held the changes');
+    assert.equal((await waiting()).length, 2, 'the entries were let go: the saves would land unrecorded');
+    await writeFile(join(h.root, 'src/auth/login.ts'), EDITED);
+    await writeFile(created, 'export const token = 1;\n');
+    assert.deepEqual(await b.reconcilePending({ now: LATER() }), { recorded: 2, dropped: 0, waiting: 0 });
+    assert.deepEqual(
+      h.trace.mutations.map((m) => [m.files[0].path, m.files[0].after, m.reconciled]).sort(),
+      [
+        ['src/auth/login.ts', EDITED, 'its post event came before the file held the change'],
+        ['src/auth/token.ts', 'export const token = 1;\n', 'its post event came before the file held the change'],
+      ],
+    );
+    assert.deepEqual(await waiting(), []);
+    assert.deepEqual((await pendingNames()).filter((n) => n.endsWith('.posted')), []);
+  });
+
   it('the timer pass of a quiet governor records a change however many entries wait for a person beside it', async function () {
     this.timeout(60_000);
     const b = bridge();
