@@ -6,6 +6,7 @@ import { provisionedClaude, repoRoot, runClaude } from '../test/agents/claudeCod
 import { startScriptedAnthropic, type ScriptStep } from '../test/support/scriptedAnthropic';
 import { seedAgentBenchWorkspace } from './benchWorkspace';
 import { hookAgentTables } from './hookAgentsBench';
+import { vscodeAgentTables } from './vscodeAgentBench';
 import { percentile, type BenchSuite, type BenchTable } from './table';
 
 const WRITES = 30;
@@ -260,6 +261,7 @@ export const agentsBench: BenchSuite = {
         rows: mixedRows,
       },
       ...(await hookAgentTables()),
+      ...(await vscodeAgentTables()),
     ];
   },
 };

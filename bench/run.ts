@@ -1,5 +1,6 @@
 import { agentsBench } from './agentsBench';
 import { hookAgentsBench } from './hookAgentsBench';
+import { vscodeAgentBench } from './vscodeAgentBench';
 import { bridgeBench } from './bridgeBench';
 import { changeClassBench } from './changeClassBench';
 import { chainBench } from './chainBench';
@@ -21,8 +22,8 @@ const SUITES: BenchSuite[] = [chainBench, writeLockBench, traceBench, redactionB
 
 async function main(): Promise<void> {
   const only = process.argv.slice(2);
-  // hook-agents is part of agents; by its own name it runs alone.
-  const suites = only.length ? [...SUITES, hookAgentsBench].filter((s) => only.includes(s.name)) : SUITES;
+  // hook-agents and vscode-agent are part of agents; by their own names they run alone.
+  const suites = only.length ? [...SUITES, hookAgentsBench, vscodeAgentBench].filter((s) => only.includes(s.name)) : SUITES;
   for (const suite of suites) {
     for (const table of await suite.run()) process.stdout.write(formatTable(table));
   }

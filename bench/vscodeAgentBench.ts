@@ -1,0 +1,115 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { RESIDENT_CLIENT_SUFFIX } from '../src/core/agents/common/hookLauncher';
+import { launchGovernedVsCode, pickIntentInPalette, waitFor, type GovernedVsCode } from '../test/e2e/e2eSupport';
+import { AGENT_SETTINGS, chatTurn, enableBuiltinChat, useScriptedModel } from '../test/e2e/vscodeChat';
+import { startScriptedAnthropic, type ScriptStep } from '../test/support/scriptedAnthropic';
+import { repoRoot } from '../test/vscode/provisioned';
+import { percentile, type BenchTable } from './table';
+
+const WRITES = 20;
+const ROUNDS = Number(process.env.BENCH_VSCODE_AGENT_ROUNDS ?? 2);
+const NO_HOOKS = 'no hooks (baseline)';
+
+interface Setup {
+  name: string;
+  /** Whether `governor hooks install --agent vscode` runs in the workspace. */
+  hooks: boolean;
+  /** Once the extension is up (it writes the launcher as it starts): make the hooks do nothing but run. */
+  floor?: boolean;
+}
+
+const SETUPS: Setup[] = [
+  { name: NO_HOOKS, hooks: false },
+  { name: 'the installed hooks with a launcher that exits 0 (the cost of running any hook: the floor)', hooks: true, floor: true },
+  { name: 'governor, the extension (as installed: the launcher over /dev/tcp to the extension that runs on the folder)', hooks: true },
+];
+
+/** One VS Code with the setup, ROUNDS conversations of a warm-up create_file then WRITES timed ones: ms per timed call. */
+async function setupCalls(setup: Setup): Promise<number[]> {
+  const model = await startScriptedAnthropic([]);
+  let vscode: GovernedVsCode | undefined;
+  try {
+    vscode = await launchGovernedVsCode({
+      prefix: 'ig-bench-vscode-agent-',
+      settings: { ...AGENT_SETTINGS, 'intentGovernor.approval': 'destructive-only' },
+      prepare: async (ws, temp) => {
+        useScriptedModel(join(temp, 'user-data'), model.url);
+        if (!setup.hooks) return;
+        const install = spawnSync(process.execPath, [join(repoRoot, 'dist', 'cli.js'), 'hooks', 'install', '--agent', 'vscode', '--workspace', ws], { encoding: 'utf8', env: { ...process.env, HOME: join(temp, 'home') } });
+        if (install.status !== 0) throw new Error(`hooks install: ${install.stderr}`);
+      },
+      beforeWorkbench: enableBuiltinChat,
+    });
+    const { workspace, governorHome, workbench } = vscode;
+    if (setup.floor) {
+      writeFileSync(join(governorHome, 'bin', 'governor-hook'), '#!/bin/sh\nexit 0\n');
+      rmSync(join(governorHome, 'bin', `governor-hook${RESIDENT_CLIENT_SUFFIX}`), { force: true });
+    }
+    if (setup.hooks && !setup.floor) await pickIntentInPalette(workbench.page, 'auth-refactor');
+    const calls: number[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      const file = (i: number) => join(workspace, 'src', 'auth', `bench${round}_${i}.ts`);
+      const script: ScriptStep[] = [
+        ...Array.from({ length: WRITES + 1 }, (_, i): ScriptStep => ({ tool: 'create_file', input: { filePath: file(i), content: `export const b${i} = ${i};\n` } })),
+        { text: 'done' },
+      ];
+      const { requests } = await chatTurn(workbench.page, model, script);
+      // Request k asked for step k: the time from it to the next request is step k's tool call, its hooks and the agent's own work.
+      for (let i = 1; i <= WRITES; i++) calls.push(requests[i + 1].at - requests[i].at);
+      const missing = Array.from({ length: WRITES + 1 }, (_, i) => file(i)).filter((path) => !existsSync(path));
+      if (missing.length) throw new Error(`${setup.name}: ${missing.length} of ${WRITES + 1} files were not written`);
+    }
+    if (setup.hooks && !setup.floor) {
+      // The governor decided this setup's calls: every write is on the record, or the row measured nothing. The
+      // extension records a change when its PostToolUse comes, which may be after the agent moved on.
+      const trace = join(workspace, '.orchestration', 'agent_trace.jsonl');
+      const recorded = () => (existsSync(trace) ? readFileSync(trace, 'utf8') : '').split('\n').filter((line) => /"path":"src\/auth\/bench\d+_\d+\.ts"/u.test(line)).length;
+      const expected = ROUNDS * (WRITES + 1);
+      await waitFor('every write on the record', () => (recorded() >= expected ? true : undefined), 60_000).catch(() => {
+        throw new Error(`${setup.name}: ${recorded()} of ${expected} writes on the record: the hooks did not govern the session`);
+      });
+    }
+    return calls;
+  } finally {
+    await vscode?.stop();
+    await model.close();
+  }
+}
+
+/** VS Code's own agent (the built-in chat in Agent mode, a scripted model), governed through its command hooks by the extension. */
+export async function vscodeAgentTables(): Promise<BenchTable[]> {
+  if (!existsSync(join(repoRoot, '.vscode-test', 'ready.json'))) {
+    process.stdout.write("\nVS Code agent bench skipped: VS Code is not provisioned (.vscode-test/ready.json missing; run `npm run provision`)\n");
+    return [];
+  }
+  const samples = new Map<string, number[]>();
+  const rows: (string | number)[][] = [];
+  for (const setup of SETUPS) {
+    try {
+      samples.set(setup.name, await setupCalls(setup));
+    } catch (error) {
+      rows.push([setup.name, `failed: ${(error instanceof Error ? error.message : String(error)).slice(0, 200)}`, '', '', '']);
+    }
+  }
+  const base = percentile(samples.get(NO_HOOKS) ?? [], 50);
+  for (const setup of SETUPS) {
+    const calls = samples.get(setup.name);
+    if (!calls) continue;
+    const p50 = percentile(calls, 50);
+    rows.push([setup.name, p50, percentile(calls, 90), p50 - base, p50 / base]);
+  }
+  return [
+    {
+      title: `VS Code's agent (code-server 4.139.1, built-in chat in Agent mode): wall time per in-scope create_file (${WRITES} per conversation, ${ROUNDS} conversations per setup, one window per setup)`,
+      columns: ['setup', 'p50 ms', 'p90 ms', 'overhead p50 ms', 'ratio vs none'],
+      rows,
+      notes: [
+        'Target: the governed row within 20 ms of the no-hooks row at p50. Each setup is its own VS Code window, one after another (a window per setup, not interleaved): compare rows of one run only.',
+      ],
+    },
+  ];
+}
+
+export const vscodeAgentBench = { name: 'vscode-agent', run: vscodeAgentTables };
