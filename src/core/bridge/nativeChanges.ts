@@ -91,7 +91,9 @@ export class NativeChanges {
     // did, what it recorded). Kept by the pre phase on disk, it also carries the before-contents a closed editor lost.
     const completion = request.calls.some((c) => c.tool !== 'run_command' && c.tool !== 'read_file') ? await this.completePending(request.key) : { kind: 'none' as const };
     const held = completion.kind === 'held' ? completion.held : undefined;
-    // A one-call change whose file does not hold it yet: the post came first (see putBackPosted).
+    // A one-call change whose file does not hold it yet may be saved after its post (see putBackPosted); a failure
+    // post says the tool did not run, and with several calls one file's record cannot wait for another's.
+    const mayLandLater = held !== undefined && request.calls.length === 1 && request.native?.event !== 'PostToolUseFailure';
     let notYet = false;
     try {
       for (const [index, call] of request.calls.entries()) {
@@ -102,8 +104,8 @@ export class NativeChanges {
           if (completion.kind === 'recorded' && Object.hasOwn(completion.after, left.rel) && completion.after[left.rel] === left.hash) return undefined;
           const base = this.beforeOf(left.abs, left.rel, index, call, left.text, stashed, held);
           const unchanged = base.known && (base.hash !== undefined ? base.hash === left.hash : base.before === left.text);
-          // A file still as it was, or left empty by a write of some text, may be one the tool writes after its post.
-          if (held && request.calls.length === 1 && request.native?.event !== 'PostToolUseFailure' && (unchanged || (call.tool === 'write_file' && left.text === '' && call.input.content !== ''))) {
+          // A file still as it was, or left empty by a write of some text, is not what the tool wrote yet.
+          if (mayLandLater && (unchanged || (call.tool === 'write_file' && left.text === '' && call.input.content !== ''))) {
             notYet = true;
             return undefined;
           }
