@@ -21,6 +21,7 @@ import { pendingDir } from '../trace/writeAheadJournal';
  *   native.<id>.snapshot                 a confined shell command's snapshot of its writable roots (its entry has `command`)
  *   native.<id>.claimed.<pid>.<start>    the entry, taken by one process to record it (rename: only one wins)
  *   native.<id>.done                     recorded by a reconciliation: the after hashes, so a late post adds no second record
+ *   native.<id>.posted                   its post came before the files held the change (no `done` marker is needed)
  * A claim whose process died is taken over by the next reconciliation.
  */
 export interface PendingNativeFile {
@@ -241,9 +242,12 @@ export class PendingNativeChanges {
     return existsSync(this.path(`${PREFIX}${id}.posted`));
   }
 
-  /** A reconciliation recorded the entry: a post that still comes finds the after hashes and adds no second record. */
+  /**
+   * A reconciliation recorded the entry: a post that still comes finds the after hashes and adds no second record.
+   * An entry whose post came already (putBackPosted) expects no other, so it leaves no marker.
+   */
   markRecorded(id: string, after: Record<string, string | null>): void {
-    this.publish(`${PREFIX}${id}.done`, JSON.stringify({ after, at: new Date().toISOString() }));
+    if (!this.wasPosted(id)) this.publish(`${PREFIX}${id}.done`, JSON.stringify({ after, at: new Date().toISOString() }));
     this.release(id);
   }
 
