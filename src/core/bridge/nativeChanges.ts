@@ -6,7 +6,7 @@ import type { AppliedChange } from '../pipeline/hookTypes';
 import { resolveIntentForWrites } from '../intents/intentResolution';
 import type { BridgeRequest, NativeCall, NativeEdit } from '../agents/common/nativeCall';
 import type { BeforeStash, StashedInvocation } from './beforeStash';
-import { reconcileNativeChanges, type ChangedFile, type ReconcileOptions, type ReconcileSummary } from './nativeReconciler';
+import { POSTED_QUIET_MS, reconcileNativeChanges, type ChangedFile, type ReconcileOptions, type ReconcileSummary } from './nativeReconciler';
 import { PendingNativeChanges, type Completion, type HeldEntry, type PendingNativeFile } from './pendingNativeChanges';
 import { commandChanges, fileChangeOf, type CommandChange } from './confinedChanges';
 import { confinedKeyIn, releaseCommand, type ConfinedShellPlan } from './confinedShell';
@@ -15,6 +15,10 @@ import { confinedKeyIn, releaseCommand, type ConfinedShellPlan } from './confine
 const RECONCILE_INTERVAL_MS = 1_000;
 /** and looks at entries for at most this long (the hook call waits for it); the rest get their turn later. */
 const PASS_BUDGET_MS = 3;
+/** A resident's passes after a post that came before its change was saved: this long after it, then twice as long each time, */
+const FOLLOW_UP_FIRST_MS = POSTED_QUIET_MS + 250;
+/** until this long (the regular timer takes over). */
+const FOLLOW_UP_LAST_MS = 16_000;
 
 type FileCall = Exclude<NativeCall, { tool: 'run_command' }>;
 
@@ -45,6 +49,9 @@ export class NativeChanges {
   /** Allowed native changes between their pre and post events, on disk: the post completes them, or a reconciliation does. */
   private readonly pending: PendingNativeChanges;
   private lastReconciled = 0;
+  /** Set while a resident's timer runs (startReconciling): only a process that outlives the call follows up. */
+  private resident = false;
+  private followUp: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly governor: Governor,
@@ -118,8 +125,31 @@ export class NativeChanges {
       if (held) this.pending.putBack(held.id); // not recorded: a later reconciliation records it
       throw error;
     }
-    if (held && notYet) this.pending.putBackPosted(held.id);
-    else if (held) this.pending.release(held.id);
+    if (held && notYet) {
+      this.pending.putBackPosted(held.id);
+      this.followUpSoon(FOLLOW_UP_FIRST_MS);
+    } else if (held) this.pending.release(held.id);
+  }
+
+  /**
+   * A resident records a change whose post came early within seconds of its save, not at its next timer pass: a
+   * pass soon after, and again while some entry still waits (twice as long each time, up to FOLLOW_UP_LAST_MS).
+   */
+  private followUpSoon(delayMs: number): void {
+    if (!this.resident || this.followUp) return;
+    this.followUp = setTimeout(() => {
+      void this.reconcilePending({})
+        .then((summary) => summary.waiting)
+        .catch((error: unknown) => {
+          this.governor.services.logger.warn(`reconciling pending native changes: ${error instanceof Error ? error.message : String(error)}`);
+          return 1;
+        })
+        .then((waiting) => {
+          this.followUp = undefined;
+          if (waiting > 0 && delayMs * 2 <= FOLLOW_UP_LAST_MS) this.followUpSoon(delayMs * 2);
+        });
+    }, delayMs);
+    this.followUp.unref();
   }
 
   /**
@@ -191,7 +221,15 @@ export class NativeChanges {
   startReconciling(intervalMs = 30_000): { dispose(): void } {
     const timer = setInterval(() => void this.reconcileQuietly({}, 'whole'), intervalMs);
     timer.unref();
-    return { dispose: () => clearInterval(timer) };
+    this.resident = true;
+    return {
+      dispose: () => {
+        clearInterval(timer);
+        this.resident = false;
+        clearTimeout(this.followUp);
+        this.followUp = undefined;
+      },
+    };
   }
 
   /** A pass that never fails the hook call it runs in; unforced passes are spaced, and kept short unless `whole`. */

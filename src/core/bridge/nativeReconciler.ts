@@ -8,6 +8,11 @@ import type { FileState, HeldEntry, PendingNativeChange, PendingNativeChanges, P
 /** A changed file written this recently may still get its post event: it is left for it. */
 export const POST_GRACE_MS = 5_000;
 /**
+ * A change whose post came before the file held it is recorded once the file has been this quiet: no post is
+ * left to wait for, only the save that may still be writing it.
+ */
+export const POSTED_QUIET_MS = 1_000;
+/**
  * A pending change whose files are unchanged may still be waiting on a person (the agent's own permission
  * prompt): it is kept this long, unless its session ends or `governor check` runs, then dropped.
  */
@@ -82,7 +87,8 @@ export async function reconcileNativeChanges(pending: PendingNativeChanges, root
       const ownerGone = entry.resident && entry.host === host && localProcessGone(entry.pid, entry.pid_start);
       const ended = options.session !== undefined && entry.session_id === options.session;
       const rushed = ownerGone || ended;
-      if (!rushed && age < POST_GRACE_MS) {
+      const posted = pending.wasPosted(listing.id);
+      if (!rushed && !posted && age < POST_GRACE_MS) {
         summary.waiting++;
         continue;
       }
@@ -97,14 +103,14 @@ export async function reconcileNativeChanges(pending: PendingNativeChanges, root
         } else summary.waiting++;
         continue;
       }
-      // Written moments ago (a person approved only now): its post is most likely on its way.
-      if (!rushed && changed.some((c) => now - c.state.mtimeMs < POST_GRACE_MS)) {
+      // Written moments ago (a person approved only now): its post is most likely on its way; or, its post come, still being saved.
+      if (!rushed && changed.some((c) => now - c.state.mtimeMs < (posted ? POSTED_QUIET_MS : POST_GRACE_MS))) {
         summary.waiting++;
         continue;
       }
       const held = pending.claim(listing.id, `native.${listing.id}.json`);
       if (!held) continue; // its post took it first
-      const reason = pending.wasPosted(listing.id) ? POSTED_EARLY : ended ? `${RECONCILED} (the session ended)` : ownerGone ? OWNER_STOPPED : RECONCILED;
+      const reason = posted ? POSTED_EARLY : ended ? `${RECONCILED} (the session ended)` : ownerGone ? OWNER_STOPPED : RECONCILED;
       summary.recorded += await recordHeld(pending, held, reason, record, () => undefined);
     } else {
       for (const name of listing.deadClaims) {

@@ -130,6 +130,28 @@ describe('pending native changes (pre → post, or reconciled)', () => {
     assert.deepEqual(await pendingNames(), []);
   });
 
+  it('a resident records a change whose post came early within seconds of its save, not at its next 30 s pass', async function () {
+    this.timeout(20_000);
+    const b = bridge();
+    const timer = b.startReconciling(); // every 30 s: the test is over long before its first pass
+    try {
+      assert.equal((await b.handle(editLogin('pre'))).decision, 'allow');
+      await b.handle(editLogin('post')); // not saved yet
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const saved = Date.now();
+      await writeFile(join(h.root, 'src/auth/login.ts'), EDITED);
+      while (h.trace.mutations.length === 0 && Date.now() - saved < 10_000) await new Promise((resolve) => setTimeout(resolve, 50));
+      const after = Date.now() - saved;
+      assert.equal(h.trace.mutations.length, 1, 'not recorded within 10 s of the save');
+      assert.ok(after < 5_000, `recorded ${after} ms after the save`);
+      assert.equal(h.trace.mutations[0].reconciled, 'its post event came before the file held the change');
+      assert.deepEqual(h.trace.mutations[0].files.map((f) => [f.path, f.after]), [['src/auth/login.ts', EDITED]]);
+      assert.deepEqual(await pendingNames(), []);
+    } finally {
+      timer.dispose();
+    }
+  });
+
   it('the timer pass of a quiet governor records a change however many entries wait for a person beside it', async function () {
     this.timeout(60_000);
     const b = bridge();
