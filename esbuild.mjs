@@ -84,6 +84,8 @@ const entries = [
   { entryPoints: ['src/cli/hookMain.ts'], outfile: 'dist/hook.js', plugins: [...common.plugins, vendorTypescript, vendorOtel] },
   { entryPoints: ['src/cli/headlessDecider.ts'], outfile: 'dist/hook-headless.js', plugins: [...common.plugins, vendorMvdanSh, vendorTypescript, vendorOtel] },
   { entryPoints: ['src/core/telemetry/otlpSdk.ts'], outfile: 'dist/vendor/otel.js' },
+  // A verify of a large log checks its lines on worker threads, each running this script (traceVerify, parallelLineChecks).
+  { entryPoints: ['src/core/trace/lineCheckWorker.ts'], outfile: 'dist/lineCheckWorker.js' },
   // The trace inspector runs in a webview (a browser iframe): one IIFE script and its stylesheet.
   { entryPoints: ['webview-ui/inspector.ts', 'webview-ui/inspector.css'], outdir: 'dist/webview', format: 'iife', platform: 'browser', target: 'es2022' },
 ];

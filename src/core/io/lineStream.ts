@@ -29,10 +29,12 @@ export async function* readLines(path: string, from: LinePosition = { offset: 0,
 
 /**
  * `readLines`, a read's worth of lines at a time (up to 1 MB): a reader of 100k lines then pays the async
- * iteration once per batch instead of once per line (verify of a large log).
+ * iteration once per batch instead of once per line (verify of a large log). `to` stops at that byte offset
+ * (one worker's share of the file; give it at the start of a line).
  */
-export async function* readLineBatches(path: string, from: LinePosition = { offset: 0, line: 0 }): AsyncGenerator<FileLine[]> {
-  const stream = createReadStream(path, { highWaterMark: 1 << 20, start: from.offset });
+export async function* readLineBatches(path: string, from: LinePosition = { offset: 0, line: 0 }, to?: number): AsyncGenerator<FileLine[]> {
+  if (to !== undefined && to <= from.offset) return;
+  const stream = createReadStream(path, { highWaterMark: 1 << 20, start: from.offset, ...(to !== undefined ? { end: to - 1 } : {}) });
   let carry: Buffer[] = [];
   let carryBytes = 0;
   let offset = from.offset;

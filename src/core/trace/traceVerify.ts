@@ -1,7 +1,9 @@
+import { statSync } from 'node:fs';
 import type { AnchorHead } from './anchorStore';
 import { readLineBatches, readLines } from '../io/lineStream';
-import { isCanonicalJsonText } from './canonicalText';
-import { GENESIS_HASH, isChainHash, signedLineHashMatches, signedText, traceChainFields, type ChainFields } from './traceChain';
+import { chainFieldsName, checkLine, type CheckedLine } from './lineChecks';
+import { checkLinesInParallel, defaultLineCheckWorkers, lineCheckDefaults, lineCheckWorkerFile, LineRereader } from './parallelLineChecks';
+import { GENESIS_HASH, isChainHash, signedText, traceChainFields, type ChainFields } from './traceChain';
 
 /**
  * Verification rule (chain, merges, anchor):
@@ -75,6 +77,11 @@ export interface VerifyOptions {
   accepted?: ReadonlySet<string>;
   /** Sees every parsed record in file order (the signature audit); a returned promise is awaited. */
   onRecord?: (line: RecordLine) => Promise<void> | undefined;
+  /**
+   * Worker threads for the line checks of a log of at least `minBytes` (default: lineCheckDefaults, up to 4
+   * workers); `false` checks every line on this thread. The result is the same either way.
+   */
+  parallel?: { workers?: number; minBytes?: number } | false;
 }
 
 /** One parsed record of the log, as `onRecord` gets it. */
@@ -90,19 +97,46 @@ export interface RecordLine {
   hashMatches: boolean;
 }
 
-/** A RecordLine whose signed text is cut out of the line only when asked for: most records' signatures are never checked. */
+/**
+ * A RecordLine whose signed text is cut out of the line only when asked for: most records' signatures are never
+ * checked. A line a worker checked comes without its record, and mostly without its text: read again when asked.
+ */
 class ParsedLine implements RecordLine {
   private cut: string | undefined;
+  private parsed: Record<string, unknown> | undefined;
 
   constructor(
-    readonly line: number,
-    private readonly text: string,
-    readonly record: Record<string, unknown>,
-    readonly holder: Record<string, unknown>,
-    readonly hash: string,
-    readonly hashMatches: boolean,
+    private readonly checked: CheckedLine,
     private readonly fields: ChainFields,
+    private readonly reread?: LineRereader,
   ) {}
+
+  get line(): number {
+    return this.checked.line;
+  }
+
+  get holder(): Record<string, unknown> {
+    return this.checked.holder;
+  }
+
+  get hash(): string {
+    return this.checked.hash;
+  }
+
+  get hashMatches(): boolean {
+    return this.checked.hashMatches;
+  }
+
+  get record(): Record<string, unknown> {
+    this.parsed ??= this.checked.record ?? (JSON.parse(this.text) as Record<string, unknown>);
+    return this.parsed;
+  }
+
+  private get text(): string {
+    if (this.checked.text !== undefined) return this.checked.text;
+    if (!this.reread) throw new Error('ParsedLine: a line without its text and no file to read it from');
+    return this.reread.text(this.checked.offset, this.checked.bytes);
+  }
 
   get signedText(): string {
     this.cut ??= signedText(this.text, this.record, this.fields);
@@ -120,13 +154,23 @@ export async function* readRecordLines(path: string, fields: ChainFields, wanted
     if (left === 0 || !line.complete) return;
     if (!wanted.has(line.line)) continue;
     left -= 1;
-    const parsed = parseRecord(line.text, fields);
-    if (typeof parsed === 'string') continue;
-    const { record, holder, hash } = parsed;
-    const keys = { hash: -1, signature: -1 };
-    const hashMatches = isCanonicalJsonText(line.text, keys) && signedLineHashMatches(line.text, holder, hash, keys);
-    yield new ParsedLine(line.line, line.text, record, holder, hash, hashMatches, fields);
+    const checked = checkLine(line, fields);
+    if (checked.problem !== undefined) continue;
+    yield new ParsedLine(checked, fields);
   }
+}
+
+/** The log's lines, checked one by one (lineChecks), in file order: on worker threads for a large log. */
+async function* checkedLines(path: string, fields: ChainFields, parallel: VerifyOptions['parallel']): AsyncGenerator<CheckedLine[]> {
+  const name = chainFieldsName(fields);
+  const workerFile = parallel === false || name === undefined ? undefined : lineCheckWorkerFile();
+  const size = workerFile ? (statSync(path, { throwIfNoEntry: false })?.size ?? 0) : 0;
+  const workers = parallel ? (parallel.workers ?? defaultLineCheckWorkers()) : defaultLineCheckWorkers();
+  if (workerFile && name && workers > 1 && size > 0 && size >= ((parallel ? parallel.minBytes : undefined) ?? lineCheckDefaults.minBytes)) {
+    yield* checkLinesInParallel(path, name, size, workers, workerFile);
+    return;
+  }
+  for await (const batch of readLineBatches(path)) yield batch.map((line) => checkLine(line, fields));
 }
 
 /** Said after every finding a human may accept on this machine. */
@@ -165,76 +209,77 @@ export async function verifyLog(path: string, options: VerifyOptions = {}): Prom
     if (!chainProblem || line < chainProblem.line) chainProblem = { line, reason };
   };
 
-  // One await per batch of lines, not per line (100k of them).
-  lines: for await (const batch of readLineBatches(path)) {
-    for (const line of batch) {
-      if (!line.complete) {
-        tornTail = true;
-        break lines;
-      }
-      records = line.line;
-      size = line.offset + line.bytes + 1;
-      const parsed = parseRecord(line.text, fields);
-      if (typeof parsed === 'string') {
-        fail(line.line, `line ${line.line}: ${parsed}`);
-        continue;
-      }
-      const { record, holder, hash, prev } = parsed;
-      const keys = { hash: -1, signature: -1 };
-      const canonical = isCanonicalJsonText(line.text, keys);
-      const hashMatches = canonical && signedLineHashMatches(line.text, holder, hash, keys);
-      if (!canonical) {
-        fail(line.line, `not canonical at line ${line.line}: its bytes are not the canonical JSON of the record they parse to (a repeated or reordered key, or whitespace), so it is not the record that was hashed and signed`);
-      } else if (!hashMatches) {
-        fail(line.line, `line ${line.line} does not match its hash: the record was edited after it was written`);
-      }
-      const audited = options.onRecord?.(new ParsedLine(line.line, line.text, record, holder, hash, hashMatches, fields));
-      if (audited) await audited;
-      const earlier = seen.get(hash);
-      if (earlier !== undefined) fail(line.line, `line ${line.line} repeats the record on line ${earlier}`);
-      if (dangling && dangling.prev === hash) {
-        dangling.reordered = true;
-        fail(dangling.line, `line ${dangling.line} links to line ${line.line}, which comes after it: lines were reordered`);
-      }
-      if (prev === lastHash) {
-        // The same text as prev, but the string `seen` already keeps: 100k copies less to carry into the old generation.
-        continued.add(lastHash);
-      } else if (prev !== GENESIS_HASH && !seen.has(prev)) {
-        dangling ??= { line: line.line, prev, reordered: false };
-      } else {
-        const from = prev === GENESIS_HASH ? 0 : (seen.get(prev) as number);
-        if (!continued.has(prev)) {
-          fail(
-            line.line,
-            `line ${line.line} starts a branch from ${from ? `line ${from}` : 'the beginning'}, but the line after that ` +
-              'does not continue from it: not the shape of a union merge, so records were inserted or moved',
-          );
+  const reread = new LineRereader(path);
+  try {
+    // One await per batch of lines, not per line (100k of them).
+    lines: for await (const batch of checkedLines(path, fields, options.parallel)) {
+      for (const line of batch) {
+        if (!line.complete) {
+          tornTail = true;
+          break lines;
         }
-        forks.push({ line: line.line, from });
-        mergeFromLine ??= line.line;
-      }
-      if (holder.kind === 'discontinuity') {
-        const why = typeof holder.reason === 'string' ? holder.reason : 'no reason given';
-        const ok = accepted.has(hash);
-        discontinuities.push({ line: line.line, hash, reason: why, accepted: ok });
-        if (!ok) noteProblem ??= { line: line.line, reason: `line ${line.line} records that a writer found the anchored head missing or moved: ${why}. ${REANCHOR_HINT}` };
-      }
-      heads.delete(prev);
-      if (holder.merge !== undefined) {
-        const closed = mergeHeads(holder.merge);
-        if (!closed) fail(line.line, `line ${line.line} has a malformed merge note (merge.heads must be a list of record hashes)`);
-        for (const head of closed ?? []) {
-          if (!seen.has(head)) fail(line.line, `line ${line.line} closes branch head ${short(head)}, which is not a record before it in the file`);
-          heads.delete(head);
+        records = line.line;
+        size = line.offset + line.bytes + 1;
+        if (line.problem !== undefined) {
+          fail(line.line, `line ${line.line}: ${line.problem}`);
+          continue;
         }
+        const { holder, hash, prev } = line;
+        if (!line.canonical) {
+          fail(line.line, `not canonical at line ${line.line}: its bytes are not the canonical JSON of the record they parse to (a repeated or reordered key, or whitespace), so it is not the record that was hashed and signed`);
+        } else if (!line.hashMatches) {
+          fail(line.line, `line ${line.line} does not match its hash: the record was edited after it was written`);
+        }
+        const audited = options.onRecord?.(new ParsedLine(line, fields, reread));
+        if (audited) await audited;
+        const earlier = seen.get(hash);
+        if (earlier !== undefined) fail(line.line, `line ${line.line} repeats the record on line ${earlier}`);
+        if (dangling && dangling.prev === hash) {
+          dangling.reordered = true;
+          fail(dangling.line, `line ${dangling.line} links to line ${line.line}, which comes after it: lines were reordered`);
+        }
+        if (prev === lastHash) {
+          // The same text as prev, but the string `seen` already keeps: 100k copies less to carry into the old generation.
+          continued.add(lastHash);
+        } else if (prev !== GENESIS_HASH && !seen.has(prev)) {
+          dangling ??= { line: line.line, prev, reordered: false };
+        } else {
+          const from = prev === GENESIS_HASH ? 0 : (seen.get(prev) as number);
+          if (!continued.has(prev)) {
+            fail(
+              line.line,
+              `line ${line.line} starts a branch from ${from ? `line ${from}` : 'the beginning'}, but the line after that ` +
+                'does not continue from it: not the shape of a union merge, so records were inserted or moved',
+            );
+          }
+          forks.push({ line: line.line, from });
+          mergeFromLine ??= line.line;
+        }
+        if (holder.kind === 'discontinuity') {
+          const why = typeof holder.reason === 'string' ? holder.reason : 'no reason given';
+          const ok = accepted.has(hash);
+          discontinuities.push({ line: line.line, hash, reason: why, accepted: ok });
+          if (!ok) noteProblem ??= { line: line.line, reason: `line ${line.line} records that a writer found the anchored head missing or moved: ${why}. ${REANCHOR_HINT}` };
+        }
+        heads.delete(prev);
+        if (holder.merge !== undefined) {
+          const closed = mergeHeads(holder.merge);
+          if (!closed) fail(line.line, `line ${line.line} has a malformed merge note (merge.heads must be a list of record hashes)`);
+          for (const head of closed ?? []) {
+            if (!seen.has(head)) fail(line.line, `line ${line.line} closes branch head ${short(head)}, which is not a record before it in the file`);
+            heads.delete(head);
+          }
+        }
+        heads.add(hash);
+        chains = Math.max(chains, heads.size);
+        if (heads.size > MAX_CHAINS) fail(line.line, `line ${line.line} opens more than ${MAX_CHAINS} concurrent chains: not a merge history`);
+        seen.set(hash, line.line);
+        if (anchor && hash === anchor.hash) anchored ??= { line: line.line, end: size };
+        lastHash = hash;
       }
-      heads.add(hash);
-      chains = Math.max(chains, heads.size);
-      if (heads.size > MAX_CHAINS) fail(line.line, `line ${line.line} opens more than ${MAX_CHAINS} concurrent chains: not a merge history`);
-      seen.set(hash, line.line);
-      if (anchor && hash === anchor.hash) anchored ??= { line: line.line, end: size };
-      lastHash = hash;
     }
+  } finally {
+    reread.close();
   }
 
   if (dangling && !dangling.reordered) {
@@ -313,26 +358,6 @@ function mergeHeads(merge: unknown): string[] | undefined {
   const heads = (merge as { heads?: unknown } | null)?.heads;
   if (typeof merge !== 'object' || merge === null || !Array.isArray(heads)) return undefined;
   return heads.every(isChainHash) ? heads : undefined;
-}
-
-interface ParsedRecord {
-  record: Record<string, unknown>;
-  holder: Record<string, unknown>;
-  hash: string;
-  prev: string;
-}
-
-function parseRecord(text: string, fields: ChainFields): ParsedRecord | string {
-  let record: unknown;
-  try {
-    record = JSON.parse(text);
-  } catch {
-    return text.trim() === '' ? 'an empty line was inserted' : 'the line is not valid JSON';
-  }
-  if (typeof record !== 'object' || record === null || Array.isArray(record)) return 'the line is not a JSON object';
-  const holder = fields(record as Record<string, unknown>);
-  if (!holder || !isChainHash(holder.hash) || !isChainHash(holder.prev_hash)) return 'the record has no valid hash and prev_hash';
-  return { record: record as Record<string, unknown>, holder, hash: holder.hash, prev: holder.prev_hash };
 }
 
 function short(hash: string): string {

@@ -8,8 +8,9 @@ import { canonicalJson, recordLink, sealRecord, traceChainFields } from '../../.
 import { JsonlTraceSink } from '../../../../src/core/trace/traceWriter';
 import { verifyWorkspaceLogs } from '../../../../src/core/trace/workspaceVerify';
 import { mutationEvent, traceWorkspace, type TraceWorkspace } from '../../../support/traceFixtures';
+import { describeInVerifyModes } from '../../../support/verifyModes';
 
-describe('signature audit', () => {
+describeInVerifyModes('signature audit', () => {
   let ws: TraceWorkspace;
   const key = generateSigningKey('alice');
   const signer = recordSignerFor(key);

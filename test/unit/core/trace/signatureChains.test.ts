@@ -12,6 +12,7 @@ import { readRecordLines, verifyLog } from '../../../../src/core/trace/traceVeri
 import { verifyWorkspaceLogs } from '../../../../src/core/trace/workspaceVerify';
 import { writeSyntheticTrace } from '../../../support/syntheticTrace';
 import { mutationEvent, traceWorkspace, type TraceWorkspace } from '../../../support/traceFixtures';
+import { describeInVerifyModes } from '../../../support/verifyModes';
 
 type Metadata = { hash: string; prev_hash: string; intent_id?: string; signing?: { key_id: string; prev?: string; scheme: number }; signature: { key_id: string; sig: string } };
 type Line = { id: string; metadata: Metadata };
@@ -26,7 +27,7 @@ const link = (m: Metadata) => recordLink(m.hash, m.signature.key_id, m.signature
  * by another writer than the line above. Each key's records still form a chain of their own (`signing.prev`),
  * so verify checks one signature per key, and every attack on a record or its signature is still caught.
  */
-describe('signature audit: key chains across interleaved writers (scheme 2)', () => {
+describeInVerifyModes('signature audit: key chains across interleaved writers (scheme 2)', () => {
   let ws: TraceWorkspace;
   const cacheDir = () => join(ws.anchorDir, '..', 'verified-signatures');
   const sinkFor = (name: string) => new JsonlTraceSink({ workspaceRoot: ws.root, toolVersion: 'test', anchors: ws.anchors, fsync: 'never', signer: () => SIGNERS[name] });
@@ -206,7 +207,7 @@ describe('signature audit: key chains across interleaved writers (scheme 2)', ()
   });
 });
 
-describe('signature audit: older logs and many keys', () => {
+describeInVerifyModes('signature audit: older logs and many keys', () => {
   let ws: TraceWorkspace;
   afterEach(() => ws.dispose());
 

@@ -6,8 +6,9 @@ import { verifyLog } from '../../../../src/core/trace/traceVerify';
 import { mutationEvent, traceWorkspace, type TraceWorkspace } from '../../../support/traceFixtures';
 import { mergedBranches } from '../../../support/unionMerge';
 import type { JsonlTraceSink } from '../../../../src/core/trace/traceWriter';
+import { describeInVerifyModes } from '../../../support/verifyModes';
 
-describe('traceVerify', () => {
+describeInVerifyModes('traceVerify', () => {
   let ws: TraceWorkspace;
   let lines: string[];
 
