@@ -89,6 +89,15 @@ describe('e2e: VS Code’s own agent governed through its hooks', function () {
     ({ workspace, workbench } = vscode);
   });
 
+  // What the window showed when a test failed (a dialog left open, the chat view elsewhere), for whoever reads the failure.
+  afterEach(async function () {
+    if (this.currentTest?.state !== 'failed' || !workbench) return;
+    const name = (this.currentTest.title.match(/[a-z0-9]+/gi) ?? []).slice(0, 6).join('-');
+    await workbench.page.screenshot({ path: join(shots, `vscode-agent-failed-${name}.png`) }).catch(() => undefined);
+    const dialog = await workbench.page.locator('.monaco-dialog-box').first().textContent({ timeout: 1_000 }).catch(() => null);
+    if (dialog) process.stderr.write(`a dialog was open when "${this.currentTest.title}" failed: ${dialog}\n`);
+  });
+
   after(async function () {
     this.timeout(60_000);
     await vscode?.stop();
