@@ -40,24 +40,29 @@ export function chainFieldsName(fields: ChainFields): ChainFieldsName | undefine
 }
 
 export function checkLine(line: FileLine, fields: ChainFields): CheckedLine {
-  const base = { line: line.line, offset: line.offset, bytes: line.bytes, complete: line.complete };
-  const empty = { hash: '', prev: '', holder: {}, canonical: false, hashMatches: false };
-  if (!line.complete) return { ...base, ...empty }; // a torn last line: verify stops before it
-  const parsed = parseRecord(line.text, fields);
-  if (typeof parsed === 'string') return { ...base, ...empty, problem: parsed };
+  const { offset, bytes, complete, text } = line;
+  // A torn last line: verify stops before it.
+  if (!complete) return { line: line.line, offset, bytes, complete, hash: '', prev: '', holder: {}, canonical: false, hashMatches: false };
+  const parsed = parseRecord(text, fields);
+  if (typeof parsed === 'string') return { line: line.line, offset, bytes, complete, problem: parsed, hash: '', prev: '', holder: {}, canonical: false, hashMatches: false };
   const keys = { hash: -1, signature: -1 };
-  const canonical = isCanonicalJsonText(line.text, keys);
-  const hashMatches = canonical && signedLineHashMatches(line.text, parsed.holder, parsed.hash, keys);
-  return { ...base, hash: parsed.hash, prev: parsed.prev, holder: parsed.holder, canonical, hashMatches, record: parsed.record, text: line.text };
+  const canonical = isCanonicalJsonText(text, keys);
+  const hashMatches = canonical && signedLineHashMatches(text, parsed.holder, parsed.hash, keys);
+  return { line: line.line, offset, bytes, complete, hash: parsed.hash, prev: parsed.prev, holder: parsed.holder, canonical, hashMatches, record: parsed.record, text };
 }
 
-/** A checked line as a worker sends it: the holder cut to CHAIN_KEYS, the record and (mostly) the text left behind. */
+/**
+ * A checked line as a worker sends it: the holder cut to CHAIN_KEYS, the record and (mostly) the text left behind.
+ * Built field by field: copying with rest and spread cost a worker a tenth of its time.
+ */
 export function compactCheckedLine(checked: CheckedLine): CheckedLine {
-  const { record: _record, text, holder, ...rest } = checked;
+  const { holder } = checked;
   const kept: Record<string, unknown> = {};
   for (const key of CHAIN_KEYS) if (holder[key] !== undefined) kept[key] = holder[key];
-  const schemeOne = kept[SIGNATURE_KEY] !== undefined && kept[SIGNING_KEY] === undefined;
-  return { ...rest, holder: kept, ...(schemeOne && text !== undefined ? { text } : {}) };
+  const compact: CheckedLine = { line: checked.line, offset: checked.offset, bytes: checked.bytes, complete: checked.complete, hash: checked.hash, prev: checked.prev, holder: kept, canonical: checked.canonical, hashMatches: checked.hashMatches };
+  if (checked.problem !== undefined) compact.problem = checked.problem;
+  if (kept[SIGNATURE_KEY] !== undefined && kept[SIGNING_KEY] === undefined && checked.text !== undefined) compact.text = checked.text;
+  return compact;
 }
 
 export interface ParsedRecord {
