@@ -114,6 +114,11 @@ export async function chatTurn(page: Page, model: ScriptedAnthropic, script: Scr
   // The prompt names the conversation in the sessions list, so each is told apart there.
   const prompt = `${task} (conversation ${++conversations})`;
   model.play(script);
+  // VS Code clears the stored opt-in when its tools service starts before the user settings have arrived (the
+  // setting reads false then), and asks once, as it asks anyone who turns the setting on: the person says yes.
+  // Its modal may come after a turn has played, and would then block the next turn's typing.
+  const optIn = page.locator('.monaco-dialog-box', { hasText: 'Enable global auto approve?' }).locator('.monaco-button', { hasText: /^Enable$/ });
+  if ((await optIn.count()) > 0) await optIn.click({ timeout: 5_000 }).catch(() => undefined);
   await page.keyboard.press('Control+l');
   const input = page.locator('.interactive-input-part .monaco-editor').first();
   await input.waitFor({ state: 'visible', timeout: 60_000 });
@@ -121,9 +126,6 @@ export async function chatTurn(page: Page, model: ScriptedAnthropic, script: Scr
   await page.keyboard.type(prompt);
   await page.keyboard.press('Enter');
   const allow = page.locator('.interactive-session .monaco-button:visible', { hasText: /^Allow/ }).first();
-  // VS Code clears the stored opt-in when its tools service starts before the user settings have arrived (the
-  // setting reads false then), and asks once, as it asks anyone who turns the setting on: the person says yes.
-  const optIn = page.locator('.monaco-dialog-box', { hasText: 'Enable global auto approve?' }).locator('.monaco-button', { hasText: /^Enable$/ });
   // The view at times falls back to the sessions list while a conversation waits for a card: open it again.
   const reopen = page.locator('.agent-session-item:visible', { hasText: prompt }).first();
   const played = async () => {
