@@ -81,7 +81,7 @@ const entries = [
   { entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' }, plugins: [...common.plugins, vendorMvdanSh, vendorTypescript, vendorOtel] },
   // `governor hook` alone, for agents' hook commands (one process per tool call), and the headless governor
   // it loads only when no extension runs: both kept apart from the rest of the CLI so they start fast.
-  { entryPoints: ['src/cli/hookMain.ts'], outfile: 'dist/hook.js', plugins: [...common.plugins, vendorTypescript, vendorOtel] },
+  { entryPoints: ['src/cli/hookMain.ts'], outfile: 'dist/hook.js', plugins: [...common.plugins, vendorMvdanSh, vendorTypescript, vendorOtel] },
   { entryPoints: ['src/cli/headlessDecider.ts'], outfile: 'dist/hook-headless.js', plugins: [...common.plugins, vendorMvdanSh, vendorTypescript, vendorOtel] },
   { entryPoints: ['src/core/telemetry/otlpSdk.ts'], outfile: 'dist/vendor/otel.js' },
   // A verify of a large log checks its lines on worker threads, each running this script (traceVerify, parallelLineChecks).

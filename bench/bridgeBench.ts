@@ -41,7 +41,9 @@ async function sample(run: () => Promise<number>): Promise<number[]> {
 export const bridgeBench: BenchSuite = {
   name: 'bridge',
   run(): Promise<BenchTable[]> {
-    return withBenchWorkspace({ 'src/file.ts': 'export {};\n' }, async (root) => {
+    // An in-scope write that lands without a person (the default asks on every change, and the bench times an allow).
+    const settings = JSON.stringify({ 'intentGovernor.approval': 'destructive-only' });
+    return withBenchWorkspace({ 'src/file.ts': 'export {};\n', '.vscode/settings.json': settings }, async (root) => {
       const home = await mkdtemp(join(tmpdir(), 'ig-bench-home-'));
       const env = { ...process.env, INTENT_GOVERNOR_HOME: home, INTENT_GOVERNOR_ANCHOR_DIR: join(home, 'anchors') };
       const payload = JSON.stringify({ session_id: 'bench', transcript_path: '/tmp/t.jsonl', cwd: root, hook_event_name: 'PreToolUse', tool_name: 'Write', tool_use_id: 'toolu_bench', tool_input: { file_path: join(root, 'src/new.ts'), content: 'x\n' } });
