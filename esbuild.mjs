@@ -22,8 +22,8 @@ const problemMatcherLog = {
 };
 
 /**
- * The CLI loads mvdan-sh (3 MB of GopherJS, needed only to parse commands) from dist/vendor/ instead of
- * inlining it: compiling it on every start cost ~60 ms, and `governor hook` starts once per agent tool call.
+ * Every bundle loads mvdan-sh (3 MB of GopherJS, needed only to parse commands) from dist/vendor/ instead of
+ * inlining it: compiling it on every start cost ~45-60 ms, and `governor hook` starts once per agent tool call.
  */
 const vendorMvdanSh = {
   name: 'vendor-mvdan-sh',
@@ -77,7 +77,7 @@ const common = {
 };
 
 const entries = [
-  { entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], plugins: [...common.plugins, vendorTypescript, vendorOtel] },
+  { entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], plugins: [...common.plugins, vendorMvdanSh, vendorTypescript, vendorOtel] },
   { entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' }, plugins: [...common.plugins, vendorMvdanSh, vendorTypescript, vendorOtel] },
   // `governor hook` alone, for agents' hook commands (one process per tool call), and the headless governor
   // it loads only when no extension runs: both kept apart from the rest of the CLI so they start fast.

@@ -20,4 +20,11 @@ describe('the hook bundle an agent starts per tool call', () => {
     assert.match(text, /require\("\.\/vendor\/mvdan-sh\.js"\)/);
     assert.ok(existsSync(join(dist, 'vendor', 'mvdan-sh.js')));
   });
+
+  it('nor is the shell parser inlined in the extension or the CLI (they would compile it at every start)', () => {
+    for (const name of ['extension.js', 'cli.js', 'hook-headless.js']) {
+      const text = readFileSync(join(dist, name), 'utf8');
+      assert.ok(!text.includes('$packages["github.com/gopherjs'), `the shell parser is inlined in dist/${name}`);
+    }
+  });
 });
