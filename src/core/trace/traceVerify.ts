@@ -104,6 +104,8 @@ export interface RecordLine {
 class ParsedLine implements RecordLine {
   private cut: string | undefined;
   private parsed: Record<string, unknown> | undefined;
+  /** The line read back from the log, once. */
+  private again: string | undefined;
 
   constructor(
     private readonly checked: CheckedLine,
@@ -128,14 +130,21 @@ class ParsedLine implements RecordLine {
   }
 
   get record(): Record<string, unknown> {
-    this.parsed ??= this.checked.record ?? (JSON.parse(this.text) as Record<string, unknown>);
+    this.parsed ??= this.checked.record ?? (this.text === '' ? {} : (JSON.parse(this.text) as Record<string, unknown>));
     return this.parsed;
   }
 
   private get text(): string {
     if (this.checked.text !== undefined) return this.checked.text;
     if (!this.reread) throw new Error('ParsedLine: a line without its text and no file to read it from');
-    return this.reread.text(this.checked.offset, this.checked.bytes);
+    if (this.again === undefined) {
+      const { line, offset, bytes } = this.checked;
+      const text = this.reread.text(offset, bytes);
+      const again = checkLine({ text, line, offset, bytes, complete: true }, this.fields);
+      // Not the record the worker checked (the log changed during verify): its signature is judged against nothing it can match.
+      this.again = again.hash === this.checked.hash && again.hashMatches === this.checked.hashMatches ? text : '';
+    }
+    return this.again;
   }
 
   get signedText(): string {

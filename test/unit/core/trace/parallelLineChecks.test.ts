@@ -1,11 +1,12 @@
 import { strict as assert } from 'node:assert';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readLineBatches } from '../../../../src/core/io/lineStream';
 import { checkLine, compactCheckedLine, type CheckedLine } from '../../../../src/core/trace/lineChecks';
 import { checkLinesInParallel, lineCheckWorkerFile, shareStarts } from '../../../../src/core/trace/parallelLineChecks';
 import { GENESIS_HASH, sealRecord, traceChainFields } from '../../../../src/core/trace/traceChain';
+import { verifyLog, type RecordLine } from '../../../../src/core/trace/traceVerify';
 
 /** The line checks on worker threads give, line for line, what the calling thread's checks give. */
 describe('line checks on worker threads', () => {
@@ -70,5 +71,37 @@ describe('line checks on worker threads', () => {
     assert.deepEqual([...starts].sort((a, b) => a - b), starts);
     assert.equal(new Set(starts).size, starts.length);
     assert.ok(starts.length < 64, 'the 200 KB line was split');
+  });
+});
+
+describe('a record a worker checked, read back for its signature', () => {
+  let dir: string;
+  let path: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'ig-reread-'));
+    path = join(dir, 'agent_trace.jsonl');
+    let prev = GENESIS_HASH;
+    const lines: string[] = [];
+    for (let i = 0; i < 20; i += 1) {
+      const line = sealRecord({ id: `r${i}`, files: [{ path: `src/f${i}.ts` }], metadata: { agent: 'a' } }, prev, traceChainFields);
+      prev = (JSON.parse(line) as { metadata: { hash: string } }).metadata.hash;
+      lines.push(line);
+    }
+    await writeFile(path, `${lines.join('\n')}\n`);
+  });
+  afterEach(() => rm(dir, { recursive: true, force: true }));
+
+  it('is the text the worker checked, and nothing a signature can match once the log changed under verify', async () => {
+    const seen: RecordLine[] = [];
+    const result = await verifyLog(path, { parallel: { workers: 2, minBytes: 0 }, onRecord: (line) => void seen.push(line) });
+    assert.equal(result.status, 'verified');
+    const original = (await readFile(path, 'utf8')).split('\n');
+    const [fifth, sixth] = [seen[4], seen[5]];
+    // A worker sends no text but a scheme-1 record's: this one is read back by its offset.
+    assert.equal(fifth.signedText, original[4]);
+    assert.equal(fifth.record.id, 'r4');
+    // Another record of the same length put in place of the sixth, as a writer racing the verify could.
+    await writeFile(path, original.map((line, i) => (i === 5 ? line.replace('src/f5.ts', 'src/f9.ts') : line)).join('\n'));
+    assert.equal(sixth.signedText, '');
   });
 });
