@@ -202,7 +202,8 @@ async function session(claude: string, setup: Setup, workload: Workload): Promis
       await model.close();
     }
   } finally {
-    rmSync(temp, { recursive: true, force: true });
+    // A governor the session started may still be finishing a write into the workspace (ENOTEMPTY): retried, with backoff.
+    rmSync(temp, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
   }
 }
 
