@@ -138,16 +138,11 @@ export class NativeChanges {
   private followUpSoon(delayMs: number): void {
     if (!this.resident || this.followUp) return;
     this.followUp = setTimeout(() => {
-      void this.reconcilePending({})
-        .then((summary) => summary.waiting)
-        .catch((error: unknown) => {
-          this.governor.services.logger.warn(`reconciling pending native changes: ${error instanceof Error ? error.message : String(error)}`);
-          return 1;
-        })
-        .then((waiting) => {
-          this.followUp = undefined;
-          if (waiting > 0 && delayMs * 2 <= FOLLOW_UP_LAST_MS) this.followUpSoon(delayMs * 2);
-        });
+      void this.reconcileLogged({}).then((summary) => {
+        this.followUp = undefined;
+        // A pass that failed left its entries waiting too.
+        if ((summary?.waiting ?? 1) > 0 && delayMs * 2 <= FOLLOW_UP_LAST_MS) this.followUpSoon(delayMs * 2);
+      });
     }, delayMs);
     this.followUp.unref();
   }
@@ -236,11 +231,16 @@ export class NativeChanges {
   async reconcileQuietly(options: ReconcileOptions, pass: 'short' | 'whole' = 'short'): Promise<void> {
     const forced = options.session !== undefined;
     if (!forced && Date.now() - this.lastReconciled < RECONCILE_INTERVAL_MS) return;
+    await this.reconcileLogged(forced || pass === 'whole' ? options : { ...options, budgetMs: PASS_BUDGET_MS });
+  }
+
+  /** A pass whose failure is logged, not thrown (undefined then): the call or timer goes on, the entry stays for the next pass. */
+  private async reconcileLogged(options: ReconcileOptions): Promise<ReconcileSummary | undefined> {
     try {
-      await this.reconcilePending(forced || pass === 'whole' ? options : { ...options, budgetMs: PASS_BUDGET_MS });
+      return await this.reconcilePending(options);
     } catch (error) {
-      // The call being handled goes on; the entry stays for the next pass.
       this.governor.services.logger.warn(`reconciling pending native changes: ${error instanceof Error ? error.message : String(error)}`);
+      return undefined;
     }
   }
 

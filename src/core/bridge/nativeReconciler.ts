@@ -87,7 +87,7 @@ export async function reconcileNativeChanges(pending: PendingNativeChanges, root
       const ownerGone = entry.resident && entry.host === host && localProcessGone(entry.pid, entry.pid_start);
       const ended = options.session !== undefined && entry.session_id === options.session;
       const rushed = ownerGone || ended;
-      const posted = pending.wasPosted(listing.id);
+      const { posted } = listing;
       if (!rushed && !posted && age < POST_GRACE_MS) {
         summary.waiting++;
         continue;

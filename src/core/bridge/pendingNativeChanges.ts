@@ -105,6 +105,8 @@ export interface PendingListing {
   deadClaims: string[];
   liveClaim: boolean;
   done: boolean;
+  /** Its post came before its files held the change (putBackPosted). */
+  posted: boolean;
 }
 
 const PREFIX = 'native.';
@@ -281,9 +283,10 @@ export class PendingNativeChanges {
     }
     const byId = new Map<string, PendingListing>();
     const orphanedBefore: string[] = []; // names of .before, .snapshot and .posted files
+    const posted = new Set<string>();
     const at = (id: string) => {
       let listing = byId.get(id);
-      if (!listing) byId.set(id, (listing = { id, entry: false, deadClaims: [], liveClaim: false, done: false }));
+      if (!listing) byId.set(id, (listing = { id, entry: false, deadClaims: [], liveClaim: false, done: false, posted: false }));
       return listing;
     };
     for (const name of names) {
@@ -303,7 +306,12 @@ export class PendingNativeChanges {
         at(id).done = true;
       } else if (kind === 'before' || kind === 'snapshot' || kind === 'posted') {
         orphanedBefore.push(name);
+        if (kind === 'posted') posted.add(id);
       }
+    }
+    for (const id of posted) {
+      const listing = byId.get(id);
+      if (listing) listing.posted = true;
     }
     // Before-contents whose entry never got written (its writer died in between) or was released by a holder that died.
     for (const name of orphanedBefore) {
