@@ -2,6 +2,8 @@ import { closeSync, existsSync, openSync, readSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { readFully } from '../io/jsonlTail';
+import { errnoOf } from '../ioError';
 import type { CheckedLine, ChainFieldsName } from './lineChecks';
 import type { LineCheckMessage, LineCheckShare } from './lineCheckWorker';
 
@@ -138,18 +140,17 @@ export class LineRereader {
 
   constructor(private readonly path: string) {}
 
+  /** The line's bytes; '' when the log no longer reaches that far (it changed under verify). */
   text(offset: number, bytes: number): string {
     const fd = this.fd ?? openSync(this.path, 'r');
     if (!this.closed) this.fd = fd;
     try {
       const buffer = Buffer.alloc(bytes);
-      let got = 0;
-      while (got < bytes) {
-        const read = readSync(fd, buffer, got, bytes - got, offset + got);
-        if (read === 0) break;
-        got += read;
-      }
-      return buffer.toString('utf8', 0, got);
+      readFully(fd, buffer, offset);
+      return buffer.toString('utf8');
+    } catch (error) {
+      if (errnoOf(error) !== undefined) throw error;
+      return ''; // readFully's end of file
     } finally {
       if (this.closed) closeSync(fd);
     }
