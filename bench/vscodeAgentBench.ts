@@ -1,6 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { HOOK_TIMINGS_ENV } from '../src/core/bridge/hookTimings';
 import { RESIDENT_CLIENT_SUFFIX } from '../src/core/agents/common/hookLauncher';
 import { launchGovernedVsCode, pickIntentInPalette, waitFor, type GovernedVsCode } from '../test/e2e/e2eSupport';
 import { AGENT_SETTINGS, chatTurn, enableBuiltinChat, useScriptedModel } from '../test/e2e/vscodeChat';
@@ -26,13 +28,22 @@ const SETUPS: Setup[] = [
   { name: 'governor, the extension (as installed: the launcher over /dev/tcp to the extension that runs on the folder)', hooks: true },
 ];
 
-/** One VS Code with the setup, ROUNDS conversations of a warm-up create_file then WRITES timed ones: ms per timed call. */
-async function setupCalls(setup: Setup): Promise<number[]> {
+interface SetupSample {
+  /** ms per timed call. */
+  calls: number[];
+  /** The extension's own time per hook answer (INTENT_GOVERNOR_HOOK_TIMINGS), pre and post. */
+  hooks: number[];
+}
+
+/** One VS Code with the setup, ROUNDS conversations of a warm-up create_file then WRITES timed ones. */
+async function setupCalls(setup: Setup): Promise<SetupSample> {
   const model = await startScriptedAnthropic([]);
+  const timings = join(mkdtempSync(join(tmpdir(), 'ig-bench-vscode-timings-')), 'hook-timings.tsv');
   let vscode: GovernedVsCode | undefined;
   try {
     vscode = await launchGovernedVsCode({
       prefix: 'ig-bench-vscode-agent-',
+      env: { [HOOK_TIMINGS_ENV]: timings },
       settings: { ...AGENT_SETTINGS, 'intentGovernor.approval': 'destructive-only' },
       prepare: async (ws, temp) => {
         useScriptedModel(join(temp, 'user-data'), model.url);
@@ -71,10 +82,12 @@ async function setupCalls(setup: Setup): Promise<number[]> {
         throw new Error(`${setup.name}: ${recorded()} of ${expected} writes on the record: the hooks did not govern the session`);
       });
     }
-    return calls;
+    const hooks = existsSync(timings) ? readFileSync(timings, 'utf8').trim().split('\n').filter(Boolean).map((line) => line.split('\t')).filter(([, event]) => event === 'PreToolUse' || event === 'PostToolUse').map(([, , ms]) => Number(ms)) : [];
+    return { calls, hooks };
   } finally {
     await vscode?.stop();
     await model.close();
+    rmSync(dirname(timings), { recursive: true, force: true });
   }
 }
 
@@ -84,29 +97,30 @@ export async function vscodeAgentTables(): Promise<BenchTable[]> {
     process.stdout.write("\nVS Code agent bench skipped: VS Code is not provisioned (.vscode-test/ready.json missing; run `npm run provision`)\n");
     return [];
   }
-  const samples = new Map<string, number[]>();
+  const samples = new Map<string, SetupSample>();
   const rows: (string | number)[][] = [];
   for (const setup of SETUPS) {
     try {
       samples.set(setup.name, await setupCalls(setup));
     } catch (error) {
-      rows.push([setup.name, `failed: ${(error instanceof Error ? error.message : String(error)).slice(0, 200)}`, '', '', '']);
+      rows.push([setup.name, `failed: ${(error instanceof Error ? error.message : String(error)).slice(0, 200)}`, '', '', '', '']);
     }
   }
-  const base = percentile(samples.get(NO_HOOKS) ?? [], 50);
+  const base = percentile(samples.get(NO_HOOKS)?.calls ?? [], 50);
   for (const setup of SETUPS) {
-    const calls = samples.get(setup.name);
-    if (!calls) continue;
-    const p50 = percentile(calls, 50);
-    rows.push([setup.name, p50, percentile(calls, 90), p50 - base, p50 / base]);
+    const sample = samples.get(setup.name);
+    if (!sample) continue;
+    const p50 = percentile(sample.calls, 50);
+    rows.push([setup.name, p50, percentile(sample.calls, 90), p50 - base, p50 / base, sample.hooks.length ? percentile(sample.hooks, 50) : '']);
   }
   return [
     {
       title: `VS Code's agent (code-server 4.139.1, built-in chat in Agent mode): wall time per in-scope create_file (${WRITES} per conversation, ${ROUNDS} conversations per setup, one window per setup)`,
-      columns: ['setup', 'p50 ms', 'p90 ms', 'overhead p50 ms', 'ratio vs none'],
+      columns: ['setup', 'p50 ms', 'p90 ms', 'overhead p50 ms', 'ratio vs none', 'governor ms per hook p50'],
       rows,
       notes: [
         'Target: the governed row within 20 ms of the no-hooks row at p50. Each setup is its own VS Code window, one after another (a window per setup, not interleaved): compare rows of one run only.',
+        "governor ms per hook: the extension's own time in each PreToolUse and PostToolUse it answers (INTENT_GOVERNOR_HOOK_TIMINGS), from the parsed input to the answer written.",
       ],
     },
   ];

@@ -2,6 +2,9 @@ import * as vscode from 'vscode';
 import { MemoryBeforeStash } from './core/bridge/beforeStash';
 import { hookRoute } from './core/bridge/hookRoute';
 import { agentHookRoute } from './core/bridge/agentHookRoute';
+import { postsAnsweredEarly } from './core/bridge/earlyPosts';
+import { hookTimingsRecorder } from './core/bridge/hookTimings';
+import { governorHome } from './core/paths/governorHome';
 import { sameFolder } from './core/paths/sameFolder';
 import { NativeToolBridge } from './core/bridge/nativeToolBridge';
 import { Governor } from './core/governor';
@@ -125,7 +128,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<Intent
     // Agents' native tools (governor hook) are judged here, with the approval modal and this trace.
     hookRoutes: [
       hookRoute(bridge),
-      agentHookRoute({ decide: (request, signal) => bridge.handle(request, signal), governs: (root) => sameFolder(root, services.workspace.root), env: process.env, intentFromEnv: false }),
+      agentHookRoute({
+        decide: (request, signal) => bridge.handle(request, signal),
+        governs: (root) => sameFolder(root, services.workspace.root),
+        env: process.env,
+        intentFromEnv: false,
+        answerPostEarly: postsAnsweredEarly(services.workspace.root, services.governorHome ?? governorHome()),
+        answered: hookTimingsRecorder(process.env),
+      }),
     ],
   }).catch((error: unknown) => {
     log.error(`the MCP server could not start: ${error instanceof Error ? error.message : String(error)}`);

@@ -4,6 +4,8 @@ import { localProcessGone } from '../core/io/processIdentity';
 import { join } from 'node:path';
 import { ENDPOINTS_IN_HOME, residentEndpointPath } from '../core/agents/common/residentProtocol';
 import { agentHookRoute } from '../core/bridge/agentHookRoute';
+import { postsAnsweredEarly } from '../core/bridge/earlyPosts';
+import { hookTimingsRecorder } from '../core/bridge/hookTimings';
 import { FileBeforeStash, ResidentBeforeStash } from '../core/bridge/beforeStash';
 import { findGoverningServer } from '../core/bridge/extensionClient';
 import { NativeToolBridge } from '../core/bridge/nativeToolBridge';
@@ -16,7 +18,6 @@ import { denyingApprover } from '../core/nodeServices';
 import { governorHome } from '../core/paths/governorHome';
 import { deferredNotice } from '../core/signing/firstUseKey';
 import { fireConfigChanges, HookFileChanges } from '../core/userHooks/configChange';
-import { DeclaredHooksCache } from '../core/userHooks/declaredHooks';
 import { physicalPath, sameFolder } from '../core/paths/sameFolder';
 import { parseCliArgs, usageError, workspaceFrom } from './cliArgs';
 import { openCliGovernor } from './cliGovernor';
@@ -103,15 +104,7 @@ async function serveResident(root: string, idleMs: number, io: CliIO): Promise<n
   // A call's pre may have been answered by a one-shot hook process before this one started: its stash is a file.
   const bridge = new NativeToolBridge(governor, new ResidentBeforeStash(new FileBeforeStash(join(home, 'bridge'))), { askHuman: false, resident: true });
   const reconciling = bridge.startReconciling();
-  // What each door's user hooks declare, read again only when a hook file changes.
-  const declaredByDoor = new Map<string, DeclaredHooksCache>();
-  const doorHooks = (door: string) => {
-    let cache = declaredByDoor.get(door);
-    if (!cache) declaredByDoor.set(door, (cache = new DeclaredHooksCache(root, home, door)));
-    return cache.get();
-  };
   let lastCall = Date.now();
-  const timings = io.env.INTENT_GOVERNOR_HOOK_TIMINGS || undefined;
   const server = await startLocalServer({
     logger,
     routes: [
@@ -119,15 +112,8 @@ async function serveResident(root: string, idleMs: number, io: CliIO): Promise<n
         governs,
         env: io.env,
         intentFromEnv: true,
-        // File changes only: their pre left a pending entry that records them if this process dies first. A read's post
-        // takes the session's basis from the file, which must happen before the agent (or a person) moves on; a
-        // command's post is answered once recorded.
-        answerPostEarly: (request) => {
-          if (request.calls.length === 0 || !request.calls.every((call) => call.tool === 'write_file' || call.tool === 'edit_file')) return false;
-          const declared = doorHooks(request.agent.name);
-          return !declared.unreadable && !declared.hooks.some((hook) => hook.event.startsWith('PostToolUse'));
-        },
-        answered: timings ? (agent, event, ms) => appendFileSync(timings, `${agent}\t${event}\t${ms.toFixed(3)}\n`) : undefined,
+        answerPostEarly: postsAnsweredEarly(root, home),
+        answered: hookTimingsRecorder(io.env),
         decide: async (request, signal) => {
           lastCall = Date.now();
           try {

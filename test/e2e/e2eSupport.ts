@@ -89,6 +89,8 @@ export async function launchGovernedVsCode(options: {
   prepare?: (workspace: string, temp: string) => Promise<void>;
   /** Runs in the browser before the workbench loads (seeding its storage). */
   beforeWorkbench?: (page: Page, serverUrl: string) => Promise<void>;
+  /** More environment for code-server and its extension host (a benchmark's INTENT_GOVERNOR_HOOK_TIMINGS, say). */
+  env?: Record<string, string>;
 }): Promise<GovernedVsCode> {
   assert.ok(existsSync(join(repoRoot, 'dist', 'extension.js')), 'run `npm run build` first');
   provision();
@@ -111,7 +113,7 @@ export async function launchGovernedVsCode(options: {
       workspace,
       extensionsDir,
       userDataDir: join(temp, 'user-data'),
-      env: { INTENT_GOVERNOR_HOME: governorHome, INTENT_GOVERNOR_ANCHOR_DIR: join(temp, 'anchors') },
+      env: { ...options.env, INTENT_GOVERNOR_HOME: governorHome, INTENT_GOVERNOR_ANCHOR_DIR: join(temp, 'anchors') },
       settings: options.settings ?? {},
     });
     const { url } = server;

@@ -1,0 +1,21 @@
+import type { BridgeRequest } from '../agents/common/nativeCall';
+import { DeclaredHooksCache } from '../userHooks/declaredHooks';
+
+/**
+ * agentHookRoute's `answerPostEarly` for a resident governing `root`: a post of file changes only, at a door whose user
+ * hooks have nothing to say about posts. Such a change's pre left a pending entry that records it if the governor
+ * stops first; a read's post takes the session's basis from the file, which must happen before the agent (or a
+ * person) moves on, and a command's post is answered once recorded. Each door's hook files are read again only when
+ * one of them changes.
+ */
+export function postsAnsweredEarly(root: string, home: string): (request: BridgeRequest) => boolean {
+  const declaredByDoor = new Map<string, DeclaredHooksCache>();
+  return (request) => {
+    if (request.calls.length === 0 || !request.calls.every((call) => call.tool === 'write_file' || call.tool === 'edit_file')) return false;
+    const door = request.agent.name;
+    let cache = declaredByDoor.get(door);
+    if (!cache) declaredByDoor.set(door, (cache = new DeclaredHooksCache(root, home, door)));
+    const declared = cache.get();
+    return !declared.unreadable && !declared.hooks.some((hook) => hook.event.startsWith('PostToolUse'));
+  };
+}
