@@ -62,7 +62,10 @@ interface Outstanding {
  */
 export class ResidentCompletions {
   private readonly open = new Map<string, Outstanding>();
-  private readonly running = new Set<Promise<void>>();
+  /** Completions (and background posts) under way, each with the names of the files it records. */
+  private readonly running = new Map<Promise<void>, ReadonlySet<string>>();
+  /** The last of them: each starts after the one before, so records keep the order of the calls. */
+  private last: Promise<void> = Promise.resolve();
   private readonly completed = new Set<string>();
 
   constructor(
@@ -108,8 +111,12 @@ export class ResidentCompletions {
     });
   }
 
-  /** Before the governor handles `payload`: the changes it must see completed first are. */
-  async before(payload: Record<string, unknown>): Promise<void> {
+  /**
+   * Before the governor handles `payload`: the changes it must see completed first are. `calls`: what a PreToolUse
+   * maps to; one that only reads or writes files no completion under way records is judged without waiting for them
+   * (see goesAhead).
+   */
+  async before(payload: Record<string, unknown>, calls?: readonly NativeCall[]): Promise<void> {
     const event = payload.hook_event_name;
     const agent = agentOf(payload);
     const id = payload.tool_use_id;
@@ -123,8 +130,9 @@ export class ResidentCompletions {
       const movedOn = typeof event === 'string' && MOVED_ON.has(event) && outstanding.agent === agent && outstanding.id !== id;
       if (ends || (movedOn && changed(outstanding)) || done(outstanding)) this.settle(outstanding);
     }
-    // Completions under way (this agent's, or a watcher's) land before the next judgement.
-    await Promise.all(this.running);
+    // Completions under way (this agent's, or a watcher's) land before the next judgement, unless it cannot depend on them.
+    if (event === 'PreToolUse' && calls && goesAhead(calls, this.running.values())) return;
+    await Promise.all(this.running.keys());
   }
 
   /** Whether this governor completed the tool call `id` itself: its post, if one comes after all, has nothing left to record. */
@@ -136,14 +144,14 @@ export class ResidentCompletions {
    * Work whose answer Claude Code does not need (a Read's post when no user hook waits for it): it runs after the
    * answer, and the session's next event is handled only once it is done, like a completion.
    */
-  background(what: string, task: () => Promise<void>): void {
-    this.run(what, task());
+  background(what: string, task: () => Promise<void>, calls: readonly NativeCall[]): void {
+    this.run(what, task, namesOf(calls));
   }
 
   /** The session is over (Claude Code closed the server): every change still open is completed now. */
   async close(): Promise<void> {
     for (const outstanding of [...this.open.values()]) this.settle(outstanding);
-    await Promise.all(this.running);
+    await Promise.all(this.running.keys());
   }
 
   private settleIfDone(outstanding: Outstanding): void {
@@ -156,12 +164,14 @@ export class ResidentCompletions {
     this.completed.add(outstanding.id);
     if (this.completed.size > REMEMBERED) this.completed.delete(this.completed.values().next().value as string);
     // On failure the pending entry is still there: a later reconciliation records the change.
-    this.run(`completing ${String(outstanding.post.tool_name)} ${outstanding.id}`, this.complete(outstanding.post));
+    const { post } = outstanding;
+    this.run(`completing ${String(post.tool_name)} ${outstanding.id}`, () => this.complete(post), new Set(outstanding.files.map((file) => fileName(file.abs))));
   }
 
-  private run(what: string, task: Promise<void>): void {
-    const run = task.catch((error: unknown) => this.logger.warn(`${what}: ${error instanceof Error ? error.message : String(error)}`));
-    this.running.add(run);
+  private run(what: string, task: () => Promise<void>, names: ReadonlySet<string>): void {
+    const run = this.last.then(task).catch((error: unknown) => this.logger.warn(`${what}: ${error instanceof Error ? error.message : String(error)}`));
+    this.last = run;
+    this.running.set(run, names);
     void run.finally(() => this.running.delete(run));
   }
 
@@ -170,6 +180,28 @@ export class ResidentCompletions {
     for (const watcher of outstanding.watchers) watcher.close();
     clearInterval(outstanding.poll);
   }
+}
+
+/** A file's last path segment, folded: two spellings of one file (relative, absolute, other case) share it. */
+function fileName(path: string): string {
+  return basename(path).toLowerCase();
+}
+
+function namesOf(calls: readonly NativeCall[]): ReadonlySet<string> {
+  return new Set(calls.flatMap((call) => (call.tool === 'run_command' ? [] : [fileName(call.input.path)])));
+}
+
+/**
+ * Whether a PreToolUse may be judged while these completions run. A completion only moves the session's read ledger
+ * to what the tool wrote and appends its record, so a call that reads or writes other files is judged the same
+ * either way; a call on one of those files, or a command (it may name any file), waits. A file reached through a link
+ * under another name is judged against the older basis, which can only refuse (STALE_FILE), never let a change through.
+ */
+function goesAhead(calls: readonly NativeCall[], running: Iterable<ReadonlySet<string>>): boolean {
+  if (calls.length === 0 || calls.some((call) => call.tool === 'run_command')) return false;
+  const names = namesOf(calls);
+  for (const recording of running) for (const name of names) if (recording.has(name)) return false;
+  return true;
 }
 
 function agentOf(payload: Record<string, unknown>): string | undefined {

@@ -5,6 +5,7 @@ import { claudeDialect } from '../core/agents/claude/claudeDialect';
 import { claudeRouting, parseRouting, routes, routingGaps, SELF_COMPLETED_TOOLS, type ClaudeRouting } from '../core/agents/claude/claudeRouting';
 import { RESIDENT_HOOK_FIELDS, RESIDENT_HOOK_TOOL, RESIDENT_ROUTING_FIELD } from '../core/agents/claude/residentHook';
 import { isRecord, type HookReply } from '../core/agents/common/hookDialect';
+import type { NativeCall } from '../core/agents/common/nativeCall';
 import type { Logger } from '../core/logger';
 import type { ExtraTool } from '../core/mcp/governedMcpServer';
 import type { DeclaredHooks } from '../core/userHooks/declaredHooks';
@@ -85,6 +86,15 @@ export function residentHookTool(settings: ResidentHookSettings): ResidentHookTo
     return declared.hooks.length === 0 && !declared.unreadable;
   };
 
+  /** The governed calls a tool's input maps to (undefined: none, or a tool the dialect does not govern). */
+  const governedCalls = (payload: Record<string, unknown>, input: unknown): NativeCall[] | undefined => {
+    const tool = payload.tool_name;
+    if (typeof tool !== 'string' || !isRecord(input)) return undefined;
+    const cwd = resolve(settings.io.cwd, typeof payload.cwd === 'string' ? payload.cwd : '.');
+    const mapping = claudeDialect.mapTool(tool, input, { cwd, workspace: settings.root });
+    return mapping.kind === 'governed' ? mapping.calls : undefined;
+  };
+
   /** Allowed (or handed to the person) and its post never comes: watched until the file holds the change. */
   const trackUnposted = (payload: Record<string, unknown>, routing: ClaudeRouting, reply: HookReply) => {
     const tool = payload.tool_name;
@@ -92,10 +102,8 @@ export function residentHookTool(settings: ResidentHookSettings): ResidentHookTo
     const answer = parseAnswer(reply);
     if (!answer || answer.hookSpecificOutput?.permissionDecision === 'deny' || answer.continue === false) return;
     const input = isRecord(answer.hookSpecificOutput?.updatedInput) ? answer.hookSpecificOutput.updatedInput : payload.tool_input;
-    if (!isRecord(input)) return;
-    const cwd = resolve(settings.io.cwd, typeof payload.cwd === 'string' ? payload.cwd : '.');
-    const mapping = claudeDialect.mapTool(tool, input, { cwd, workspace: settings.root });
-    if (mapping.kind === 'governed') completions.track(payload, input, mapping.calls);
+    const calls = governedCalls(payload, input);
+    if (calls && isRecord(input)) completions.track(payload, input, calls);
   };
 
   return {
@@ -111,7 +119,7 @@ export function residentHookTool(settings: ResidentHookSettings): ResidentHookTo
       const payload = hookPayloadFrom(args);
       const event = payload.hook_event_name;
       try {
-        await completions.before(payload);
+        await completions.before(payload, event === 'PreToolUse' ? governedCalls(payload, payload.tool_input) : undefined);
         const stale = event === 'PreToolUse' || event === 'UserPromptSubmit' ? staleRouting(routing, settings) : undefined;
         if (stale !== undefined) {
           return text(JSON.stringify(event === 'PreToolUse' ? { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: stale } } : { decision: 'block', reason: stale }));
@@ -120,7 +128,7 @@ export function residentHookTool(settings: ResidentHookSettings): ResidentHookTo
         if ((event === 'PostToolUse' || event === 'PostToolUseFailure') && completions.completedAlready(payload.tool_use_id)) return text('{}');
         if (event === 'PostToolUse' && payload.tool_name === 'Read' && noUserHooks()) {
           // Its answer is "allow" whatever it records: the ledger learns the read right after, before the next event.
-          completions.background('recording a Read', () => postAfter(payload, 'PostToolUse(after)'));
+          completions.background('recording a Read', () => postAfter(payload, 'PostToolUse(after)'), governedCalls(payload, payload.tool_input) ?? []);
           return text('{}');
         }
         const reply = await answerHookPayload(claudeDialect, payload, settings.options(signal), settings.io, settings.decide);
