@@ -3,6 +3,7 @@ import { basename, dirname } from 'node:path';
 import type { NativeCall, NativeEdit } from '../core/agents/common/nativeCall';
 import { readRegularFileSync } from '../core/io/regularFile';
 import type { Logger } from '../core/logger';
+import { foldedFileName, foldedFileNames } from '../core/bridge/foldedFileName';
 
 /**
  * An edited file larger than this gets no expected content: it would be read before the answer goes back. (Its
@@ -145,7 +146,7 @@ export class ResidentCompletions {
    * answer, and the session's next event is handled only once it is done, like a completion.
    */
   background(what: string, task: () => Promise<void>, calls: readonly NativeCall[]): void {
-    this.run(what, task, namesOf(calls));
+    this.run(what, task, foldedFileNames(calls));
   }
 
   /** The session is over (Claude Code closed the server): every change still open is completed now. */
@@ -165,7 +166,7 @@ export class ResidentCompletions {
     if (this.completed.size > REMEMBERED) this.completed.delete(this.completed.values().next().value as string);
     // On failure the pending entry is still there: a later reconciliation records the change.
     const { post } = outstanding;
-    this.run(`completing ${String(post.tool_name)} ${outstanding.id}`, () => this.complete(post), new Set(outstanding.files.map((file) => fileName(file.abs))));
+    this.run(`completing ${String(post.tool_name)} ${outstanding.id}`, () => this.complete(post), new Set(outstanding.files.map((file) => foldedFileName(file.abs))));
   }
 
   private run(what: string, task: () => Promise<void>, names: ReadonlySet<string>): void {
@@ -182,15 +183,6 @@ export class ResidentCompletions {
   }
 }
 
-/** A file's last path segment, folded: two spellings of one file (relative, absolute, other case) share it. */
-function fileName(path: string): string {
-  return basename(path).toLowerCase();
-}
-
-function namesOf(calls: readonly NativeCall[]): ReadonlySet<string> {
-  return new Set(calls.flatMap((call) => (call.tool === 'run_command' ? [] : [fileName(call.input.path)])));
-}
-
 /**
  * Whether a PreToolUse may be judged while these completions run. A completion only moves the session's read ledger
  * to what the tool wrote and appends its record, so a call that reads or writes other files is judged the same
@@ -199,7 +191,7 @@ function namesOf(calls: readonly NativeCall[]): ReadonlySet<string> {
  */
 function goesAhead(calls: readonly NativeCall[], running: Iterable<ReadonlySet<string>>): boolean {
   if (calls.length === 0 || calls.some((call) => call.tool === 'run_command')) return false;
-  const names = namesOf(calls);
+  const names = foldedFileNames(calls);
   for (const recording of running) for (const name of names) if (recording.has(name)) return false;
   return true;
 }

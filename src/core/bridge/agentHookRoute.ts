@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { basename, isAbsolute } from 'node:path';
+import { isAbsolute } from 'node:path';
 import { closeHookCall, openHookCall, refuseHookCall } from '../agents/hookDoor';
 import { DIALECTS } from '../agents/registry';
 import type { BridgeAnswer, BridgeRequest } from '../agents/common/nativeCall';
@@ -7,6 +7,7 @@ import { AGENT_HOOK_PATH, FORWARDED_ENV, forwardedEnvHeader, NOT_MINE_STATUS, RE
 import type { HookReply } from '../agents/common/hookDialect';
 import type { LocalRoute } from '../localServer/routeTable';
 import { MAX_REQUEST_BODY_BYTES } from '../tools/requestBodyCap';
+import { foldedFileName, foldedFileNames } from './foldedFileName';
 
 export interface AgentHookRouteOptions {
   /** Judges one mapped call: the resident's bridge (its sessions, read ledger and approvals). */
@@ -36,11 +37,6 @@ interface Recording {
   names: ReadonlySet<string>;
 }
 
-/** A file's last path segment, folded: two spellings of one file (relative, absolute, other case) share it. */
-function fileName(path: string): string {
-  return basename(path).toLowerCase();
-}
-
 /**
  * Whether a session's call may be judged while its previous post is still being recorded. That recording only moves
  * the session's read ledger to what the agent wrote (and appends the record), so a pre that reads or writes other
@@ -49,7 +45,7 @@ function fileName(path: string): string {
  * judged against the older basis, which can only refuse (STALE_FILE), never let a change through.
  */
 function mayGoAhead(request: BridgeRequest, recording: Recording): boolean {
-  return request.phase === 'pre' && request.calls.every((call) => call.tool !== 'run_command' && !recording.names.has(fileName(call.input.path)));
+  return request.phase === 'pre' && request.calls.every((call) => call.tool !== 'run_command' && !recording.names.has(foldedFileName(call.input.path)));
 }
 
 /** Below the launcher's read timeout: the answer, a refusal if need be, must reach it before it gives up. */
@@ -113,7 +109,7 @@ export function agentHookRoute(options: AgentHookRouteOptions): LocalRoute {
               options.answered?.(dialect.id, 'PostToolUse(recorded after the answer)', performance.now() - begun);
             })
             .catch(() => undefined); // the pending entry stays: the reconciler records it
-          const entry: Recording = { done, names: new Set(request.calls.flatMap((call) => (call.tool === 'run_command' ? [] : [fileName(call.input.path)]))) };
+          const entry: Recording = { done, names: foldedFileNames(request.calls) };
           recording.set(session, entry);
           void done.finally(() => {
             if (recording.get(session) === entry) recording.delete(session);
