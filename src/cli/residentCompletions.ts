@@ -3,7 +3,7 @@ import { basename, dirname } from 'node:path';
 import type { NativeCall, NativeEdit } from '../core/agents/common/nativeCall';
 import { readRegularFileSync } from '../core/io/regularFile';
 import type { Logger } from '../core/logger';
-import { foldedFileName, foldedFileNames } from '../core/bridge/foldedFileName';
+import { foldedFileName, foldedFileNames, independentOfRecordings } from '../core/bridge/foldedFileName';
 
 /**
  * An edited file larger than this gets no expected content: it would be read before the answer goes back. (Its
@@ -113,11 +113,11 @@ export class ResidentCompletions {
   }
 
   /**
-   * Before the governor handles `payload`: the changes it must see completed first are. `calls`: what a PreToolUse
-   * maps to; one that only reads or writes files no completion under way records is judged without waiting for them
-   * (see goesAhead).
+   * Before the governor handles `payload`: the changes it must see completed first are. `callsOf`: what a PreToolUse
+   * maps to, asked only while completions run; one independent of them (independentOfRecordings) is judged without
+   * waiting for them.
    */
-  async before(payload: Record<string, unknown>, calls?: readonly NativeCall[]): Promise<void> {
+  async before(payload: Record<string, unknown>, callsOf?: () => readonly NativeCall[] | undefined): Promise<void> {
     const event = payload.hook_event_name;
     const agent = agentOf(payload);
     const id = payload.tool_use_id;
@@ -132,7 +132,9 @@ export class ResidentCompletions {
       if (ends || (movedOn && changed(outstanding)) || done(outstanding)) this.settle(outstanding);
     }
     // Completions under way (this agent's, or a watcher's) land before the next judgement, unless it cannot depend on them.
-    if (event === 'PreToolUse' && calls && goesAhead(calls, this.running.values())) return;
+    if (this.running.size === 0) return;
+    const calls = event === 'PreToolUse' ? callsOf?.() : undefined;
+    if (calls?.length && independentOfRecordings(calls, this.running.values())) return;
     await Promise.all(this.running.keys());
   }
 
@@ -181,19 +183,6 @@ export class ResidentCompletions {
     for (const watcher of outstanding.watchers) watcher.close();
     clearInterval(outstanding.poll);
   }
-}
-
-/**
- * Whether a PreToolUse may be judged while these completions run. A completion only moves the session's read ledger
- * to what the tool wrote and appends its record, so a call that reads or writes other files is judged the same
- * either way; a call on one of those files, or a command (it may name any file), waits. A file reached through a link
- * under another name is judged against the older basis, which can only refuse (STALE_FILE), never let a change through.
- */
-function goesAhead(calls: readonly NativeCall[], running: Iterable<ReadonlySet<string>>): boolean {
-  if (calls.length === 0 || calls.some((call) => call.tool === 'run_command')) return false;
-  const names = foldedFileNames(calls);
-  for (const recording of running) for (const name of names) if (recording.has(name)) return false;
-  return true;
 }
 
 function agentOf(payload: Record<string, unknown>): string | undefined {

@@ -1,4 +1,3 @@
-import { appendFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { claudeDialect } from '../core/agents/claude/claudeDialect';
@@ -6,6 +5,7 @@ import { claudeRouting, parseRouting, routes, routingGaps, SELF_COMPLETED_TOOLS,
 import { RESIDENT_HOOK_FIELDS, RESIDENT_HOOK_TOOL, RESIDENT_ROUTING_FIELD } from '../core/agents/claude/residentHook';
 import { isRecord, type HookReply } from '../core/agents/common/hookDialect';
 import type { NativeCall } from '../core/agents/common/nativeCall';
+import { hookTimingsRecorder } from '../core/bridge/hookTimings';
 import type { Logger } from '../core/logger';
 import type { ExtraTool } from '../core/mcp/governedMcpServer';
 import type { DeclaredHooks } from '../core/userHooks/declaredHooks';
@@ -68,10 +68,8 @@ export interface ResidentHookTool extends ExtraTool {
  */
 export function residentHookTool(settings: ResidentHookSettings): ResidentHookTool {
   const neverAborted = new AbortController().signal;
-  const timings = settings.io.env.INTENT_GOVERNOR_HOOK_TIMINGS || undefined;
-  const time = (event: unknown, tool: unknown, started: number) => {
-    if (timings) appendFileSync(timings, `${String(event)}\t${String(tool ?? '')}\t${(performance.now() - started).toFixed(3)}\n`);
-  };
+  const timings = hookTimingsRecorder(settings.io.env);
+  const time = (event: unknown, tool: unknown, started: number) => timings?.(String(event), String(tool ?? ''), performance.now() - started);
   /** A post no one waits for: the governor's own completion of a change, or a Read's post answered before it ran. */
   const postAfter = async (post: Record<string, unknown>, label: string) => {
     const started = performance.now();
@@ -119,7 +117,7 @@ export function residentHookTool(settings: ResidentHookSettings): ResidentHookTo
       const payload = hookPayloadFrom(args);
       const event = payload.hook_event_name;
       try {
-        await completions.before(payload, event === 'PreToolUse' ? governedCalls(payload, payload.tool_input) : undefined);
+        await completions.before(payload, () => governedCalls(payload, payload.tool_input));
         const stale = event === 'PreToolUse' || event === 'UserPromptSubmit' ? staleRouting(routing, settings) : undefined;
         if (stale !== undefined) {
           return text(JSON.stringify(event === 'PreToolUse' ? { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: stale } } : { decision: 'block', reason: stale }));

@@ -7,7 +7,7 @@ import { AGENT_HOOK_PATH, FORWARDED_ENV, forwardedEnvHeader, NOT_MINE_STATUS, RE
 import type { HookReply } from '../agents/common/hookDialect';
 import type { LocalRoute } from '../localServer/routeTable';
 import { MAX_REQUEST_BODY_BYTES } from '../tools/requestBodyCap';
-import { foldedFileName, foldedFileNames } from './foldedFileName';
+import { foldedFileNames, independentOfRecordings } from './foldedFileName';
 
 export interface AgentHookRouteOptions {
   /** Judges one mapped call: the resident's bridge (its sessions, read ledger and approvals). */
@@ -38,14 +38,11 @@ interface Recording {
 }
 
 /**
- * Whether a session's call may be judged while its previous post is still being recorded. That recording only moves
- * the session's read ledger to what the agent wrote (and appends the record), so a pre that reads or writes other
- * files is judged the same either way; a pre on one of those files, a command (it may name any file), another post
- * (records keep their order) and lifecycle events wait. A file reached through a link under another name would be
- * judged against the older basis, which can only refuse (STALE_FILE), never let a change through.
+ * Whether a session's call may be judged while its previous post is still being recorded: a pre independent of that
+ * recording (independentOfRecordings). Another post (records keep their order) and lifecycle events wait.
  */
 function mayGoAhead(request: BridgeRequest, recording: Recording): boolean {
-  return request.phase === 'pre' && request.calls.every((call) => call.tool !== 'run_command' && !recording.names.has(foldedFileName(call.input.path)));
+  return request.phase === 'pre' && independentOfRecordings(request.calls, [recording.names]);
 }
 
 /** Below the launcher's read timeout: the answer, a refusal if need be, must reach it before it gives up. */

@@ -4,10 +4,11 @@ import { appendFileSync } from 'node:fs';
 export const HOOK_TIMINGS_ENV = 'INTENT_GOVERNOR_HOOK_TIMINGS';
 
 /**
- * Appends `agent<TAB>event<TAB>ms` per answered hook to the file `INTENT_GOVERNOR_HOOK_TIMINGS` names; undefined
- * when it names none (the usual case: no work per call).
+ * Appends `<what>\t<which>\t<ms>` per answered hook to the file `INTENT_GOVERNOR_HOOK_TIMINGS` names (the agent and
+ * the event at the agent hook route; the event and the tool in Claude Code's hook tool); undefined when it names none
+ * (the usual case: no work per call).
  */
-export function hookTimingsRecorder(env: NodeJS.ProcessEnv): ((agent: string, event: string, ms: number) => void) | undefined {
+export function hookTimingsRecorder(env: NodeJS.ProcessEnv): ((what: string, which: string, ms: number) => void) | undefined {
   const file = env[HOOK_TIMINGS_ENV] || undefined;
-  return file ? (agent, event, ms) => appendFileSync(file, `${agent}\t${event}\t${ms.toFixed(3)}\n`) : undefined;
+  return file ? (what, which, ms) => appendFileSync(file, `${what}\t${which}\t${ms.toFixed(3)}\n`) : undefined;
 }

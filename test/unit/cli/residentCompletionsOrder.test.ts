@@ -20,7 +20,7 @@ describe('ResidentCompletions: a call judged while an earlier Write is still bei
     return { pre: { hook_event_name: 'PreToolUse', session_id: 'c1', tool_name: 'Write', tool_use_id: id, tool_input: { file_path: path, content } }, calls: [{ tool: 'write_file', input: { path, content } }] };
   };
   /** The agent's next call: `before` with it, noted once it may be judged. */
-  const next = (what: string, call: { pre: Record<string, unknown>; calls: NativeCall[] }) => completions.before(call.pre, call.calls).then(() => void seen.push(`judged ${what}`));
+  const next = (what: string, call: { pre: Record<string, unknown>; calls: NativeCall[] }) => completions.before(call.pre, () => call.calls).then(() => void seen.push(`judged ${what}`));
   const settled = () => new Promise((resolve) => setTimeout(resolve, 50));
 
   beforeEach(() => {
