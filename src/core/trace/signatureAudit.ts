@@ -197,7 +197,7 @@ export class SignatureAudit {
         pred.sig = undefined;
         if (this.heads.delete(pred.index)) pred.text = undefined;
       }
-      const link = recordLink(line.hash, sig.key_id, sig.sig);
+      const link = line.link ?? recordLink(line.hash, sig.key_id, sig.sig);
       if (!this.byLink.has(link)) this.byLink.set(link, node);
     }
     this.heads.set(index, node);

@@ -14,8 +14,11 @@ export const GENESIS_HASH = `sha256:${'0'.repeat(64)}`;
 /** The object inside a record that holds `prev_hash` and `hash`: `metadata` for Agent Trace, the record itself for ours. */
 export type ChainFields = (record: Record<string, unknown>) => Record<string, unknown> | undefined;
 
+/** The key of an Agent Trace record whose object holds its chain fields. */
+export const TRACE_HOLDER_KEY = 'metadata';
+
 export const traceChainFields: ChainFields = (record) => {
-  const metadata = record.metadata;
+  const metadata = record[TRACE_HOLDER_KEY];
   return typeof metadata === 'object' && metadata !== null && !Array.isArray(metadata)
     ? (metadata as Record<string, unknown>)
     : undefined;

@@ -95,6 +95,8 @@ export interface RecordLine {
   readonly signedText: string;
   /** Whether the record's content hashes to its stated `hash` (false: edited after it was written). */
   hashMatches: boolean;
+  /** A scheme-2 record's recordLink, when a line check worker computed it. */
+  readonly link?: string;
 }
 
 /**
@@ -127,6 +129,10 @@ class ParsedLine implements RecordLine {
 
   get hashMatches(): boolean {
     return this.checked.hashMatches;
+  }
+
+  get link(): string | undefined {
+    return this.checked.link;
   }
 
   get record(): Record<string, unknown> {

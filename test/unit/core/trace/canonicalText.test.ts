@@ -70,6 +70,68 @@ describe('isCanonicalJsonText', () => {
     for (const text of accepted) assert.equal(isCanonicalJsonText(text), true, text);
   });
 
+  it('refuses what is not JSON at all, so a true answer needs no JSON.parse of the line', () => {
+    const invalid = [
+      '', '{', '}', '"', '{"a":1,}', '{,"a":1}', '[1,,2]', '[,1]', '[1,]', '{"a" 1}', '{"a"1}', '{"a":1}{}', '{"a":1}x', '{"a":1}]',
+      '{"a":tru}', '{"a":trux}', '{"a":nul}', '{"a":fals}', '{"a":01}', '{"a":00}', '{"a":-}', '{"a":1.}', '{"a":.5}', '{"a":1e}',
+      '{"a":1]', '[1}', '{"a"}', '{"a":}', '{1:2}', '{"a":"x', '{"a":"\\x"}', '{"a":"\\u12"}', '{"a":"\\', '{"a":"\u0001"}',
+      '{"a":"x"y"}', '{"a"::1}', '{:1}', '{"a":1:2}', '[1:2]', '{"a":[}', '{"a":{]}', 'truex', 'nul', '{"a":NaN}', '{"a":Infinity}',
+      '{"a":1,"b"}', '{"a":[1 2]}', '{"a":\\u0031}',
+    ];
+    for (const text of invalid) {
+      assert.throws(() => JSON.parse(text), `${text} is valid JSON after all`);
+      assert.equal(isCanonicalJsonText(text), false, text);
+    }
+  });
+
+  it('never calls a mutated line canonical unless JSON.parse reads it and re-serialises it byte for byte', () => {
+    const line = sealRecord(
+      { files: [{ path: 'src/a.ts', ranges: [{ start_line: 1, end_line: 12 }] }], id: 'r1', metadata: { intent_id: 'INT-1', ok: true, none: null, n: -1.5 }, vcs: { revision: 'abc' } },
+      GENESIS_HASH,
+      traceChainFields,
+      () => ({ key_id: 'ed25519:00000000000000000000000000000000', sig: 'c2ln' }),
+    );
+    const alphabet = ['"', ',', ':', '{', '}', '[', ']', ' ', '\\', '0', '1', '-', '.', 'e', 'a', 't', 'n', 'u', '\u0001', 'é', '\ud800'];
+    let seed = 11;
+    const random = (below: number) => Math.floor(((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31) * below);
+    let accepted = 0;
+    for (let i = 0; i < 20_000; i += 1) {
+      let text = line;
+      for (let edits = 1 + random(3); edits > 0; edits -= 1) {
+        const at = random(text.length + 1);
+        const kind = random(3);
+        const char = alphabet[random(alphabet.length)];
+        text = kind === 0 ? text.slice(0, at) + text.slice(at + 1) : kind === 1 ? text.slice(0, at) + char + text.slice(at) : text.slice(0, at) + char + text.slice(at + 1);
+      }
+      let reference: boolean;
+      try {
+        reference = canonicalJson(JSON.parse(text)) === text;
+      } catch {
+        reference = false;
+      }
+      const span = { key: 'metadata', from: -1, to: -1 };
+      assert.equal(isCanonicalJsonText(text, undefined, span), reference, text);
+      if (!reference) continue;
+      accepted += 1;
+      const metadata = (JSON.parse(text) as { metadata?: unknown }).metadata;
+      if (span.from >= 0) assert.deepEqual(JSON.parse(text.slice(span.from, span.to)), metadata, text);
+      else assert.equal(metadata === undefined || /\\|[\ud800-\udfff]/.test(text), true, text);
+    }
+    // Edits that keep a line canonical (a digit for a digit, a letter inside a string) are checked too.
+    assert.ok(accepted > 500, `only ${accepted} mutated lines were canonical`);
+  });
+
+  it('says where the value of the named top-level key lies, and nothing for a nested key of that name', () => {
+    const span = { key: 'metadata', from: -1, to: -1 };
+    const text = '{"a":{"metadata":1},"metadata":{"hash":"x","n":[1,{"b":2}]},"z":3}';
+    assert.equal(isCanonicalJsonText(text, undefined, span), true);
+    assert.equal(text.slice(span.from, span.to), '{"hash":"x","n":[1,{"b":2}]}');
+    assert.equal(isCanonicalJsonText('{"metadata":"last"}', undefined, span), true);
+    assert.equal(text.length > 0 && '{"metadata":"last"}'.slice(span.from, span.to), '"last"');
+    assert.equal(isCanonicalJsonText('{"a":{"metadata":1}}', undefined, span), true);
+    assert.deepEqual([span.from, span.to], [-1, -1]);
+  });
+
   it('notes where the holder\'s hash and signature keys start, so the hash check finds both pairs without searching', () => {
     const record: Record<string, unknown> = { files: [{ path: 'a.ts', hash: 'nested', signature: 'nested' }], metadata: { kind: 'mutation' } };
     const line = sealRecord(record, GENESIS_HASH, traceChainFields, () => ({ key_id: 'ed25519:00000000000000000000000000000000', sig: 'c2ln' }));
