@@ -9,7 +9,7 @@ import type { Locator, Page } from 'playwright-core';
 import { readDiscoveryFiles, type DiscoveredServer } from '../../src/core/mcp/discoveryFile';
 import { installExtension, openWorkbench, startCodeServer, type CodeServer, type Workbench } from '../vscode/codeServer';
 import { provision, repoRoot } from '../vscode/provisioned';
-import { runPaletteCommand } from '../vscode/workbenchActions';
+import { pickAfterPaletteCommand } from '../vscode/workbenchActions';
 
 /**
  * Screenshots are saved under test-results/ (ignored by git); `npm run docs:images` (UPDATE_DOC_IMAGES=1) also
@@ -136,8 +136,7 @@ export async function connectMcpClient(discovered: DiscoveredServer, name = 'e2e
 
 /** A human picks an intent through the command palette, as a user would; resolves once the status bar shows it. */
 export async function pickIntentInPalette(page: Page, intentId: string): Promise<Locator> {
-  await runPaletteCommand(page, 'Intent Governor: Select Active Intent');
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: intentId }).first().click();
+  await pickAfterPaletteCommand(page, 'Intent Governor: Select Active Intent', intentId);
   const item = page.locator('.statusbar-item', { hasText: intentId });
   await item.waitFor({ state: 'visible', timeout: 30_000 });
   return item;

@@ -30,6 +30,26 @@ export async function runPaletteCommand(page: Page, title: string): Promise<void
   await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().click();
 }
 
+/**
+ * Runs a palette command that opens a quick pick, then clicks the row showing `row`. The pick closes when its
+ * window loses focus (a tab brought up by another test, a toast); the row is then gone before the click, so the
+ * command is run again, twice at most, and the interruption named on stderr.
+ */
+export async function pickAfterPaletteCommand(page: Page, title: string, row: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    await page.bringToFront();
+    await runPaletteCommand(page, title);
+    try {
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: row }).first().click({ timeout: 10_000 });
+      return;
+    } catch (error) {
+      if (attempt === 3) throw error;
+      process.stderr.write(`pickAfterPaletteCommand(${title}): the pick closed before ${row} was clicked; running the command again\n`);
+      await page.keyboard.press('Escape');
+    }
+  }
+}
+
 /** Opens a workspace file in an editor through Quick Open, as a human would; resolves once its tab shows. */
 export async function openInEditor(page: Page, rel: string): Promise<void> {
   await page.keyboard.press('Control+P');
