@@ -3,7 +3,7 @@ import { basename, dirname } from 'node:path';
 import type { NativeCall, NativeEdit } from '../core/agents/common/nativeCall';
 import { readRegularFileSync } from '../core/io/regularFile';
 import type { Logger } from '../core/logger';
-import { foldedFileName, foldedFileNames, independentOfRecordings } from '../core/bridge/foldedFileName';
+import { foldedFileName, independentOfRecordings } from '../core/bridge/foldedFileName';
 
 /**
  * An edited file larger than this gets no expected content: it would be read before the answer goes back. (Its
@@ -63,7 +63,7 @@ interface Outstanding {
  */
 export class ResidentCompletions {
   private readonly open = new Map<string, Outstanding>();
-  /** Completions (and background posts) under way, each with the names of the files it records. */
+  /** Completions under way, each with the names of the files it records. */
   private readonly running = new Map<Promise<void>, ReadonlySet<string>>();
   /** The last of them: each starts after the one before, so records keep the order of the calls. */
   private last: Promise<void> = Promise.resolve();
@@ -141,14 +141,6 @@ export class ResidentCompletions {
   /** Whether this governor completed the tool call `id` itself: its post, if one comes after all, has nothing left to record. */
   completedAlready(id: unknown): boolean {
     return typeof id === 'string' && this.completed.has(id);
-  }
-
-  /**
-   * Work whose answer Claude Code does not need (a Read's post when no user hook waits for it): it runs after the
-   * answer, and the session's next event is handled only once it is done, like a completion.
-   */
-  background(what: string, task: () => Promise<void>, calls: readonly NativeCall[]): void {
-    this.run(what, task, foldedFileNames(calls));
   }
 
   /** The session is over (Claude Code closed the server): every change still open is completed now. */

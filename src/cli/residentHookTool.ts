@@ -70,7 +70,10 @@ export function residentHookTool(settings: ResidentHookSettings): ResidentHookTo
   const neverAborted = new AbortController().signal;
   const timings = hookTimingsRecorder(settings.io.env);
   const time = (event: unknown, tool: unknown, started: number) => timings?.(String(event), String(tool ?? ''), performance.now() - started);
-  /** A post no one waits for: the governor's own completion of a change, or a Read's post answered before it ran. */
+  /**
+   * A post no one waits for: the governor's own completion of a change. (A Read's post is answered only once the read
+   * is recorded: recorded after the answer, a person's save that came first was taken for what the agent read.)
+   */
   const postAfter = async (post: Record<string, unknown>, label: string) => {
     const started = performance.now();
     const reply = await answerHookPayload(claudeDialect, post, settings.options(neverAborted), settings.io, settings.decide);
@@ -78,12 +81,6 @@ export function residentHookTool(settings: ResidentHookSettings): ResidentHookTo
     if (reply.exitCode !== 0) throw new Error(reply.stderr.trim() || `exit ${reply.exitCode}`);
   };
   const completions = new ResidentCompletions((post) => postAfter(post, 'PostToolUse(resident)'), settings.logger);
-  /** No user hook at all: a post's answer is known before it is judged (allow, nothing to say). */
-  const noUserHooks = () => {
-    const declared = settings.declared();
-    return declared.hooks.length === 0 && !declared.unreadable;
-  };
-
   /** The governed calls a tool's input maps to (undefined: none, or a tool the dialect does not govern). */
   const governedCalls = (payload: Record<string, unknown>, input: unknown): NativeCall[] | undefined => {
     const tool = payload.tool_name;
@@ -124,11 +121,6 @@ export function residentHookTool(settings: ResidentHookSettings): ResidentHookTo
         }
         // The governor completed this call itself (its post was not routed): nothing is left to record.
         if ((event === 'PostToolUse' || event === 'PostToolUseFailure') && completions.completedAlready(payload.tool_use_id)) return text('{}');
-        if (event === 'PostToolUse' && payload.tool_name === 'Read' && noUserHooks()) {
-          // Its answer is "allow" whatever it records: the ledger learns the read right after, before the next event.
-          completions.background('recording a Read', () => postAfter(payload, 'PostToolUse(after)'), governedCalls(payload, payload.tool_input) ?? []);
-          return text('{}');
-        }
         const reply = await answerHookPayload(claudeDialect, payload, settings.options(signal), settings.io, settings.decide);
         if (reply.exitCode === 0) {
           trackUnposted(payload, routing, reply);

@@ -129,13 +129,26 @@ describe("the resident governor completes the native changes whose post Claude C
     assert.equal((await recordsOf('src/auth/g.ts')).length, 1);
   });
 
-  it("a Read's post is answered at once when no user hook waits for it, and the read is known before the next call: a person's save in between is STALE_FILE", async () => {
+  it("a Read's post is answered once the read is recorded: a person's save right after the answer is STALE_FILE for the next edit", async () => {
     const read = { file_path: join(h.root, 'src/auth/login.ts') };
     await hook({ hook_event_name: 'PreToolUse', tool_name: 'Read', tool_use_id: 'r1', tool_input: read });
     assert.equal(await hook({ hook_event_name: 'PostToolUse', tool_name: 'Read', tool_use_id: 'r1', tool_input: read, tool_response: '{}' }), '{}');
     await writeFile(join(h.root, 'src/auth/login.ts'), `${LOGIN}// saved by a person\n`);
     const edit = await hook({ hook_event_name: 'PreToolUse', tool_name: 'Edit', tool_use_id: 'e1', tool_input: { file_path: read.file_path, old_string: 'return true', new_string: 'return false' } });
     assert.match(edit, /"permissionDecision":"deny".*STALE_FILE/);
+  });
+
+  it("the same while the governor is still recording a Write it completed: the read is not recorded after the person's save", async () => {
+    // The Write lands between the Read's pre and post, so its record is being written when the Read's post comes.
+    await hook(write('t0', 'src/auth/x.ts', 'x\n'));
+    const read = { file_path: join(h.root, 'src/auth/login.ts') };
+    await hook({ hook_event_name: 'PreToolUse', tool_name: 'Read', tool_use_id: 'r1', tool_input: read });
+    await writeFile(join(h.root, 'src/auth/x.ts'), 'x\n');
+    assert.equal(await hook({ hook_event_name: 'PostToolUse', tool_name: 'Read', tool_use_id: 'r1', tool_input: read, tool_response: '{}' }), '{}');
+    await writeFile(join(h.root, 'src/auth/login.ts'), `${LOGIN}// saved by a person\n`);
+    const edit = await hook({ hook_event_name: 'PreToolUse', tool_name: 'Edit', tool_use_id: 'e1', tool_input: { file_path: read.file_path, old_string: 'return true', new_string: 'return false' } });
+    assert.match(edit, /"permissionDecision":"deny".*STALE_FILE/);
+    assert.equal((await recordsOf('src/auth/x.ts')).length, 1);
   });
 
   it('a change still open when Claude Code closes the server is recorded before the governor exits', async () => {
