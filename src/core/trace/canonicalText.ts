@@ -41,7 +41,7 @@ export interface ValueSpan {
 export function isCanonicalJsonText(text: string, chainKeys?: ChainKeyPositions, span?: ValueSpan): boolean {
   if (span) span.from = span.to = -1;
   // Most lines have no escape, control character or surrogate: their strings end at the next quote, found natively.
-  plainStrings = !NEEDS_WALK.test(text);
+  const plain = !NEEDS_WALK.test(text);
   let depth = -1;
   let expect = VALUE;
   let inSpan = false;
@@ -69,7 +69,7 @@ export function isCanonicalJsonText(text: string, chainKeys?: ChainKeyPositions,
         continue;
       }
       if (c !== 0x22) return false;
-      const end = stringEnd(text, i);
+      const end = stringEnd(text, i, plain);
       if (end === INVALID) return false;
       // An escaped key sorts by what it stands for: compared in its re-serialised form.
       if (end === ESCAPED) return reserialisedMatches(text, span);
@@ -89,7 +89,7 @@ export function isCanonicalJsonText(text: string, chainKeys?: ChainKeyPositions,
     }
     // A value (or, just after `[`, the close).
     if (c === 0x22) {
-      const end = stringEnd(text, i);
+      const end = stringEnd(text, i, plain);
       if (end === INVALID) return false;
       i = (end === ESCAPED ? escapedEnd : end) + 1;
       expect = NEXT;
@@ -139,9 +139,6 @@ export function isCanonicalJsonText(text: string, chainKeys?: ChainKeyPositions,
 
 /** Characters that make a string need the walk in stringEnd: an escape, a raw control character, a surrogate. */
 const NEEDS_WALK = /[\u0000-\u001f\\\ud800-\udfff]/;
-/** Whether the line being scanned has none of them. */
-let plainStrings = false;
-
 /** stringEnd's answer for a string that is not valid JSON or not as JSON.stringify writes it. */
 const INVALID = -1;
 /** stringEnd's answer for a string with an escape (or a surrogate) that re-serialises as written; its closing quote is then in `escapedEnd`. */
@@ -150,15 +147,16 @@ let escapedEnd = 0;
 
 /**
  * The index of the quote closing the string that opens at `quote`, or INVALID when the string is not valid JSON or
- * not as JSON.stringify writes it. A string with an escape or a surrogate is checked against its re-serialised
- * form and answered ESCAPED (its end in `escapedEnd`), so a key with one can be compared by what it stands for.
+ * not as JSON.stringify writes it (`plain`: the line has no NEEDS_WALK character). A string with an escape or a
+ * surrogate is checked against its re-serialised form and answered ESCAPED (its end in `escapedEnd`), so a key with
+ * one can be compared by what it stands for.
  */
-function stringEnd(text: string, quote: number): number {
-  if (plainStrings) return text.indexOf('"', quote + 1);
+function stringEnd(text: string, quote: number, plain: boolean): number {
+  if (plain) return text.indexOf('"', quote + 1);
   const n = text.length;
   let end = quote + 1;
   let check = false;
-  // Walked in place: a native search per string costs more than it saves on these short strings.
+  // A line with any of NEEDS_WALK: walked character by character, stepping over each escape.
   for (;;) {
     if (end >= n) return INVALID;
     const d = text.charCodeAt(end);

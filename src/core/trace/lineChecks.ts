@@ -1,4 +1,5 @@
 import type { FileLine } from '../io/lineStream';
+import { isRecordSignature } from '../signing/recordSignature';
 import { isCanonicalJsonText } from './canonicalText';
 import { governanceChainFields, isChainHash, PREV_SIGNED_KEY, recordLink, SIGNATURE_KEY, signedLineHashMatches, SIGNING_KEY, TRACE_HOLDER_KEY, traceChainFields, type ChainFields } from './traceChain';
 
@@ -80,11 +81,9 @@ export function compactCheckedLine(checked: CheckedLine): CheckedLine {
   for (const key of CHAIN_KEYS) if (holder[key] !== undefined) kept[key] = holder[key];
   const compact: CheckedLine = { line: checked.line, offset: checked.offset, bytes: checked.bytes, complete: checked.complete, hash: checked.hash, prev: checked.prev, holder: kept, canonical: checked.canonical, hashMatches: checked.hashMatches };
   if (checked.problem !== undefined) compact.problem = checked.problem;
-  const signature = kept[SIGNATURE_KEY] as { key_id?: unknown; sig?: unknown } | undefined;
+  const signature = kept[SIGNATURE_KEY];
   if (signature !== undefined && kept[SIGNING_KEY] === undefined && checked.text !== undefined) compact.text = checked.text;
-  if (kept[SIGNING_KEY] !== undefined && checked.hashMatches && typeof signature?.key_id === 'string' && typeof signature.sig === 'string') {
-    compact.link = recordLink(checked.hash, signature.key_id, signature.sig);
-  }
+  if (kept[SIGNING_KEY] !== undefined && checked.hashMatches && isRecordSignature(signature)) compact.link = recordLink(checked.hash, signature.key_id, signature.sig);
   return compact;
 }
 
