@@ -9,7 +9,7 @@ import { NativeToolBridge } from '../core/bridge/nativeToolBridge';
 import { InflightCalls } from '../core/mcp/inflightCalls';
 import { governorHome } from '../core/paths/governorHome';
 import { DeclaredHooksCache } from '../core/userHooks/declaredHooks';
-import { CLAUDE_CODE_DOOR } from '../core/userHooks/hookLayers';
+import { CLAUDE_CODE_DOOR } from '../core/userHooks/hookLayerFiles';
 import { residentHookTool, type ResidentHookTool } from './residentHookTool';
 import { IntentMapKeeper } from '../core/intentMap/intentMapKeeper';
 import { parseCliArgs, usageError, workspaceFrom } from './cliArgs';

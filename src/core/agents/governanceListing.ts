@@ -1,6 +1,6 @@
 import { builtInGuardRows, type GuardRow } from '../guards/builtInGuards';
 import { declaredHooks } from '../userHooks/declaredHooks';
-import { CLAUDE_CODE_DOOR } from '../userHooks/hookLayers';
+import { CLAUDE_CODE_DOOR } from '../userHooks/hookLayerFiles';
 import { hookListingText, listHooks, visible, type HookListing, type HookListingPorts } from '../userHooks/hookListing';
 import { installedDoors, type InstalledDoor } from './doctor/installedDoors';
 

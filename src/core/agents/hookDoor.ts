@@ -73,7 +73,7 @@ function open(dialect: HookDialect, payload: unknown, place: HookPlace): HookSte
       return reply(readsOnly || event.phase === 'post' ? { decision: 'allow' } : ungoverned(cwd));
     }
     // A read-only tool needs no governed check; only the user's hooks may have something to say about it.
-    if (mapping.kind === 'passthrough' && !userHookFilesPresent(root, governorHome(place.env), dialect.agentName)) return reply({ decision: 'allow' });
+    if (mapping.kind === 'passthrough' && !userHookFilesPresent(root, governorHome(place.env), dialect.agentName, place.env)) return reply({ decision: 'allow' });
     if (mapping.kind === 'passthrough') native.passthrough = true;
     if (mapping.kind === 'refused' && event.phase === 'post') return reply({ decision: 'allow' });
     request.phase = event.phase;

@@ -14,7 +14,7 @@ import { RESIDENT_SERVER_NAME } from '../agents/claude/residentHook';
 import { DIALECTS } from '../agents/registry';
 import type { BridgeAnswer, BridgeRequest, NativeEventFacts } from '../agents/common/nativeCall';
 import type { HookEventName } from '../userHooks/hookEvents';
-import type { HookVerdict } from '../userHooks/hookVerdict';
+import { NO_VERDICT, type HookVerdict } from '../userHooks/hookVerdict';
 import { GOVERNOR_VOICE, type HookFiring } from '../userHooks/userHookRunner';
 
 export interface NativeToolBridgeOptions {
@@ -94,6 +94,8 @@ export class NativeToolBridge {
 
   /** Fires the agent's event at the user hooks, under the agent's own tool name (and the governed ones) for tool events. */
   private async fireNative(request: BridgeRequest, event: HookEventName, signal?: AbortSignal, extra: Partial<HookFiring> = {}): Promise<HookVerdict> {
+    // Nobody hooks this event: no canonical path, no firing (the usual case, on every call).
+    if (this.governor.userHooks.idle(request.agent.name, event, request.session_id)) return NO_VERDICT;
     const native = request.native as NativeEventFacts;
     const governed = request.calls.map((c) => c.tool);
     const toolNames = native.tool_name !== undefined ? matchNames(native.tool_name, governed) : undefined;

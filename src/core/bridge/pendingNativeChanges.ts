@@ -123,6 +123,10 @@ const MAX_HASHED_BYTES = 64 * 1024 * 1024;
 /** How long a post waits for another process that holds its entry (a reconciliation recording it, usually for milliseconds). */
 const HELD_WAIT_MS = 10_000;
 
+/** Names this process's temp files apart from any other's (random once: a random name per write cost more than the write). */
+const TEMP_TAG = `${process.pid}-${randomBytes(4).toString('hex')}`;
+let tempCount = 0;
+
 export function isNativePendingName(name: string): boolean {
   return name.startsWith(PREFIX);
 }
@@ -152,7 +156,8 @@ export class PendingNativeChanges {
     const keep = Object.keys(before).length > 0;
     const entry: PendingNativeChange = { kind: 'native-change', ...input, before_kept: keep, pid: me.pid, pid_start: me.start, host: me.host, resident: this.options.resident, started: new Date().toISOString() };
     // An earlier invocation with the same key (agents without tool ids key by input) was reconciled: its marker goes.
-    removeIfThere(this.path(`${PREFIX}${id}.done`));
+    const done = this.path(`${PREFIX}${id}.done`);
+    if (existsSync(done)) removeIfThere(done); // asked first: an unlink's ENOENT, thrown and caught, costs more
     if (keep) this.publish(`${PREFIX}${id}.before`, JSON.stringify(before));
     if (snapshot !== undefined) this.publish(`${PREFIX}${id}.snapshot`, JSON.stringify(snapshot));
     this.publish(`${PREFIX}${id}.json`, JSON.stringify(entry));
@@ -161,7 +166,7 @@ export class PendingNativeChanges {
   /** Written aside and renamed into place: an entry is always whole. */
   private publish(name: string, text: string): void {
     const write = () => {
-      const temp = this.path(`${name}.${randomBytes(4).toString('hex')}.tmp`);
+      const temp = this.path(`${name}.${TEMP_TAG}.${(tempCount += 1)}.tmp`);
       writeFileSync(temp, text, { flag: 'wx', mode: 0o600 });
       renameSync(temp, this.path(name));
     };

@@ -22,7 +22,8 @@ const allow: PreHookResult = { decision: { kind: 'allow' } };
 export const commandPolicyHook: PreHook = {
   name: 'command-policy',
   guard: true,
-  async run({ facts, signal }) {
+  async run(context) {
+    const { facts } = context;
     if (facts.definition.mutation !== 'command') return allow;
     const command = String(facts.input.command);
     const { services } = facts;
@@ -47,7 +48,7 @@ export const commandPolicyHook: PreHook = {
     }
     const unvouched = await foreignRepositories(root, cwdRel, analysis.gitDirectories, services.caseInsensitive);
     if (analysis.executes.length > 0) {
-      const committed = await checkCommitted(root, cwdRel, analysis.executes, { caseInsensitive: services.caseInsensitive, signal });
+      const committed = await checkCommitted(root, cwdRel, analysis.executes, { caseInsensitive: services.caseInsensitive, signal: context.signal });
       unvouched.push(...committed.unverifiable);
       if (committed.changed.length > 0) unvouched.push(`runs ${committed.changed.join(', ')}, changed since the last git commit, so it may run code nobody reviewed`);
     }

@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { FileDerived } from '../io/fileDerived';
 import { describeProblem, readRegularFileSync } from '../io/regularFile';
 
 /**
@@ -35,7 +35,7 @@ export function readManagedSettings(env: NodeJS.ProcessEnv = process.env): Manag
   return { kind: 'present', path, value: value as Record<string, unknown> };
 }
 
-let cached: { path: string; stamp: string; settings: ManagedSettings } | undefined;
+const managed = new FileDerived<ManagedSettings>();
 
 /**
  * readManagedSettings for the hot path (every protected-path check): the file is read again only when its path or
@@ -43,20 +43,5 @@ let cached: { path: string; stamp: string; settings: ManagedSettings } | undefin
  * resident governor) for the cost of one stat.
  */
 export function currentManagedSettings(env: NodeJS.ProcessEnv = process.env): ManagedSettings {
-  const path = managedSettingsPath(env);
-  const stamp = stampOf(path);
-  if (cached?.path === path && cached.stamp === stamp) return cached.settings;
-  const settings = readManagedSettings(env);
-  cached = { path, stamp, settings };
-  return settings;
-}
-
-function stampOf(path: string): string {
-  try {
-    const stat = statSync(path, { bigint: true, throwIfNoEntry: false });
-    return stat ? `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}` : 'absent';
-  } catch {
-    // Unreadable for stat (EACCES on a folder): never cached, so readManagedSettings reports it each time.
-    return `error:${Math.random()}`;
-  }
+  return managed.get([managedSettingsPath(env)], () => readManagedSettings(env));
 }

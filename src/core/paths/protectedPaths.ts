@@ -19,7 +19,7 @@ export const PROTECTED_PATTERNS: readonly string[] = [
 ];
 
 const MATCH_OPTIONS = { dot: true, nocase: true, nonegate: true, nobrace: true, noext: true, nocomment: true, platform: 'linux' } as const;
-const compiled = PROTECTED_PATTERNS.map((pattern) => new Minimatch(pattern, MATCH_OPTIONS));
+const DIR_SEGMENTS = PROTECTED_DIRS.map((dir) => dir.split('/'));
 
 // Code points HFS+ ignores when comparing names (git's CVE-2014-9390 list covers these), so ".g\u200cit" is ".git".
 const IGNORABLE = /\p{Default_Ignorable_Code_Point}/gu;
@@ -32,9 +32,10 @@ const GIT_SHORT_NAME = /^git~\d+$/u;
  * filesystem. A managed file that cannot be used protects every path: it may be the one that listed this path.
  */
 export function protectedPatternFor(rel: string): string | undefined {
-  const folded = foldForProtection(rel);
-  const index = compiled.findIndex((matcher) => matcher.match(folded));
-  if (index !== -1) return PROTECTED_PATTERNS[index];
+  const segments = foldForProtection(rel);
+  const builtIn = builtInPattern(segments);
+  if (builtIn !== undefined) return builtIn;
+  const folded = segments.join('/');
   const policy = managedPolicy();
   if (policy.state === 'absent') return undefined;
   if (policy.state === 'broken') return `every path, while the administrator's managed file ${policy.file} cannot be used: ${policy.problem}`;
@@ -65,7 +66,7 @@ function managedMatchers(policy: ManagedPolicy): ManagedMatcher[] {
     matchers = policy.protectedPaths.map((glob) => {
       const trimmed = glob.trim().replace(/\/+$/u, '');
       const anchored = trimmed.startsWith('/') || trimmed.includes('/');
-      const folded = foldForProtection(trimmed.replace(/^\/+/u, ''));
+      const folded = foldForProtection(trimmed.replace(/^\/+/u, '')).join('/');
       const base = anchored ? folded : `**/${folded}`;
       return { glob, matchers: [base, `${base}/**`].map((pattern) => new Minimatch(pattern, MATCH_OPTIONS)) };
     });
@@ -83,11 +84,31 @@ export function protectedPathError(rel: string, pattern: string): ToolError {
 }
 
 /**
+ * The first of PROTECTED_PATTERNS the folded path matches, found segment by segment: every built-in pattern is a
+ * protected folder (itself, or anything below it) or file at any depth, and matching every call against 36
+ * compiled globs was a tenth of a pre-tool hook's time. Any '.' or '..' segment counts as a folder like any other (protected
+ * when it holds a protected name below it).
+ */
+function builtInPattern(segments: readonly string[]): string | undefined {
+  for (const [index, dir] of DIR_SEGMENTS.entries()) {
+    let below = false;
+    for (let at = 0; at + dir.length <= segments.length; at++) {
+      if (!dir.every((name, k) => segments[at + k] === name)) continue;
+      if (at + dir.length === segments.length) return `**/${PROTECTED_DIRS[index]}`;
+      below = true;
+    }
+    if (below) return `**/${PROTECTED_DIRS[index]}/**`;
+  }
+  const last = segments[segments.length - 1];
+  return PROTECTED_FILES.includes(last) ? `**/${last}` : undefined;
+}
+
+/**
  * Fail closed on every spelling some filesystem treats as the same name: NFKC (compatibility forms), no
  * ignorable code points, case folded through upper then lower (so "ſ" and "ı" become "s" and "i"), NTFS
  * trailing dots and spaces trimmed, and the 8.3 alias of .git.
  */
-function foldForProtection(rel: string): string {
+function foldForProtection(rel: string): string[] {
   return rel
     .normalize('NFKC')
     .replace(IGNORABLE, '')
@@ -97,6 +118,5 @@ function foldForProtection(rel: string): string {
     .map((segment) => {
       const trimmed = segment === '.' || segment === '..' ? segment : segment.replace(/[. ]+$/u, '');
       return GIT_SHORT_NAME.test(trimmed) ? '.git' : trimmed;
-    })
-    .join('/');
+    });
 }

@@ -2,9 +2,6 @@ import { parse } from 'smol-toml';
 import { parseHooksConfig, type HooksConfigParse } from './hooksConfig';
 import type { HookSource } from './hookSpec';
 
-/** Seed 003's vendor-neutral hooks file, per user (`~/.agents/hooks.toml`) and per project (`.agents/hooks.toml`). */
-export const AGENTS_HOOKS_FILE = '.agents/hooks.toml';
-
 /** Seed 003's four events, as the Claude Code events they are; Claude Code's own names are accepted as they are. */
 const SEED_EVENTS: Record<string, string> = { pre_tool: 'PreToolUse', post_tool: 'PostToolUse', pre_message: 'UserPromptSubmit', post_message: 'Stop' };
 

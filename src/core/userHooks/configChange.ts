@@ -2,7 +2,7 @@ import { isAbsolute, join, relative } from 'node:path';
 import { fileSignature } from '../io/fileSignature';
 import type { Logger } from '../logger';
 import { managedSettingsPath } from '../managed/managedSettings';
-import { hookLayerFiles } from './hookLayers';
+import { hookLayerFiles } from './hookLayerFiles';
 import type { HookFiring, UserHookRunner } from './userHookRunner';
 import { watcherFiring } from './watcherFiring';
 

@@ -1,5 +1,4 @@
-import { fileSignature } from '../io/fileSignature';
-import { hookLayerFiles, loadHookLayers } from './hookLayers';
+import { CachedHookLayers, loadHookLayers, type LoadedHooks } from './hookLayers';
 
 /** A hook as a door's routing sees it: the event it is declared for and its matcher. */
 export interface DeclaredHook {
@@ -18,31 +17,32 @@ export interface DeclaredHooks {
 
 /** Every layer's hooks for `door`, reduced to their events and matchers. */
 export function declaredHooks(root: string, home: string, door: string): DeclaredHooks {
-  const loaded = loadHookLayers(root, { home, door });
+  return declaredOf(loadHookLayers(root, { home, door }));
+}
+
+function declaredOf(loaded: LoadedHooks): DeclaredHooks {
   return { hooks: loaded.hooks.map((hook) => ({ event: hook.event, matcher: hook.matcher })), unreadable: loaded.problems.length > 0 };
 }
 
 /**
  * The same, for a process that asks on every hook call: the files are read again only when one of them appeared,
- * went or changed (size, mtime, inode, ctime), so with no hook file at all a question costs a few stats.
+ * went or changed (CachedHookLayers), so with no hook file at all a question costs a few stats.
  */
 export class DeclaredHooksCache {
-  private signature = '';
+  private readonly layers: CachedHookLayers;
+  private loaded: LoadedHooks | undefined;
   private value: DeclaredHooks = { hooks: [], unreadable: false };
 
-  constructor(
-    private readonly root: string,
-    private readonly home: string,
-    private readonly door: string,
-  ) {}
+  constructor(root: string, home: string, door: string) {
+    this.layers = new CachedHookLayers(root, { home, door });
+  }
 
   get(): DeclaredHooks {
-    const signature = hookLayerFiles(this.root, { home: this.home, door: this.door }).map(fileSignature).join('|');
-    if (signature !== this.signature) {
-      this.value = declaredHooks(this.root, this.home, this.door);
-      this.signature = signature;
+    const loaded = this.layers.get();
+    if (loaded !== this.loaded) {
+      this.value = declaredOf(loaded);
+      this.loaded = loaded;
     }
     return this.value;
   }
 }
-

@@ -1,23 +1,11 @@
-import { homedir } from 'node:os';
-import { join } from 'node:path';
 import { describeProblem, readRegularFileSync } from '../io/regularFile';
+import { FileDerived } from '../io/fileDerived';
 import { readManagedSettings } from '../managed/managedSettings';
-import { governorHome } from '../paths/governorHome';
-import { AGENTS_HOOKS_FILE, parseAgentsHooksToml } from './agentsHooksToml';
+import { parseAgentsHooksToml } from './agentsHooksToml';
+import { hookLayerFiles, hookLayerTable, type HookLayerFile } from './hookLayerFiles';
 import { parseHooksConfig } from './hooksConfig';
-import type { HookLayer, HookSpec } from './hookSpec';
-import { LEGACY_HOOKS_FILE, parseLegacyHooksYaml } from './legacyHooksYaml';
-
-/** The person's own hooks, in the governor's home (`~/.intent-governor/hooks.json`). */
-export const USER_HOOKS_FILE_NAME = 'hooks.json';
-/** The project's hooks, committed with the repository. */
-export const PROJECT_HOOKS_FILE = '.orchestration/hooks.json';
-/** Claude Code's settings; their hooks guard the other agents too (Claude Code runs them itself). */
-export const CLAUDE_SETTINGS_FILES = ['.claude/settings.json', '.claude/settings.local.json'] as const;
-/** The person's own Claude Code settings, under their HOME. */
-export const CLAUDE_USER_SETTINGS_FILE = '.claude/settings.json';
-/** The door of Claude Code's own hooks: its settings files are never run a second time for it. */
-export const CLAUDE_CODE_DOOR = 'claude-code';
+import type { HookSpec } from './hookSpec';
+import { parseLegacyHooksYaml } from './legacyHooksYaml';
 
 /** A policy file, not a program: anything bigger is a mistake, and it is read on every governed call. */
 export const MAX_HOOKS_FILE_BYTES = 256 * 1024;
@@ -38,16 +26,6 @@ export interface LoadedHooks {
 
 type Parsed = { ok: true; hooks: HookSpec[]; notes: string[]; warnings?: string[] } | { ok: false; message: string };
 
-interface Layer {
-  layer: HookLayer;
-  path: string;
-  /** The file as a person names it, in messages and listings. */
-  file: string;
-  format: 'json' | 'yaml' | 'toml';
-  strict: boolean;
-  /** What to put there instead when the file is a FIFO, a device or too big. */
-  replacement: string;
-}
 
 /**
  * Every layer's hooks for one workspace, as one door sees them. Synchronous and bounded: each file is read with
@@ -62,7 +40,7 @@ export function loadHookLayers(root: string, options: { home: string; door: stri
     loaded.notes.push(`${managed.file}: disableAllHooks is true: the administrator turned every hook off, the managed ones too`);
     return loaded;
   }
-  for (const layer of layers(root, options)) {
+  for (const layer of hookLayerTable(root, options)) {
     const read = readRegularFileSync(layer.path, { maxBytes: MAX_HOOKS_FILE_BYTES });
     if (!read.ok && read.problem.kind === 'missing') continue;
     if (!read.ok) {
@@ -123,44 +101,24 @@ function disablesAll(bytes: Buffer): boolean {
   }
 }
 
-/** The files every layer reads for one door, whether they exist or not (the managed file among them). */
-export function hookLayerFiles(root: string, options: { home: string; door: string; env?: NodeJS.ProcessEnv }): string[] {
-  return [...layers(root, options).map((layer) => layer.path), readManagedSettings(options.env ?? process.env).path];
-}
+/**
+ * loadHookLayers for a process that loads them on every call (a resident governor, the extension): the files are
+ * read again only when one of them appeared, went or changed, so with no hook file at all a call costs a few stats.
+ */
+export class CachedHookLayers {
+  private readonly derived = new FileDerived<LoadedHooks>();
 
-/** The person's home directory (HOME, as the agents read it), where ~/.claude and ~/.agents live. */
-function userHome(env: NodeJS.ProcessEnv): string {
-  return env.HOME || env.USERPROFILE || homedir();
-}
+  constructor(
+    private readonly root: string,
+    private readonly options: { home: string; door: string; env?: NodeJS.ProcessEnv },
+  ) {}
 
-function layers(root: string, options: { home: string; door: string; env?: NodeJS.ProcessEnv }): Layer[] {
-  const userPath = join(options.home, USER_HOOKS_FILE_NAME);
-  const home = userHome(options.env ?? process.env);
-  const hooksJson = `a JSON file of hooks ({"hooks": {"PreToolUse": [...]}})`;
-  const toml = 'a TOML file of [[hooks]] tables';
-  const claudeUser = join(home, CLAUDE_USER_SETTINGS_FILE);
-  const list: Layer[] = [{ layer: 'user', path: userPath, file: userFileName(options.home, userPath), format: 'json', strict: true, replacement: hooksJson }];
-  if (options.door !== CLAUDE_CODE_DOOR) list.push({ layer: 'claude-user', path: claudeUser, file: `~/${CLAUDE_USER_SETTINGS_FILE}`, format: 'json', strict: false, replacement: "Claude Code's JSON settings file" });
-  list.push(
-    { layer: 'agents-user', path: join(home, AGENTS_HOOKS_FILE), file: `~/${AGENTS_HOOKS_FILE}`, format: 'toml', strict: true, replacement: toml },
-    { layer: 'project', path: join(root, PROJECT_HOOKS_FILE), file: PROJECT_HOOKS_FILE, format: 'json', strict: true, replacement: hooksJson },
-    { layer: 'legacy', path: join(root, LEGACY_HOOKS_FILE), file: LEGACY_HOOKS_FILE, format: 'yaml', strict: true, replacement: 'a YAML file of hooks' },
-    { layer: 'agents-project', path: join(root, AGENTS_HOOKS_FILE), file: AGENTS_HOOKS_FILE, format: 'toml', strict: true, replacement: toml },
-  );
-  if (options.door !== CLAUDE_CODE_DOOR) {
-    for (const file of CLAUDE_SETTINGS_FILES) {
-      list.push({ layer: 'claude', path: join(root, file), file, format: 'json', strict: false, replacement: "Claude Code's JSON settings file" });
-    }
+  get(): LoadedHooks {
+    return this.derived.get(hookLayerFiles(this.root, this.options), () => loadHookLayers(this.root, this.options));
   }
-  return list;
 }
 
-/** `~/.intent-governor/hooks.json` when the home is the default one, else the path itself. */
-function userFileName(home: string, path: string): string {
-  return home === governorHome({ HOME: process.env.HOME }) ? `~/.intent-governor/${USER_HOOKS_FILE_NAME}` : path;
-}
-
-function parse(layer: Layer, text: string): Parsed {
+function parse(layer: HookLayerFile, text: string): Parsed {
   if (layer.format === 'yaml') return parseLegacyHooksYaml(text);
   if (layer.format === 'toml') return parseAgentsHooksToml(text, { layer: layer.layer, file: layer.file });
   if (text.trim() === '') return { ok: true, hooks: [], notes: [], warnings: [] };

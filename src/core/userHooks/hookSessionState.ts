@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readRegularFileSync } from '../io/regularFile';
 
@@ -44,14 +44,8 @@ export class HookSessionState {
   /** The messages waiting for the session, oldest first; each is delivered once (taken by rename). */
   takeMessages(root: string, sessionId: string): string[] {
     const dir = this.sessionDir(root, sessionId);
-    let names: string[];
-    try {
-      names = readdirSync(dir).filter((n) => n.startsWith('rewake-')).sort();
-    } catch {
-      return [];
-    }
     const messages: string[] = [];
-    for (const name of names) {
+    for (const name of waiting(dir)) {
       const taken = join(dir, `.taken-${name}`);
       try {
         renameSync(join(dir, name), taken);
@@ -65,8 +59,23 @@ export class HookSessionState {
     return messages;
   }
 
+  /** Whether messages wait for the session (they are taken by its next call that can carry them). */
+  hasMessages(root: string, sessionId: string): boolean {
+    return waiting(this.sessionDir(root, sessionId)).length > 0;
+  }
+
   /** The session is over: its markers and undelivered messages go. */
   end(root: string, sessionId: string): void {
     rmSync(this.sessionDir(root, sessionId), { recursive: true, force: true });
+  }
+}
+
+/** The rewake messages in a session's folder, oldest first. */
+function waiting(dir: string): string[] {
+  if (!existsSync(dir)) return []; // the usual case, asked on every call: no ENOENT thrown and caught
+  try {
+    return readdirSync(dir).filter((n) => n.startsWith('rewake-')).sort();
+  } catch {
+    return [];
   }
 }

@@ -1,4 +1,5 @@
 import { parse } from 'yaml';
+import { LEGACY_HOOKS_FILE } from './hookLayerFiles';
 import { commandHash, specHash } from './hookApprovals';
 import type { HookSpec } from './hookSpec';
 
@@ -8,7 +9,6 @@ import type { HookSpec } from './hookSpec';
  * Its meaning is kept: event pre/post, timeout in milliseconds (5 s by default), and a matcher that is an exact
  * tool name or a regular expression over the whole name.
  */
-export const LEGACY_HOOKS_FILE = '.orchestration/hooks.yaml';
 
 export const LEGACY_MIGRATION_NOTE = `${LEGACY_HOOKS_FILE} still works; move its hooks to .orchestration/hooks.json (Claude Code's hooks format); \`governor hooks list\` shows them`;
 

@@ -74,8 +74,10 @@ export function userHookChain(runner: UserHookRunner): { pre: PreHook; post: Pos
   const pre: PreHook = {
     name: 'user-hooks',
     timeoutMs: CHAIN_TIMEOUT_MS,
-    async run({ call, facts, signal }) {
+    async run(context) {
+      const { call, facts } = context;
       if (call.native) return { decision: { kind: 'allow' } };
+      const signal = context.signal; // read only when used: the chain makes it on first use
       let verdict = await runner.fire(await toolFiring('PreToolUse', call, facts, {}, signal));
       if (call.tool === 'request_scope_expansion' && verdict.decision !== 'deny') {
         const expansion = await runner.fire({ ...(await toolFiring('ScopeExpansionRequested', call, facts, {}, signal)), toolNames: undefined, matchValue: undefined });

@@ -10,7 +10,8 @@ import { DECISION_EVENTS, TOOL_EVENTS } from './hookEvents';
 import type { HookExecution, HookExecutors, HookRunContext } from './hookExecution';
 import { hookEnv, hookInputJson, type HookEventFacts } from './hookInput';
 import { MCP_TOOL_ONLY_IN_CLAUDE_CODE } from './hooksConfig';
-import { CLAUDE_CODE_DOOR, loadHookLayers, type LoadedHooks } from './hookLayers';
+import { CLAUDE_CODE_DOOR } from './hookLayerFiles';
+import { CachedHookLayers, type LoadedHooks } from './hookLayers';
 import { hookActionText } from './hookListing';
 import { matcherMatches } from './hookMatcher';
 import { readHookExecution } from './hookOutput';
@@ -63,6 +64,8 @@ export class UserHookRunner {
   /** Notes (the hooks.yaml migration hint) are logged once per process, not on every call. */
   private readonly notesLogged = new Set<string>();
   private readonly watchPathListeners = new Set<(paths: readonly string[]) => void>();
+  /** Each door's hook layers, read again when a file changes: loaded on every governed call. */
+  private readonly layers = new Map<string, CachedHookLayers>();
 
   constructor(private readonly services: GovernorServices) {
     this.home = services.governorHome ?? governorHome();
@@ -78,7 +81,10 @@ export class UserHookRunner {
 
   /** The hooks every layer declares, as this door sees them (Claude Code's own files are skipped for Claude Code). */
   load(door: string): LoadedHooks {
-    return loadHookLayers(this.root, { home: this.home, door });
+    const key = `${this.root}\0${door}`;
+    let layers = this.layers.get(key);
+    if (!layers) this.layers.set(key, (layers = new CachedHookLayers(this.root, { home: this.home, door })));
+    return layers.get();
   }
 
   /**
@@ -88,6 +94,17 @@ export class UserHookRunner {
   onWatchPaths(listener: (paths: readonly string[]) => void): { dispose(): void } {
     this.watchPathListeners.add(listener);
     return { dispose: () => this.watchPathListeners.delete(listener) };
+  }
+
+  /**
+   * Whether firing `event` at `door` would do nothing: no hook declared for it, no file problem or note to report,
+   * no message waiting for the session. A door asks first, so a call nobody hooks costs no facts for the hooks.
+   */
+  idle(door: string, event: string, sessionKey: string): boolean {
+    const loaded = this.load(door);
+    if (loaded.problems.length || loaded.hooks.some((spec) => spec.event === event)) return false;
+    if (loaded.notes.some((n) => !this.notesLogged.has(n)) || loaded.warnings.some((n) => !this.notesLogged.has(n))) return false;
+    return !DELIVERS_CONTEXT.has(event) || !this.sessionState.hasMessages(this.root, sessionKey);
   }
 
   async fire(firing: HookFiring): Promise<HookVerdict> {

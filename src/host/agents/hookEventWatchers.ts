@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import { governorHome } from '../../core/paths/governorHome';
 import { fireConfigChanges, HookFileChanges } from '../../core/userHooks/configChange';
 import { cwdChangedFiring, fileChangedFiring, fileChangedNames, WatchedFiles, type FileChangeKind } from '../../core/userHooks/fileChanged';
-import { hookLayerFiles } from '../../core/userHooks/hookLayers';
+import { hookLayerFiles } from '../../core/userHooks/hookLayerFiles';
 import type { HookFiring } from '../../core/userHooks/userHookRunner';
 import type { GovernedFolder } from '../governedFolder';
 

@@ -5,7 +5,7 @@ import { applyHookConfig } from '../../core/agents/agentHooks';
 import { ensureHookLauncher } from '../../core/agents/common/hookLauncher';
 import { governorHome } from '../../core/paths/governorHome';
 import { declaredHooks } from '../../core/userHooks/declaredHooks';
-import { CLAUDE_CODE_DOOR } from '../../core/userHooks/hookLayers';
+import { CLAUDE_CODE_DOOR } from '../../core/userHooks/hookLayerFiles';
 
 /**
  * `Intent Governor: Install Agent Hooks`: writes the hook bridge into each picked agent's hook config in the

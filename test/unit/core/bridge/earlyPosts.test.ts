@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BridgeRequest, NativeCall } from '../../../../src/core/agents/common/nativeCall';
 import { postsAnsweredEarly } from '../../../../src/core/bridge/earlyPosts';
-import { PROJECT_HOOKS_FILE } from '../../../../src/core/userHooks/hookLayers';
+import { PROJECT_HOOKS_FILE } from '../../../../src/core/userHooks/hookLayerFiles';
 
 /** Which posts a resident (the extension, the headless resident) answers before it records them. */
 describe('postsAnsweredEarly', () => {

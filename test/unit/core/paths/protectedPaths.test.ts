@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import { Minimatch } from 'minimatch';
 import { PROTECTED_PATTERNS, protectedPathError, protectedPatternFor } from '../../../../src/core/paths/protectedPaths';
 
 describe('protectedPatternFor', () => {
@@ -58,6 +59,32 @@ describe('protectedPatternFor', () => {
     const pattern = protectedPatternFor('.vscode/settings.json');
     assert.ok(pattern && PROTECTED_PATTERNS.includes(pattern));
     assert.match(pattern, /\.vscode/);
+  });
+
+  it('names the same pattern as matching every built-in glob in order would, on 20,000 random paths', () => {
+    const matchers = PROTECTED_PATTERNS.map((pattern) => new Minimatch(pattern, { dot: true, nocase: true, nonegate: true, nobrace: true, noext: true, nocomment: true, platform: 'linux' }));
+    const names = ['src', 'a.ts', '.git', '.GIT', 'git', '.github', 'hooks', 'copilot', 'workflows', '.orchestration', 'signers', 'x.pub', '.vscode', '.mcp.json', 'opencode.json', '.clinerules', '.roo', 'rules', '.codex', '.gemini', '.opencode', 'plugins', '.cursor', '.cursorrules', '.roomodes', 'opencode.jsonc', '.claude', 'settings.json', 'GIT~1', '.git.', '.mcp.json.bak'];
+    let seed = 7;
+    const random = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    let hits = 0;
+    for (let i = 0; i < 20_000; i++) {
+      const rel = Array.from({ length: 1 + random(5) }, () => names[random(names.length)]).join('/');
+      // What the glob list sees: the same folding (case, trailing dots, the 8.3 name of .git).
+      const folded = rel.toLowerCase().split('/').map((s) => s.replace(/[. ]+$/u, '')).map((s) => (/^git~\d+$/u.test(s) ? '.git' : s)).join('/');
+      const index = matchers.findIndex((matcher) => matcher.match(folded));
+      const expected = index === -1 ? undefined : PROTECTED_PATTERNS[index];
+      if (expected) hits++;
+      assert.equal(protectedPatternFor(rel), expected, rel);
+    }
+    assert.ok(hits > 5_000 && hits < 19_000, `both kinds came up (${hits} protected)`);
+  });
+
+  it('protects a protected name below a "." or ".." segment too', () => {
+    assert.equal(protectedPatternFor('../.git/config'), '**/.git/**');
+    assert.equal(protectedPatternFor('./.vscode'), '**/.vscode');
   });
 
   it('builds a PROTECTED_PATH error that says a human edits the file', () => {

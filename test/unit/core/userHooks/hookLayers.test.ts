@@ -3,8 +3,9 @@ import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CLAUDE_SETTINGS_FILES, loadHookLayers, MAX_HOOKS_FILE_BYTES, PROJECT_HOOKS_FILE, USER_HOOKS_FILE_NAME } from '../../../../src/core/userHooks/hookLayers';
-import { LEGACY_HOOKS_FILE, LEGACY_MIGRATION_NOTE } from '../../../../src/core/userHooks/legacyHooksYaml';
+import { CLAUDE_SETTINGS_FILES, LEGACY_HOOKS_FILE, PROJECT_HOOKS_FILE, USER_HOOKS_FILE_NAME } from '../../../../src/core/userHooks/hookLayerFiles';
+import { loadHookLayers, MAX_HOOKS_FILE_BYTES } from '../../../../src/core/userHooks/hookLayers';
+import { LEGACY_MIGRATION_NOTE } from '../../../../src/core/userHooks/legacyHooksYaml';
 
 const REPO = join(__dirname, '..', '..', '..', '..');
 const OUR_BRIDGE = 'node "/opt/ig/dist/cli.js" hook claude --timeout-ms 110000';
