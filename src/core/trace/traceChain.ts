@@ -169,11 +169,41 @@ function seal(record: Record<string, unknown>, holder: Record<string, unknown>, 
   delete holder.hash;
   delete holder[SIGNATURE_KEY];
   holder.prev_hash = prevHash;
-  holder.hash = computeRecordHash(record, fields);
-  const line = canonicalJson(record);
+  const lineWith = sealedLines(record, holder);
+  holder.hash = lineWith ? `sha256:${sha256Hex(lineWith({}))}` : computeRecordHash(record, fields);
+  const line = lineWith ? lineWith({ hash: holder.hash }) : canonicalJson(record);
   if (!sign) return line;
   holder[SIGNATURE_KEY] = sign(line);
-  return canonicalJson(record);
+  return lineWith ? lineWith({ hash: holder.hash, [SIGNATURE_KEY]: holder[SIGNATURE_KEY] }) : canonicalJson(record);
+}
+
+/** `"key":<canonical value>` for each defined member, in canonicalJson's key order. */
+function canonicalMembers(object: Record<string, unknown>): Array<[string, string]> {
+  const members: Array<[string, string]> = [];
+  for (const key of Object.keys(object).sort()) {
+    const item = object[key];
+    if (item !== undefined) members.push([key, `${JSON.stringify(key)}:${canonicalJson(item)}`]);
+  }
+  return members;
+}
+
+/**
+ * canonicalJson(record) with `extra` added to its holder (the record itself, or one of its members), assembled
+ * from one serialisation of the rest: sealing needs the line three ways (to hash, to sign, to write), and
+ * serialising the whole record each time was most of a seal. Undefined when the holder is nested deeper.
+ */
+function sealedLines(record: Record<string, unknown>, holder: Record<string, unknown>): ((extra: Record<string, unknown>) => string) | undefined {
+  const holderKey = holder === record ? undefined : Object.keys(record).find((key) => record[key] === holder);
+  if (holder !== record && holderKey === undefined) return undefined;
+  const inHolder = canonicalMembers(holder);
+  const holderWith = (extra: Record<string, unknown>): string => {
+    const members = [...inHolder, ...canonicalMembers(extra)].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${members.map(([, text]) => text).join(',')}}`;
+  };
+  if (holderKey === undefined) return holderWith;
+  const around = canonicalMembers({ ...record, [holderKey]: null });
+  const holderName = JSON.stringify(holderKey);
+  return (extra) => `{${around.map(([key, text]) => (key === holderKey ? `${holderName}:${holderWith(extra)}` : text)).join(',')}}`;
 }
 
 /** canonicalJson of a signature, without the general walk for the usual `{key_id, sig}` of two strings (verify does this per line). */
