@@ -5,7 +5,7 @@ import type { ToolCall } from '../pipeline/toolCall';
 import { matchNames } from './claudeToolNames';
 import type { ConditionSubject } from './hookCondition';
 import type { HookEventName } from './hookEvents';
-import type { HookVerdict } from './hookVerdict';
+import { NO_VERDICT, type HookVerdict } from './hookVerdict';
 import { GOVERNOR_VOICE, type HookFiring, type UserHookRunner } from './userHookRunner';
 
 /** Each user hook has its own timeout that kills its process; this bounds a chain of them. */
@@ -71,16 +71,22 @@ function toolResponse(outcome: CallOutcome): Record<string, unknown> {
  * events itself, with the agent's own tool names and input.
  */
 export function userHookChain(runner: UserHookRunner): { pre: PreHook; post: PostHook } {
+  /** Fires a call's event at the user hooks; when nobody hooks it, at no cost (no facts read for the firing). */
+  async function fireTool(event: HookEventName, call: ToolCall, facts: CallFacts, fields: Record<string, unknown>, overrides: Partial<HookFiring> = {}): Promise<HookVerdict> {
+    if (runner.idle(call.agent.name, event, call.session_id)) return NO_VERDICT;
+    return runner.fire({ ...(await toolFiring(event, call, facts, fields)), ...overrides });
+  }
   const pre: PreHook = {
     name: 'user-hooks',
     timeoutMs: CHAIN_TIMEOUT_MS,
     async run(context) {
       const { call, facts } = context;
       if (call.native) return { decision: { kind: 'allow' } };
-      const signal = context.signal; // read only when used: the chain makes it on first use
-      let verdict = await runner.fire(await toolFiring('PreToolUse', call, facts, {}, signal));
+      // Read only if a hook fires: the chain makes its signal on first use.
+      const withSignal = { get signal() { return context.signal; } };
+      let verdict = await fireTool('PreToolUse', call, facts, {}, withSignal);
       if (call.tool === 'request_scope_expansion' && verdict.decision !== 'deny') {
-        const expansion = await runner.fire({ ...(await toolFiring('ScopeExpansionRequested', call, facts, {}, signal)), toolNames: undefined, matchValue: undefined });
+        const expansion = await fireTool('ScopeExpansionRequested', call, facts, {}, { signal: context.signal, toolNames: undefined, matchValue: undefined });
         verdict = expansion.decision === 'none' ? { ...verdict, context: [verdict.context, expansion.context].filter(Boolean).join('\n') || undefined } : expansion;
       }
       return preHookResult(verdict);
@@ -98,17 +104,17 @@ export function userHookChain(runner: UserHookRunner): { pre: PreHook; post: Pos
     let outputText: string | undefined;
     if (!call.native) {
       const event = outcome.status === 'success' ? 'PostToolUse' : 'PostToolUseFailure';
-      const verdict = await runner.fire(await toolFiring(event, call, facts, toolResponse(outcome)));
+      const verdict = await fireTool(event, call, facts, toolResponse(outcome));
       for (const text of [verdict.context, verdict.decision === 'deny' ? verdict.reason : undefined, verdict.systemMessage]) if (text) contexts.push(text);
       if (verdict.updatedToolOutput !== undefined) outputText = outputTextOf(verdict.updatedToolOutput);
     }
     if (outcome.status === 'success' && call.tool === 'select_active_intent') {
-      const selected = await runner.fire({ ...(await toolFiring('IntentSelected', call, facts, { intent_id: call.input.intent_id })), toolNames: undefined });
+      const selected = await fireTool('IntentSelected', call, facts, { intent_id: call.input.intent_id }, { toolNames: undefined });
       if (selected.context) contexts.push(selected.context);
     }
     if (outcome.status === 'success' && outcome.output.changes?.length) {
       const files = outcome.output.changes.map((c) => c.path);
-      const recorded = await runner.fire({ ...(await toolFiring('TraceRecorded', call, facts, { files })), toolNames: undefined });
+      const recorded = await fireTool('TraceRecorded', call, facts, { files }, { toolNames: undefined });
       if (recorded.context) contexts.push(recorded.context);
     }
     if (!contexts.length && outputText === undefined) return undefined;
