@@ -7,7 +7,7 @@ import { governorHome } from '../paths/governorHome';
 import { loadRedactionKey } from '../redaction/redactionKey';
 import { SecretRedactor } from '../redaction/secretRedactor';
 import type { RecordExporter } from '../telemetry/recordExporter';
-import { findGitDirs, readGitHead, type GitDirs, type GitHead } from './gitHead';
+import { findGitDirs, GitHeadReader, type GitHead } from './gitHead';
 import { governanceChainFields, traceChainFields } from './traceChain';
 import { GOVERNANCE_LOG_FILE, governanceLogPath, TRACE_FILE, traceFilePath } from './traceFiles';
 import {
@@ -60,7 +60,7 @@ export interface RecordedNotice {
 export class JsonlTraceSink implements TraceSink {
   private readonly trace: ChainedJsonlLog;
   private readonly governance: ChainedJsonlLog;
-  private gitDirs: Promise<GitDirs | undefined> | undefined;
+  private gitHead: Promise<GitHeadReader | undefined> | undefined;
   private readonly journal: WriteAheadJournal;
   private recovered: Promise<void> | undefined;
   private readonly listeners = new Set<(notice: RecordedNotice) => void>();
@@ -267,10 +267,9 @@ export class JsonlTraceSink implements TraceSink {
     };
   }
 
-  /** HEAD read from .git on every record (commits move it); the repository lookup itself is done once. */
+  /** HEAD as .git says it on every record (commits move it; read again when its files change); the repository lookup itself is done once. */
   private async head(): Promise<GitHead | undefined> {
-    this.gitDirs ??= findGitDirs(this.options.workspaceRoot);
-    const dirs = await this.gitDirs;
-    return dirs ? readGitHead(dirs) : undefined;
+    this.gitHead ??= findGitDirs(this.options.workspaceRoot).then((dirs) => (dirs ? new GitHeadReader(dirs) : undefined));
+    return (await this.gitHead)?.read();
   }
 }

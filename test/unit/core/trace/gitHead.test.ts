@@ -1,8 +1,8 @@
 import { strict as assert } from 'node:assert';
-import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, realpath, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { currentBranch, findGitDirs, readGitHead } from '../../../../src/core/trace/gitHead';
+import { currentBranch, findGitDirs, GitHeadReader, readGitHead } from '../../../../src/core/trace/gitHead';
 
 const SHA_A = 'a'.repeat(40);
 const SHA_B = 'b'.repeat(40);
@@ -31,6 +31,27 @@ describe('gitHead', () => {
     const dirs = await findGitDirs(join(base, 'pkg', 'sub'));
     assert.deepEqual(await readGitHead(dirs!), { revision: SHA_A, ref: 'refs/heads/main' });
     assert.equal(await currentBranch(join(base, 'pkg')), 'refs/heads/main');
+  });
+
+  it('a writer\'s cached HEAD follows every file it was read from: a commit, a ref packed away, a checkout, a detached HEAD', async () => {
+    await repo('ref: refs/heads/main\n', { 'refs/heads/main': `${SHA_A}\n` });
+    // Written long ago, as a repository's files usually are: the reader trusts their stat from then on.
+    const settle = (...names: string[]) => Promise.all(names.map((name) => utimes(join(base, '.git', name), new Date(Date.now() - 60_000), new Date(Date.now() - 60_000))));
+    await settle('HEAD', 'refs/heads/main');
+    const reader = new GitHeadReader((await findGitDirs(base))!);
+    assert.deepEqual(await reader.read(), { revision: SHA_A, ref: 'refs/heads/main' });
+    assert.deepEqual(await reader.read(), { revision: SHA_A, ref: 'refs/heads/main' });
+    await writeFile(join(base, '.git', 'refs', 'heads', 'main'), `${SHA_B}\n`); // a commit: same size
+    assert.deepEqual(await reader.read(), { revision: SHA_B, ref: 'refs/heads/main' });
+    await rm(join(base, '.git', 'refs', 'heads', 'main'));
+    await writeFile(join(base, '.git', 'packed-refs'), `${SHA_A} refs/heads/main\n${SHA_B} refs/heads/other\n`);
+    assert.deepEqual(await reader.read(), { revision: SHA_A, ref: 'refs/heads/main' });
+    await settle('packed-refs');
+    assert.deepEqual(await reader.read(), { revision: SHA_A, ref: 'refs/heads/main' });
+    await writeFile(join(base, '.git', 'HEAD'), 'ref: refs/heads/other\n');
+    assert.deepEqual(await reader.read(), { revision: SHA_B, ref: 'refs/heads/other' });
+    await writeFile(join(base, '.git', 'HEAD'), `${SHA_A}\n`);
+    assert.deepEqual(await reader.read(), { revision: SHA_A });
   });
 
   it('falls back to packed-refs when the loose ref is gone', async () => {
