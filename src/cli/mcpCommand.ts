@@ -123,7 +123,19 @@ function residentGovernor(governor: Governor, sessionId: string, root: string, i
     logger,
     declared: () => declared.get(),
     // The model's pick (or --intent) also goes to a running extension, where it wins over the human's status-bar pick.
-    options: (signal) => ({ workspace: root, intent: sessions.boundIntentId(sessionId), headless: false, timeoutMs: RESIDENT_TIMEOUT_MS, deadline: AbortSignal.any([signal, AbortSignal.timeout(RESIDENT_TIMEOUT_MS)]) }),
+    options: (signal) => {
+      let deadline: AbortSignal | undefined;
+      return {
+        workspace: root,
+        intent: sessions.boundIntentId(sessionId),
+        headless: false,
+        timeoutMs: RESIDENT_TIMEOUT_MS,
+        // Made only when a running extension is asked (rare here): not a timer and a combined signal on every hook call.
+        get deadline() {
+          return (deadline ??= AbortSignal.any([signal, AbortSignal.timeout(RESIDENT_TIMEOUT_MS)]));
+        },
+      };
+    },
     decide: (request) => bridge.handle({ ...request, session_id: sessionId, intent_id: undefined }),
   });
 }
