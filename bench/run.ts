@@ -9,6 +9,7 @@ import { mcpBench } from './mcpBench';
 import { sandboxBench } from './sandboxBench';
 import { inspectorBench } from './inspectorBench';
 import { redactionBench } from './redactionBench';
+import { residentBench } from './residentBench';
 import { formatTable, type BenchSuite } from './table';
 import { telemetryBench } from './telemetryBench';
 import { traceBench } from './traceBench';
@@ -18,7 +19,7 @@ import { writeLockBench } from './writeLockBench';
  * Every benchmark suite; `npm run bench -- <name>` runs only the named ones. The inspector runs last: it
  * starts VS Code and a browser, whose shutdown would still load the machine while the next suite measures.
  */
-const SUITES: BenchSuite[] = [chainBench, writeLockBench, traceBench, redactionBench, telemetryBench, changeClassBench, intentMapBench, mcpBench, sandboxBench, bridgeBench, agentsBench, inspectorBench];
+const SUITES: BenchSuite[] = [chainBench, writeLockBench, traceBench, redactionBench, telemetryBench, changeClassBench, intentMapBench, mcpBench, sandboxBench, bridgeBench, residentBench, agentsBench, inspectorBench];
 
 async function main(): Promise<void> {
   const only = process.argv.slice(2);
