@@ -85,9 +85,9 @@ export function protectedPathError(rel: string, pattern: string): ToolError {
 
 /**
  * The first of PROTECTED_PATTERNS the folded path matches, found segment by segment: every built-in pattern is a
- * protected folder (itself, or anything below it) or file at any depth, and matching every call against 36
- * compiled globs was a tenth of a pre-tool hook's time. Any '.' or '..' segment counts as a folder like any other (protected
- * when it holds a protected name below it).
+ * protected folder (itself, or anything below it) or file at any depth, and matching every call against 36 compiled
+ * globs was a tenth of a pre-tool hook's time. A '.' or '..' segment counts as a folder like any other (protected when
+ * it holds a protected name below it).
  */
 function builtInPattern(segments: readonly string[]): string | undefined {
   for (const [index, dir] of DIR_SEGMENTS.entries()) {

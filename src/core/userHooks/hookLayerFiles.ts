@@ -73,4 +73,3 @@ export function hookLayerTable(root: string, options: { home: string; door: stri
 function userFileName(home: string, path: string): string {
   return home === governorHome({ HOME: process.env.HOME }) ? `~/.intent-governor/${USER_HOOKS_FILE_NAME}` : path;
 }
-
