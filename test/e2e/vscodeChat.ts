@@ -119,10 +119,16 @@ export async function chatTurn(page: Page, model: ScriptedAnthropic, script: Scr
   // Its modal may come after a turn has played, and would then block the next turn's typing.
   const optIn = page.locator('.monaco-dialog-box', { hasText: 'Enable global auto approve?' }).locator('.monaco-button', { hasText: /^Enable$/ });
   if ((await optIn.count()) > 0) await optIn.click({ timeout: 5_000 }).catch(() => undefined);
+  // A file the last conversation's edits left unsaved makes VS Code ask whether to save it when the new chat ends
+  // that editing session; the dialog would take every click after it. The person saves, as the agent meant.
+  const save = page.locator('.monaco-dialog-box', { hasText: 'Do you want to save the changes' }).locator('.monaco-button', { hasText: /^Save$/ });
   await page.keyboard.press('Control+l');
   const input = page.locator('.interactive-input-part .monaco-editor').first();
   await input.waitFor({ state: 'visible', timeout: 60_000 });
-  await input.click();
+  await waitFor('the chat input to take a click', async () => {
+    if ((await save.count()) > 0) await save.first().click({ timeout: 5_000 }).catch(() => undefined);
+    return input.click({ timeout: 2_000 }).then(() => true, () => undefined);
+  }, 60_000, 250);
   await page.keyboard.type(prompt);
   await page.keyboard.press('Enter');
   const allow = page.locator('.interactive-session .monaco-button:visible', { hasText: /^Allow/ }).first();
@@ -130,7 +136,7 @@ export async function chatTurn(page: Page, model: ScriptedAnthropic, script: Scr
   const reopen = page.locator('.agent-session-item:visible', { hasText: prompt }).first();
   const played = async () => {
     if (model.remaining() === 0) return true;
-    for (const button of [optIn, allow, reopen]) if ((await button.count()) > 0) await button.click({ timeout: 5_000 }).catch(() => undefined);
+    for (const button of [optIn, save, allow, reopen]) if ((await button.count()) > 0) await button.click({ timeout: 5_000 }).catch(() => undefined);
     return undefined;
   };
   try {
