@@ -24,6 +24,12 @@ export interface ValueSpan {
   readonly key: string;
   from: number;
   to: number;
+  /** Set by the scan: the line has no escape, control character or surrogate, so every string ends at its next quote. */
+  plain?: boolean;
+  /** Keys of the span's object (when it is one) whose values the scan notes in `found`. */
+  readonly members?: readonly string[];
+  /** Set by the scan: for each of `members` found, its index in `members` and its value's `[from, to)`, three numbers each. */
+  found?: number[];
 }
 
 /**
@@ -39,12 +45,19 @@ export interface ValueSpan {
  * re-serialised).
  */
 export function isCanonicalJsonText(text: string, chainKeys?: ChainKeyPositions, span?: ValueSpan): boolean {
-  if (span) span.from = span.to = -1;
+  if (span) {
+    span.from = span.to = -1;
+    if (span.found) span.found.length = 0;
+  }
   // Most lines have no escape, control character or surrogate: their strings end at the next quote, found natively.
   const plain = !NEEDS_WALK.test(text);
+  if (span) span.plain = plain;
   let depth = -1;
   let expect = VALUE;
   let inSpan = false;
+  // The member of the span's object whose value is being scanned, when it is one of span.members.
+  let member = -1;
+  let memberFrom = -1;
   let i = 0;
   const n = text.length;
   while (i < n) {
@@ -54,6 +67,10 @@ export function isCanonicalJsonText(text: string, chainKeys?: ChainKeyPositions,
       if (inSpan && depth === 0) {
         (span as ValueSpan).to = i;
         inSpan = false;
+      }
+      if (member >= 0 && depth === 1) {
+        (span as ValueSpan).found?.push(member, memberFrom, i);
+        member = -1;
       }
       if (c === 0x2c) expect = isObject[depth] ? KEY : VALUE;
       else if (c === (isObject[depth] ? 0x7d : 0x5d)) depth -= 1;
@@ -82,6 +99,9 @@ export function isCanonicalJsonText(text: string, chainKeys?: ChainKeyPositions,
       if (span && depth === 0 && end - i - 1 === span.key.length && text.startsWith(span.key, i + 1)) {
         span.from = end + 2;
         inSpan = true;
+      } else if (inSpan && depth === 1 && span?.members) {
+        member = memberIndex(text, i, end, span.members);
+        memberFrom = end + 2;
       }
       i = end + 2; // past the colon
       expect = VALUE;
@@ -191,6 +211,13 @@ function reserialisedMatches(text: string, span: ValueSpan | undefined): boolean
   } catch {
     return false;
   }
+}
+
+/** The index in `members` of the key text[quote+1..end), -1 when it is none of them. */
+function memberIndex(text: string, quote: number, end: number, members: readonly string[]): number {
+  const length = end - quote - 1;
+  for (let k = 0; k < members.length; k += 1) if (members[k].length === length && text.startsWith(members[k], quote + 1)) return k;
+  return -1;
 }
 
 function noteChainKey(text: string, quote: number, end: number, chainKeys: ChainKeyPositions): void {

@@ -1,6 +1,7 @@
 import type { FileLine } from '../io/lineStream';
 import { isRecordSignature } from '../signing/recordSignature';
-import { isCanonicalJsonText } from './canonicalText';
+import { isCanonicalJsonText, type ValueSpan } from './canonicalText';
+import { spanMembers } from './holderMembers';
 import { governanceChainFields, isChainHash, PREV_SIGNED_KEY, recordLink, SIGNATURE_KEY, signedLineHashMatches, SIGNING_KEY, TRACE_HOLDER_KEY, traceChainFields, type ChainFields } from './traceChain';
 
 /**
@@ -19,7 +20,7 @@ export interface CheckedLine {
   problem?: string;
   hash: string;
   prev: string;
-  /** The object holding the chain fields; from a worker, only the keys verify and the signature audit read (CHAIN_KEYS). */
+  /** The object holding the chain fields: from a canonical Agent Trace line or a worker, only the keys verify and the signature audit read (CHAIN_KEYS). */
   holder: Record<string, unknown>;
   canonical: boolean;
   hashMatches: boolean;
@@ -36,6 +37,13 @@ export interface CheckedLine {
 
 /** The holder's keys verify and the signature audit read: all a worker sends back of a record. */
 const CHAIN_KEYS = ['hash', 'prev_hash', 'kind', 'reason', 'merge', SIGNATURE_KEY, SIGNING_KEY, PREV_SIGNED_KEY] as const;
+
+/** The members of a holder verify and the signature audit read (CHAIN_KEYS), those that are there. */
+export function chainMembers(holder: Record<string, unknown>): Record<string, unknown> {
+  const kept: Record<string, unknown> = {};
+  for (const key of CHAIN_KEYS) if (holder[key] !== undefined) kept[key] = holder[key];
+  return kept;
+}
 
 /** The chain layouts a worker can be told by name (a function cannot cross to another thread). */
 export const CHAIN_FIELDS_BY_NAME = { trace: traceChainFields, governance: governanceChainFields } as const;
@@ -54,9 +62,10 @@ export function checkLine(line: FileLine, fields: ChainFields): CheckedLine {
     // Most lines: the scan proves the line valid canonical JSON, so only the holder is parsed, not the whole
     // record (JSON.parse was a third of a worker's time). Keys are unique in a canonical line, so this is the
     // holder JSON.parse(text) would give. Anything else takes the full path below.
-    const span = { key: TRACE_HOLDER_KEY, from: -1, to: -1 };
+    const span: ValueSpan = { key: TRACE_HOLDER_KEY, from: -1, to: -1, members: CHAIN_KEYS, found: [] };
     if (isCanonicalJsonText(text, keys, span) && span.from >= 0 && text.charCodeAt(span.from) === 0x7b) {
-      const holder = JSON.parse(text.slice(span.from, span.to)) as Record<string, unknown>;
+      // Only the keys verify reads: the scan found them, so a plain line's holder is not parsed at all.
+      const holder = span.plain ? spanMembers(text, span) : chainMembers(JSON.parse(text.slice(span.from, span.to)) as Record<string, unknown>);
       if (isChainHash(holder.hash) && isChainHash(holder.prev_hash)) {
         const hashMatches = signedLineHashMatches(text, holder, holder.hash, keys);
         return { line: line.line, offset, bytes, complete, hash: holder.hash, prev: holder.prev_hash, holder, canonical: true, hashMatches, text };
@@ -76,9 +85,7 @@ export function checkLine(line: FileLine, fields: ChainFields): CheckedLine {
  * Built field by field: copying with rest and spread cost a worker a tenth of its time.
  */
 export function compactCheckedLine(checked: CheckedLine): CheckedLine {
-  const { holder } = checked;
-  const kept: Record<string, unknown> = {};
-  for (const key of CHAIN_KEYS) if (holder[key] !== undefined) kept[key] = holder[key];
+  const kept = chainMembers(checked.holder);
   const compact: CheckedLine = { line: checked.line, offset: checked.offset, bytes: checked.bytes, complete: checked.complete, hash: checked.hash, prev: checked.prev, holder: kept, canonical: checked.canonical, hashMatches: checked.hashMatches };
   if (checked.problem !== undefined) compact.problem = checked.problem;
   const signature = kept[SIGNATURE_KEY];

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { readFully } from '../io/jsonlTail';
 import { errnoOf } from '../ioError';
+import { unpackCheckedLines, type CheckedLineBatch } from './checkedLineBatch';
 import type { CheckedLine, ChainFieldsName } from './lineChecks';
 import type { LineCheckMessage, LineCheckShare } from './lineCheckWorker';
 
@@ -86,14 +87,14 @@ function startWorker(file: string, share: LineCheckShare): Worker {
 
 /** One worker's batches as they arrive, taken in order; its error or early exit is an exception (a bug, or the file gone). */
 class ShareQueue {
-  private readonly batches: CheckedLine[][] = [];
+  private readonly batches: CheckedLineBatch[] = [];
   private finished = false;
   private failure: Error | undefined;
   private wake: (() => void) | undefined;
 
   constructor(private readonly worker: Worker) {
     worker.on('message', (message: LineCheckMessage) => {
-      if ('lines' in message) this.batches.push(message.lines);
+      if ('batch' in message) this.batches.push(message.batch);
       else if ('done' in message) this.finished = true;
       else this.failure = new Error(`a line check worker stopped: ${message.error}`);
       this.notify();
@@ -118,7 +119,7 @@ class ShareQueue {
   async next(): Promise<CheckedLine[] | undefined> {
     for (;;) {
       const batch = this.batches.shift();
-      if (batch) return batch;
+      if (batch) return unpackCheckedLines(batch);
       if (this.failure) throw this.failure;
       if (this.finished) return undefined;
       await new Promise<void>((resolve) => (this.wake = resolve));

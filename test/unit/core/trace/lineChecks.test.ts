@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { checkLine, type CheckedLine } from '../../../../src/core/trace/lineChecks';
+import { chainMembers, checkLine, type CheckedLine } from '../../../../src/core/trace/lineChecks';
 import { GENESIS_HASH, sealRecord, traceChainFields, type ChainFields } from '../../../../src/core/trace/traceChain';
 
 /**
@@ -8,9 +8,10 @@ import { GENESIS_HASH, sealRecord, traceChainFields, type ChainFields } from '..
  */
 describe('checkLine on Agent Trace lines', () => {
   const fullPath: ChainFields = (record) => traceChainFields(record);
+  // The full path keeps the whole holder; what verify reads of it are the chain members.
   const judged = (checked: CheckedLine) => {
     const { record: _record, ...rest } = checked;
-    return rest;
+    return { ...rest, holder: chainMembers(rest.holder) };
   };
   const sign = () => ({ key_id: 'ed25519:00000000000000000000000000000000', sig: 'c2ln' });
 
@@ -55,11 +56,13 @@ describe('checkLine on Agent Trace lines', () => {
     for (const [kind, count] of Object.entries(seen)) assert.ok(count > 50, `${kind}: ${count}`);
   });
 
-  it('parses only the holder of a canonical line; the record is read from the text when asked for', () => {
-    const [text] = lines();
+  it('reads only the chain members of a canonical line’s holder; the record is read from the text when asked for', () => {
+    const [, text] = lines();
     const checked = checkLine({ line: 1, offset: 0, bytes: text.length, complete: true, text }, traceChainFields);
     assert.equal(checked.record, undefined);
-    assert.deepEqual(checked.holder, (JSON.parse(text) as { metadata: unknown }).metadata);
+    const metadata = (JSON.parse(text) as { metadata: Record<string, unknown> }).metadata;
+    assert.deepEqual(Object.keys(checked.holder).sort(), ['hash', 'prev_hash', 'signature']);
+    assert.deepEqual(checked.holder, chainMembers(metadata));
     assert.equal(checked.text, text);
     assert.deepEqual([checked.canonical, checked.hashMatches], [true, true]);
   });
