@@ -1,8 +1,8 @@
 import type { FileLine } from '../io/lineStream';
 import { isRecordSignature } from '../signing/recordSignature';
 import { isCanonicalJsonText, type ValueSpan } from './canonicalText';
-import { spanMembers } from './holderMembers';
-import { governanceChainFields, isChainHash, PREV_SIGNED_KEY, recordLink, SIGNATURE_KEY, signedLineHashMatches, SIGNING_KEY, TRACE_HOLDER_KEY, traceChainFields, type ChainFields } from './traceChain';
+import { memberPair, spanMembers } from './holderMembers';
+import { cutPairsHashMatches, governanceChainFields, isChainHash, PREV_SIGNED_KEY, recordLink, SIGNATURE_KEY, signedLineHashMatches, SIGNING_KEY, TRACE_HOLDER_KEY, traceChainFields, type ChainFields, type ChainKeyPositions } from './traceChain';
 
 /**
  * What verify learns of one line on its own, before it looks at the lines around it: whether it parses to a
@@ -37,6 +37,8 @@ export interface CheckedLine {
 
 /** The holder's keys verify and the signature audit read: all a worker sends back of a record. */
 const CHAIN_KEYS = ['hash', 'prev_hash', 'kind', 'reason', 'merge', SIGNATURE_KEY, SIGNING_KEY, PREV_SIGNED_KEY] as const;
+const HASH_MEMBER = CHAIN_KEYS.indexOf('hash');
+const SIGNATURE_MEMBER = CHAIN_KEYS.indexOf(SIGNATURE_KEY);
 
 /** The members of a holder verify and the signature audit read (CHAIN_KEYS), those that are there. */
 export function chainMembers(holder: Record<string, unknown>): Record<string, unknown> {
@@ -67,7 +69,7 @@ export function checkLine(line: FileLine, fields: ChainFields): CheckedLine {
       // Only the keys verify reads: the scan found them, so a plain line's holder is not parsed at all.
       const holder = span.plain ? spanMembers(text, span) : chainMembers(JSON.parse(text.slice(span.from, span.to)) as Record<string, unknown>);
       if (isChainHash(holder.hash) && isChainHash(holder.prev_hash)) {
-        const hashMatches = signedLineHashMatches(text, holder, holder.hash, keys);
+        const hashMatches = holderHashMatches(text, holder, span, keys);
         return { line: line.line, offset, bytes, complete, hash: holder.hash, prev: holder.prev_hash, holder, canonical: true, hashMatches, text };
       }
     }
@@ -78,6 +80,18 @@ export function checkLine(line: FileLine, fields: ChainFields): CheckedLine {
   const canonical = isCanonicalJsonText(text, keys);
   const hashMatches = canonical && signedLineHashMatches(text, parsed.holder, parsed.hash, keys);
   return { line: line.line, offset, bytes, complete, hash: parsed.hash, prev: parsed.prev, holder: parsed.holder, canonical, hashMatches, record: parsed.record, text };
+}
+
+/**
+ * signedLineHashMatches for a canonical line whose holder the scan read: its hash and signature pairs are where the
+ * scan found them, so a signed line's are not looked for (nor its signature serialised again to find it).
+ */
+function holderHashMatches(text: string, holder: Record<string, unknown>, span: ValueSpan, keys: ChainKeyPositions): boolean {
+  const statedHash = holder.hash as string;
+  if (holder[SIGNATURE_KEY] === undefined || !span.plain) return signedLineHashMatches(text, holder, statedHash, keys);
+  const hash = memberPair(span, HASH_MEMBER);
+  const signature = memberPair(span, SIGNATURE_MEMBER);
+  return hash !== undefined && signature !== undefined && cutPairsHashMatches(text, statedHash, hash.at, hash.length, signature.at, signature.length);
 }
 
 /**

@@ -253,8 +253,17 @@ export function signedLineHashMatches(line: string, holder: Record<string, unkno
   let h = at && at.hash >= 0 && at.hash < s && line.startsWith(hashPair, at.hash) ? at.hash : line.lastIndexOf(hashPair, s);
   if (h < 0) h = line.indexOf(hashPair, s);
   if (h < 0) return false;
-  const [sigFrom, sigTo] = pairSpan(line, s, sigPair.length);
-  const [hashFrom, hashTo] = pairSpan(line, h, hashPair.length);
+  return cutPairsHashMatches(line, statedHash, h, hashPair.length, s, sigPair.length);
+}
+
+/**
+ * Whether the line without the `"hash"` pair at `h` and the signature pair at `s` (`…Length` characters each, with
+ * the comma joining each to a neighbour) hashes to `statedHash`; false when the two touch. For a canonical line
+ * whose pairs the scan placed (lineChecks), this is signedLineHashMatches without looking for them.
+ */
+export function cutPairsHashMatches(line: string, statedHash: string, h: number, hashLength: number, s: number, sigLength: number): boolean {
+  const [sigFrom, sigTo] = pairSpan(line, s, sigLength);
+  const [hashFrom, hashTo] = pairSpan(line, h, hashLength);
   // With a character between the two spans, cutting both at once is what cutting one after the other gives.
   let rest: string;
   if (hashTo < sigFrom) rest = line.slice(0, hashFrom) + line.slice(hashTo, sigFrom) + line.slice(sigTo);
