@@ -17,7 +17,8 @@ export async function createVscodeWorkspace(root: string): Promise<Workspace> {
   return {
     ...disk,
     async hasUnsavedChanges(absPath) {
-      return openDocuments(absPath).some((doc) => doc.isDirty);
+      // Dirty ones first: a realpath per open document on every call grew with each file an agent's edits opened.
+      return openDocuments(absPath, (doc) => doc.isDirty).length > 0;
     },
     async replaceFile(absPath, data, options) {
       // Through the editor only when exactly one document shows the file; otherwise the editors reload from disk.
@@ -31,14 +32,14 @@ export async function createVscodeWorkspace(root: string): Promise<Workspace> {
 }
 
 /**
- * The open documents for a file. The core hands us realpaths; an editor may have opened the same file through
+ * The open documents for a file (of those `only` keeps). The core hands us realpaths; an editor may have opened the same file through
  * a symlink, so documents are compared by their realpath too (a few microseconds each). Missing one would let
  * an agent write under a human's unsaved edits.
  */
-function openDocuments(absPath: string): vscode.TextDocument[] {
+function openDocuments(absPath: string, only: (doc: vscode.TextDocument) => boolean = () => true): vscode.TextDocument[] {
   const key = pathKey(absPath);
   return vscode.workspace.textDocuments.filter(
-    (doc) => doc.uri.scheme === 'file' && (pathKey(doc.uri.fsPath) === key || pathKey(realpathOrSelf(doc.uri.fsPath)) === key),
+    (doc) => only(doc) && doc.uri.scheme === 'file' && (pathKey(doc.uri.fsPath) === key || pathKey(realpathOrSelf(doc.uri.fsPath)) === key),
   );
 }
 
