@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { RefreshSchedule } from '../../../../src/core/intentMap/refreshSchedule';
+import { RefreshSchedule, type ScheduleTimers } from '../../../../src/core/intentMap/refreshSchedule';
 
 /** A job that records each run and can be held open, so a test decides when a run ends. */
 function heldJob() {
@@ -23,7 +23,63 @@ function heldJob() {
   };
 }
 
+/** A clock the test moves by hand: timers fire, in order, when it passes them. */
+class ManualTimers implements ScheduleTimers {
+  private time = 0;
+  private next = 0;
+  private readonly due = new Map<number, { at: number; run: () => void }>();
+  now(): number {
+    return this.time;
+  }
+  set(run: () => void, ms: number): unknown {
+    this.next += 1;
+    this.due.set(this.next, { at: this.time + ms, run });
+    return this.next;
+  }
+  clear(handle: unknown): void {
+    this.due.delete(handle as number);
+  }
+  /** Moves the clock on by `ms`, firing what falls due on the way. */
+  async advance(ms: number): Promise<void> {
+    const end = this.time + ms;
+    for (;;) {
+      const [id, first] = [...this.due].sort((a, b) => a[1].at - b[1].at)[0] ?? [];
+      if (first === undefined || first.at > end) break;
+      this.due.delete(id as number);
+      this.time = first.at;
+      first.run();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    this.time = end;
+  }
+}
+
 describe('RefreshSchedule', () => {
+  it('runs once the requests have paused for its delay, not while they keep coming', async () => {
+    const timers = new ManualTimers();
+    const runs: number[] = [];
+    const schedule = new RefreshSchedule(async () => void runs.push(timers.now()), 250, timers);
+    // An agent's calls every 100 ms for a second: each one records a change.
+    for (let i = 0; i < 10; i += 1) {
+      schedule.request();
+      await timers.advance(100);
+    }
+    assert.deepEqual(runs, [], 'a run in the middle of the calls');
+    await timers.advance(1_000);
+    assert.deepEqual(runs, [900 + 250], 'one run, a delay after the last call');
+  });
+
+  it('runs within ten delays of the first request when the requests never pause', async () => {
+    const timers = new ManualTimers();
+    const runs: number[] = [];
+    const schedule = new RefreshSchedule(async () => void runs.push(timers.now()), 250, timers);
+    for (let i = 0; i < 60; i += 1) {
+      schedule.request();
+      await timers.advance(100);
+    }
+    assert.deepEqual(runs, [2_500, 5_000], 'not at most ten delays apart');
+  });
+
   it('runs a burst of requests once', async () => {
     let runs = 0;
     const schedule = new RefreshSchedule(async () => void (runs += 1), 60_000);
