@@ -55,28 +55,31 @@ class ManualTimers implements ScheduleTimers {
 }
 
 describe('RefreshSchedule', () => {
-  it('runs once the requests have paused for its delay, not while they keep coming', async () => {
+  /** A schedule with a 250 ms delay on a hand-moved clock, the times of its runs, and an agent's calls every 100 ms (each records a change). */
+  function agentCalls() {
     const timers = new ManualTimers();
     const runs: number[] = [];
     const schedule = new RefreshSchedule(async () => void runs.push(timers.now()), 250, timers);
-    // An agent's calls every 100 ms for a second: each one records a change.
-    for (let i = 0; i < 10; i += 1) {
-      schedule.request();
-      await timers.advance(100);
-    }
+    const calls = async (count: number) => {
+      for (let i = 0; i < count; i += 1) {
+        schedule.request();
+        await timers.advance(100);
+      }
+    };
+    return { timers, runs, calls };
+  }
+
+  it('runs once the requests have paused for its delay, not while they keep coming', async () => {
+    const { timers, runs, calls } = agentCalls();
+    await calls(10); // for a second
     assert.deepEqual(runs, [], 'a run in the middle of the calls');
     await timers.advance(1_000);
     assert.deepEqual(runs, [900 + 250], 'one run, a delay after the last call');
   });
 
   it('runs within ten delays of the first request when the requests never pause', async () => {
-    const timers = new ManualTimers();
-    const runs: number[] = [];
-    const schedule = new RefreshSchedule(async () => void runs.push(timers.now()), 250, timers);
-    for (let i = 0; i < 60; i += 1) {
-      schedule.request();
-      await timers.advance(100);
-    }
+    const { runs, calls } = agentCalls();
+    await calls(60);
     assert.deepEqual(runs, [2_500, 5_000], 'not at most ten delays apart');
   });
 
