@@ -135,6 +135,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Intent
         intentFromEnv: false,
         answerPostEarly: postsAnsweredEarly(services.workspace.root, services.governorHome ?? governorHome()),
         answered: hookTimingsRecorder(process.env),
+        logger: services.logger,
       }),
     ],
   }).catch((error: unknown) => {

@@ -114,6 +114,7 @@ async function serveResident(root: string, idleMs: number, io: CliIO): Promise<n
         intentFromEnv: true,
         answerPostEarly: postsAnsweredEarly(root, home),
         answered: hookTimingsRecorder(io.env),
+        logger,
         decide: async (request, signal) => {
           lastCall = Date.now();
           try {

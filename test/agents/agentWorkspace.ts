@@ -83,17 +83,42 @@ exec ${real} "$@"
  * Removes a test's folder once the workspace's resident governor (which the agents' hooks start) has stopped: a
  * resident still writing its log or the trace while the tree is removed makes the removal fail (ENOTEMPTY).
  */
-export function removeAgentTemp(temp: string, governorHome = join(temp, 'governor-home')): void {
+export function removeAgentTemp(temp: string, governorHome = join(temp, 'governor-home'), test?: Mocha.Test): void {
   const run = join(governorHome, 'run');
   const pids = (existsSync(run) ? readdirSync(run) : [])
     .filter((name) => name.endsWith('.endpoint'))
     .map((name) => Number(readFileSync(join(run, name), 'utf8').split(' ')[2]))
     .filter((pid) => Number.isInteger(pid) && pid > 0);
+  if (test?.state === 'failed') describeResidents(run, pids);
   for (const pid of pids) signal(pid, 'SIGTERM');
   const deadline = Date.now() + 5_000;
   while (pids.some((pid) => signal(pid, 0)) && Date.now() < deadline) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
   // A detached intent-map worker may still be writing under the governor home for a few seconds.
   rmSync(temp, { recursive: true, force: true, maxRetries: 30, retryDelay: 200 });
+}
+
+/**
+ * After a failed test, what its residents were doing, on stderr: their log, and for each one still running its state
+ * and CPU time a moment apart (a resident that spins shows its time growing; one that waits does not).
+ */
+function describeResidents(run: string, pids: number[]): void {
+  const log = join(run, 'resident.log');
+  const lines = [`resident log (${log}):`, existsSync(log) ? readFileSync(log, 'utf8') : '(none)'];
+  const cpu = (pid: number) => {
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      return { state: fields[0], ticks: Number(fields[11]) + Number(fields[12]) };
+    } catch {
+      return undefined;
+    }
+  };
+  for (const pid of pids) {
+    const before = cpu(pid);
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 500);
+    const after = cpu(pid);
+    lines.push(before && after ? `resident ${pid}: state ${after.state}, ${after.ticks - before.ticks} CPU ticks in 0.5 s (${after.ticks} in all)` : `resident ${pid}: not running`);
+  }
+  process.stderr.write(`${lines.join('\n')}\n`);
 }
 
 /** Sends `sig` to `pid`; false when there is no such process. */

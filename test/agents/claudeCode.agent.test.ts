@@ -33,7 +33,9 @@ describe('agents: the real Claude Code governed through command hooks (the hook 
     assert.equal(install.status, 0, install.stderr);
   });
 
-  afterEach(() => removeAgentTemp(temp));
+  afterEach(function () {
+    removeAgentTemp(temp, undefined, this.currentTest);
+  });
 
   const play = async (script: ScriptStep[], cwd = ws, env: NodeJS.ProcessEnv = {}): Promise<Played> => {
     const model = await startScriptedAnthropic(script);

@@ -30,7 +30,9 @@ describe("agents: Claude Code's Bash runs confined by the sandbox (updatedInput)
     assert.equal(install.status, 0, install.stderr);
   });
 
-  afterEach(() => removeAgentTemp(temp));
+  afterEach(function () {
+    removeAgentTemp(temp, undefined, this.currentTest);
+  });
 
   const play = async (script: ScriptStep[]): Promise<{ run: ClaudeRun; model: ScriptedAnthropic }> => {
     const model = await startScriptedAnthropic(script);

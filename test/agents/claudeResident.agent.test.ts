@@ -35,7 +35,9 @@ describe('agents: the real Claude Code governed by the resident governor (mcp_to
     assert.equal(install.status, 0, install.stderr);
   });
 
-  afterEach(() => removeAgentTemp(temp));
+  afterEach(function () {
+    removeAgentTemp(temp, undefined, this.currentTest);
+  });
 
   const play = async (script: ScriptStep[]): Promise<Played> => {
     const model = await startScriptedAnthropic(script);

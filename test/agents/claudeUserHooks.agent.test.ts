@@ -73,7 +73,9 @@ for (const door of DOORS) describe(`agents: the real Claude Code through ${door.
   });
 
   // The resident governor Claude Code started may still be closing its files when the test ends.
-  afterEach(() => removeAgentTemp(temp));
+  afterEach(function () {
+    removeAgentTemp(temp, undefined, this.currentTest);
+  });
 
   /** The project's hooks, trusted as a person does it (`governor hooks trust --yes`), then installed again so Claude Code routes what they need. */
   const projectHooks = (hooks: Record<string, unknown>) => {

@@ -39,7 +39,9 @@ describe('agents: the real Cline CLI governed through its hook files (the hook b
   });
 
   // Cline's hub daemon may still be closing its databases under HOME when the run returns.
-  afterEach(() => removeAgentTemp(temp));
+  afterEach(function () {
+    removeAgentTemp(temp, undefined, this.currentTest);
+  });
 
   const play = async (script: ScriptStep[], options: { expectAllPlayed?: boolean; cwd?: string; model?: string; env?: NodeJS.ProcessEnv } = {}): Promise<Played> => {
     const model = await startScriptedOpenAI(script);

@@ -38,7 +38,9 @@ describe('agents: the real Codex CLI governed through its hooks (the hook bridge
     assert.match(install.stdout, /codex: .*\.codex\/config\.toml written \(trusted Intent Governor's 10 hooks/);
   });
 
-  afterEach(() => removeAgentTemp(temp));
+  afterEach(function () {
+    removeAgentTemp(temp, undefined, this.currentTest);
+  });
 
   const play = async (script: ScriptStep[], options: { cwd?: string; args?: string[]; env?: NodeJS.ProcessEnv } = {}): Promise<Played> => {
     const model = await startScriptedOpenAI(script);

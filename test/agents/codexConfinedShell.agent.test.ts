@@ -32,7 +32,9 @@ describe("agents: Codex CLI's exec_command runs confined by the sandbox (updated
     assert.equal(install.status, 0, install.stdout + install.stderr);
   });
 
-  afterEach(() => removeAgentTemp(temp));
+  afterEach(function () {
+    removeAgentTemp(temp, undefined, this.currentTest);
+  });
 
   const play = async (script: ScriptStep[]): Promise<ScriptedOpenAI> => {
     const model = await startScriptedOpenAI(script);

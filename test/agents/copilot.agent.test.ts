@@ -43,7 +43,9 @@ describe('agents: the real GitHub Copilot CLI governed through its hooks (the ho
     ({ temp, ws } = seedAgentWorkspace('copilot', { login: 'export function login() {}\n', folders: ['src/other'] }));
   });
 
-  afterEach(() => removeAgentTemp(temp));
+  afterEach(function () {
+    removeAgentTemp(temp, undefined, this.currentTest);
+  });
 
   const play = async (script: ScriptStep[], options: { cwd?: string; model?: string; args?: string[]; installed?: string[]; env?: NodeJS.ProcessEnv } = {}): Promise<Played> => {
     install(options.installed ?? ['copilot']);

@@ -32,7 +32,9 @@ describe("agents: GitHub Copilot CLI's bash runs confined by the sandbox (modifi
     assert.equal(install.status, 0, install.stderr);
   });
 
-  afterEach(() => removeAgentTemp(temp));
+  afterEach(function () {
+    removeAgentTemp(temp, undefined, this.currentTest);
+  });
 
   const play = async (script: ScriptStep[]): Promise<ScriptedAnthropic> => {
     const model = await startScriptedAnthropic(script);

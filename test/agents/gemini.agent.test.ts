@@ -34,7 +34,9 @@ describe('agents: the real Gemini CLI governed through its hooks (the hook bridg
     assert.equal(install.status, 0, install.stderr);
   });
 
-  afterEach(() => removeAgentTemp(temp));
+  afterEach(function () {
+    removeAgentTemp(temp, undefined, this.currentTest);
+  });
 
   const play = async (script: ScriptStep[], settings?: Record<string, unknown>, env: NodeJS.ProcessEnv = {}): Promise<Played> => {
     const model = await startScriptedGemini(script);

@@ -30,7 +30,9 @@ describe("agents: Gemini CLI's run_shell_command runs confined by the sandbox (t
     assert.equal(install.status, 0, install.stderr);
   });
 
-  afterEach(() => removeAgentTemp(temp));
+  afterEach(function () {
+    removeAgentTemp(temp, undefined, this.currentTest);
+  });
 
   const play = async (script: ScriptStep[]): Promise<ScriptedGemini> => {
     const model = await startScriptedGemini(script);

@@ -50,7 +50,9 @@ describe('agents: the real OpenCode governed through its plugin (the hook bridge
     assert.match(install.stdout, /opencode: .*\.opencode\/plugins\/intent-governor\.js written/);
   });
 
-  afterEach(() => removeAgentTemp(temp));
+  afterEach(function () {
+    removeAgentTemp(temp, undefined, this.currentTest);
+  });
 
   const play = async (script: ScriptStep[], options: { model?: string; mcp?: Record<string, unknown> } = {}): Promise<Played> => {
     const model = await startScriptedOpenAI(script);

@@ -54,7 +54,9 @@ describe('agents: one resident governor for every command-hook agent', function 
     env = { ...governorHomes(temp), INTENT_GOVERNOR_INTENT: 'auth-refactor', INTENT_GOVERNOR_RESIDENT: 'on', INTENT_GOVERNOR_RESIDENT_IDLE_MS: '60000', PATH: `${bin}:${pathWithCodex(codex)}` };
   });
 
-  afterEach(() => removeAgentTemp(temp));
+  afterEach(function () {
+    removeAgentTemp(temp, undefined, this.currentTest);
+  });
 
   const install = (...agents: string[]) => {
     writeCodexConfig(home, [ws]);

@@ -67,7 +67,9 @@ describe('agents: each agent through a killed resident governor, and STALE_FILE 
     env = { ...governorHomes(temp), INTENT_GOVERNOR_INTENT: 'auth-refactor', INTENT_GOVERNOR_RESIDENT: 'on', INTENT_GOVERNOR_RESIDENT_IDLE_MS: '60000', PATH: pathWithCodex(codex) };
   });
 
-  afterEach(() => removeAgentTemp(temp));
+  afterEach(function () {
+    removeAgentTemp(temp, undefined, this.currentTest);
+  });
 
   const install = (agent: string) => {
     writeCodexConfig(home, [ws]);

@@ -7,6 +7,8 @@ import { AGENT_HOOK_PATH, FORWARDED_ENV, forwardedEnvHeader, NOT_MINE_STATUS, RE
 import type { HookReply } from '../agents/common/hookDialect';
 import type { LocalRoute } from '../localServer/routeTable';
 import { MAX_REQUEST_BODY_BYTES } from '../tools/requestBodyCap';
+import type { Logger } from '../logger';
+import { beforeDeadline } from './beforeDeadline';
 import { foldedFileNames, independentOfRecordings } from './foldedFileName';
 
 export interface AgentHookRouteOptions {
@@ -29,6 +31,8 @@ export interface AgentHookRouteOptions {
   answerPostEarly?(request: BridgeRequest): boolean;
   /** Told each answer's own time (the benchmark's `INTENT_GOVERNOR_HOOK_TIMINGS`): from the parsed input to the answer written. */
   answered?(agent: string, event: string, ms: number): void;
+  /** Where a call that missed its deadline is noted, with what it was waiting on. */
+  logger?: Logger;
 }
 
 /** A post being recorded after its answer: what it holds back, and the file names it records. */
@@ -96,9 +100,16 @@ export function agentHookRoute(options: AgentHookRouteOptions): LocalRoute {
         const intent = options.intentFromEnv ? env.INTENT_GOVERNOR_INTENT || undefined : undefined;
         const request = intent ? { ...step.request, intent_id: intent } : step.request;
         const session = request.session_id;
+        const deadline = AbortSignal.any([signal, AbortSignal.timeout(Math.max(50, timeoutMs - ANSWER_MARGIN_MS))]);
+        const late = (waitingOn: string): HookReply => {
+          const what = `${dialect.id} ${request.native?.event ?? request.phase}${request.calls.length ? ` (${request.calls.map((call) => call.tool).join(', ')})` : ''}`;
+          if (!signal.aborted) options.logger?.warn(`${what} in session ${session} was not decided within ${timeoutMs} ms, waiting on ${waitingOn}: refused`);
+          return refuseHookCall(dialect, `Intent Governor did not decide within ${timeoutMs} ms (it was waiting on ${waitingOn}), so the call is refused (fail closed).`);
+        };
         const inFlight = recording.get(session);
-        if (inFlight && !mayGoAhead(request, inFlight)) await inFlight.done;
-        if (request.phase === 'post' && options.answerPostEarly?.(request)) {
+        const heldBack = inFlight && !mayGoAhead(request, inFlight) ? await beforeDeadline(inFlight.done, deadline) : undefined;
+        if (heldBack?.settled === false) reply = late("the recording of the session's previous change");
+        else if (request.phase === 'post' && options.answerPostEarly?.(request)) {
           // Begun once the answer has left: Node writes a response on a later tick, which recording done at once would hold back.
           const done = new Promise<number>((resolve) => setImmediate(() => resolve(performance.now())))
             .then(async (begun) => {
@@ -113,9 +124,8 @@ export function agentHookRoute(options: AgentHookRouteOptions): LocalRoute {
           });
           reply = closeHookCall(dialect, step, { decision: 'allow' });
         } else {
-          const deadline = AbortSignal.any([signal, AbortSignal.timeout(Math.max(50, timeoutMs - ANSWER_MARGIN_MS))]);
-          const answer = await options.decide(request, deadline);
-          reply = deadline.aborted && !signal.aborted ? refuseHookCall(dialect, `Intent Governor did not decide within ${timeoutMs} ms, so the call is refused (fail closed).`) : closeHookCall(dialect, step, answer);
+          const answer = await beforeDeadline(options.decide(request, deadline), deadline);
+          reply = !answer.settled || deadline.aborted ? late('its judgement') : closeHookCall(dialect, step, answer.value);
         }
       }
       const text = residentReplyText(reply);

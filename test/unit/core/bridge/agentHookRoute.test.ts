@@ -92,3 +92,57 @@ describe('agentHookRoute: a post recorded after its answer', () => {
     assert.deepEqual(seen, ['start post src/a.ts', 'end post src/a.ts', 'start post src/b.ts', 'end post src/b.ts']);
   });
 });
+
+/** A governor that never answers (a step below it that does not listen to its signal): the launcher still gets a refusal in time. */
+describe('agentHookRoute: an answer before the deadline, whatever the governor does', () => {
+  let root: string;
+  let server: LocalServer;
+  let logger: RecordingLogger;
+  let stuck: Promise<never>;
+
+  beforeEach(async () => {
+    root = mkdtempSync(join(tmpdir(), 'ig-agent-hook-route-'));
+    mkdirSync(join(root, '.orchestration'));
+    logger = new RecordingLogger();
+    stuck = new Promise<never>(() => undefined);
+    server = await startLocalServer({
+      logger,
+      // Pres and the post recorded after its answer all wait for ever, and ignore the signal they are given.
+      routes: [agentHookRoute({ decide: () => stuck, governs: () => true, env: {}, intentFromEnv: false, answerPostEarly: () => true, logger })],
+    });
+  });
+
+  afterEach(async () => {
+    await server.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  /** One Gemini CLI hook event with a 1.2 s hook timeout: the route's deadline is 0.2 s. */
+  const call = async (event: 'BeforeTool' | 'AfterTool', input: Record<string, unknown>): Promise<{ status: number; text: string; ms: number }> => {
+    const started = performance.now();
+    const response = await fetch(`${server.origin}/agent-hook`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${server.token}`, 'Content-Type': 'application/json', [RESIDENT_HEADERS.agent]: 'gemini', [RESIDENT_HEADERS.cwd]: root, [RESIDENT_HEADERS.timeoutMs]: '1200' },
+      body: JSON.stringify({ session_id: 's1', cwd: root, hook_event_name: event, tool_name: 'write_file', tool_input: input, ...(event === 'AfterTool' ? { tool_response: { llmContent: 'ok' } } : {}) }),
+    });
+    return { status: response.status, text: await response.text(), ms: performance.now() - started };
+  };
+
+  it('refuses a call whose judgement never ends, with the reason, before the hook times out, and notes it in the log', async () => {
+    const answer = await call('BeforeTool', { file_path: 'src/a.ts', content: 'a' });
+    assert.equal(answer.status, 200);
+    assert.ok(answer.ms < 1200, `answered after ${answer.ms} ms`);
+    assert.match(answer.text, /did not decide within 1200 ms \(it was waiting on its judgement\), so the call is refused \(fail closed\)/);
+    assert.doesNotMatch(answer.text, /"decision":"allow"/);
+    assert.match(logger.lines.join('\n'), /warn gemini PreToolUse \(write_file\) in session gemini:s1 was not decided within 1200 ms, waiting on its judgement: refused/);
+  });
+
+  it("refuses an edit held back by a recording that never ends, saying what it waited on, and answers the next one too", async () => {
+    assert.equal((await call('AfterTool', { file_path: 'src/a.ts', content: 'a' })).status, 200);
+    for (let round = 0; round < 2; round += 1) {
+      const answer = await call('BeforeTool', { file_path: 'src/a.ts', content: 'b' });
+      assert.ok(answer.ms < 1200, `answered after ${answer.ms} ms`);
+      assert.match(answer.text, /did not decide within 1200 ms \(it was waiting on the recording of the session's previous change\)/);
+    }
+  });
+});
