@@ -46,6 +46,9 @@ const INTENT_MAP_DELAY_MS = 2_000;
 /** The resident as the agent that fires ConfigChange (`agent.name` in the hook's input). */
 const RESIDENT_WATCHER = 'governor-resident';
 
+/** The longest a stop may take before the process exits anyway. */
+const FORCED_EXIT_MS = 15_000;
+
 /** How often it looks whether it should still serve, and whether a hooks file changed. */
 const WATCH_MS = 1_000;
 
@@ -105,6 +108,7 @@ async function serveResident(root: string, idleMs: number, io: CliIO): Promise<n
   const bridge = new NativeToolBridge(governor, new ResidentBeforeStash(new FileBeforeStash(join(home, 'bridge'))), { askHuman: false, resident: true });
   const reconciling = bridge.startReconciling();
   let lastCall = Date.now();
+  let stalled: ((what: string) => void) | undefined;
   const server = await startLocalServer({
     logger,
     routes: [
@@ -115,6 +119,9 @@ async function serveResident(root: string, idleMs: number, io: CliIO): Promise<n
         answerPostEarly: postsAnsweredEarly(root, home),
         answered: hookTimingsRecorder(io.env),
         logger,
+        // No call waits for a person here: one that outlives its deadline means something in this process is stuck,
+        // so it hands the workspace to a fresh governor (the next call's Node hook starts one) instead of refusing on.
+        stalled: (what) => stalled?.(what),
         decide: async (request, signal) => {
           lastCall = Date.now();
           try {
@@ -152,11 +159,18 @@ async function serveResident(root: string, idleMs: number, io: CliIO): Promise<n
         if (await extensionGoverns()) return stop('VS Code governs the workspace now');
       })();
     }, WATCH_MS);
+    stalled = (what) => stop(`${what} was not decided within its deadline`);
     process.once('SIGTERM', () => stop('SIGTERM'));
     process.once('SIGINT', () => stop('SIGINT'));
   });
   logger.info(`stopping: ${why}`);
   for (const spelling of roots) removeOwnResidentEndpoint(home, spelling);
+  // What is stuck may hold up the shutdown too: the lease must not outlive it for long (a dead holder's is taken over).
+  const forced = setTimeout(() => {
+    logger.error(`stopping took over ${FORCED_EXIT_MS} ms: exiting`);
+    process.exit(1);
+  }, FORCED_EXIT_MS);
+  forced.unref();
   await server.close();
   reconciling.dispose();
   await configChanges;

@@ -33,6 +33,8 @@ export interface AgentHookRouteOptions {
   answered?(agent: string, event: string, ms: number): void;
   /** Where a call that missed its deadline is noted, with what it was waiting on. */
   logger?: Logger;
+  /** Told when a call missed its deadline (after its refusal is made): a headless governor stops serving then. */
+  stalled?(what: string): void;
 }
 
 /** A post being recorded after its answer: what it holds back, and the file names it records. */
@@ -103,7 +105,10 @@ export function agentHookRoute(options: AgentHookRouteOptions): LocalRoute {
         const deadline = AbortSignal.any([signal, AbortSignal.timeout(Math.max(50, timeoutMs - ANSWER_MARGIN_MS))]);
         const late = (waitingOn: string): HookReply => {
           const what = `${dialect.id} ${request.native?.event ?? request.phase}${request.calls.length ? ` (${request.calls.map((call) => call.tool).join(', ')})` : ''}`;
-          if (!signal.aborted) options.logger?.warn(`${what} in session ${session} was not decided within ${timeoutMs} ms, waiting on ${waitingOn}: refused`);
+          if (!signal.aborted) {
+            options.logger?.warn(`${what} in session ${session} was not decided within ${timeoutMs} ms, waiting on ${waitingOn}: refused`);
+            options.stalled?.(`${what} in session ${session}`);
+          }
           return refuseHookCall(dialect, `Intent Governor did not decide within ${timeoutMs} ms (it was waiting on ${waitingOn}), so the call is refused (fail closed).`);
         };
         const inFlight = recording.get(session);

@@ -99,16 +99,19 @@ describe('agentHookRoute: an answer before the deadline, whatever the governor d
   let server: LocalServer;
   let logger: RecordingLogger;
   let stuck: Promise<never>;
+  /** What the route reported as stalled (a headless resident stops serving on it). */
+  let stalled: string[];
 
   beforeEach(async () => {
     root = mkdtempSync(join(tmpdir(), 'ig-agent-hook-route-'));
     mkdirSync(join(root, '.orchestration'));
     logger = new RecordingLogger();
     stuck = new Promise<never>(() => undefined);
+    stalled = [];
     server = await startLocalServer({
       logger,
       // Pres and the post recorded after its answer all wait for ever, and ignore the signal they are given.
-      routes: [agentHookRoute({ decide: () => stuck, governs: () => true, env: {}, intentFromEnv: false, answerPostEarly: () => true, logger })],
+      routes: [agentHookRoute({ decide: () => stuck, governs: () => true, env: {}, intentFromEnv: false, answerPostEarly: () => true, logger, stalled: (what) => stalled.push(what) })],
     });
   });
 
@@ -135,6 +138,7 @@ describe('agentHookRoute: an answer before the deadline, whatever the governor d
     assert.match(answer.text, /did not decide within 1200 ms \(it was waiting on its judgement\), so the call is refused \(fail closed\)/);
     assert.doesNotMatch(answer.text, /"decision":"allow"/);
     assert.match(logger.lines.join('\n'), /warn gemini PreToolUse \(write_file\) in session gemini:s1 was not decided within 1200 ms, waiting on its judgement: refused/);
+    assert.deepEqual(stalled, ['gemini PreToolUse (write_file) in session gemini:s1'], 'a headless resident is told, so it can hand the workspace over');
   });
 
   it("refuses an edit held back by a recording that never ends, saying what it waited on, and answers the next one too", async () => {
