@@ -133,6 +133,14 @@ async function serveResident(root: string, idleMs: number, io: CliIO): Promise<n
       }),
     ],
   });
+  // A bug that would end the process leaves a line in the log and no endpoint behind (the launcher checks the pid too).
+  const died = (error: unknown) => {
+    logger.error(`stopping on an unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    for (const spelling of roots) removeOwnResidentEndpoint(home, spelling);
+    process.exit(1);
+  };
+  process.on('uncaughtException', died);
+  process.on('unhandledRejection', died);
   for (const spelling of roots) writeResidentEndpoint(home, spelling, { port: server.port, token: server.token, pid: process.pid });
   rmSync(residentStartMarker(home, root), { force: true }); // up: a Node hook that finds it gone may start another at once
   logger.info(`serving ${root} on ${server.origin} (endpoint ${residentEndpointPath(home, root)}; idle exit after ${idleMs} ms)`);
@@ -149,6 +157,7 @@ async function serveResident(root: string, idleMs: number, io: CliIO): Promise<n
       resolve(reason);
     };
     const timer = setInterval(() => {
+      // A look that fails (a file gone between two calls) is logged and tried again at the next tick.
       void (async () => {
         if (!existsSync(join(root, '.orchestration'))) return stop('the workspace is no longer governed');
         if (residentEndpointPid(home, root) !== process.pid) return stop('another governor took the workspace over');
@@ -157,7 +166,7 @@ async function serveResident(root: string, idleMs: number, io: CliIO): Promise<n
         if (fileSignature(settingsFile) !== settingsSeen) return stop('the workspace settings changed (the approval mode is read at start)');
         if (Date.now() - lastCall > idleMs) return stop(`no hook call for ${idleMs} ms`);
         if (await extensionGoverns()) return stop('VS Code governs the workspace now');
-      })();
+      })().catch((error: unknown) => logger.warn(`looking whether to serve on: ${error instanceof Error ? error.message : String(error)}`));
     }, WATCH_MS);
     stalled = (what) => stop(`${what} was not decided within its deadline`);
     process.once('SIGTERM', () => stop('SIGTERM'));

@@ -44,8 +44,8 @@ type ClientMode = 'launcher' | 'sourced';
 /**
  * The resident client: for `hook <agent> --timeout-ms N` in a governed folder whose resident governor has left its
  * endpoint (residentProtocol.ts), the hook input goes there over bash's own /dev/tcp and the answer is printed as the
- * Node hook would print it. No endpoint, a resident that is gone (the connection is refused) or one that does not
- * govern this folder (421): the text falls through, before reading stdin when it can. A resident that does not answer
+ * Node hook would print it. No endpoint, a resident that is gone (its pid or its connection refused) or one that does
+ * not govern this folder (421): the text falls through, before reading stdin when it can. A resident that does not answer
  * in time is a refusal, never an allow. `INTENT_GOVERNOR_RESIDENT=off` always falls through.
  */
 function residentClientText(mode: ClientMode): string {
@@ -70,7 +70,8 @@ function residentClientText(mode: ClientMode): string {
   while [ -n "$ig_w" ] && [ ! -d "$ig_w/.orchestration" ]; do ig_w=\${ig_w%/*}; done
   ig_k=\${ig_w//%/%25}
   ig_f="\${INTENT_GOVERNOR_HOME:-$HOME/.intent-governor}/${ENDPOINTS_IN_HOME}/\${ig_k//\\//%2F}.endpoint"
-  if [ -n "$ig_w" ] && [ -r "$ig_f" ] && read -r ig_port ig_tok ig_pid < "$ig_f" && { exec 3<>"/dev/tcp/127.0.0.1/$ig_port"; } 2>/dev/null; then
+  # kill -0 (a builtin): a resident that died without removing its endpoint left a port another program may listen on now.
+  if [ -n "$ig_w" ] && [ -r "$ig_f" ] && read -r ig_port ig_tok ig_pid < "$ig_f" && kill -0 "$ig_pid" 2>/dev/null && { exec 3<>"/dev/tcp/127.0.0.1/$ig_port"; } 2>/dev/null; then
     # A resident that dies while the request is written must not kill this shell (SIGPIPE): the Node hook decides then.
     trap '' PIPE
     # Bytes, not characters, for Content-Length; read -N takes stdin in whole blocks (bash ≥ 5), where cat is a process.

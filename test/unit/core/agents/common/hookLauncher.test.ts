@@ -149,6 +149,17 @@ describe('the hook launcher (<governor home>/bin/governor-hook)', () => {
       }
     });
 
+    it("an endpoint left by a resident that is gone, its port now another program's that never answers: the Node hook decides, with no wait", async () => {
+      answer = '';
+      const gone = spawnSync(process.execPath, ['-e', '0']).pid;
+      writeFileSync(residentEndpointPath(env.INTENT_GOVERNOR_HOME as string, ws), `${(server.address() as AddressInfo).port} token ${gone}\n`);
+      const started = performance.now();
+      const run = await call();
+      assert.equal(run.stdout.trim(), 'the Node hook decided', run.stderr);
+      assert.ok(performance.now() - started < 3_000, 'the launcher did not wait for the stranger to answer');
+      assert.equal(held.length, 0, 'nothing was sent to the program on the port');
+    });
+
     describe('sourced by the installed command in a bash hook shell (no launcher process)', () => {
       const input = '{"hook_event_name":"BeforeTool","text":"naïve ✓"}\n';
       const command = (agent: string, timeoutMs = 110_000) => agentHookCommand(AGENTS.find((a) => a.id === agent)!.dialect, '/unused', 'linux').replaceAll('--timeout-ms 110000', `--timeout-ms ${timeoutMs}`);
