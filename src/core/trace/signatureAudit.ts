@@ -253,7 +253,9 @@ export class SignatureAudit {
   /** Keeps a check's promise for `settle`; returns a promise to wait on when too many are in flight. */
   private track(job: Promise<void>): Promise<void> | undefined {
     this.pending.add(job);
-    void job.finally(() => this.pending.delete(job));
+    // Not `finally`: its promise would reject with the job's error where nobody handles it (a crash in Node).
+    const forget = () => void this.pending.delete(job);
+    job.then(forget, forget);
     return this.inFlight >= IN_FLIGHT ? new Promise((resolve) => this.waiting.push(resolve)) : undefined;
   }
 
