@@ -102,7 +102,9 @@ export function agentHookRoute(options: AgentHookRouteOptions): LocalRoute {
         const intent = options.intentFromEnv ? env.INTENT_GOVERNOR_INTENT || undefined : undefined;
         const request = intent ? { ...step.request, intent_id: intent } : step.request;
         const session = request.session_id;
-        const deadline = AbortSignal.any([signal, AbortSignal.timeout(Math.max(50, timeoutMs - ANSWER_MARGIN_MS))]);
+        // Made when a wait needs it: a post answered at once has none, and a timer per call is not free.
+        let deadline: AbortSignal | undefined;
+        const deadlineOf = () => (deadline ??= AbortSignal.any([signal, AbortSignal.timeout(Math.max(50, timeoutMs - ANSWER_MARGIN_MS))]));
         const late = (waitingOn: string): HookReply => {
           const what = `${dialect.id} ${request.native?.event ?? request.phase}${request.calls.length ? ` (${request.calls.map((call) => call.tool).join(', ')})` : ''}`;
           if (!signal.aborted) {
@@ -112,7 +114,7 @@ export function agentHookRoute(options: AgentHookRouteOptions): LocalRoute {
           return refuseHookCall(dialect, `Intent Governor did not decide within ${timeoutMs} ms (it was waiting on ${waitingOn}), so the call is refused (fail closed).`);
         };
         const inFlight = recording.get(session);
-        const heldBack = inFlight && !mayGoAhead(request, inFlight) ? await beforeDeadline(inFlight.done, deadline) : undefined;
+        const heldBack = inFlight && !mayGoAhead(request, inFlight) ? await beforeDeadline(inFlight.done, deadlineOf()) : undefined;
         if (heldBack?.settled === false) reply = late("the recording of the session's previous change");
         else if (request.phase === 'post' && options.answerPostEarly?.(request)) {
           // Begun once the answer has left: Node writes a response on a later tick, which recording done at once would hold back.
@@ -129,8 +131,9 @@ export function agentHookRoute(options: AgentHookRouteOptions): LocalRoute {
           });
           reply = closeHookCall(dialect, step, { decision: 'allow' });
         } else {
-          const answer = await beforeDeadline(options.decide(request, deadline), deadline);
-          reply = !answer.settled || deadline.aborted ? late('its judgement') : closeHookCall(dialect, step, answer.value);
+          const until = deadlineOf();
+          const answer = await beforeDeadline(options.decide(request, until), until);
+          reply = !answer.settled || until.aborted ? late('its judgement') : closeHookCall(dialect, step, answer.value);
         }
       }
       const text = residentReplyText(reply);
