@@ -1,3 +1,4 @@
+import { beforeDeadline } from '../beforeDeadline';
 import { toolError, type ToolError } from '../toolError';
 import type { ApprovalDecision, ApprovalRequest, Approver } from './approver';
 
@@ -25,15 +26,6 @@ export function cancelledDecision(tool: string): ApprovalDecision {
 export async function approveUnlessCancelled(approver: Approver, request: ApprovalRequest, signal: AbortSignal | undefined): Promise<ApprovalDecision> {
   if (!signal) return approver.approve(request);
   if (signal.aborted) return cancelledDecision(request.tool);
-  let onAbort: (() => void) | undefined;
-  const abandoned = new Promise<ApprovalDecision>((resolve) => {
-    onAbort = () => resolve(cancelledDecision(request.tool));
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-  try {
-    const answer = await Promise.race([approver.approve(request, { signal }), abandoned]);
-    return signal.aborted ? cancelledDecision(request.tool) : answer;
-  } finally {
-    signal.removeEventListener('abort', onAbort!);
-  }
+  const answer = await beforeDeadline(approver.approve(request, { signal }), signal);
+  return answer.settled && !signal.aborted ? answer.value : cancelledDecision(request.tool);
 }

@@ -8,7 +8,7 @@ import type { HookReply } from '../agents/common/hookDialect';
 import type { LocalRoute } from '../localServer/routeTable';
 import { MAX_REQUEST_BODY_BYTES } from '../tools/requestBodyCap';
 import type { Logger } from '../logger';
-import { beforeDeadline } from './beforeDeadline';
+import { beforeDeadline } from '../beforeDeadline';
 import { foldedFileNames, independentOfRecordings } from './foldedFileName';
 
 export interface AgentHookRouteOptions {
