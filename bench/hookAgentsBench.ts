@@ -164,6 +164,8 @@ interface Sample {
   hooks: number[];
   /** Its recording of a file change after that change's post was answered, which no call waits for. */
   after: number[];
+  /** `hooks` by the event each answered. */
+  byEvent: Map<string, number[]>;
 }
 
 async function session(agent: HookAgent, setup: Setup): Promise<Sample> {
@@ -188,7 +190,10 @@ async function session(agent: HookAgent, setup: Setup): Promise<Sample> {
     const timings = join(temp, 'hook-timings.tsv');
     const lines = existsSync(timings) ? readFileSync(timings, 'utf8').trim().split('\n').filter(Boolean).map((line) => line.split('\t')) : [];
     const recordedAfter = (event: string) => event.endsWith('(recorded after the answer)');
-    return { calls, hooks: lines.filter(([, event]) => !recordedAfter(event)).map(([, , ms]) => Number(ms)), after: lines.filter(([, event]) => recordedAfter(event)).map(([, , ms]) => Number(ms)) };
+    const answered = lines.filter(([, event]) => !recordedAfter(event));
+    const byEvent = new Map<string, number[]>();
+    for (const [, event, ms] of answered) byEvent.set(event, [...(byEvent.get(event) ?? []), Number(ms)]);
+    return { calls, hooks: answered.map(([, , ms]) => Number(ms)), after: lines.filter(([, event]) => recordedAfter(event)).map(([, , ms]) => Number(ms)), byEvent };
   } finally {
     removeAgentTemp(temp, join(temp, 'gh'));
   }
@@ -200,7 +205,7 @@ export async function hookAgentTables(): Promise<BenchTable[]> {
   // BENCH_HOOK_AGENTS=codex,opencode measures only those (their install names).
   const only = process.env.BENCH_HOOK_AGENTS?.split(',').filter(Boolean);
   for (const agent of agents().filter((candidate) => !only?.length || only.includes(candidate.install))) {
-    const samples = new Map<string, Sample>(SETUPS.map((setup) => [setup.name, { calls: [], hooks: [], after: [] }]));
+    const samples = new Map<string, Sample>(SETUPS.map((setup) => [setup.name, { calls: [], hooks: [], after: [], byEvent: new Map() }]));
     try {
       for (let round = 0; round < ROUNDS; round++) {
         for (const setup of SETUPS) {
@@ -209,24 +214,25 @@ export async function hookAgentTables(): Promise<BenchTable[]> {
           into.calls.push(...got.calls);
           into.hooks.push(...got.hooks);
           into.after.push(...got.after);
+          for (const [event, ms] of got.byEvent) into.byEvent.set(event, [...(into.byEvent.get(event) ?? []), ...ms]);
         }
       }
     } catch (error) {
       // One agent that cannot run is its row's news, not the end of the other agents' measurements.
-      rows.push([agent.label, `failed: ${(error instanceof Error ? error.message : String(error)).slice(0, 200)}`, '', '', '', '', '', '']);
+      rows.push([agent.label, `failed: ${(error instanceof Error ? error.message : String(error)).slice(0, 200)}`, '', '', '', '', '', '', '']);
       continue;
     }
     const base = percentile(samples.get(NO_HOOKS)?.calls ?? [], 50);
     for (const setup of SETUPS) {
       const s = samples.get(setup.name) as Sample;
       const p50 = percentile(s.calls, 50);
-      rows.push([agent.label, setup.name, p50, percentile(s.calls, 90), p50 - base, p50 / base, s.hooks.length ? percentile(s.hooks, 50) : '', s.after.length ? percentile(s.after, 50) : '']);
+      rows.push([agent.label, setup.name, p50, percentile(s.calls, 90), p50 - base, p50 / base, s.hooks.length ? percentile(s.hooks, 50) : '', byEventCell(s.byEvent), s.after.length ? percentile(s.after, 50) : '']);
     }
   }
   return [
     {
       title: `Command-hook agents: wall time per in-scope write (${WRITES} per session, ${ROUNDS} sessions each, setups interleaved)`,
-      columns: ['agent', 'setup', 'p50 ms', 'p90 ms', 'overhead p50 ms', 'ratio vs none', 'governor ms per hook p50', 'recorded after the answer ms p50'],
+      columns: ['agent', 'setup', 'p50 ms', 'p90 ms', 'overhead p50 ms', 'ratio vs none', 'governor ms per hook p50', 'by event: n p50', 'recorded after the answer ms p50'],
       rows,
       notes: [
         'Target: the resident within 20 ms of the no-hooks session at p50; the governor\'s own work per hook ≤ 2 ms at p50.',
@@ -234,6 +240,11 @@ export async function hookAgentTables(): Promise<BenchTable[]> {
       ],
     },
   ];
+}
+
+/** Each event's count and p50, most answered first: which hooks make up the per-hook figure. */
+function byEventCell(byEvent: Map<string, number[]>): string {
+  return [...byEvent].sort((a, b) => b[1].length - a[1].length).map(([event, ms]) => `${event} ${ms.length} ${percentile(ms, 50).toFixed(2)}`).join('; ');
 }
 
 export const hookAgentsBench = { name: 'hook-agents', run: hookAgentTables };
