@@ -96,8 +96,17 @@ export class CallFacts {
     const key = `${purpose}\0${path}`;
     let placed = this.seen.places.get(key);
     if (!placed) {
-      placed = canonical();
-      this.seen.places.set(key, placed);
+      const found = canonical();
+      this.seen.places.set(key, found);
+      // The governed form names the file by its canonical spelling, which places the same: resolved once per call.
+      found.then(
+        (result) => {
+          const alias = result.ok ? `${purpose}\0${result.value.rel}` : undefined;
+          if (alias !== undefined && !this.seen.places.has(alias)) this.seen.places.set(alias, found);
+        },
+        () => undefined, // the caller awaiting `found` meets the failure
+      );
+      placed = found;
     }
     return placed;
   }
