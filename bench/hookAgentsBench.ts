@@ -237,6 +237,7 @@ export async function hookAgentTables(): Promise<BenchTable[]> {
       notes: [
         'Target: the resident within 20 ms of the no-hooks session at p50; the governor\'s own work per hook ≤ 2 ms at p50.',
         "governor ms per hook: the resident's own time in each hook the agent waits for (INTENT_GOVERNOR_HOOK_TIMINGS), from the parsed hook input to the answer written; pre and post. Recorded after the answer: its recording of a file change whose post it answered at once, which no call waits for (it shares the machine's cores with the agent).",
+        'by event: how many hooks of each event the governor answered, and their p50. A session answers about as many posts (answered before they are recorded) as pres, so the p50 over all hooks falls near the fastest pres: read PreToolUse for the judgement a tool call waits for.',
       ],
     },
   ];
