@@ -1,8 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { provisionedClaude, repoRoot, runClaude } from '../test/agents/claudeCodeDriver';
+import { removeTree } from '../test/support/removeTree';
 import { startScriptedAnthropic, type ScriptStep } from '../test/support/scriptedAnthropic';
 import { seedAgentBenchWorkspace } from './benchWorkspace';
 import { hookAgentTables } from './hookAgentsBench';
@@ -202,8 +203,8 @@ async function session(claude: string, setup: Setup, workload: Workload): Promis
       await model.close();
     }
   } finally {
-    // A governor the session started may still be finishing a write into the workspace (ENOTEMPTY): retried, with backoff.
-    rmSync(temp, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+    // A governor the session started may still be finishing a write into the workspace (ENOTEMPTY).
+    await removeTree(temp);
   }
 }
 

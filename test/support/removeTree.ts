@@ -1,9 +1,23 @@
 import { rm } from 'node:fs/promises';
 
+/** How long a late writer may keep a tree from being removed. */
+const GIVE_UP_MS = 15_000;
+
 /**
- * Removes a test's temporary workspace or governor home. A hook process that recorded a change leaves a
- * detached intent-map worker behind, which may still be writing there: rm's retries ride out its last write.
+ * Removes a test's temporary workspace or governor home. A process that governed the session (a hook's detached
+ * intent-map worker, an MCP server its agent left to finish) may still write there. Node's own retries only retry
+ * the folder's rmdir and never remove a file written after they listed it, so each attempt here starts over.
  */
-export function removeTree(path: string): Promise<void> {
-  return rm(path, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+export async function removeTree(path: string): Promise<void> {
+  const giveUp = Date.now() + GIVE_UP_MS;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await rm(path, { recursive: true, force: true });
+      return;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if ((code !== 'ENOTEMPTY' && code !== 'EBUSY' && code !== 'EPERM') || Date.now() > giveUp) throw error;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(100 * attempt, 1000)));
+    }
+  }
 }
