@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { currentProcess, localProcessGone, pidAlive } from '../../../../src/core/io/processIdentity';
+import { eventually } from '../../../support/lateApprover';
 
 describe('processIdentity', () => {
   it('counts a killed process its parent has not reaped yet (a zombie) as gone', async function () {
@@ -14,7 +15,7 @@ describe('processIdentity', () => {
     try {
       const [chunk] = (await once(parent.stdout, 'data')) as [Buffer];
       const zombie = Number(chunk.toString().trim());
-      await until(() => procState(zombie) === 'Z', 8000);
+      await eventually(() => (procState(zombie) === 'Z' ? true : undefined), 'the child to become a zombie', 8000);
       assert.equal(pidAlive(zombie), true, 'signal 0 still answers for a zombie');
       assert.equal(localProcessGone(zombie, 0), true);
     } finally {
@@ -38,10 +39,3 @@ function procState(pid: number): string | undefined {
   }
 }
 
-async function until(condition: () => boolean, ms: number): Promise<void> {
-  const end = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > end) throw new Error(`not so within ${ms} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
