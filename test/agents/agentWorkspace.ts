@@ -1,8 +1,9 @@
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SAMPLE_INTENTS } from '../support/governorHarness';
+import { removeTreeSync } from '../support/removeTree';
 import { repoRoot } from './claudeCodeDriver';
 
 /** A test's private folders: `ws` the governed workspace, `home` the agent's HOME, both inside `temp`. */
@@ -93,19 +94,8 @@ export function removeAgentTemp(temp: string, governorHome = join(temp, 'governo
   for (const pid of pids) signal(pid, 'SIGTERM');
   const deadline = Date.now() + 5_000;
   while (pids.some((pid) => signal(pid, 0)) && Date.now() < deadline) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
-  // A detached intent-map worker may still be writing under the governor home for a few seconds. Node's own retries
-  // only retry a folder's rmdir, never removing a file written after they listed it: each attempt starts over.
-  const giveUp = Date.now() + 15_000;
-  for (;;) {
-    try {
-      rmSync(temp, { recursive: true, force: true });
-      return;
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if ((code !== 'ENOTEMPTY' && code !== 'EBUSY' && code !== 'EPERM') || Date.now() > giveUp) throw error;
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200);
-    }
-  }
+  // A detached intent-map worker may still be writing under the governor home for a few seconds.
+  removeTreeSync(temp);
 }
 
 /**
