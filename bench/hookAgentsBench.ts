@@ -192,7 +192,7 @@ async function session(agent: HookAgent, setup: Setup): Promise<Sample> {
     const recordedAfter = (event: string) => event.endsWith('(recorded after the answer)');
     const answered = lines.filter(([, event]) => !recordedAfter(event));
     const byEvent = new Map<string, number[]>();
-    for (const [, event, ms] of answered) byEvent.set(event, [...(byEvent.get(event) ?? []), Number(ms)]);
+    for (const [, event, ms] of answered) samplesOf(byEvent, event).push(Number(ms));
     return { calls, hooks: answered.map(([, , ms]) => Number(ms)), after: lines.filter(([, event]) => recordedAfter(event)).map(([, , ms]) => Number(ms)), byEvent };
   } finally {
     removeAgentTemp(temp, join(temp, 'gh'));
@@ -214,7 +214,7 @@ export async function hookAgentTables(): Promise<BenchTable[]> {
           into.calls.push(...got.calls);
           into.hooks.push(...got.hooks);
           into.after.push(...got.after);
-          for (const [event, ms] of got.byEvent) into.byEvent.set(event, [...(into.byEvent.get(event) ?? []), ...ms]);
+          for (const [event, ms] of got.byEvent) samplesOf(into.byEvent, event).push(...ms);
         }
       }
     } catch (error) {
@@ -241,6 +241,13 @@ export async function hookAgentTables(): Promise<BenchTable[]> {
       ],
     },
   ];
+}
+
+/** The samples of `event`, made empty on first use. */
+function samplesOf(byEvent: Map<string, number[]>, event: string): number[] {
+  let samples = byEvent.get(event);
+  if (!samples) byEvent.set(event, (samples = []));
+  return samples;
 }
 
 /** Each event's count and p50, most answered first: which hooks make up the per-hook figure. */
