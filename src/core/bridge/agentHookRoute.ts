@@ -8,7 +8,7 @@ import type { HookReply } from '../agents/common/hookDialect';
 import type { LocalRoute } from '../localServer/routeTable';
 import { MAX_REQUEST_BODY_BYTES } from '../tools/requestBodyCap';
 import type { Logger } from '../logger';
-import { beforeDeadline } from '../beforeDeadline';
+import { beforeDeadline, CallDeadline } from '../beforeDeadline';
 import { foldedFileNames, independentOfRecordings } from './foldedFileName';
 
 export interface AgentHookRouteOptions {
@@ -103,8 +103,8 @@ export function agentHookRoute(options: AgentHookRouteOptions): LocalRoute {
         const request = intent ? { ...step.request, intent_id: intent } : step.request;
         const session = request.session_id;
         // Made when a wait needs it: a post answered at once has none, and a timer per call is not free.
-        let deadline: AbortSignal | undefined;
-        const deadlineOf = () => (deadline ??= AbortSignal.any([signal, AbortSignal.timeout(Math.max(50, timeoutMs - ANSWER_MARGIN_MS))]));
+        let deadline: CallDeadline | undefined;
+        const deadlineOf = () => (deadline ??= new CallDeadline(signal, Math.max(50, timeoutMs - ANSWER_MARGIN_MS))).signal;
         const late = (waitingOn: string): HookReply => {
           const what = `${dialect.id} ${request.native?.event ?? request.phase}${request.calls.length ? ` (${request.calls.map((call) => call.tool).join(', ')})` : ''}`;
           if (!signal.aborted) {
@@ -135,6 +135,7 @@ export function agentHookRoute(options: AgentHookRouteOptions): LocalRoute {
           const answer = await beforeDeadline(options.decide(request, until), until);
           reply = !answer.settled || until.aborted ? late('its judgement') : closeHookCall(dialect, step, answer.value);
         }
+        deadline?.dispose();
       }
       const text = residentReplyText(reply);
       // The fewest header bytes: the launcher reads them one at a time (a shell cannot read ahead of a socket).

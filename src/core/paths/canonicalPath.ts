@@ -136,19 +136,27 @@ async function resolveOnDisk(ctx: Ctx, target: string, hops: number, retries = 0
   if (segments === undefined) return outside();
 
   // Synchronous on purpose: two metadata calls cost microseconds, while thread-pool round trips dominated
-  // the tail latency of every governed call.
-  const real = settle(() => realpathSync.native(target));
-  const lst = settle(() => lstatSync(target));
-  if (real.status === 'fulfilled') {
-    if (segmentsBelow(ctx.root, real.value, ctx.caseInsensitive) === undefined) return outside();
-    if (lst.status === 'rejected') return errnoOf(lst.reason) === 'ENOENT' ? changed(lst.reason) : fail(unresolvable(err, lst.reason));
-    const finalIsLink = lst.value.isSymbolicLink();
-    const entry = finalIsLink ? await statOrUndefined(real.value) : lst.value;
-    if (!entry) return fail(unresolvable(err, undefined));
-    return ok({ abs: real.value, entry, finalIsLink });
+  // the tail latency of every governed call. lstat first and without throwing: for a file about to be created
+  // (most writes) a thrown ENOENT, with its stack, cost more than the calls themselves.
+  const lst = settle(() => lstatSync(target, { throwIfNoEntry: false }));
+  if (lst.status === 'rejected' && errnoOf(lst.reason) !== 'ENOTDIR') return fail(unresolvable(err, lst.reason));
+  let missing: unknown;
+  if (lst.status === 'fulfilled' && lst.value) {
+    const real = settle(() => realpathSync.native(target));
+    if (real.status === 'fulfilled') {
+      if (segmentsBelow(ctx.root, real.value, ctx.caseInsensitive) === undefined) return outside();
+      const finalIsLink = lst.value.isSymbolicLink();
+      const entry = finalIsLink ? await statOrUndefined(real.value) : lst.value;
+      if (!entry) return fail(unresolvable(err, undefined));
+      return ok({ abs: real.value, entry, finalIsLink });
+    }
+    const code = errnoOf(real.reason);
+    // A dangling link, or the entry went between the two looks: the walk below judges what is there.
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') return fail(unresolvable(err, real.reason));
+    missing = real.reason;
+  } else {
+    missing = lst.status === 'rejected' ? lst.reason : undefined;
   }
-  const code = errnoOf(real.reason);
-  if (code !== 'ENOENT' && code !== 'ENOTDIR') return fail(unresolvable(err, real.reason));
 
   // Walk up to the deepest ancestor that exists; `k` segments of the path are then real.
   let k = segments.length - 1;
@@ -162,24 +170,23 @@ async function resolveOnDisk(ctx: Ctx, target: string, hops: number, retries = 0
       if (c !== 'ENOENT' && c !== 'ENOTDIR') return fail(unresolvable(err, error));
     }
   }
-  if (ancestor === undefined) return fail(unresolvable(err, real.reason));
+  if (ancestor === undefined) return fail(unresolvable(err, missing));
   if (segmentsBelow(ctx.root, ancestor, ctx.caseInsensitive) === undefined) return outside();
 
   const first = path.join(ancestor, segments[k]!);
   const rest = segments.slice(k + 1);
-  let firstStat: Stats;
+  let firstStat: Stats | undefined;
   try {
-    firstStat = lstatSync(first);
+    firstStat = lstatSync(first, { throwIfNoEntry: false });
   } catch (error) {
-    const c = errnoOf(error);
-    if (c === 'ENOTDIR') return fail(err('INVALID_INPUT', 'goes through a file as if it were a folder; check the path.'));
-    if (c !== 'ENOENT') return fail(unresolvable(err, error));
-    return ok({ abs: path.join(first, ...rest), entry: undefined, finalIsLink: false });
+    if (errnoOf(error) === 'ENOTDIR') return fail(err('INVALID_INPUT', 'goes through a file as if it were a folder; check the path.'));
+    return fail(unresolvable(err, error));
   }
+  if (!firstStat) return ok({ abs: path.join(first, ...rest), entry: undefined, finalIsLink: false });
   if (!firstStat.isSymbolicLink()) {
-    // Realpath said missing but lstat found an entry: a file used as a folder, or a concurrent change.
+    // The path looked missing but lstat found an entry: a file used as a folder, or a concurrent change.
     if (rest.length > 0 && !firstStat.isDirectory()) return fail(err('INVALID_INPUT', 'goes through a file as if it were a folder; check the path.'));
-    return changed(real.reason);
+    return changed(missing);
   }
   // A dangling link: follow it lexically to where a create would land, and judge that place.
   let linkTarget: string;
