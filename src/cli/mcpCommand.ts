@@ -112,12 +112,12 @@ export const mcpCommand: CliCommand = {
 function residentGovernor(governor: Governor, sessionId: string, root: string, intent: string | undefined, io: CliIO, logger: Logger): ResidentHookTool {
   // One process serves the session's pre and post phases: what a change replaces waits in memory, not in a file.
   const bridge = new NativeToolBridge(governor, new MemoryBeforeStash(), { askHuman: false, resident: true });
-  bridge.startReconciling(); // unref'd: it never keeps the process alive
+  const reconciling = bridge.startReconciling(); // unref'd: it never keeps the process alive
   const sessions = governor.services.sessions;
   if (intent !== undefined) sessions.bindIntent(sessionId, intent);
   // The user hooks this door runs (Claude Code runs its own settings' hooks): the matchers must route what they need.
   const declared = new DeclaredHooksCache(root, governorHome(io.env), CLAUDE_CODE_DOOR);
-  return residentHookTool({
+  const tool = residentHookTool({
     io,
     root,
     logger,
@@ -138,6 +138,13 @@ function residentGovernor(governor: Governor, sessionId: string, root: string, i
     },
     decide: (request) => bridge.handle({ ...request, session_id: sessionId, intent_id: undefined }),
   });
+  return {
+    ...tool,
+    close: async () => {
+      reconciling.dispose();
+      await tool.close();
+    },
+  };
 }
 
 /** Below the hook timeout the installer gives Claude Code (120 s), like the hook command's. */

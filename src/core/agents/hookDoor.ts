@@ -124,9 +124,11 @@ function hookEventOf(event: HookEvent): string {
 }
 
 /** Identifies a native call by its input when the agent sends no id (Gemini, Copilot). */
+/** Required on first use: most agents send an id, and a hook process that never hashes skips loading node:crypto. */
+let crypto: typeof Crypto | undefined;
+
 function inputHash(toolName: string, toolInput: unknown): string {
-  // Required on use: most agents send an id, and a hook process that never hashes skips loading node:crypto.
-  const { createHash } = require('node:crypto') as typeof Crypto;
+  const { createHash } = (crypto ??= require('node:crypto') as typeof Crypto);
   return createHash('sha256').update(`${toolName}\0${JSON.stringify(toolInput)}`).digest('hex');
 }
 

@@ -29,8 +29,12 @@ export interface AgentHookRouteOptions {
    * next call waits for that recording when what the post records could change its judgement (see mayGoAhead).
    */
   answerPostEarly?(request: BridgeRequest): boolean;
-  /** Told each answer's own time (the benchmark's `INTENT_GOVERNOR_HOOK_TIMINGS`): from the parsed input to the answer written. */
-  answered?(agent: string, event: string, ms: number): void;
+  /**
+   * Told each answer's own time (the benchmark's `INTENT_GOVERNOR_HOOK_TIMINGS`): from the parsed input to the answer
+   * handed to the socket, as Claude Code's hook tool measures up to its answer handed to the MCP server; and how long
+   * the write took to return (on a shared core it returns once the agent it woke has run).
+   */
+  answered?(agent: string, event: string, ms: number, writeMs?: number): void;
   /** Where a call that missed its deadline is noted, with what it was waiting on. */
   logger?: Logger;
   /** Told when a call missed its deadline (after its refusal is made): a headless governor stops serving then. */
@@ -138,11 +142,12 @@ export function agentHookRoute(options: AgentHookRouteOptions): LocalRoute {
         deadline?.dispose();
       }
       const text = residentReplyText(reply);
+      const handed = performance.now();
       // The fewest header bytes: the launcher reads them one at a time (a shell cannot read ahead of a socket).
       res.sendDate = false;
       res.writeHead(200, { 'Content-Length': Buffer.byteLength(text) });
       res.end(text);
-      options.answered?.(dialect.id, step.kind === 'decide' ? (step.request.native?.event ?? step.request.phase) : 'answered at the door', performance.now() - started);
+      options.answered?.(dialect.id, step.kind === 'decide' ? (step.request.native?.event ?? step.request.phase) : 'answered at the door', handed - started, performance.now() - handed);
     },
   };
 }

@@ -217,9 +217,11 @@ export class NativeChanges {
     const timer = setInterval(() => void this.reconcileQuietly({}, 'whole'), intervalMs);
     timer.unref();
     this.resident = true;
+    const spares = this.pending.keepSpares();
     return {
       dispose: () => {
         clearInterval(timer);
+        spares.stop();
         this.resident = false;
         clearTimeout(this.followUp);
         this.followUp = undefined;

@@ -3,6 +3,7 @@ import { existsSync, lstatSync, mkdirSync, readdirSync, renameSync, statSync, un
 import { isAbsolute, join } from 'node:path';
 import type { ApprovalDecision } from '../approval/approver';
 import { readRegularFileSync } from '../io/regularFile';
+import { SpareFiles } from '../io/spareFiles';
 import { errnoOf } from '../ioError';
 import { contentHash } from '../contentHash';
 import { currentProcess, localProcessGone } from '../io/processIdentity';
@@ -126,6 +127,10 @@ const HELD_WAIT_MS = 10_000;
 /** Names this process's temp files apart from any other's (random once: a random name per write cost more than the write). */
 const TEMP_TAG = `${process.pid}-${randomBytes(4).toString('hex')}`;
 let tempCount = 0;
+/** A resident's spare files (keepSpares): `spare.<pid>.<start>.<n>.tmp`, removed with their process. */
+const SPARE_PREFIX = 'spare.';
+/** An entry, its before-contents and its command's snapshot: the most files one pre publishes. */
+const SPARES = 3;
 
 export function isNativePendingName(name: string): boolean {
   return name.startsWith(PREFIX);
@@ -133,6 +138,7 @@ export function isNativePendingName(name: string): boolean {
 
 export class PendingNativeChanges {
   readonly dir: string;
+  private spares: SpareFiles | undefined;
 
   constructor(
     readonly root: string,
@@ -163,8 +169,26 @@ export class PendingNativeChanges {
     this.publish(`${PREFIX}${id}.json`, JSON.stringify(entry));
   }
 
+  /**
+   * For a process that outlives its calls (a resident governor): entries are published through spare files made
+   * ahead of need, so a pre does not create a file while the agent waits. `stop` removes them.
+   */
+  keepSpares(): { stop(): void } {
+    const me = currentProcess();
+    let count = 0;
+    const spares = new SpareFiles(() => this.path(`${SPARE_PREFIX}${me.pid}.${me.start}.${(count += 1)}.tmp`), SPARES);
+    this.spares = spares;
+    return {
+      stop: () => {
+        if (this.spares === spares) this.spares = undefined;
+        spares.dispose();
+      },
+    };
+  }
+
   /** Written aside and renamed into place: an entry is always whole. */
   private publish(name: string, text: string): void {
+    if (this.spares?.publish(this.path(name), text)) return;
     const write = () => {
       const temp = this.path(`${name}.${TEMP_TAG}.${(tempCount += 1)}.tmp`);
       writeFileSync(temp, text, { flag: 'wx', mode: 0o600 });
@@ -286,6 +310,8 @@ export class PendingNativeChanges {
     } catch {
       return [];
     }
+    const me = currentProcess();
+    const own = `${me.pid}.${me.start}`;
     const byId = new Map<string, PendingListing>();
     const orphanedBefore: string[] = []; // names of .before, .snapshot and .posted files
     const posted = new Set<string>();
@@ -295,6 +321,12 @@ export class PendingNativeChanges {
       return listing;
     };
     for (const name of names) {
+      if (name.startsWith(SPARE_PREFIX)) {
+        const [, pid, start] = name.split('.');
+        // Empty, and nothing writes one once its process is gone. This process's own are not probed (every hook call lists).
+        if (`${pid}.${start}` !== own && localProcessGone(Number(pid), Number(start))) removeIfThere(this.path(name));
+        continue;
+      }
       if (!name.startsWith(PREFIX)) continue;
       const [, id, kind, pid, start] = name.split('.');
       if (!id || (only !== undefined && id !== only)) continue;
