@@ -168,6 +168,8 @@ interface Sample {
   byEvent: Map<string, number[]>;
   /** How long each answer's write took to return (after the governor's own time: the agent it woke may run first). */
   writes: number[];
+  /** The resident's CPU time in each hook, by event. */
+  cpuByEvent: Map<string, number[]>;
 }
 
 async function session(agent: HookAgent, setup: Setup): Promise<Sample> {
@@ -194,9 +196,14 @@ async function session(agent: HookAgent, setup: Setup): Promise<Sample> {
     const recordedAfter = (event: string) => event.endsWith('(recorded after the answer)');
     const answered = lines.filter(([, event]) => !recordedAfter(event));
     const byEvent = new Map<string, number[]>();
-    for (const [, event, ms] of answered) samplesOf(byEvent, event).push(Number(ms));
-    const writes = answered.filter((line) => line[3] !== undefined).map(([, , , ms]) => Number(ms));
-    return { calls, hooks: answered.map(([, , ms]) => Number(ms)), after: lines.filter(([, event]) => recordedAfter(event)).map(([, , ms]) => Number(ms)), byEvent, writes };
+    const cpuByEvent = new Map<string, number[]>();
+    const writes: number[] = [];
+    for (const [, event, ms, writeMs, cpuMs] of answered) {
+      samplesOf(byEvent, event).push(Number(ms));
+      if (writeMs) writes.push(Number(writeMs));
+      if (cpuMs) samplesOf(cpuByEvent, event).push(Number(cpuMs));
+    }
+    return { calls, hooks: answered.map(([, , ms]) => Number(ms)), after: lines.filter(([, event]) => recordedAfter(event)).map(([, , ms]) => Number(ms)), byEvent, writes, cpuByEvent };
   } finally {
     removeAgentTemp(temp, join(temp, 'gh'));
   }
@@ -208,7 +215,7 @@ export async function hookAgentTables(): Promise<BenchTable[]> {
   // BENCH_HOOK_AGENTS=codex,opencode measures only those (their install names).
   const only = process.env.BENCH_HOOK_AGENTS?.split(',').filter(Boolean);
   for (const agent of agents().filter((candidate) => !only?.length || only.includes(candidate.install))) {
-    const samples = new Map<string, Sample>(SETUPS.map((setup) => [setup.name, { calls: [], hooks: [], after: [], byEvent: new Map(), writes: [] }]));
+    const samples = new Map<string, Sample>(SETUPS.map((setup) => [setup.name, { calls: [], hooks: [], after: [], byEvent: new Map(), writes: [], cpuByEvent: new Map() }]));
     try {
       for (let round = 0; round < ROUNDS; round++) {
         for (const setup of SETUPS) {
@@ -219,6 +226,7 @@ export async function hookAgentTables(): Promise<BenchTable[]> {
           into.after.push(...got.after);
           into.writes.push(...got.writes);
           for (const [event, ms] of got.byEvent) samplesOf(into.byEvent, event).push(...ms);
+          for (const [event, ms] of got.cpuByEvent) samplesOf(into.cpuByEvent, event).push(...ms);
         }
       }
     } catch (error) {
@@ -230,18 +238,18 @@ export async function hookAgentTables(): Promise<BenchTable[]> {
     for (const setup of SETUPS) {
       const s = samples.get(setup.name) as Sample;
       const p50 = percentile(s.calls, 50);
-      rows.push([agent.label, setup.name, p50, percentile(s.calls, 90), p50 - base, p50 / base, s.hooks.length ? percentile(s.hooks, 50) : '', byEventCell(s.byEvent), s.writes.length ? percentile(s.writes, 50) : '', s.after.length ? percentile(s.after, 50) : '']);
+      rows.push([agent.label, setup.name, p50, percentile(s.calls, 90), p50 - base, p50 / base, s.hooks.length ? percentile(s.hooks, 50) : '', byEventCell(s.byEvent, s.cpuByEvent), s.writes.length ? percentile(s.writes, 50) : '', s.after.length ? percentile(s.after, 50) : '']);
     }
   }
   return [
     {
       title: `Command-hook agents: wall time per in-scope write (${WRITES} per session, ${ROUNDS} sessions each, setups interleaved)`,
-      columns: ['agent', 'setup', 'p50 ms', 'p90 ms', 'overhead p50 ms', 'ratio vs none', 'governor ms per hook p50', 'by event: n p50', "answer's write ms p50", 'recorded after the answer ms p50'],
+      columns: ['agent', 'setup', 'p50 ms', 'p90 ms', 'overhead p50 ms', 'ratio vs none', 'governor ms per hook p50', 'by event: n p50 (CPU p50)', "answer's write ms p50", 'recorded after the answer ms p50'],
       rows,
       notes: [
         'Target: the resident within 20 ms of the no-hooks session at p50; the governor\'s own work per hook ≤ 2 ms at p50.',
         "governor ms per hook: the resident's own time in each hook the agent waits for (INTENT_GOVERNOR_HOOK_TIMINGS), from the parsed hook input to the answer handed to the socket (as Claude Code's hook tool measures to its answer handed to the MCP server); pre and post. The answer's write: how long that write took to return, not counted in the governor's time; on a 2-core machine the agent it wakes often runs on the same core first, so it is mostly the agent's time. Recorded after the answer: its recording of a file change whose post it answered at once, which no call waits for (it shares the machine's cores with the agent).",
-        'by event: how many hooks of each event the governor answered, and their p50. A session answers about as many posts (answered before they are recorded) as pres, so the p50 over all hooks falls near the fastest pres: read PreToolUse for the judgement a tool call waits for.',
+        "by event: how many hooks of each event the governor answered, their p50, and the p50 of the resident's CPU time in them (process.cpuUsage, every thread, to the hand-off): its own work, without the waits for a core the agent holds. A session answers about as many posts (answered before they are recorded) as pres, so the p50 over all hooks falls near the fastest pres: read PreToolUse for the judgement a tool call waits for.",
       ],
     },
   ];
@@ -254,9 +262,13 @@ function samplesOf(byEvent: Map<string, number[]>, event: string): number[] {
   return samples;
 }
 
-/** Each event's count and p50, most answered first: which hooks make up the per-hook figure. */
-function byEventCell(byEvent: Map<string, number[]>): string {
-  return [...byEvent].sort((a, b) => b[1].length - a[1].length).map(([event, ms]) => `${event} ${ms.length} ${percentile(ms, 50).toFixed(2)}`).join('; ');
+/** Each event's count, p50 and CPU p50, most answered first: which hooks make up the per-hook figure. */
+function byEventCell(byEvent: Map<string, number[]>, cpuByEvent: Map<string, number[]>): string {
+  const cpu = (event: string) => {
+    const samples = cpuByEvent.get(event);
+    return samples?.length ? ` (${percentile(samples, 50).toFixed(2)})` : '';
+  };
+  return [...byEvent].sort((a, b) => b[1].length - a[1].length).map(([event, ms]) => `${event} ${ms.length} ${percentile(ms, 50).toFixed(2)}${cpu(event)}`).join('; ');
 }
 
 export const hookAgentsBench = { name: 'hook-agents', run: hookAgentTables };

@@ -83,13 +83,16 @@ export const residentBench: BenchSuite = {
       await new Promise((resolve) => setTimeout(resolve, 200));
       const own = new Map<string, number[]>();
       const preWrites: number[] = [];
+      const preCpu: number[] = [];
       for (const line of readFileSync(timings, 'utf8').trim().split('\n')) {
-        const [, event, ms, writeMs] = line.split('\t');
+        const [, event, ms, writeMs, cpuMs] = line.split('\t');
         if (!own.has(event)) own.set(event, []);
         own.get(event)?.push(Number(ms));
-        if (event === 'PreToolUse' && writeMs !== undefined) preWrites.push(Number(writeMs));
+        if (event === 'PreToolUse' && writeMs) preWrites.push(Number(writeMs));
+        if (event === 'PreToolUse' && cpuMs) preCpu.push(Number(cpuMs));
       }
       preWrites.splice(0, WARMUP);
+      preCpu.splice(0, WARMUP);
       for (const [event, samples] of own) own.set(event, samples.slice(WARMUP));
       const floorP50 = percentile(floor, 50);
       const row = (name: string, samples: number[] | undefined, wall: boolean) => {
@@ -105,6 +108,7 @@ export const residentBench: BenchSuite = {
             row('BeforeTool, wall time at the client', pre, true),
             row('AfterTool, wall time at the client (answered before it is recorded)', postWall, true),
             row("the governor's own time: PreToolUse", own.get('PreToolUse'), false),
+            row("the governor's CPU time in a PreToolUse (every thread of the process)", preCpu, false),
             row("the PreToolUse answer's write, until it returned (not in the governor's own time)", preWrites, false),
             row("the governor's own time: PostToolUse", own.get('PostToolUse'), false),
             row("the governor's own time: recording the write after the answer", own.get('PostToolUse(recorded after the answer)'), false),

@@ -5,7 +5,7 @@ import { claudeRouting, parseRouting, routes, routingGaps, SELF_COMPLETED_TOOLS,
 import { RESIDENT_HOOK_FIELDS, RESIDENT_HOOK_TOOL, RESIDENT_ROUTING_FIELD } from '../core/agents/claude/residentHook';
 import { isRecord, type HookReply } from '../core/agents/common/hookDialect';
 import type { NativeCall } from '../core/agents/common/nativeCall';
-import { hookTimingsRecorder } from '../core/bridge/hookTimings';
+import { cpuMsSince, hookTimingsRecorder } from '../core/bridge/hookTimings';
 import type { Logger } from '../core/logger';
 import type { ExtraTool } from '../core/mcp/governedMcpServer';
 import type { DeclaredHooks } from '../core/userHooks/declaredHooks';
@@ -69,7 +69,7 @@ export interface ResidentHookTool extends ExtraTool {
 export function residentHookTool(settings: ResidentHookSettings): ResidentHookTool {
   const neverAborted = new AbortController().signal;
   const timings = hookTimingsRecorder(settings.io.env);
-  const time = (event: unknown, tool: unknown, started: number) => timings?.(String(event), String(tool ?? ''), performance.now() - started);
+  const time = (event: unknown, tool: unknown, started: number, cpu?: NodeJS.CpuUsage) => timings?.(String(event), String(tool ?? ''), performance.now() - started, cpu && { cpuMs: cpuMsSince(cpu) });
   /**
    * A post no one waits for: the governor's own completion of a change. (A Read's post is answered only once the read
    * is recorded: recorded after the answer, a person's save that came first was taken for what the agent read.)
@@ -110,6 +110,7 @@ export function residentHookTool(settings: ResidentHookSettings): ResidentHookTo
     },
     async call(args, signal) {
       const started = performance.now();
+      const cpu = timings ? process.cpuUsage() : undefined;
       const routing = parseRouting(args[RESIDENT_ROUTING_FIELD]);
       const payload = hookPayloadFrom(args);
       const event = payload.hook_event_name;
@@ -132,7 +133,7 @@ export function residentHookTool(settings: ResidentHookSettings): ResidentHookTo
         }
         return { isError: true, content: [{ type: 'text', text: reason }] };
       } finally {
-        time(event, payload.tool_name, started);
+        time(event, payload.tool_name, started, cpu);
       }
     },
     close: () => completions.close(),

@@ -10,6 +10,7 @@ import { MAX_REQUEST_BODY_BYTES } from '../tools/requestBodyCap';
 import type { Logger } from '../logger';
 import { beforeDeadline, CallDeadline } from '../beforeDeadline';
 import { foldedFileNames, independentOfRecordings } from './foldedFileName';
+import { cpuMsSince, type HookTimingDetail } from './hookTimings';
 
 export interface AgentHookRouteOptions {
   /** Judges one mapped call: the resident's bridge (its sessions, read ledger and approvals). */
@@ -31,10 +32,11 @@ export interface AgentHookRouteOptions {
   answerPostEarly?(request: BridgeRequest): boolean;
   /**
    * Told each answer's own time (the benchmark's `INTENT_GOVERNOR_HOOK_TIMINGS`): from the parsed input to the answer
-   * handed to the socket, as Claude Code's hook tool measures up to its answer handed to the MCP server; and how long
-   * the write took to return (on a shared core it returns once the agent it woke has run).
+   * handed to the socket, as Claude Code's hook tool measures up to its answer handed to the MCP server; how long
+   * the write took to return (on a shared core it returns once the agent it woke has run), and the CPU time the
+   * process spent until the hand-off.
    */
-  answered?(agent: string, event: string, ms: number, writeMs?: number): void;
+  answered?(agent: string, event: string, ms: number, more?: HookTimingDetail): void;
   /** Where a call that missed its deadline is noted, with what it was waiting on. */
   logger?: Logger;
   /** Told when a call missed its deadline (after its refusal is made): a headless governor stops serving then. */
@@ -91,6 +93,8 @@ export function agentHookRoute(options: AgentHookRouteOptions): LocalRoute {
     maxBodyBytes: MAX_REQUEST_BODY_BYTES,
     async handle({ headers, body, signal }, res) {
       const started = performance.now();
+      // The process's CPU time too, only for a benchmark: on a shared core the wall time holds the agent's turns.
+      const cpu = options.answered ? process.cpuUsage() : undefined;
       const dialect = DIALECTS[headerText(headers, RESIDENT_HEADERS.agent) ?? ''];
       const cwd = headerText(headers, RESIDENT_HEADERS.cwd);
       const timeoutMs = Number(headerText(headers, RESIDENT_HEADERS.timeoutMs));
@@ -143,11 +147,12 @@ export function agentHookRoute(options: AgentHookRouteOptions): LocalRoute {
       }
       const text = residentReplyText(reply);
       const handed = performance.now();
+      const cpuMs = cpu && cpuMsSince(cpu);
       // The fewest header bytes: the launcher reads them one at a time (a shell cannot read ahead of a socket).
       res.sendDate = false;
       res.writeHead(200, { 'Content-Length': Buffer.byteLength(text) });
       res.end(text);
-      options.answered?.(dialect.id, step.kind === 'decide' ? (step.request.native?.event ?? step.request.phase) : 'answered at the door', handed - started, performance.now() - handed);
+      options.answered?.(dialect.id, step.kind === 'decide' ? (step.request.native?.event ?? step.request.phase) : 'answered at the door', handed - started, { writeMs: performance.now() - handed, cpuMs });
     },
   };
 }

@@ -107,14 +107,18 @@ function disablesAll(bytes: Buffer): boolean {
  */
 export class CachedHookLayers {
   private readonly derived = new FileDerived<LoadedHooks>();
+  /** Where the layers' files are: fixed by the root, the governor home, the door and the environment, so listed once. */
+  private readonly files: string[];
 
   constructor(
     private readonly root: string,
     private readonly options: { home: string; door: string; env?: NodeJS.ProcessEnv },
-  ) {}
+  ) {
+    this.files = hookLayerFiles(root, options);
+  }
 
   get(): LoadedHooks {
-    return this.derived.get(hookLayerFiles(this.root, this.options), () => loadHookLayers(this.root, this.options));
+    return this.derived.get(this.files, () => loadHookLayers(this.root, this.options));
   }
 }
 

@@ -79,7 +79,8 @@ export function geminiToolPath(given: string, cwd: string): string {
 }
 
 function withoutAtSign(clean: string, cwd: string): string {
-  if (existsSync(resolve(cwd, clean)) || !clean.startsWith('@') || clean.length === 1) return clean;
+  // A path that does not start with @ is taken as given, without a look at the disk.
+  if (!clean.startsWith('@') || clean.length === 1 || existsSync(resolve(cwd, clean))) return clean;
   const stripped = clean.slice(1).replace(/^[\\/]+/, '');
   if (clean.startsWith('@/') || clean.startsWith('@\\')) return stripped || clean;
   const first = stripped.split(/[\\/]/)[0];
