@@ -120,7 +120,7 @@ export async function vscodeAgentTables(): Promise<BenchTable[]> {
       rows,
       notes: [
         'Target: the governed row within 20 ms of the no-hooks row at p50. Each setup is its own VS Code window, one after another (a window per setup, not interleaved): compare rows of one run only.',
-        "governor ms per hook: the extension's own time in each PreToolUse and PostToolUse it answers (INTENT_GOVERNOR_HOOK_TIMINGS), from the parsed input to the answer written.",
+        "governor ms per hook: the extension's own time in each PreToolUse and PostToolUse it answers (INTENT_GOVERNOR_HOOK_TIMINGS), from the parsed input to the answer handed to the socket.",
       ],
     },
   ];
