@@ -5,7 +5,8 @@ import { errnoOf } from '../ioError';
  * Empty files made ahead of need, for a long-lived process that publishes small files on a hot path (a resident
  * governor's pending entries, before it answers a pre): publishing writes into one and renames it into place
  * instead of creating a file. On an ext4 disk, creating a file after a pause took 0.2 to 0.7 ms, about ten times a
- * write and a rename. New spares are made after the caller's turn (setImmediate), never while it waits.
+ * write and a rename. New spares are made on a later turn of the event loop (setImmediate), not in the call that
+ * used one.
  */
 export class SpareFiles {
   private readonly ready: { path: string; fd: number }[] = [];
