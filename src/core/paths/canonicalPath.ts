@@ -126,6 +126,9 @@ interface Ctx {
  * to its longest existing ancestor, and a dangling link on the way is followed so a later create cannot
  * escape through it. Synchronous calls: each is microseconds, less than a thread-pool round trip.
  */
+/** What a throwing lstat would have said of a path that is not there: the reason a walk that finds nothing reports. */
+const NOTHING_THERE = { code: 'ENOENT' };
+
 async function resolveOnDisk(ctx: Ctx, target: string, hops: number, retries = 0): Promise<Result<Resolved>> {
   const { err } = ctx;
   // The path changed under us (created or removed between two looks): judge what is there now, from the start.
@@ -155,7 +158,7 @@ async function resolveOnDisk(ctx: Ctx, target: string, hops: number, retries = 0
     if (code !== 'ENOENT' && code !== 'ENOTDIR') return fail(unresolvable(err, real.reason));
     missing = real.reason;
   } else {
-    missing = lst.status === 'rejected' ? lst.reason : undefined;
+    missing = lst.status === 'rejected' ? lst.reason : NOTHING_THERE;
   }
 
   // Walk up to the deepest ancestor that exists; `k` segments of the path are then real.

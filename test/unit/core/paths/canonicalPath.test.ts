@@ -143,6 +143,13 @@ describe('canonicalizePath', () => {
     assert.equal(result.ok ? undefined : result.error.code, 'INVALID_INPUT');
   });
 
+  it('a workspace folder that is gone is refused with the reason the disk gave (ENOENT)', async () => {
+    const result = await canonicalizePath(path.join(base, 'gone'), 'src/new.ts', 'write', { caseInsensitive: false });
+    assert.equal(result.ok ? undefined : result.error.code, 'INVALID_INPUT');
+    assert.equal(result.ok ? undefined : result.error.meta?.errno, 'ENOENT');
+    assert.match(result.ok ? '' : result.error.message, /could not be checked safely \(ENOENT\)/);
+  });
+
   it('reports how many links a hard-linked file has and tells the agent what to do', async () => {
     const result = await canonicalizePath(root, 'src/innocent', 'write', { caseInsensitive: false });
     assert.ok(!result.ok);
