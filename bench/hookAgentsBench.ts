@@ -143,7 +143,7 @@ const SETUPS: Setup[] = [
     },
   },
   {
-    name: 'governor, resident (as installed: the launcher over /dev/tcp to the workspace resident)',
+    name: "governor, resident (as installed: the launcher over /dev/tcp, OpenCode's plugin over HTTP, to the workspace resident)",
     governed: true,
     async prepare(agent, ws, home, temp) {
       const env = { ...homes(temp), INTENT_GOVERNOR_RESIDENT: 'on' };

@@ -175,6 +175,11 @@ describe('agents: one resident governor for every command-hook agent', function 
       await clineModel.close();
     }
     assert.equal(readFileSync(join(ws, 'src/auth/cl.ts'), 'utf8'), 'export const cl = 1;\n');
+    // OpenCode's plugin asks the resident from inside OpenCode: with one up, no launcher process runs for its calls.
+    assert.ok(await residentUp());
+    const launcher = join(governorHomes(temp).INTENT_GOVERNOR_HOME, 'bin', 'governor-hook');
+    const launcherRuns = join(temp, 'launcher-runs');
+    writeFileSync(launcher, readFileSync(launcher, 'utf8').replace('\nhook=', `\necho "$*" >> ${JSON.stringify(launcherRuns)}\nhook=`));
     const ocModel = await startScriptedOpenAI([
       { tool: 'write', input: { filePath: 'src/auth/oc.ts', content: 'export const oc = 1;\n' } },
       { tool: 'write', input: { filePath: 'src/billing/oc.ts', content: 'x\n' } },
@@ -187,6 +192,7 @@ describe('agents: one resident governor for every command-hook agent', function 
     }
     assert.equal(readFileSync(join(ws, 'src/auth/oc.ts'), 'utf8'), 'export const oc = 1;\n');
     assert.equal(existsSync(join(ws, 'src/billing/oc.ts')), false, 'out of scope refused');
+    assert.equal(existsSync(launcherRuns), false, `OpenCode's calls ran the launcher: ${existsSync(launcherRuns) ? readFileSync(launcherRuns, 'utf8') : ''}`);
     for (const file of ['src/auth/cl.ts', 'src/auth/oc.ts']) assert.equal(recordsFor(file).length, 1, `${file}: ${JSON.stringify(trace())}`);
     assert.ok(await residentUp());
     assert.ok(startedNodeHooks() <= 4, `${startedNodeHooks()} Node hook processes`);

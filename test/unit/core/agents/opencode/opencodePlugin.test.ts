@@ -1,10 +1,13 @@
 import { strict as assert } from 'node:assert';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { applyHookConfig } from '../../../../../src/core/agents/agentHooks';
 import { ensureHookLauncher } from '../../../../../src/core/agents/common/hookLauncher';
+import { residentEndpointPath, STDERR_MARKER } from '../../../../../src/core/agents/common/residentProtocol';
 import { OPENCODE_PLUGIN_MARKER, opencodePluginText } from '../../../../../src/core/agents/opencode/opencodePlugin';
 import { bundledScript } from '../../../../support/bundledScript';
 import { SAMPLE_INTENTS } from '../../../../support/governorHarness';
@@ -40,10 +43,10 @@ describe('OpenCode plugin', () => {
   });
 
   /** Our plugin, imported as a fresh module, with the user's launcher pointed at `hookScript` (none: no launcher). */
-  const load = async (hookScript: string | undefined): Promise<LoadedPlugin> => {
+  const load = async (hookScript: string | undefined, timeoutMs?: number): Promise<LoadedPlugin> => {
     if (hookScript !== undefined) await ensureHookLauncher(process.env, hookScript);
     const file = join(temp, `plugin-${++count}.mjs`);
-    writeFileSync(file, opencodePluginText());
+    writeFileSync(file, opencodePluginText(timeoutMs));
     const module = (await import(pathToFileURL(file).href)) as Record<string, (ctx: object) => Promise<LoadedPlugin>>;
     assert.deepEqual(Object.keys(module), ['IntentGovernor'], 'OpenCode calls every export as a plugin: only the plugin is exported');
     return module.IntentGovernor({ directory: ws, worktree: ws });
@@ -162,6 +165,122 @@ describe('OpenCode plugin', () => {
         else process.env[key] = saved[key];
       }
     }
+  });
+
+  describe('asking the resident governor itself (a stand-in server on loopback)', () => {
+    let server: Server;
+    /** What the stand-in answers each request with, raw; '' holds the connection open and answers nothing. */
+    let answer: string;
+    let requests: string[];
+    let held: Socket[];
+    let governed: string;
+    const saved: Record<string, string | undefined> = {};
+    const reply = (body: string, length = Buffer.byteLength(body)) => `HTTP/1.1 200 OK\r\nContent-Length: ${length}\r\nConnection: close\r\n\r\n${body}`;
+    const endpointFile = () => residentEndpointPath(process.env.INTENT_GOVERNOR_HOME as string, governed);
+    const launcherDecided = () => existsSync(join(temp, 'last-input.json'));
+
+    beforeEach(async () => {
+      // A folder whose name is not ASCII: its path travels in a header as the bash client sends it, as raw UTF-8.
+      governed = join(ws, 'naïve ✓');
+      mkdirSync(join(governed, '.orchestration'), { recursive: true });
+      mkdirSync(join(governed, 'src'));
+      requests = [];
+      held = [];
+      answer = '';
+      server = createServer((socket) => {
+        let got = '';
+        socket.on('data', (chunk) => {
+          got += chunk.toString('latin1');
+          const head = got.indexOf('\r\n\r\n');
+          const length = Number(/content-length: (\d+)/iu.exec(got)?.[1]);
+          if (head < 0 || got.length - head - 4 < length) return;
+          requests.push(got);
+          if (answer) socket.end(answer);
+          else held.push(socket);
+        });
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      mkdirSync(dirname(endpointFile()), { recursive: true });
+      writeFileSync(endpointFile(), `${(server.address() as AddressInfo).port} the-token ${process.pid}\n`);
+      // The cwd OpenCode runs the plugin in (a subfolder of the governed one), and the resident on, as installed.
+      for (const key of ['INTENT_GOVERNOR_RESIDENT', 'INTENT_GOVERNOR_INTENT']) saved[key] = process.env[key];
+      Object.assign(process.env, { INTENT_GOVERNOR_RESIDENT: 'on', INTENT_GOVERNOR_INTENT: 'auth-refactor' });
+      saved.cwd = process.cwd();
+      process.chdir(join(governed, 'src'));
+    });
+    afterEach(async () => {
+      process.chdir(saved.cwd as string);
+      for (const key of ['INTENT_GOVERNOR_RESIDENT', 'INTENT_GOVERNOR_INTENT']) {
+        if (saved[key] === undefined) delete process.env[key];
+        else process.env[key] = saved[key];
+      }
+      for (const socket of held) socket.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    });
+
+    it("decides with the resident's whole answer, starting no process: the request is the one the launcher's bash client sends", async () => {
+      answer = reply(`0\n{"decision":"allow"}\n${STDERR_MARKER}\n.`);
+      const plugin = await load(hookScript(`console.log(JSON.stringify({decision:'deny',reason:'the launcher ran'}))`));
+      const output = await before(plugin, { filePath: 'a.ts', content: 'x' });
+      assert.deepEqual(output.args, { filePath: 'a.ts', content: 'x' });
+      assert.equal(launcherDecided(), false, 'no hook process ran');
+      assert.equal(requests.length, 1);
+      const [head, body] = requests[0].split('\r\n\r\n');
+      const headers = new Map(head.split('\r\n').slice(1).map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+      assert.match(head, /^POST \/agent-hook HTTP\/1\.1\r\n/);
+      assert.equal(headers.get('authorization'), 'Bearer the-token');
+      assert.equal(headers.get('x-intent-governor-agent'), 'opencode');
+      assert.equal(Buffer.from(headers.get('x-intent-governor-cwd') ?? '', 'latin1').toString('utf8'), join(governed, 'src'));
+      assert.equal(headers.get('x-intent-governor-timeout-ms'), '110000');
+      assert.equal(headers.get('x-intent-governor-env-intent_governor_intent'), 'auth-refactor');
+      assert.deepEqual(JSON.parse(Buffer.from(body, 'latin1').toString('utf8')), {
+        event: 'tool.execute.before', sessionID: 'ses_1', callID: 'call_1', tool: 'write', args: { filePath: 'a.ts', content: 'x' }, directory: ws, worktree: ws,
+      });
+    });
+
+    it("throws with the resident's reason on a deny", async () => {
+      answer = reply(`0\n{"decision":"deny","reason":"[SCOPE_VIOLATION] naïve ✓ is not yours"}\n${STDERR_MARKER}\n.`);
+      const plugin = await load(hookScript(`console.log(JSON.stringify({decision:'allow'}))`));
+      await assert.rejects(before(plugin, {}), { message: '[SCOPE_VIOLATION] naïve ✓ is not yours' });
+      assert.equal(launcherDecided(), false);
+    });
+
+    it('anything short of a whole answer (a folder it does not govern, a reply cut short or malformed) goes to the launcher, whose hook decides', async () => {
+      const cases = [
+        'HTTP/1.1 421 Misdirected Request\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}',
+        reply('0\n{"decision":"al', 200),
+        reply(`0\n{"decision":"allow"}\n${STDERR_MARKER}\n`),
+        reply('0\n{"decision":"allow"}.'),
+        reply(`7\n{"decision":"allow"}\n${STDERR_MARKER}\n.`),
+      ];
+      for (const cut of cases) {
+        answer = cut;
+        rmSync(join(temp, 'last-input.json'), { force: true });
+        const plugin = await load(hookScript(`console.log(JSON.stringify({decision:'deny',reason:'the launcher decided'}))`));
+        await assert.rejects(before(plugin, {}), { message: 'the launcher decided' }, JSON.stringify(cut));
+        assert.ok(launcherDecided(), JSON.stringify(cut));
+      }
+    });
+
+    it('an endpoint left by a resident that is gone, or INTENT_GOVERNOR_RESIDENT=off: the launcher decides and nothing is sent to the port', async () => {
+      const gone = spawnSync(process.execPath, ['-e', '0']).pid;
+      writeFileSync(endpointFile(), `${(server.address() as AddressInfo).port} the-token ${gone}\n`);
+      const plugin = await load(hookScript(`console.log(JSON.stringify({decision:'allow'}))`));
+      await before(plugin, {});
+      assert.ok(launcherDecided());
+      writeFileSync(endpointFile(), `${(server.address() as AddressInfo).port} the-token ${process.pid}\n`);
+      rmSync(join(temp, 'last-input.json'));
+      process.env.INTENT_GOVERNOR_RESIDENT = 'off';
+      await before(plugin, {});
+      assert.ok(launcherDecided());
+      assert.equal(requests.length, 0, 'nothing was sent to the port');
+    });
+
+    it('a resident that does not answer in time: the call is refused, never allowed', async () => {
+      const plugin = await load(hookScript(`console.log(JSON.stringify({decision:'allow'}))`), 200);
+      await assert.rejects(before(plugin, {}), /^Error: Intent Governor blocked this call: the resident governor \(pid \d+\) did not answer within 1\.2 s \(governance fails closed\)\.$/);
+      assert.equal(launcherDecided(), false);
+    });
   });
 
   describe('install and uninstall (governor hooks --agent opencode, Install Agent Hooks…)', () => {
