@@ -1,4 +1,5 @@
 import * as nodeCrypto from 'node:crypto';
+import { isLowerHexFrom } from '../lowerHex';
 
 /**
  * The hash chain both logs use. Each record carries `prev_hash` (the hash of the record it follows on its
@@ -34,13 +35,8 @@ export function sha256Hex(text: string): string {
 }
 
 export function isChainHash(value: unknown): value is string {
-  if (typeof value !== 'string' || value.length !== 71 || !value.startsWith('sha256:')) return false;
-  // /^sha256:[0-9a-f]{64}$/ by hand: verify asks it of several fields of every record (the regex was 3% of a verify).
-  for (let i = 7; i < 71; i += 1) {
-    const c = value.charCodeAt(i);
-    if (!((c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66))) return false;
-  }
-  return true;
+  // /^sha256:[0-9a-f]{64}$/
+  return typeof value === 'string' && value.length === 71 && value.startsWith('sha256:') && isLowerHexFrom(value, 7);
 }
 
 /**
