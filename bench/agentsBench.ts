@@ -262,8 +262,8 @@ export const agentsBench: BenchSuite = {
         columns: ['setup', ...MIXED_TOOLS, 'CPU ms per call'],
         rows: mixedRows,
       },
-      ...(await hookAgentTables()),
-      ...(await vscodeAgentTables()),
+      // BENCH_AGENTS_CLAUDE_ONLY=1: Claude Code's tables alone (the other agents have their own suites).
+      ...(process.env.BENCH_AGENTS_CLAUDE_ONLY === '1' ? [] : [...(await hookAgentTables()), ...(await vscodeAgentTables())]),
     ];
   },
 };

@@ -7,7 +7,7 @@ import type { HookReply } from './hookDialect';
  * token and pid; 0600, named by the folder's path, see residentEndpointPath) and POSTs the agent's hook input to
  * AGENT_HOOK_PATH over bash's /dev/tcp. The answer is text bash splits with builtins (see residentReplyText).
  * Anything else, or no resident, and the launcher runs the Node hook as before, which also starts a resident for the
- * next call.
+ * next call. OpenCode's plugin, which runs inside OpenCode, sends the same request itself (opencodePlugin.ts).
  */
 
 /** The route on the resident's loopback server (the extension's, or a headless `governor resident`). */

@@ -56,11 +56,12 @@ const bytes = (text) => Buffer.from(String(text), 'utf8').toString('latin1');
 // The governed folder at or above the cwd the launcher would run in, and its resident's endpoint when there is one
 // and its process lives (a resident that died without removing its endpoint left a port another program may hold).
 function residentEndpoint() {
-  if (process.env.INTENT_GOVERNOR_RESIDENT === 'off') return undefined;
+  // Without bash (Windows) hooks run one process per call, and no resident is started for them.
+  if (process.env.INTENT_GOVERNOR_RESIDENT === 'off' || process.platform === 'win32') return undefined;
   try {
     const cwd = realpathSync(process.cwd());
     let root = cwd;
-    while (root !== '' && !statSync(\`\${root}/.orchestration\`, { throwIfNoEntry: false })?.isDirectory()) root = root.slice(0, root.lastIndexOf('/'));
+    while (root !== '' && !statSync(\`\${root}/.orchestration\`, { throwIfNoEntry: false })?.isDirectory()) root = root.slice(0, Math.max(0, root.lastIndexOf('/')));
     if (root === '') return undefined;
     const name = root.replaceAll('%', '%25').replaceAll('/', '%2F');
     const [port, token, pid] = readFileSync(join(HOME, ${JSON.stringify(ENDPOINTS_IN_HOME)}, \`\${name}.endpoint\`), 'utf8').trim().split(/\\s+/);

@@ -1,6 +1,5 @@
 import { strict as assert } from 'node:assert';
 import { spawn, spawnSync } from 'node:child_process';
-import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -11,6 +10,7 @@ import { AGENTS } from '../../../../../src/core/agents/registry';
 import { residentEndpointPath, STDERR_MARKER } from '../../../../../src/core/agents/common/residentProtocol';
 import { finished, type Finished } from '../../../../support/childProcesses';
 import { removeTree } from '../../../../support/removeTree';
+import { startStandInResident, standInReply, type StandInResident } from '../../../../support/standInResident';
 
 /** The launcher's file system in memory: what was written, with which mode. */
 function memoryFiles(): LauncherFiles & { files: Map<string, { text: string; mode: number }>; writes: number } {
@@ -86,12 +86,10 @@ describe('the hook launcher (<governor home>/bin/governor-hook)', () => {
 
   describe('talking to a resident (a stand-in server on loopback)', () => {
     let temp: string;
-    let server: Server;
-    let answer: string;
+    let resident: StandInResident;
     let launcher: string;
     let ws: string;
     let env: NodeJS.ProcessEnv;
-    const held: Socket[] = [];
     beforeEach(async () => {
       temp = realpathSync(mkdtempSync(join(tmpdir(), 'ig-launcher-')));
       ws = join(temp, 'ws');
@@ -102,28 +100,13 @@ describe('the hook launcher (<governor home>/bin/governor-hook)', () => {
       env = { ...process.env, INTENT_GOVERNOR_HOME: join(temp, 'home'), INTENT_GOVERNOR_RESIDENT: 'on' };
       await ensureHookLauncher(env, bundle, nodeLauncherFiles);
       launcher = hookLauncherPath(env);
-      // Answers each request, once its body is in, with `answer` as it stands, then closes.
-      server = createServer((socket) => {
-        let got = '';
-        socket.on('data', (chunk) => {
-          got += chunk.toString('latin1');
-          const head = got.indexOf('\r\n\r\n');
-          const length = Number(/content-length: (\d+)/iu.exec(got)?.[1]);
-          // No answer at all: the connection stays open until the test ends.
-          if (head >= 0 && got.length - head - 4 >= length) {
-            if (answer) socket.end(answer);
-            else held.push(socket);
-          }
-        });
-      });
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      resident = await startStandInResident();
       const endpoint = residentEndpointPath(env.INTENT_GOVERNOR_HOME as string, ws);
       mkdirSync(dirname(endpoint), { recursive: true });
-      writeFileSync(endpoint, `${(server.address() as AddressInfo).port} token ${process.pid}\n`);
+      writeFileSync(endpoint, `${resident.port} token ${process.pid}\n`);
     });
     afterEach(async () => {
-      for (const socket of held.splice(0)) socket.destroy();
-      await new Promise((resolve) => server.close(resolve));
+      await resident.close();
       await removeTree(temp);
     });
     const call = () => new Promise<Finished>((resolve) => {
@@ -131,10 +114,10 @@ describe('the hook launcher (<governor home>/bin/governor-hook)', () => {
       child.stdin.end('{"hook_event_name":"BeforeTool","text":"naïve ✓"}\n');
       void finished(child).then(resolve);
     });
-    const reply = (body: string, length = Buffer.byteLength(body)) => `HTTP/1.1 200 OK\r\nContent-Length: ${length}\r\nConnection: close\r\n\r\n${body}`;
+    const reply = standInReply;
 
     it('passes on a whole answer: its stdout, its stderr and its exit code', async () => {
-      answer = reply(`2\n{"decision":"deny","reason":"naïve ✓"}\n${STDERR_MARKER}\nrefused here.`);
+      resident.answer = reply(`2\n{"decision":"deny","reason":"naïve ✓"}\n${STDERR_MARKER}\nrefused here.`);
       const run = await call();
       assert.equal(run.code, 2, run.stderr);
       assert.equal(run.stdout, '{"decision":"deny","reason":"naïve ✓"}');
@@ -143,21 +126,21 @@ describe('the hook launcher (<governor home>/bin/governor-hook)', () => {
 
     it('never passes on an answer cut short (the resident died while writing it): the Node hook decides', async () => {
       for (const cut of [reply('0\n{"decision":"de', 200), reply(`0\n{"decision":"allow"}\n${STDERR_MARKER}\n`, 200), reply('0\n{"reason":"x.', 200)]) {
-        answer = cut;
+        resident.answer = cut;
         const run = await call();
         assert.equal(run.stdout.trim(), 'the Node hook decided', JSON.stringify(cut));
       }
     });
 
     it("an endpoint left by a resident that is gone, its port now another program's that never answers: the Node hook decides, with no wait", async () => {
-      answer = '';
+      resident.answer = '';
       const gone = spawnSync(process.execPath, ['-e', '0']).pid;
-      writeFileSync(residentEndpointPath(env.INTENT_GOVERNOR_HOME as string, ws), `${(server.address() as AddressInfo).port} token ${gone}\n`);
+      writeFileSync(residentEndpointPath(env.INTENT_GOVERNOR_HOME as string, ws), `${resident.port} token ${gone}\n`);
       const started = performance.now();
       const run = await call();
       assert.equal(run.stdout.trim(), 'the Node hook decided', run.stderr);
       assert.ok(performance.now() - started < 3_000, 'the launcher did not wait for the stranger to answer');
-      assert.equal(held.length, 0, 'nothing was sent to the program on the port');
+      assert.equal(resident.requests.length, 0, 'nothing was sent to the program on the port');
     });
 
     describe('sourced by the installed command in a bash hook shell (no launcher process)', () => {
@@ -173,7 +156,7 @@ describe('the hook launcher (<governor home>/bin/governor-hook)', () => {
 
       it('passes on a whole answer from the shell itself; sh runs the launcher instead', async () => {
         markLauncher();
-        answer = reply(`2\n\n${STDERR_MARKER}\nrefused here.`);
+        resident.answer = reply(`2\n\n${STDERR_MARKER}\nrefused here.`);
         const bash = await run('/bin/bash', command('gemini'));
         assert.equal(bash.code, 2, bash.stderr);
         assert.equal(bash.stderr, 'refused here', 'no launcher process, no wrapping');
@@ -183,7 +166,7 @@ describe('the hook launcher (<governor home>/bin/governor-hook)', () => {
       });
 
       it('a resident that does not answer in time is the agent’s own block (Copilot CLI’s JSON deny), never an allow', async () => {
-        answer = '';
+        resident.answer = '';
         const copilot = await run('/bin/bash', command('copilot', 1000));
         assert.equal(copilot.code, 0, copilot.stderr);
         const deny = JSON.parse(copilot.stdout.trim().split('\n').at(-1) ?? '') as Record<string, unknown>;
@@ -196,7 +179,7 @@ describe('the hook launcher (<governor home>/bin/governor-hook)', () => {
 
       it('an answer cut short: the input goes to the launcher whole and the Node hook decides', async () => {
         markLauncher();
-        answer = reply('0\n{"decision":"de', 200);
+        resident.answer = reply('0\n{"decision":"de', 200);
         const cut = await run('/bin/bash', command('gemini'));
         assert.equal(cut.stdout.trim(), 'the Node hook decided', cut.stderr);
         assert.match(cut.stderr, /the launcher ran/);
@@ -204,8 +187,9 @@ describe('the hook launcher (<governor home>/bin/governor-hook)', () => {
       });
 
       it('no resident: the client reads nothing and the launcher decides', async () => {
-        await new Promise((resolve) => server.close(resolve));
-        server = createServer().listen(0);
+        // The endpoint's port closed; another stand-in for afterEach to close.
+        await resident.close();
+        resident = await startStandInResident();
         const none = await run('/bin/bash', command('gemini'));
         assert.equal(none.stdout.trim(), 'the Node hook decided', none.stderr);
         assert.equal(readFileSync(join(temp, 'node-hook-input'), 'utf8'), input);

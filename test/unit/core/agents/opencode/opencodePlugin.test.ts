@@ -1,7 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -11,6 +10,7 @@ import { residentEndpointPath, STDERR_MARKER } from '../../../../../src/core/age
 import { OPENCODE_PLUGIN_MARKER, opencodePluginText } from '../../../../../src/core/agents/opencode/opencodePlugin';
 import { bundledScript } from '../../../../support/bundledScript';
 import { SAMPLE_INTENTS } from '../../../../support/governorHarness';
+import { startStandInResident, standInReply, type StandInResident } from '../../../../support/standInResident';
 
 type Hook = (input: Record<string, unknown>, output: Record<string, unknown>) => Promise<void>;
 interface LoadedPlugin {
@@ -168,14 +168,10 @@ describe('OpenCode plugin', () => {
   });
 
   describe('asking the resident governor itself (a stand-in server on loopback)', () => {
-    let server: Server;
-    /** What the stand-in answers each request with, raw; '' holds the connection open and answers nothing. */
-    let answer: string;
-    let requests: string[];
-    let held: Socket[];
+    let resident: StandInResident;
     let governed: string;
     const saved: Record<string, string | undefined> = {};
-    const reply = (body: string, length = Buffer.byteLength(body)) => `HTTP/1.1 200 OK\r\nContent-Length: ${length}\r\nConnection: close\r\n\r\n${body}`;
+    const reply = standInReply;
     const endpointFile = () => residentEndpointPath(process.env.INTENT_GOVERNOR_HOME as string, governed);
     const launcherDecided = () => existsSync(join(temp, 'last-input.json'));
 
@@ -184,24 +180,9 @@ describe('OpenCode plugin', () => {
       governed = join(ws, 'naïve ✓');
       mkdirSync(join(governed, '.orchestration'), { recursive: true });
       mkdirSync(join(governed, 'src'));
-      requests = [];
-      held = [];
-      answer = '';
-      server = createServer((socket) => {
-        let got = '';
-        socket.on('data', (chunk) => {
-          got += chunk.toString('latin1');
-          const head = got.indexOf('\r\n\r\n');
-          const length = Number(/content-length: (\d+)/iu.exec(got)?.[1]);
-          if (head < 0 || got.length - head - 4 < length) return;
-          requests.push(got);
-          if (answer) socket.end(answer);
-          else held.push(socket);
-        });
-      });
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      resident = await startStandInResident();
       mkdirSync(dirname(endpointFile()), { recursive: true });
-      writeFileSync(endpointFile(), `${(server.address() as AddressInfo).port} the-token ${process.pid}\n`);
+      writeFileSync(endpointFile(), `${resident.port} the-token ${process.pid}\n`);
       // The cwd OpenCode runs the plugin in (a subfolder of the governed one), and the resident on, as installed.
       for (const key of ['INTENT_GOVERNOR_RESIDENT', 'INTENT_GOVERNOR_INTENT']) saved[key] = process.env[key];
       Object.assign(process.env, { INTENT_GOVERNOR_RESIDENT: 'on', INTENT_GOVERNOR_INTENT: 'auth-refactor' });
@@ -214,18 +195,17 @@ describe('OpenCode plugin', () => {
         if (saved[key] === undefined) delete process.env[key];
         else process.env[key] = saved[key];
       }
-      for (const socket of held) socket.destroy();
-      await new Promise((resolve) => server.close(resolve));
+      await resident.close();
     });
 
     it("decides with the resident's whole answer, starting no process: the request is the one the launcher's bash client sends", async () => {
-      answer = reply(`0\n{"decision":"allow"}\n${STDERR_MARKER}\n.`);
+      resident.answer = reply(`0\n{"decision":"allow"}\n${STDERR_MARKER}\n.`);
       const plugin = await load(hookScript(`console.log(JSON.stringify({decision:'deny',reason:'the launcher ran'}))`));
       const output = await before(plugin, { filePath: 'a.ts', content: 'x' });
       assert.deepEqual(output.args, { filePath: 'a.ts', content: 'x' });
       assert.equal(launcherDecided(), false, 'no hook process ran');
-      assert.equal(requests.length, 1);
-      const [head, body] = requests[0].split('\r\n\r\n');
+      assert.equal(resident.requests.length, 1);
+      const [head, body] = resident.requests[0].split('\r\n\r\n');
       const headers = new Map(head.split('\r\n').slice(1).map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
       assert.match(head, /^POST \/agent-hook HTTP\/1\.1\r\n/);
       assert.equal(headers.get('authorization'), 'Bearer the-token');
@@ -239,7 +219,7 @@ describe('OpenCode plugin', () => {
     });
 
     it("throws with the resident's reason on a deny", async () => {
-      answer = reply(`0\n{"decision":"deny","reason":"[SCOPE_VIOLATION] naïve ✓ is not yours"}\n${STDERR_MARKER}\n.`);
+      resident.answer = reply(`0\n{"decision":"deny","reason":"[SCOPE_VIOLATION] naïve ✓ is not yours"}\n${STDERR_MARKER}\n.`);
       const plugin = await load(hookScript(`console.log(JSON.stringify({decision:'allow'}))`));
       await assert.rejects(before(plugin, {}), { message: '[SCOPE_VIOLATION] naïve ✓ is not yours' });
       assert.equal(launcherDecided(), false);
@@ -254,7 +234,7 @@ describe('OpenCode plugin', () => {
         reply(`7\n{"decision":"allow"}\n${STDERR_MARKER}\n.`),
       ];
       for (const cut of cases) {
-        answer = cut;
+        resident.answer = cut;
         rmSync(join(temp, 'last-input.json'), { force: true });
         const plugin = await load(hookScript(`console.log(JSON.stringify({decision:'deny',reason:'the launcher decided'}))`));
         await assert.rejects(before(plugin, {}), { message: 'the launcher decided' }, JSON.stringify(cut));
@@ -264,16 +244,16 @@ describe('OpenCode plugin', () => {
 
     it('an endpoint left by a resident that is gone, or INTENT_GOVERNOR_RESIDENT=off: the launcher decides and nothing is sent to the port', async () => {
       const gone = spawnSync(process.execPath, ['-e', '0']).pid;
-      writeFileSync(endpointFile(), `${(server.address() as AddressInfo).port} the-token ${gone}\n`);
+      writeFileSync(endpointFile(), `${resident.port} the-token ${gone}\n`);
       const plugin = await load(hookScript(`console.log(JSON.stringify({decision:'allow'}))`));
       await before(plugin, {});
       assert.ok(launcherDecided());
-      writeFileSync(endpointFile(), `${(server.address() as AddressInfo).port} the-token ${process.pid}\n`);
+      writeFileSync(endpointFile(), `${resident.port} the-token ${process.pid}\n`);
       rmSync(join(temp, 'last-input.json'));
       process.env.INTENT_GOVERNOR_RESIDENT = 'off';
       await before(plugin, {});
       assert.ok(launcherDecided());
-      assert.equal(requests.length, 0, 'nothing was sent to the port');
+      assert.equal(resident.requests.length, 0, 'nothing was sent to the port');
     });
 
     it('a resident that does not answer in time: the call is refused, never allowed', async () => {
