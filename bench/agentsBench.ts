@@ -1,8 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { provisionedClaude, repoRoot, runClaude } from '../test/agents/claudeCodeDriver';
+import { readHookTimings } from '../src/core/bridge/hookTimings';
 import { removeTree } from '../test/support/removeTree';
 import { startScriptedAnthropic, type ScriptStep } from '../test/support/scriptedAnthropic';
 import { seedAgentBenchWorkspace } from './benchWorkspace';
@@ -191,12 +192,12 @@ async function session(claude: string, setup: Setup, workload: Workload): Promis
         const tool = 'tool' in step ? step.tool : 'text';
         calls.set(tool, [...(calls.get(tool) ?? []), turns[first.length + i + 1] - turns[first.length + i]]);
       });
-      const rows = existsSync(timings) ? readFileSync(timings, 'utf8').trim().split('\n').map((line) => line.split('\t')) : [];
-      const writeHooks = rows.filter(([, tool]) => tool === 'Write');
+      // Claude Code's hook tool writes the event, then the tool.
+      const writeHooks = readHookTimings(timings).filter((timing) => timing.which === 'Write');
       return {
         calls,
-        hooks: writeHooks.filter(([event]) => event === 'PreToolUse' || event === 'PostToolUse').map(([, , ms]) => Number(ms)),
-        completions: writeHooks.filter(([event]) => event === 'PostToolUse(resident)').map(([, , ms]) => Number(ms)),
+        hooks: writeHooks.filter(({ what }) => what === 'PreToolUse' || what === 'PostToolUse').map(({ ms }) => ms),
+        completions: writeHooks.filter(({ what }) => what === 'PostToolUse(resident)').map(({ ms }) => ms),
         cpu: cpu.length === 2 ? [(cpu[1] - cpu[0]) / steps.length] : [],
       };
     } finally {

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync,
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RESIDENT_CLIENT_SUFFIX } from '../src/core/agents/common/hookLauncher';
+import { readHookTimings } from '../src/core/bridge/hookTimings';
 import { residentEndpointPid } from '../src/core/bridge/residentEndpoint';
 import { removeAgentTemp } from '../test/agents/agentWorkspace';
 import { repoRoot } from '../test/agents/claudeCodeDriver';
@@ -192,18 +193,19 @@ async function session(agent: HookAgent, setup: Setup): Promise<Sample> {
       if (recorded < WRITES) throw new Error(`${agent.label}, ${setup.name}: ${recorded} of ${WRITES} writes on the record: the hooks did not govern the session`);
     }
     const timings = join(temp, 'hook-timings.tsv');
-    const lines = existsSync(timings) ? readFileSync(timings, 'utf8').trim().split('\n').filter(Boolean).map((line) => line.split('\t')) : [];
+    // The agent hook route writes the agent, then the event.
+    const lines = readHookTimings(timings);
     const recordedAfter = (event: string) => event.endsWith('(recorded after the answer)');
-    const answered = lines.filter(([, event]) => !recordedAfter(event));
+    const answered = lines.filter(({ which }) => !recordedAfter(which));
     const byEvent = new Map<string, number[]>();
     const cpuByEvent = new Map<string, number[]>();
     const writes: number[] = [];
-    for (const [, event, ms, writeMs, cpuMs] of answered) {
-      samplesOf(byEvent, event).push(Number(ms));
-      if (writeMs) writes.push(Number(writeMs));
-      if (cpuMs) samplesOf(cpuByEvent, event).push(Number(cpuMs));
+    for (const { which: event, ms, writeMs, cpuMs } of answered) {
+      samplesOf(byEvent, event).push(ms);
+      if (writeMs !== undefined) writes.push(writeMs);
+      if (cpuMs !== undefined) samplesOf(cpuByEvent, event).push(cpuMs);
     }
-    return { calls, hooks: answered.map(([, , ms]) => Number(ms)), after: lines.filter(([, event]) => recordedAfter(event)).map(([, , ms]) => Number(ms)), byEvent, writes, cpuByEvent };
+    return { calls, hooks: answered.map(({ ms }) => ms), after: lines.filter(({ which }) => recordedAfter(which)).map(({ ms }) => ms), byEvent, writes, cpuByEvent };
   } finally {
     removeAgentTemp(temp, join(temp, 'gh'));
   }

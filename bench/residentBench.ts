@@ -4,7 +4,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AGENT_HOOK_PATH, forwardedEnvHeader, RESIDENT_HEADERS, residentEndpointPath } from '../src/core/agents/common/residentProtocol';
-import { HOOK_TIMINGS_ENV } from '../src/core/bridge/hookTimings';
+import { HOOK_TIMINGS_ENV, readHookTimings } from '../src/core/bridge/hookTimings';
 import { removeTree } from '../test/support/removeTree';
 import { seedAgentBenchWorkspace } from './benchWorkspace';
 import { percentile, type BenchSuite, type BenchTable } from './table';
@@ -84,12 +84,11 @@ export const residentBench: BenchSuite = {
       const own = new Map<string, number[]>();
       const preWrites: number[] = [];
       const preCpu: number[] = [];
-      for (const line of readFileSync(timings, 'utf8').trim().split('\n')) {
-        const [, event, ms, writeMs, cpuMs] = line.split('\t');
+      for (const { which: event, ms, writeMs, cpuMs } of readHookTimings(timings)) {
         if (!own.has(event)) own.set(event, []);
-        own.get(event)?.push(Number(ms));
-        if (event === 'PreToolUse' && writeMs) preWrites.push(Number(writeMs));
-        if (event === 'PreToolUse' && cpuMs) preCpu.push(Number(cpuMs));
+        own.get(event)?.push(ms);
+        if (event === 'PreToolUse' && writeMs !== undefined) preWrites.push(writeMs);
+        if (event === 'PreToolUse' && cpuMs !== undefined) preCpu.push(cpuMs);
       }
       preWrites.splice(0, WARMUP);
       preCpu.splice(0, WARMUP);

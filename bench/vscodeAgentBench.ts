@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { HOOK_TIMINGS_ENV } from '../src/core/bridge/hookTimings';
+import { HOOK_TIMINGS_ENV, readHookTimings } from '../src/core/bridge/hookTimings';
 import { RESIDENT_CLIENT_SUFFIX } from '../src/core/agents/common/hookLauncher';
 import { launchGovernedVsCode, pickIntentInPalette, waitFor, type GovernedVsCode } from '../test/e2e/e2eSupport';
 import { AGENT_SETTINGS, chatTurn, enableBuiltinChat, useScriptedModel } from '../test/e2e/vscodeChat';
@@ -82,7 +82,7 @@ async function setupCalls(setup: Setup): Promise<SetupSample> {
         throw new Error(`${setup.name}: ${recorded()} of ${expected} writes on the record: the hooks did not govern the session`);
       });
     }
-    const hooks = existsSync(timings) ? readFileSync(timings, 'utf8').trim().split('\n').filter(Boolean).map((line) => line.split('\t')).filter(([, event]) => event === 'PreToolUse' || event === 'PostToolUse').map(([, , ms]) => Number(ms)) : [];
+    const hooks = readHookTimings(timings).filter(({ which }) => which === 'PreToolUse' || which === 'PostToolUse').map(({ ms }) => ms);
     return { calls, hooks };
   } finally {
     await vscode?.stop();

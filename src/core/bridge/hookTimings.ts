@@ -1,4 +1,5 @@
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
+import { errnoOf } from '../ioError';
 
 /** The environment variable naming the file a benchmark reads each hook answer's own time from. */
 export const HOOK_TIMINGS_ENV = 'INTENT_GOVERNOR_HOOK_TIMINGS';
@@ -24,4 +25,32 @@ export function hookTimingsRecorder(env: NodeJS.ProcessEnv): ((what: string, whi
 export function cpuMsSince(from: NodeJS.CpuUsage): number {
   const used = process.cpuUsage(from);
   return (used.user + used.system) / 1000;
+}
+
+/** One line of the timings file, as hookTimingsRecorder wrote it. */
+export interface HookTiming {
+  what: string;
+  which: string;
+  ms: number;
+  /** Absent where the door did not measure it. */
+  writeMs?: number;
+  cpuMs?: number;
+}
+
+/** The lines of a timings file (hookTimingsRecorder) as written; none when there is no file. The benchmarks read it. */
+export function readHookTimings(file: string): HookTiming[] {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    if (errnoOf(error) === 'ENOENT') return [];
+    throw error;
+  }
+  return text.split('\n').filter(Boolean).map((line) => {
+    const [what, which, ms, writeMs, cpuMs] = line.split('\t');
+    const timing: HookTiming = { what, which, ms: Number(ms) };
+    if (writeMs) timing.writeMs = Number(writeMs);
+    if (cpuMs) timing.cpuMs = Number(cpuMs);
+    return timing;
+  });
 }
