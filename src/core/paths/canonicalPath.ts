@@ -121,14 +121,14 @@ interface Ctx {
   err: (code: ErrorCode, what: string, meta?: Record<string, unknown>) => ToolError;
 }
 
+/** What a throwing lstat would have said of a path that is not there: the reason a walk that finds nothing reports. */
+const NOTHING_THERE = { code: 'ENOENT' };
+
 /**
  * Where `target` really lands. An existing path costs one realpath and one lstat; a missing one walks up
  * to its longest existing ancestor, and a dangling link on the way is followed so a later create cannot
  * escape through it. Synchronous calls: each is microseconds, less than a thread-pool round trip.
  */
-/** What a throwing lstat would have said of a path that is not there: the reason a walk that finds nothing reports. */
-const NOTHING_THERE = { code: 'ENOENT' };
-
 async function resolveOnDisk(ctx: Ctx, target: string, hops: number, retries = 0): Promise<Result<Resolved>> {
   const { err } = ctx;
   // The path changed under us (created or removed between two looks): judge what is there now, from the start.
