@@ -11,6 +11,7 @@ import { governorHome } from '../core/paths/governorHome';
 import { DeclaredHooksCache } from '../core/userHooks/declaredHooks';
 import { CLAUDE_CODE_DOOR } from '../core/userHooks/hookLayerFiles';
 import { residentHookTool, type ResidentHookTool } from './residentHookTool';
+import { tierResidentCode } from './residentTiering';
 import { IntentMapKeeper } from '../core/intentMap/intentMapKeeper';
 import { parseCliArgs, usageError, workspaceFrom } from './cliArgs';
 import type { CliCommand, CliIO } from './cliCommand';
@@ -65,6 +66,8 @@ export const mcpCommand: CliCommand = {
     if (parsed.values.intent !== undefined && agent === undefined) return usageError(io, 'mcp', '--intent needs --agent claude (a governed MCP client selects its intent itself)');
     const root = await workspaceFrom(parsed.values.workspace, io, 'mcp');
     if (root === undefined) return 2;
+    // Claude Code's resident governor serves a whole session's hooks, each path a few times, as `governor resident` does.
+    if (agent !== undefined) tierResidentCode();
     const logger = stderrLogger(io);
     const intentMap = new IntentMapKeeper({ workspaceRoot: root, logger });
     const { governor, close } = await openCliGovernor(root, io.env, { approver: approve === 'always' ? approveAlways : refuseWithoutHuman, logger, extra: { intentMap } });

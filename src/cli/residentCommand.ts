@@ -22,6 +22,7 @@ import { physicalPath, sameFolder } from '../core/paths/sameFolder';
 import { parseCliArgs, usageError, workspaceFrom } from './cliArgs';
 import { openCliGovernor } from './cliGovernor';
 import { residentStartMarker } from './residentStarter';
+import { tierResidentCode } from './residentTiering';
 import type { CliCommand, CliIO } from './cliCommand';
 
 const DEFAULT_IDLE_MS = 10 * 60_000;
@@ -81,6 +82,7 @@ export const residentCommand: CliCommand = {
 };
 
 async function serveResident(root: string, idleMs: number, io: CliIO): Promise<number> {
+  tierResidentCode();
   const home = governorHome(io.env);
   const runDir = join(home, ENDPOINTS_IN_HOME);
   mkdirSync(runDir, { recursive: true, mode: 0o700 });
