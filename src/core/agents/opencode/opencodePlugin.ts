@@ -90,7 +90,11 @@ async function askResident(payload) {
   let text;
   try {
     const response = await fetch(\`http://127.0.0.1:\${endpoint.port}${AGENT_HOOK_PATH}\`, { method: 'POST', headers, body: JSON.stringify(payload), signal });
-    if (response.status !== 200) return undefined;
+    if (response.status !== 200) {
+      // Read to its end (a few bytes), so the connection is not held open until a collection frees it.
+      await response.arrayBuffer();
+      return undefined;
+    }
     text = await response.text();
   } catch {
     // Refused or reset: the launcher decides. No answer in time: refused, never allowed.
