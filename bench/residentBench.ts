@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AGENT_HOOK_PATH, forwardedEnvHeader, RESIDENT_HEADERS, residentEndpointPath } from '../src/core/agents/common/residentProtocol';
 import { HOOK_TIMINGS_ENV, readHookTimings } from '../src/core/bridge/hookTimings';
-import { RESIDENT_V8_FLAGS } from '../src/cli/residentTiering';
+import { RESIDENT_V8_FLAGS } from '../src/cli/residentWarmStart';
 import { removeTree } from '../test/support/removeTree';
 import { seedAgentBenchWorkspace } from './benchWorkspace';
 import { percentile, type BenchSuite, type BenchTable } from './table';
@@ -116,7 +116,7 @@ async function serveWrites(nodeArgs: string[], warmup: number, writes: number, s
 const FRESH_ROUNDS = 6;
 const FRESH_WRITES = 19;
 
-/** A resident with node's defaults: the flags residentTiering.ts sets at run time, each turned off on the command line (which wins). */
+/** A resident with node's defaults: the flags residentWarmStart.ts sets at run time, each turned off on the command line (which wins). */
 const NODE_DEFAULTS = RESIDENT_V8_FLAGS.map((flag) => (flag.startsWith('--no-') ? `--${flag.slice(5)}` : `--no-${flag.slice(2)}`));
 
 /**
@@ -176,7 +176,7 @@ export const residentBench: BenchSuite = {
           freshRow('SessionStart (once per resident)', (served) => served.own.get('SessionStart')),
         ],
         notes: [
-          `As installed, the resident sets ${RESIDENT_V8_FLAGS.join(' ')} when it starts (src/cli/residentTiering.ts): each of its paths runs a few times per session, too few for V8's optimiser, so baseline code from the first call is what those calls run. Its price is the compiling of code that runs once, as at SessionStart.`,
+          `As installed, the resident sets ${RESIDENT_V8_FLAGS.join(' ')} when it starts (src/cli/residentWarmStart.ts): each of its paths runs a few times per session, too few for V8's optimiser, so baseline code from the first call is what those calls run. Its price is the compiling of code that runs once, as at SessionStart.`,
         ],
       },
     ];

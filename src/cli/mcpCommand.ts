@@ -11,7 +11,7 @@ import { governorHome } from '../core/paths/governorHome';
 import { DeclaredHooksCache } from '../core/userHooks/declaredHooks';
 import { CLAUDE_CODE_DOOR } from '../core/userHooks/hookLayerFiles';
 import { residentHookTool, type ResidentHookTool } from './residentHookTool';
-import { tierResidentCode } from './residentTiering';
+import { readIntentsAhead, tierResidentCode } from './residentWarmStart';
 import { IntentMapKeeper } from '../core/intentMap/intentMapKeeper';
 import { parseCliArgs, usageError, workspaceFrom } from './cliArgs';
 import type { CliCommand, CliIO } from './cliCommand';
@@ -97,6 +97,7 @@ export const mcpCommand: CliCommand = {
     // The client closing our stdin ends the session; flush the trace before exiting.
     process.stdin.once('end', () => void server.close());
     logger.info(`serving ${root} (approve: ${approve})`);
+    if (resident) readIntentsAhead(governor, logger);
     await closed;
     await resident?.close(); // native changes whose post Claude Code never sends are completed first
     await calls.settled(); // closing cancelled the calls still running: their outcomes go to the trace first

@@ -22,7 +22,7 @@ import { physicalPath, sameFolder } from '../core/paths/sameFolder';
 import { parseCliArgs, usageError, workspaceFrom } from './cliArgs';
 import { openCliGovernor } from './cliGovernor';
 import { residentStartMarker } from './residentStarter';
-import { tierResidentCode } from './residentTiering';
+import { readIntentsAhead, tierResidentCode } from './residentWarmStart';
 import type { CliCommand, CliIO } from './cliCommand';
 
 const DEFAULT_IDLE_MS = 10 * 60_000;
@@ -146,6 +146,7 @@ async function serveResident(root: string, idleMs: number, io: CliIO): Promise<n
   for (const spelling of roots) writeResidentEndpoint(home, spelling, { port: server.port, token: server.token, pid: process.pid });
   rmSync(residentStartMarker(home, root), { force: true }); // up: a Node hook that finds it gone may start another at once
   logger.info(`serving ${root} on ${server.origin} (endpoint ${residentEndpointPath(home, root)}; idle exit after ${idleMs} ms)`);
+  readIntentsAhead(governor, logger);
 
   // Read once when the governor opened: a change to them hands the workspace to a fresh resident (the next call starts it).
   const settingsFile = join(root, '.vscode', 'settings.json');

@@ -90,6 +90,23 @@ describe('resident governor (hook launcher → /dev/tcp → governor resident)',
     assert.doesNotMatch(outOfScope.stderr, /node was started/u);
   });
 
+  it('a resident that comes up on intents it cannot parse (it reads them ahead) serves on: calls are refused naming the file until it is fixed, then allowed', async () => {
+    const intents = join(w.h.root, '.orchestration', 'active_intents.yaml');
+    const good = readFileSync(intents, 'utf8');
+    writeFileSync(intents, 'active_intents: [\n  - id: "unclosed\n');
+    await callHook('gemini', gemini('before-read-file'));
+    await residentUp();
+    const refused = await callHook('gemini', gemini('before-write-file-in-scope'), { node: false });
+    assert.equal(refused.code, 0, `${refused.stderr}\n${readLog()}`);
+    assert.doesNotMatch(refused.stderr, /node was started/u);
+    assert.match(refused.stdout, /"decision":"deny".*active_intents\.yaml/u);
+    writeFileSync(intents, good);
+    const allowed = await callHook('gemini', gemini('before-write-file-in-scope'), { node: false });
+    assert.equal(allowed.code, 0, `${allowed.stderr}\n${readLog()}`);
+    assert.doesNotMatch(allowed.stdout, /"decision":"deny"/u);
+    assert.doesNotMatch(allowed.stderr, /node was started/u);
+  });
+
   it('input and answer pass whole, counted in bytes (text beyond ASCII, trailing newlines); input that is not JSON is refused', async () => {
     await callHook('gemini', gemini('before-read-file'));
     await residentUp();

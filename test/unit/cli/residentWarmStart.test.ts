@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { RESIDENT_V8_FLAGS, residentFlagsToSet } from '../../../src/cli/residentTiering';
+import { RESIDENT_V8_FLAGS, residentFlagsToSet } from '../../../src/cli/residentWarmStart';
 
-describe('residentTiering: the V8 flags a resident governor sets for itself', () => {
+describe('residentWarmStart: the V8 flags a resident governor sets for itself', () => {
   it('sets each of its flags when node was started without it', () => {
     assert.deepEqual(residentFlagsToSet([]), [...RESIDENT_V8_FLAGS]);
     assert.deepEqual(residentFlagsToSet(['--max-old-space-size=512', '--enable-source-maps']), [...RESIDENT_V8_FLAGS]);
