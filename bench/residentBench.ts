@@ -135,16 +135,17 @@ export const residentBench: BenchSuite = {
       const values = samples ?? [];
       return [name, values.length, percentile(values, 50), percentile(values, 90), wall ? percentile(values, 50) / floorP50 : ''];
     };
-    const fresh = new Map<string, Served[]>([['as installed', []], ['node defaults', []]]);
+    const installed: Served[] = [];
+    const defaults: Served[] = [];
     for (let round = 0; round < FRESH_ROUNDS; round++) {
-      fresh.get('as installed')?.push(await serveWrites([], 1, FRESH_WRITES, true));
-      fresh.get('node defaults')?.push(await serveWrites(NODE_DEFAULTS, 1, FRESH_WRITES, true));
+      installed.push(await serveWrites([], 1, FRESH_WRITES, true));
+      defaults.push(await serveWrites(NODE_DEFAULTS, 1, FRESH_WRITES, true));
     }
-    const pooled = (setup: string, pick: (served: Served) => number[] | undefined) => (fresh.get(setup) ?? []).flatMap((served) => pick(served) ?? []);
     const freshRow = (name: string, pick: (served: Served) => number[] | undefined) => {
-      const installed = percentile(pooled('as installed', pick), 50);
-      const defaults = percentile(pooled('node defaults', pick), 50);
-      return [name, pooled('as installed', pick).length, installed, defaults, installed / defaults];
+      const asInstalled = installed.flatMap((served) => pick(served) ?? []);
+      const p50 = percentile(asInstalled, 50);
+      const defaultsP50 = percentile(defaults.flatMap((served) => pick(served) ?? []), 50);
+      return [name, asInstalled.length, p50, defaultsP50, p50 / defaultsP50];
     };
     return [
       {
