@@ -117,6 +117,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Intent
   // Agents' native changes this window allowed are on disk until their post event; a closed window leaves them for the next governor.
   const bridge = new NativeToolBridge(governor, new MemoryBeforeStash(), { askHuman: true, resident: true });
   context.subscriptions.push(bridge.startReconciling());
+  shutdown.add('agent changes', () => bridge.close()); // changes whose post the agent never sends: completed before the trace closes
   mcp = await startMcpHost({
     governor,
     version: String(context.extension.packageJSON.version),

@@ -8,7 +8,6 @@ import { applyHookConfig } from '../core/agents/agentHooks';
 import { ensureHookLauncher } from '../core/agents/common/hookLauncher';
 import { FileHookRunLog } from '../core/userHooks/fileHookRunLog';
 import { FileHookApprovals } from '../core/userHooks/hookApprovals';
-import { CLAUDE_CODE_DOOR } from '../core/userHooks/hookLayerFiles';
 import { loadHookLayers } from '../core/userHooks/hookLayers';
 import { declaredHooks } from '../core/userHooks/declaredHooks';
 import { hookListing, LISTING_DOOR, type HookListingPorts } from '../core/userHooks/hookListing';
@@ -125,7 +124,7 @@ async function installBridge(mode: 'install' | 'uninstall', root: string, reques
   }
   const claudeHooks = claudeHookKind(requested, mode, requestedKind, io);
   // The resident governor's matchers route every tool event the user's hooks for Claude Code need.
-  const declared = mode === 'install' && requested.includes('claude') ? declaredHooks(root, governorHome(io.env), CLAUDE_CODE_DOOR) : undefined;
+  const declared = mode === 'install' ? (door: string) => declaredHooks(root, governorHome(io.env), door) : undefined;
   for (const agent of requested as HookAgent[]) {
     for (const change of await applyHookConfig(root, agent, mode, cliPath, { claudeHooks, env: io.env, ...(declared ? { declaredHooks: declared } : {}) })) {
       if (change.action === 'failed') {

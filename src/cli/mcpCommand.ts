@@ -147,6 +147,7 @@ function residentGovernor(governor: Governor, sessionId: string, root: string, i
     close: async () => {
       reconciling.dispose();
       await tool.close();
+      await bridge.close();
     },
   };
 }

@@ -185,6 +185,7 @@ async function serveResident(root: string, idleMs: number, io: CliIO): Promise<n
   forced.unref();
   await server.close();
   reconciling.dispose();
+  await bridge.close(); // changes whose post the agent never sends are completed before the trace closes
   await configChanges;
   await governor.userHooks.drain();
   await intentMap.flush();

@@ -6,12 +6,12 @@ import { RESIDENT_HOOK_FIELDS, RESIDENT_HOOK_TOOL, RESIDENT_ROUTING_FIELD } from
 import { isRecord, type HookReply } from '../core/agents/common/hookDialect';
 import type { NativeCall } from '../core/agents/common/nativeCall';
 import { cpuMsSince, hookTimingsRecorder } from '../core/bridge/hookTimings';
+import { SelfCompletions, type CompletionMoment } from '../core/bridge/selfCompletions';
 import type { Logger } from '../core/logger';
 import type { ExtraTool } from '../core/mcp/governedMcpServer';
 import type { DeclaredHooks } from '../core/userHooks/declaredHooks';
 import type { CliIO } from './cliCommand';
 import { answerHookPayload, type HeadlessDecider, type HookOptions } from './hookFlow';
-import { ResidentCompletions } from './residentCompletions';
 
 /** Fields that carry JSON (objects) rather than text. */
 const JSON_FIELDS = new Set(['tool_input', 'tool_response']);
@@ -62,7 +62,7 @@ export interface ResidentHookTool extends ExtraTool {
  * an error (which `onFailure: "block"` turns into a block) for any other event: never an allow.
  *
  * The hooks' input also says which tool events their matchers route (claudeRouting.ts). A Write or Edit whose
- * PostToolUse is not routed is completed here once the file holds it (residentCompletions.ts); a tool call or a
+ * PostToolUse is not routed is completed here once the file holds it (selfCompletions.ts); a tool call or a
  * prompt while the user's hooks need events the matchers do not route is refused until the hooks are installed
  * again. `INTENT_GOVERNOR_HOOK_TIMINGS=<file>` appends each hook's own time (event, tool, ms) to that file.
  */
@@ -80,7 +80,7 @@ export function residentHookTool(settings: ResidentHookSettings): ResidentHookTo
     time(label, post.tool_name, started);
     if (reply.exitCode !== 0) throw new Error(reply.stderr.trim() || `exit ${reply.exitCode}`);
   };
-  const completions = new ResidentCompletions((post) => postAfter(post, 'PostToolUse(resident)'), settings.logger);
+  const completions = new SelfCompletions(settings.logger);
   /** The governed calls a tool's input maps to (undefined: none, or a tool the dialect does not govern). */
   const governedCalls = (payload: Record<string, unknown>, input: unknown): NativeCall[] | undefined => {
     const tool = payload.tool_name;
@@ -98,7 +98,12 @@ export function residentHookTool(settings: ResidentHookSettings): ResidentHookTo
     if (!answer || answer.hookSpecificOutput?.permissionDecision === 'deny' || answer.continue === false) return;
     const input = isRecord(answer.hookSpecificOutput?.updatedInput) ? answer.hookSpecificOutput.updatedInput : payload.tool_input;
     const calls = governedCalls(payload, input);
-    if (calls && isRecord(input)) completions.track(payload, input, calls);
+    const id = payload.tool_use_id;
+    // No id to pair it with: the pending entry is reconciled instead.
+    if (!calls || !isRecord(input) || typeof id !== 'string' || id === '') return;
+    const post: Record<string, unknown> = { ...payload, hook_event_name: 'PostToolUse', tool_input: input };
+    delete post.tool_response;
+    completions.track(id, ownerOf(payload), calls, () => postAfter(post, 'PostToolUse(resident)'));
   };
 
   return {
@@ -115,7 +120,7 @@ export function residentHookTool(settings: ResidentHookSettings): ResidentHookTo
       const payload = hookPayloadFrom(args);
       const event = payload.hook_event_name;
       try {
-        await completions.before(payload, () => governedCalls(payload, payload.tool_input));
+        await completions.before(claudeMoment(payload), event === 'PreToolUse' ? () => governedCalls(payload, payload.tool_input) : undefined);
         const stale = event === 'PreToolUse' || event === 'UserPromptSubmit' ? staleRouting(routing, settings) : undefined;
         if (stale !== undefined) {
           return text(JSON.stringify(event === 'PreToolUse' ? { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: stale } } : { decision: 'block', reason: stale }));
@@ -138,6 +143,25 @@ export function residentHookTool(settings: ResidentHookSettings): ResidentHookTo
     },
     close: () => completions.close(),
   };
+}
+
+/** The subagent that sent an event ('' for the main agent): one agent runs its file tools one at a time. */
+function ownerOf(payload: Record<string, unknown>): string {
+  return typeof payload.agent_id === 'string' ? payload.agent_id : '';
+}
+
+/**
+ * Claude Code's events for the changes completed here: a tool call or post, a new prompt or a compaction is a move on;
+ * Stop ends the main agent's calls, SubagentStop its subagent's. (A PermissionRequest or Notification may come while
+ * the tool still waits for a person.)
+ */
+function claudeMoment(payload: Record<string, unknown>): CompletionMoment {
+  const event = payload.hook_event_name;
+  const id = typeof payload.tool_use_id === 'string' ? payload.tool_use_id : undefined;
+  const owner = ownerOf(payload);
+  if (event === 'PostToolUse' || event === 'PostToolUseFailure') return { owner, id, kind: 'post' };
+  if (event === 'Stop' || event === 'SubagentStop') return { owner, kind: 'end' };
+  return { owner, id, kind: event === 'PreToolUse' || event === 'UserPromptSubmit' || event === 'PreCompact' ? 'next' : 'other' };
 }
 
 /**

@@ -1,6 +1,5 @@
 import { builtInGuardRows, type GuardRow } from '../guards/builtInGuards';
 import { declaredHooks } from '../userHooks/declaredHooks';
-import { CLAUDE_CODE_DOOR } from '../userHooks/hookLayerFiles';
 import { hookListingText, listHooks, visible, type HookListing, type HookListingPorts } from '../userHooks/hookListing';
 import { installedDoors, type InstalledDoor } from './doctor/installedDoors';
 
@@ -23,7 +22,7 @@ export interface GovernanceListing extends HookListing {
 
 export async function governanceListing(root: string, options: HookListingPorts & { home: string; env?: NodeJS.ProcessEnv }): Promise<GovernanceListing> {
   // A door is current when an install now would write the same file: Claude Code's routing follows the declared hooks.
-  const context = { declaredHooks: declaredHooks(root, options.home, CLAUDE_CODE_DOOR), ...(options.env ? { env: options.env } : {}) };
+  const context = { declaredHooks: (door: string) => declaredHooks(root, options.home, door), ...(options.env ? { env: options.env } : {}) };
   const doors = (await installedDoors(root, { context })).map((door): AgentDoorRow => ({ ...door, layer: 'agent door' }));
   const hooks = await listHooks(root, options);
   return { doors, hooks: hooks.hooks, problems: hooks.problems, warnings: hooks.warnings, notes: hooks.notes, guards: builtInGuardRows() };

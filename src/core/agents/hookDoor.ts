@@ -6,6 +6,7 @@ import { findGovernedWorkspaceSync } from '../paths/governedWorkspace';
 import { governorHome } from '../paths/governorHome';
 import type { HookDialect, HookEvent, HookReply } from './common/hookDialect';
 import { copilotStandIn } from './copilot/copilotStandIn';
+import { isUnposted } from './common/unpostedTools';
 
 /**
  * The shared layer every agent's hook passes through, between the agent's payload and the governor: it parses,
@@ -81,6 +82,7 @@ function open(dialect: HookDialect, payload: unknown, place: HookPlace): HookSte
     if (mapping.kind === 'refused') request.unmapped = { tool: event.toolName, reason: mapping.reason, ...(mapping.foreign ? { foreign: mapping.foreign } : {}) };
     else if (mapping.kind === 'governed') request.calls = mapping.calls;
     request.key = `${request.session_id}:${event.toolUseId ?? inputHash(event.toolName, event.toolInput)}`;
+    if (event.phase === 'pre' && request.calls.length > 0 && isUnposted(place.env, event.toolName)) request.unposted = true;
   }
   if (found === undefined) return reply({ decision: 'allow' });
   return { kind: 'decide', request, root, event };

@@ -8,6 +8,8 @@ import type { BeforeStash } from './beforeStash';
 import { NativeChanges, nativeCallRequest, type PreRead } from './nativeChanges';
 import { confinableShell, planConfinedShell } from './confinedShell';
 import { judgeForeignMcpCall } from './foreignMcpCalls';
+import { SelfCompletions, type CompletionMoment } from './selfCompletions';
+import { postHooked } from '../userHooks/declaredHooks';
 import type { ReconcileOptions, ReconcileSummary } from './nativeReconciler';
 import { matchNames } from '../userHooks/claudeToolNames';
 import { RESIDENT_SERVER_NAME } from '../agents/claude/residentHook';
@@ -21,9 +23,10 @@ export interface NativeToolBridgeOptions {
   /** The extension asks its human (modal); headless, `ask` goes back to the agent, whose own UI asks. */
   askHuman: boolean;
   /**
-   * This process outlives the calls it judges (the extension, `governor mcp`): a change it allowed waits for its
-   * post event while the process runs, and is reconciled at once by others when it is gone. Default false (a
-   * one-shot hook process, gone as soon as it answered).
+   * This process outlives the calls it judges (the extension, `governor resident`, `governor mcp`): a change it
+   * allowed waits for its post event while the process runs, and is reconciled at once by others when it is gone;
+   * a change whose post the agent does not send (`unposted`) it completes itself. Default false (a one-shot hook
+   * process, gone as soon as it answered).
    */
   resident?: boolean;
 }
@@ -41,6 +44,8 @@ export interface NativeToolBridgeOptions {
  */
 export class NativeToolBridge {
   private readonly changes: NativeChanges;
+  /** A resident's own completions of the changes whose post the agent does not send. */
+  private readonly completions: SelfCompletions | undefined;
 
   constructor(
     private readonly governor: Governor,
@@ -48,14 +53,44 @@ export class NativeToolBridge {
     private readonly options: NativeToolBridgeOptions,
   ) {
     this.changes = new NativeChanges(governor, stash, { resident: options.resident === true });
+    this.completions = options.resident ? new SelfCompletions(governor.services.logger) : undefined;
   }
 
   private get root(): string {
     return this.governor.services.workspace.root;
   }
 
-  /** `signal` aborts when the hook stops waiting: a pending approval is then dropped and the call refused. */
+  /**
+   * `signal` aborts when the hook stops waiting: a pending approval is then dropped and the call refused. In a
+   * resident, the session's changes whose post will not come are completed first where the call may depend on them.
+   */
   async handle(request: BridgeRequest, signal?: AbortSignal): Promise<BridgeAnswer> {
+    const completions = this.completions;
+    if (!completions) return this.answer(request, signal);
+    await completions.before(completionMoment(request), request.phase === 'pre' ? () => request.calls : undefined);
+    const answer = await this.answer(request, signal);
+    if (request.phase === 'pre' && request.unposted && answer.decision !== 'deny' && answer.stop === undefined) this.trackUnposted(completions, request, answer);
+    return answer;
+  }
+
+  /** Completes every change still waiting for the tool (the governor is closing): nothing it allowed goes unrecorded. */
+  async close(): Promise<void> {
+    await this.completions?.close();
+  }
+
+  /** Allowed (or handed to the agent's person) and its post will not come: watched until the file holds the change. */
+  private trackUnposted(completions: SelfCompletions, request: BridgeRequest, answer: BridgeAnswer): void {
+    // The agent runs the input a hook rewrote: that is what it writes.
+    const rewritten = answer.updatedInput ? this.remap(request, answer.updatedInput) : undefined;
+    if (rewritten && !rewritten.ok) return;
+    const { unposted: _, ...pre } = rewritten?.request ?? request;
+    const post: BridgeRequest = { ...pre, phase: 'post', ...(pre.native ? { native: { ...pre.native, event: 'PostToolUse' } } : {}) };
+    completions.track(request.key, request.session_id, post.calls, async () => {
+      await this.answer(post, new AbortController().signal);
+    });
+  }
+
+  private async answer(request: BridgeRequest, signal?: AbortSignal): Promise<BridgeAnswer> {
     // Every hook call looks for changes whose post never came (one directory listing when there are none).
     await this.changes.reconcileQuietly(request.phase === 'end' ? { session: request.session_id } : request.phase === 'post' ? { except: request.key } : {});
     if (request.phase === 'end') {
@@ -136,6 +171,8 @@ export class NativeToolBridge {
 
   private async pre(original: BridgeRequest, signal?: AbortSignal): Promise<BridgeAnswer> {
     let request = original;
+    const stale = this.staleUnposted(request);
+    if (stale !== undefined) return { decision: 'deny', reason: stale };
     let hooks: HookVerdict | undefined;
     // The user's hooks see every call they could narrow: an allowed foreign MCP tool too.
     if (request.native && (!request.unmapped || request.unmapped.foreign)) {
@@ -164,6 +201,17 @@ export class NativeToolBridge {
     const decision = answer.decision === 'ask' || ask ? 'ask' : 'allow';
     // A confined shell's rewrite wraps the input the hooks rewrote (it was judged and confined as such).
     return answerOf(hooks, { decision, reason: answer.decision === 'ask' ? answer.reason : ask, context, updatedInput: answer.updatedInput ?? hooks.updatedInput });
+  }
+
+  /**
+   * Why a call whose post the install left out is refused: a hook of the user's added since would run on that post,
+   * which the agent does not send (the install routes it when such a hook is declared). Undefined when none would.
+   */
+  private staleUnposted(request: BridgeRequest): string | undefined {
+    const native = request.native;
+    if (!request.unposted || native?.tool_name === undefined) return undefined;
+    if (!postHooked(this.governor.userHooks.load(request.agent.name).hooks, native.tool_name, request.calls.map((call) => call.tool))) return undefined;
+    return `Intent Governor: a PostToolUse hook of yours matches ${native.tool_name}, and the hooks \`governor hooks install --agent ${native.dialect}\` wrote for this agent do not send that tool's post event, so your hook would not run there. Run \`governor hooks install --agent ${native.dialect} --workspace ${this.root}\` again (or Install Agent Hooks… in VS Code); until then ${native.tool_name} is refused (fail closed).`;
   }
 
   /** The request with the governed calls a rewritten native input amounts to, mapped by the agent's own dialect. */
@@ -263,6 +311,19 @@ export class NativeToolBridge {
 }
 
 const RESIDENT_SERVER_TOOL_PREFIX = `mcp__${RESIDENT_SERVER_NAME}__`;
+
+/**
+ * A request as a moment for the session's own completions: a tool call or its post, a new prompt or a compaction
+ * moves the session on; its end or its turn's end (Stop) completes whatever it left open.
+ */
+function completionMoment(request: BridgeRequest): CompletionMoment {
+  const owner = request.session_id;
+  if (request.phase === 'pre') return { owner, id: request.key, kind: 'next' };
+  if (request.phase === 'post') return { owner, id: request.key, kind: 'post' };
+  const event = request.native?.event;
+  if (request.phase === 'end' || event === 'Stop') return { owner, kind: 'end' };
+  return { owner, kind: event === 'UserPromptSubmit' || event === 'PreCompact' ? 'next' : 'other' };
+}
 
 function askReason(verdict: HookVerdict): string {
   const who = verdict.decidedBy === GOVERNOR_VOICE ? '' : `the hook '${verdict.decidedBy ?? 'a hook'}' asks: `;

@@ -1,4 +1,6 @@
+import { matchNames } from './claudeToolNames';
 import { CachedHookLayers, loadHookLayers, type LoadedHooks } from './hookLayers';
+import { matcherMatches } from './hookMatcher';
 
 /** A hook as a door's routing sees it: the event it is declared for and its matcher. */
 export interface DeclaredHook {
@@ -13,6 +15,18 @@ export interface DeclaredHook {
 export interface DeclaredHooks {
   hooks: DeclaredHook[];
   unreadable: boolean;
+}
+
+/** No hook declared. */
+export const NO_DECLARED_HOOKS: DeclaredHooks = { hooks: [], unreadable: false };
+
+/**
+ * Whether a declared PostToolUse or PostToolUseFailure hook may match the agent's tool `tool` (the governed tools it
+ * amounts to, `governed`, are matched too): its post must then reach the governor, which runs that hook.
+ */
+export function postHooked(hooks: readonly DeclaredHook[], tool: string, governed: readonly string[]): boolean {
+  const names = matchNames(tool, governed);
+  return hooks.some((hook) => (hook.event === 'PostToolUse' || hook.event === 'PostToolUseFailure') && matcherMatches(hook.matcher, names));
 }
 
 /** Every layer's hooks for `door`, reduced to their events and matchers. */

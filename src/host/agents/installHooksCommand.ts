@@ -5,7 +5,6 @@ import { applyHookConfig } from '../../core/agents/agentHooks';
 import { ensureHookLauncher } from '../../core/agents/common/hookLauncher';
 import { governorHome } from '../../core/paths/governorHome';
 import { declaredHooks } from '../../core/userHooks/declaredHooks';
-import { CLAUDE_CODE_DOOR } from '../../core/userHooks/hookLayerFiles';
 
 /**
  * `Intent Governor: Install Agent Hooks`: writes the hook bridge into each picked agent's hook config in the
@@ -36,7 +35,7 @@ export async function installAgentHooks(root: string | undefined, cliPath: strin
   }
   const claudeHooks = picked.includes('claude') && mode === 'install' ? detectClaudeHookKind().kind : undefined;
   // The resident governor's matchers route every tool event the user's hooks for Claude Code need.
-  const declared = claudeHooks ? declaredHooks(root, governorHome(), CLAUDE_CODE_DOOR) : undefined;
+  const declared = mode === 'install' ? (door: string) => declaredHooks(root, governorHome(), door) : undefined;
   for (const agent of picked) {
     for (const change of await applyHookConfig(root, agent, mode, cliPath, { claudeHooks, ...(declared ? { declaredHooks: declared } : {}) })) {
       if (change.action === 'failed') void vscode.window.showErrorMessage(`Intent Governor: ${agentById(agent).label}: ${change.message}`);

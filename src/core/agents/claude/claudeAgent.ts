@@ -1,3 +1,5 @@
+import { NO_DECLARED_HOOKS } from '../../userHooks/declaredHooks';
+import { CLAUDE_CODE_DOOR } from '../../userHooks/hookLayerFiles';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { AgentAdapter } from '../common/agentAdapter';
@@ -34,7 +36,7 @@ export const claudeAgent = {
     const serverCli = join(dirname(cliPath), 'cli.js');
     const server = await editHookFile('claude', claudeConfig, (existing) => (resident ? installClaudeLocalServer(existing, claudeConfig, root, serverCli) : uninstallClaudeLocalServer(existing, claudeConfig, root)));
     // Say which tool events Claude Code will not send, so a person who adds a hook knows to install again.
-    const note = resident ? routingNote(claudeRouting(context.declaredHooks ?? { hooks: [], unreadable: false })) : undefined;
+    const note = resident ? routingNote(claudeRouting(context.declaredHooks?.(CLAUDE_CODE_DOOR) ?? NO_DECLARED_HOOKS)) : undefined;
     return [...hooks.map((change) => (note && change.action !== 'failed' && !change.note ? { ...change, note } : change)), server];
   },
 } as const satisfies AgentAdapter<'claude'>;

@@ -1,3 +1,5 @@
+import { NO_DECLARED_HOOKS } from '../../userHooks/declaredHooks';
+import { CLAUDE_CODE_DOOR } from '../../userHooks/hookLayerFiles';
 import { AGENT_TIMEOUT_S, type JsonHooks } from '../common/hookConfig';
 import type { ClaudeHookKind } from '../common/hookFileEdit';
 import { OWN_MCP_PREFIX } from './claudeDialect';
@@ -97,5 +99,5 @@ export const claudeHooks: JsonHooks = {
     isOurHook: isOurResidentHook,
     permissions: (permissions, install) => ((install?.claudeHooks ?? 'mcp_tool') === 'mcp_tool' && install ? withHookToolDenied(withoutOurDeny(permissions)) : withoutOurDeny(permissions)),
   },
-  entries: (command, context) => claudeHookEntries(command, context.claudeHooks ?? 'mcp_tool', claudeRouting(context.declaredHooks ?? { hooks: [], unreadable: false })),
+  entries: (command, context) => claudeHookEntries(command, context.claudeHooks ?? 'mcp_tool', claudeRouting(context.declaredHooks?.(CLAUDE_CODE_DOOR) ?? NO_DECLARED_HOOKS)),
 };

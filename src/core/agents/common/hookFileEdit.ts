@@ -18,10 +18,11 @@ export interface HookInstallContext {
   /** Where the agents' own config lives (HOME, CLAUDE_CONFIG_DIR, CODEX_HOME). */
   env?: NodeJS.ProcessEnv;
   /**
-   * The user hooks the governor runs for Claude Code in this workspace (read by the caller, which loads the hook
-   * files): the resident governor's matchers route every tool event they need. Absent: none are declared.
+   * The user hooks the governor runs in this workspace for a door (an agent's name, `claude-code`, `gemini-cli`),
+   * read by the caller, which loads the hook files: an install whose matchers leave tool events out still sends
+   * every event they need. Absent: none are declared.
    */
-  declaredHooks?: DeclaredHooks;
+  declaredHooks?: (door: string) => DeclaredHooks;
 }
 
 /**

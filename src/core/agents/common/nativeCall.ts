@@ -45,6 +45,11 @@ export interface BridgeRequest {
   calls: NativeCall[];
   /** Headless only: the intent this session works under (`--intent`); the extension uses the human's pick. */
   intent_id?: string;
+  /**
+   * Phase `pre`: the agent will send no post for this call, its install leaves that event out (unpostedTools.ts); a
+   * long-lived governor completes the change itself once the tool has written it (selfCompletions.ts).
+   */
+  unposted?: true;
   /** A native tool the dialect cannot map (phase `pre`, no calls): refused, and audited like any refusal. */
   unmapped?: { tool: string; reason: string; foreign?: ForeignMcpTool };
   /** The agent's event as it sent it, for the user hooks (they read and match the agent's own names). */
@@ -111,6 +116,7 @@ export function parseBridgeRequest(value: unknown): { ok: true; value: BridgeReq
     if (c.tool === 'run_command' && (typeof input.command !== 'string' || (input.cwd !== undefined && typeof input.cwd !== 'string'))) return { ok: false, message: 'run_command calls need input.command and an optional string input.cwd' };
   }
   if (v.intent_id !== undefined && typeof v.intent_id !== 'string') return { ok: false, message: 'intent_id must be a string' };
+  if (v.unposted !== undefined && v.unposted !== true) return { ok: false, message: 'unposted must be true when given' };
   const native = v.native as Record<string, unknown> | undefined;
   if (native !== undefined && (typeof native !== 'object' || native === null || typeof native.dialect !== 'string' || typeof native.event !== 'string' || typeof native.session_id !== 'string' || typeof native.cwd !== 'string' || typeof native.fields !== 'object' || native.fields === null || (native.tool_name !== undefined && typeof native.tool_name !== 'string') || (native.tool_input !== undefined && (typeof native.tool_input !== 'object' || native.tool_input === null)))) {
     return { ok: false, message: 'native must be {dialect, event, session_id, cwd, fields, tool_name?, tool_input?}' };

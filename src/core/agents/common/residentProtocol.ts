@@ -26,10 +26,11 @@ export function forwardedEnvHeader(name: (typeof FORWARDED_ENV)[number]): string
 }
 
 /**
- * The hook process's environment the governor reads (the intent, Copilot CLI's markers): the launcher forwards each
- * that is set, in its own header (forwardedEnvHeader), so the resident judges as the Node hook would have.
+ * The hook process's environment the governor reads (the intent, the tools whose post the install leaves out
+ * (unpostedTools.ts), Copilot CLI's markers): the launcher forwards each that is set, in its own header
+ * (forwardedEnvHeader), so the resident judges as the Node hook would have.
  */
-export const FORWARDED_ENV = ['INTENT_GOVERNOR_INTENT', 'COPILOT_CLI', 'COPILOT_PROJECT_DIR'] as const;
+export const FORWARDED_ENV = ['INTENT_GOVERNOR_INTENT', 'INTENT_GOVERNOR_UNPOSTED', 'COPILOT_CLI', 'COPILOT_PROJECT_DIR'] as const;
 
 /** Separates the hook's stdout from its stderr in the answer; no agent's JSON holds this line. */
 export const STDERR_MARKER = '--intent-governor-stderr--';

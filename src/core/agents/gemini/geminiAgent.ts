@@ -1,4 +1,5 @@
 import type { AgentAdapter } from '../common/agentAdapter';
+import type { HookInstallContext } from '../common/hookFileEdit';
 import { jsonHookInstall } from '../common/jsonHookAgent';
 import { geminiCanary } from './geminiCanary';
 import { geminiDialect } from './geminiDialect';
@@ -7,7 +8,7 @@ import { geminiHookEntries } from './geminiHookConfig';
 /** Gemini CLI merges its project settings from here; it runs those hooks only once the person trusts the folder. */
 export const GEMINI_HOOK_FILE = '.gemini/settings.json';
 
-const GEMINI_HOOKS = { shape: { file: GEMINI_HOOK_FILE }, entries: (command: string) => geminiHookEntries(command) };
+const GEMINI_HOOKS = { shape: { file: GEMINI_HOOK_FILE }, entries: (command: string, context: HookInstallContext) => geminiHookEntries(command, context.declaredHooks?.(geminiDialect.agentName)) };
 
 export const geminiAgent = {
   id: 'gemini',

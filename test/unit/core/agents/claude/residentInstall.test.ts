@@ -35,7 +35,7 @@ describe('Claude Code with the resident governor: what install writes', () => {
   });
 
   it("routes every tool event the user's hooks need: a hook for a read-only tool, for every post, or an unreadable hooks file", () => {
-    const install = (hooks: { event: string; matcher: string }[], unreadable = false) => JSON.parse(text(installHookConfig('claude', undefined, CLI, { claudeHooks: 'mcp_tool', declaredHooks: { hooks, unreadable } }))).hooks;
+    const install = (hooks: { event: string; matcher: string }[], unreadable = false) => JSON.parse(text(installHookConfig('claude', undefined, CLI, { claudeHooks: 'mcp_tool', declaredHooks: () => ({ hooks, unreadable }) }))).hooks;
     const toolSearch = install([{ event: 'PreToolUse', matcher: 'ToolSearch' }]);
     assert.ok(new RegExp(toolSearch.PreToolUse[0].matcher).test('ToolSearch'), 'a PreToolUse hook for ToolSearch: Claude Code sends it');
     assert.ok(!new RegExp(toolSearch.PreToolUse[0].matcher).test('Agent'));

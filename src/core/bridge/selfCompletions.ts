@@ -1,9 +1,9 @@
 import { statSync, watch, type FSWatcher } from 'node:fs';
 import { basename, dirname } from 'node:path';
-import type { NativeCall, NativeEdit } from '../core/agents/common/nativeCall';
-import { readRegularFileSync } from '../core/io/regularFile';
-import type { Logger } from '../core/logger';
-import { foldedFileName, independentOfRecordings } from '../core/bridge/foldedFileName';
+import type { NativeCall, NativeEdit } from '../agents/common/nativeCall';
+import { readRegularFileSync } from '../io/regularFile';
+import type { Logger } from '../logger';
+import { foldedFileName, independentOfRecordings } from './foldedFileName';
 
 /**
  * An edited file larger than this gets no expected content: it would be read before the answer goes back. (Its
@@ -12,16 +12,10 @@ import { foldedFileName, independentOfRecordings } from '../core/bridge/foldedFi
 const MAX_EDITED_BYTES = 256 * 1024;
 const MAX_COMPARED_BYTES = 64 * 1024 * 1024;
 
-/**
- * Events after which an agent's earlier tool call has finished: its next tool call or post, a new prompt, the end
- * of its turn. (A PermissionRequest or Notification may come while the tool still waits for a person.)
- */
-const MOVED_ON = new Set(['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'UserPromptSubmit', 'Stop', 'SubagentStop', 'PreCompact']);
-
 /** One file an allowed change writes: how it stood when the governor answered, and what the tool leaves if it runs as asked. */
 interface Watched {
   abs: string;
-  /** Inode, size, mtime and ctime when the PreToolUse was answered ('-': no file). */
+  /** Inode, size, mtime and ctime when the pre was answered ('-': no file). */
   before: string;
   /** What the file holds once the tool ran as asked (undefined: not known, the edited file was too big or unreadable). */
   expected?: string;
@@ -34,34 +28,45 @@ const REMEMBERED = 1024;
 const POLL_MS = 50;
 const POLL_FOR_MS = 5_000;
 
+/**
+ * Where an agent's event stands for the changes the governor completes itself. `owner`: who sent it (an agent's
+ * session, or one subagent of it: one agent runs its file tools one at a time); `id`: the tool call it belongs to.
+ * - `post`: the call `id`'s own post came after all (it completes the call; for the owner's other calls it is a move on);
+ * - `next`: the owner moved on, so its earlier calls have finished (its next tool call, a new prompt, a compaction);
+ * - `end`: the owner stopped (its turn, its session): its calls are completed whatever the files hold;
+ * - `other`: says nothing of its calls (a permission request or a notification may come while a tool waits for a person).
+ */
+export interface CompletionMoment {
+  owner: string;
+  id?: string;
+  kind: 'post' | 'next' | 'end' | 'other';
+}
+
 interface Outstanding {
-  /** Claude's tool_use_id. */
   id: string;
-  /** The subagent that called it (undefined: the main agent); one agent runs its file tools one at a time. */
-  agent: string | undefined;
-  /** The PostToolUse this change would have had. */
-  post: Record<string, unknown>;
+  owner: string;
+  /** Records the change as the post would have (the trace record, completing the pending entry the pre left). */
+  complete: () => Promise<void>;
   files: Watched[];
   watchers: FSWatcher[];
   poll?: NodeJS.Timeout;
 }
 
 /**
- * Native changes the resident governor completes itself: Claude Code does not send their PostToolUse (the install
- * routes posts only where the governor or a user hook needs them, see claudeRouting.ts), so once the tool wrote
- * the file, the governor runs the same post it would have got (the trace record, completing the pending entry
- * the PreToolUse left) without Claude Code waiting for it.
+ * Native changes a long-lived governor completes itself because the agent does not send their post (the install
+ * leaves it out: each hook an agent runs costs it a process or a round trip): once the tool wrote the file, the
+ * governor runs the same post it would have got, without the agent waiting for it.
  *
  * When: as soon as a watched file holds exactly what the tool was asked to write (a watcher on its folder, or a
- * short poll when the tool creates the folder), and in any case before the governor handles the same agent's next
- * event (its next tool call or post, a new prompt, its Stop), so a later call of the session is judged against the
- * change (the read ledger) and in the trace's order. A change of another agent is completed only on its exact content or its own next event: a file that
- * changed otherwise may be a person's save, or a write still under way. At its Stop (SubagentStop) an agent's
- * last changes are completed whatever the files hold (the post finds nothing to record when the tool failed),
- * and so is every change when the session closes. If the governor itself dies first, the pending entry is there:
- * the next governor records the change (`the governor that allowed it stopped before recording it`).
+ * short poll when the tool creates the folder), and in any case before the governor handles the same owner's next
+ * event, so a later call is judged against the change (the read ledger) and in the trace's order. Another owner's
+ * change is completed only on its exact content or its own next event: a file that changed otherwise may be a
+ * person's save, or a write still under way. At its end an owner's last changes are completed whatever the files
+ * hold (the post finds nothing to record when the tool failed), and so is every change when the governor closes.
+ * If the governor itself dies first, the pending entry is there: the next governor records the change (`the
+ * governor that allowed it stopped before recording it`).
  */
-export class ResidentCompletions {
+export class SelfCompletions {
   private readonly open = new Map<string, Outstanding>();
   /** Completions under way, each with the names of the files it records. */
   private readonly running = new Map<Promise<void>, ReadonlySet<string>>();
@@ -69,23 +74,20 @@ export class ResidentCompletions {
   private last: Promise<void> = Promise.resolve();
   private readonly completed = new Set<string>();
 
-  constructor(
-    private readonly complete: (post: Record<string, unknown>) => Promise<void>,
-    private readonly logger: Logger,
-  ) {}
+  constructor(private readonly logger: Logger) {}
 
   /**
-   * A PreToolUse the governor did not refuse, whose post Claude Code does not send: watch what `calls` write. Called
-   * before the answer goes back, so the files are still as the governor judged them.
+   * An allowed (or asked) tool call `id` of `owner` whose post will not come: watch what `calls` write. Called before
+   * the answer goes back, so the files are still as the governor judged them.
    */
-  track(pre: Record<string, unknown>, toolInput: Record<string, unknown>, calls: NativeCall[]): void {
-    const id = pre.tool_use_id;
-    if (typeof id !== 'string' || id === '') return; // no id to pair it with: the pending entry is reconciled instead
+  track(id: string, owner: string, calls: readonly NativeCall[], complete: () => Promise<void>): void {
     const files = calls.flatMap((call): Watched[] => (call.tool === 'write_file' || call.tool === 'edit_file' ? [watched(call)] : []));
     if (files.length === 0) return;
-    const post: Record<string, unknown> = { ...pre, hook_event_name: 'PostToolUse', tool_input: toolInput };
-    delete post.tool_response;
-    const outstanding: Outstanding = { id, agent: agentOf(pre), post, files, watchers: [] };
+    // An agent without call ids names a call by its input: the same call again means the earlier one finished.
+    const earlier = this.open.get(id);
+    if (earlier) this.settle(earlier);
+    this.completed.delete(id);
+    const outstanding: Outstanding = { id, owner, complete, files, watchers: [] };
     this.open.set(id, outstanding);
     // Armed once the answer is on its way; a write that came first is caught by the check right after.
     setImmediate(() => {
@@ -103,7 +105,7 @@ export class ResidentCompletions {
         }
       }
       if (unwatched) {
-        // Looked at for a while; after that the agent's next event (or a reconciliation) completes the change.
+        // Looked at for a while; after that the owner's next event (or a reconciliation) completes the change.
         const until = Date.now() + POLL_FOR_MS;
         outstanding.poll = setInterval(() => (Date.now() > until ? clearInterval(outstanding.poll) : this.settleIfDone(outstanding)), POLL_MS);
         outstanding.poll.unref();
@@ -113,27 +115,26 @@ export class ResidentCompletions {
   }
 
   /**
-   * Before the governor handles `payload`: the changes it must see completed first are. `callsOf`: what a PreToolUse
-   * maps to, asked only while completions run; one independent of them (independentOfRecordings) is judged without
-   * waiting for them.
+   * Before the governor handles an event at `moment`: the changes it must see completed first are. `callsOf`: what a
+   * pre maps to, asked only while completions run; one independent of them (independentOfRecordings) is judged
+   * without waiting for them.
    */
-  async before(payload: Record<string, unknown>, callsOf?: () => readonly NativeCall[] | undefined): Promise<void> {
-    const event = payload.hook_event_name;
-    const agent = agentOf(payload);
-    const id = payload.tool_use_id;
-    if ((event === 'PostToolUse' || event === 'PostToolUseFailure') && typeof id === 'string') {
-      // Claude Code sent this one's post after all (a failure, or hooks routed it): the post completes it.
-      const own = this.open.get(id);
+  async before(moment: CompletionMoment, callsOf?: () => readonly NativeCall[] | undefined): Promise<void> {
+    if (this.open.size === 0 && this.running.size === 0) return;
+    if (moment.kind === 'post' && moment.id !== undefined) {
+      // The post came after all (a failure, or hooks routed it): the post completes it.
+      const own = this.open.get(moment.id);
       if (own) this.forget(own);
     }
     for (const outstanding of [...this.open.values()]) {
-      const ends = (event === 'Stop' && outstanding.agent === undefined) || (event === 'SubagentStop' && outstanding.agent === agent);
-      const movedOn = typeof event === 'string' && MOVED_ON.has(event) && outstanding.agent === agent && outstanding.id !== id;
+      const mine = outstanding.owner === moment.owner;
+      const ends = mine && moment.kind === 'end';
+      const movedOn = mine && (moment.kind === 'next' || moment.kind === 'post') && outstanding.id !== moment.id;
       if (ends || (movedOn && changed(outstanding)) || done(outstanding)) this.settle(outstanding);
     }
-    // Completions under way (this agent's, or a watcher's) land before the next judgement, unless it cannot depend on them.
+    // Completions under way (this owner's, or a watcher's) land before the next judgement, unless it cannot depend on them.
     if (this.running.size === 0) return;
-    const calls = event === 'PreToolUse' ? callsOf?.() : undefined;
+    const calls = callsOf?.();
     if (calls?.length && independentOfRecordings(calls, this.running.values())) return;
     await Promise.all(this.running.keys());
   }
@@ -143,7 +144,7 @@ export class ResidentCompletions {
     return typeof id === 'string' && this.completed.has(id);
   }
 
-  /** The session is over (Claude Code closed the server): every change still open is completed now. */
+  /** The governor is closing (or the session is over): every change still open is completed now. */
   async close(): Promise<void> {
     for (const outstanding of [...this.open.values()]) this.settle(outstanding);
     await Promise.all(this.running.keys());
@@ -159,8 +160,7 @@ export class ResidentCompletions {
     this.completed.add(outstanding.id);
     if (this.completed.size > REMEMBERED) this.completed.delete(this.completed.values().next().value as string);
     // On failure the pending entry is still there: a later reconciliation records the change.
-    const { post } = outstanding;
-    this.run(`completing ${String(post.tool_name)} ${outstanding.id}`, () => this.complete(post), new Set(outstanding.files.map((file) => foldedFileName(file.abs))));
+    this.run(`completing ${outstanding.id}`, outstanding.complete, new Set(outstanding.files.map((file) => foldedFileName(file.abs))));
   }
 
   private run(what: string, task: () => Promise<void>, names: ReadonlySet<string>): void {
@@ -175,10 +175,6 @@ export class ResidentCompletions {
     for (const watcher of outstanding.watchers) watcher.close();
     clearInterval(outstanding.poll);
   }
-}
-
-function agentOf(payload: Record<string, unknown>): string | undefined {
-  return typeof payload.agent_id === 'string' && payload.agent_id !== '' ? payload.agent_id : undefined;
 }
 
 function watched(call: Extract<NativeCall, { tool: 'write_file' | 'edit_file' }>): Watched {
@@ -214,7 +210,7 @@ function signature(abs: string): string {
   }
 }
 
-/** Claude's Edit/MultiEdit as it applies them: each search text in turn, the first occurrence (or all); undefined when one is missing. */
+/** An edit as the agents apply it: each search text in turn, the first occurrence (or all); undefined when one is missing. */
 function applyEdits(text: string, edits: NativeEdit[]): string | undefined {
   let result = text;
   for (const edit of edits) {
