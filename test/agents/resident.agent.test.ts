@@ -132,6 +132,44 @@ describe('agents: one resident governor for every command-hook agent', function 
     assert.equal(recordsFor('src/auth/after-kill.ts').length, 1);
   });
 
+  it("Gemini CLI sends no AfterTool for write_file and replace: the resident records each change itself, once and not as reconciled, judges the next edit of that file against it, and records nothing for a replace refused at BeforeTool", async () => {
+    install('gemini');
+    const timings = join(temp, 'hook-timings.tsv');
+    env.INTENT_GOVERNOR_HOOK_TIMINGS = timings;
+    await playGemini([{ text: 'warm' }]); // brings the resident up, with the timings file in its environment
+    assert.ok(await residentUp());
+    const login = join(ws, 'src/auth/login.ts');
+    const fresh = join(ws, 'src/auth/fresh.ts');
+    const replace = (file: string, old_string: string, new_string: string) => ({ tool: 'replace', input: { file_path: file, instruction: 'Change it.', old_string, new_string } });
+    const model = await playGemini([
+      { tool: 'read_file', input: { file_path: login } },
+      replace(login, 'login() {}', 'login(user: string) {}'),
+      // The file the agent has just changed itself: judged against that change, which the resident recorded first.
+      replace(login, 'user: string', 'user: User'),
+      { tool: 'write_file', input: { file_path: fresh, content: 'export const fresh = 1;\n' } },
+      replace(fresh, 'no such text', 'anything'), // refused: its text is not in the file
+      { text: 'done' },
+    ]);
+    const results = model.toolResults();
+    assert.deepEqual(results.map((r) => r.is_error), [false, false, false, false, true], JSON.stringify(results));
+    assert.doesNotMatch(JSON.stringify(results), /STALE_FILE/u);
+    assert.equal(readFileSync(login, 'utf8'), 'export function login(user: User) {}\n');
+    assert.equal(readFileSync(fresh, 'utf8'), 'export const fresh = 1;\n');
+    assert.match(results[4].text, /INVALID_INPUT/u);
+    const login2 = recordsFor('src/auth/login.ts');
+    assert.equal(login2.length, 2, JSON.stringify(trace()));
+    assert.equal(recordsFor('src/auth/fresh.ts').length, 1, 'one record for the write, none for the refused replace');
+    for (const record of [...login2, ...recordsFor('src/auth/fresh.ts')]) {
+      const metadata = record.metadata as Record<string, unknown>;
+      assert.equal(metadata.reconciled, undefined, `recorded as its post would have been: ${JSON.stringify(metadata)}`);
+      assert.equal(metadata.agent, 'gemini-cli');
+    }
+    // What reached the resident: a BeforeTool per tool call, an AfterTool for read_file alone.
+    const events = readFileSync(timings, 'utf8').split('\n').filter((line) => line.startsWith('gemini\t')).map((line) => line.split('\t')[1]);
+    assert.equal(events.filter((event) => event === 'PreToolUse').length, 5, events.join(', '));
+    assert.equal(events.filter((event) => event === 'PostToolUse' || event === 'PostToolUseFailure').length, 1, events.join(', '));
+  });
+
   it('Codex CLI: the resident decides apply_patch (in scope lands, out of scope refused)', async () => {
     install('codex');
     const model = await startScriptedOpenAI([

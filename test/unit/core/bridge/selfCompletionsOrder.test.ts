@@ -77,4 +77,16 @@ describe('SelfCompletions: a call judged while an earlier Write is still being r
     await completions.close();
     assert.deepEqual(seen, ['start t1', 'judged write b.ts', 'end t1', 'start t2', 'end t2']);
   });
+
+  it('the same id again (an agent without call ids names a call by its input): the earlier call is completed first, then the new one is watched', async () => {
+    const a = write('same', 'a.ts', 'a\n');
+    track(a);
+    track(a); // Gemini CLI wrote the same content to the same file twice
+    release();
+    await settled();
+    assert.deepEqual(seen, ['start same', 'end same'], 'the first completed when the second came');
+    writeFileSync(join(root, 'a.ts'), 'a\n');
+    await settled();
+    assert.deepEqual(seen, ['start same', 'end same', 'start same', 'end same'], 'the second once the file holds it');
+  });
 });
