@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type * as CodeCache from './codeCache';
 import { governorHome, runHookFlow, type HeadlessDecider } from './hookFlow';
 import { exitAfterOutput, processIO } from './processIO';
-import { startResident } from './residentStarter';
+import { askStartingResident, startResident } from './residentStarter';
 
 /**
  * dist/hook.js: `governor hook` in a small bundle, because agents start one process per tool call. It has
@@ -13,6 +13,10 @@ import { startResident } from './residentStarter';
 const loadHeadless: HeadlessDecider = async (request, root, intent, io) => {
   // This call is decided here; the next ones go to the workspace's resident governor, with no Node.js to start.
   startResident(root, io.env, join(__dirname, 'cli.js'));
+  if (request.phase === 'pre' && request.unposted) {
+    const answer = await askStartingResident(root, intent ? { ...request, intent_id: intent } : request, io.env);
+    if (answer) return answer;
+  }
   // Required here: with an extension running, the process never loads the cache's modules (vm, crypto).
   const { requireWithCodeCache } = require('./codeCache') as typeof CodeCache;
   const headless = requireWithCodeCache<{ decideHeadless: HeadlessDecider }>(join(__dirname, 'hook-headless.js'), join(governorHome(io.env), 'code-cache'));

@@ -6,6 +6,7 @@ import { ENDPOINTS_IN_HOME, residentEndpointPath } from '../core/agents/common/r
 import { agentHookRoute } from '../core/bridge/agentHookRoute';
 import { postsAnsweredEarly } from '../core/bridge/earlyPosts';
 import { hookTimingsRecorder } from '../core/bridge/hookTimings';
+import { hookRoute } from '../core/bridge/hookRoute';
 import { FileBeforeStash, ResidentBeforeStash } from '../core/bridge/beforeStash';
 import { findGoverningServer } from '../core/bridge/extensionClient';
 import { NativeToolBridge } from '../core/bridge/nativeToolBridge';
@@ -114,6 +115,13 @@ async function serveResident(root: string, idleMs: number, io: CliIO): Promise<n
   const server = await startLocalServer({
     logger,
     routes: [
+      // A Node hook that started this resident hands it a call whose post will not come (askStartingResident).
+      hookRoute({
+        handle: async (request, signal) => {
+          lastCall = Date.now();
+          return bridge.handle(request, signal);
+        },
+      }),
       agentHookRoute({
         governs,
         env: io.env,

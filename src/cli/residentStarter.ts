@@ -1,11 +1,18 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ENDPOINTS_IN_HOME, residentEndpointPath } from '../core/agents/common/residentProtocol';
+import { ENDPOINTS_IN_HOME, readResidentEndpoint, residentEndpointPath } from '../core/agents/common/residentProtocol';
+import type { BridgeAnswer, BridgeRequest } from '../core/agents/common/nativeCall';
+import { askExtension } from '../core/bridge/extensionClient';
 import { governorHome } from '../core/paths/governorHome';
 
 /** A resident that does not come up is not started again for this long: a hook never pays for a crash loop. */
 const RETRY_AFTER_MS = 10_000;
+
+/** How long a call whose post will not come waits for the resident that is coming up, and for its answer. */
+const COME_UP_MS = 3_000;
+const ANSWER_MS = 30_000;
+const LOOK_EVERY_MS = 20;
 
 /** Touched when a resident is started for `root`, removed once it serves. */
 export function residentStartMarker(home: string, root: string): string {
@@ -33,4 +40,25 @@ export function startResident(root: string, env: NodeJS.ProcessEnv, cliScript: s
   const child = spawn(process.execPath, [cliScript, 'resident', '--workspace', root], { cwd: root, env, detached: true, stdio: 'ignore', windowsHide: true });
   child.on('error', () => undefined); // the Node hook answers this call either way
   child.unref();
+}
+
+/**
+ * A call whose post the agent will not send (`unposted`) is the resident's to judge: it completes the change once
+ * the tool wrote it, where this process would be gone and leave it to a reconciliation. So the Node hook that
+ * starts the resident waits for it to come up (about a fifth of a second, once per start) and asks it; undefined
+ * when none comes up in time or it does not answer, and the Node hook decides as before.
+ */
+export async function askStartingResident(root: string, request: BridgeRequest, env: NodeJS.ProcessEnv): Promise<BridgeAnswer | undefined> {
+  if (env.INTENT_GOVERNOR_RESIDENT === 'off') return undefined;
+  const home = governorHome(env);
+  const until = Date.now() + COME_UP_MS;
+  for (;;) {
+    const endpoint = readResidentEndpoint(home, root);
+    if (endpoint) {
+      const asked = await askExtension(endpoint, request, ANSWER_MS);
+      return asked.ok ? asked.answer : undefined;
+    }
+    if (Date.now() > until) return undefined;
+    await new Promise((resolve) => setTimeout(resolve, LOOK_EVERY_MS));
+  }
 }

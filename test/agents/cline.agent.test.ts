@@ -70,7 +70,9 @@ describe('agents: the real Cline CLI governed through its hook files (the hook b
     for (const tool of ['read_files', 'search_codebase', 'run_commands', 'fetch_web_content', 'editor', 'ask_question', 'spawn_agent']) assert.ok(names.includes(tool), `${tool} in ${names.join(', ')}`);
   });
 
-  it('an in-scope editor create lands and is traced as cline under the intent', async () => {
+  it('an in-scope editor create lands and is traced as cline under the intent, by the resident with no PostToolUse file (the first call waits for the resident it starts)', async () => {
+    assert.equal(existsSync(join(ws, '.clinerules/hooks/PostToolUse.sh')), false, 'a post hook file would be a process per tool call');
+    assert.match(readFileSync(join(ws, '.clinerules/hooks/PreToolUse.sh'), 'utf8'), /export INTENT_GOVERNOR_UNPOSTED='\*';/u);
     const { model } = await play([{ tool: 'editor', input: { path: join(ws, 'src/auth/token.ts'), new_text: 'export const token = 1;\n' } }, { text: 'written' }]);
     assert.equal(readFileSync(join(ws, 'src/auth/token.ts'), 'utf8'), 'export const token = 1;\n', JSON.stringify(model.toolResults()));
     const record = jsonl('agent_trace.jsonl').at(-1) as TraceRecord | undefined;
@@ -78,6 +80,7 @@ describe('agents: the real Cline CLI governed through its hook files (the hook b
     assert.equal(record.files[0].path, 'src/auth/token.ts');
     assert.equal(record.metadata.agent, 'cline');
     assert.equal(record.metadata.intent_id, 'auth-refactor');
+    assert.equal((record.metadata as { reconciled?: string }).reconciled, undefined, 'recorded as its post would have been');
   });
 
   it('an in-scope editor replace (old_text → new_text) lands and is traced', async () => {

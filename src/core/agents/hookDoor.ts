@@ -82,7 +82,7 @@ function open(dialect: HookDialect, payload: unknown, place: HookPlace): HookSte
     if (mapping.kind === 'refused') request.unmapped = { tool: event.toolName, reason: mapping.reason, ...(mapping.foreign ? { foreign: mapping.foreign } : {}) };
     else if (mapping.kind === 'governed') request.calls = mapping.calls;
     request.key = `${request.session_id}:${event.toolUseId ?? inputHash(event.toolName, event.toolInput)}`;
-    if (event.phase === 'pre' && request.calls.length > 0 && isUnposted(place.env, event.toolName)) request.unposted = true;
+    if (event.phase === 'pre' && isUnposted(place.env, event.toolName)) request.unposted = true;
   }
   if (found === undefined) return reply({ decision: 'allow' });
   return { kind: 'decide', request, root, event };

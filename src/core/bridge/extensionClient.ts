@@ -28,7 +28,7 @@ export async function findGoverningServer(dir: string, serversDir?: string): Pro
  * hang up and cancels the call, so an approval it was still waiting for can no longer allow anything.
  */
 export function askExtension(
-  server: DiscoveredServer,
+  server: Pick<DiscoveredServer, 'port' | 'token'>,
   request: BridgeRequest,
   timeoutMs: number,
   signal?: AbortSignal,

@@ -1,20 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync, closeSync } from 'node:fs';
+import { chmodSync, mkdirSync, openSync, renameSync, unlinkSync, writeSync, closeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { errnoOf } from '../ioError';
-import { residentEndpointPath } from '../agents/common/residentProtocol';
+import { readResidentEndpoint, residentEndpointPath, type ResidentEndpoint } from '../agents/common/residentProtocol';
 
-/**
- * The resident governor's endpoint file for one workspace folder: one line, `<port> <token> <pid>`, which the hook
- * launcher reads with bash's `read`, written 0600 into a 0700 folder so only this user's hooks can read the token.
- * Whoever governs the folder writes it (the extension when VS Code runs on it, else the headless resident), and
- * removes it only while it is still its own.
+export type { ResidentEndpoint };
+
+/*
+ * The resident governor's endpoint file for one workspace folder (ResidentEndpoint): whoever governs the folder
+ * writes it (the extension when VS Code runs on it, else the headless resident), and removes it only while it is
+ * still its own.
  */
-export interface ResidentEndpoint {
-  port: number;
-  token: string;
-  pid: number;
-}
 
 export function residentEndpointText(endpoint: ResidentEndpoint): string {
   return `${endpoint.port} ${endpoint.token} ${endpoint.pid}\n`;
@@ -44,14 +40,7 @@ export function writeResidentEndpoint(home: string, root: string, endpoint: Resi
 
 /** The pid the endpoint file of `root` names; undefined when there is none or it is not ours to read. */
 export function residentEndpointPid(home: string, root: string): number | undefined {
-  let text: string;
-  try {
-    text = readFileSync(residentEndpointPath(home, root), 'utf8');
-  } catch {
-    return undefined;
-  }
-  const pid = /^\d+ \S+ (\d+)\n$/u.exec(text)?.[1];
-  return pid === undefined ? undefined : Number(pid);
+  return readResidentEndpoint(home, root)?.pid;
 }
 
 /** Removes the endpoint of `root` while it still names `pid` (another governor may have taken the folder over). Synchronous, for 'exit' handlers. */

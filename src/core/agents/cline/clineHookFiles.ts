@@ -1,4 +1,6 @@
 import type { ConfigEdit } from '../common/hookFileEdit';
+import { commandWithUnposted, EVERY_TOOL } from '../common/unpostedTools';
+import type { DeclaredHooks } from '../../userHooks/declaredHooks';
 
 /**
  * Cline's hooks are files, one per event, in `<workspace>/.clinerules/hooks/`; Cline runs every file whose name
@@ -8,6 +10,20 @@ export const CLINE_HOOKS_DIR = '.clinerules/hooks';
 
 /** PreToolUse judges, PostToolUse traces, SessionShutdown frees the session (TaskStart runs detached: no handshake). */
 export const CLINE_HOOK_EVENTS = ['PreToolUse', 'PostToolUse', 'SessionShutdown'] as const;
+
+/**
+ * The scripts an install writes for `command`, each event's command, or null for an event left out. Cline runs its
+ * PostToolUse file for every tool (a file has no matcher), and each run is a process of its own, so there is none
+ * unless a PostToolUse hook of the user's may need it (or a hook file cannot be read): the PreToolUse script says
+ * every tool is unposted (unpostedTools.ts) and the resident governor completes each change itself
+ * (selfCompletions.ts). Nothing else is lost: Cline's reads pass (the governor never sees them) and its commands
+ * run unconfined, whose post records nothing. A command that cannot say so (Windows' form) keeps the post.
+ */
+export function clineHookCommands(command: string, declared: DeclaredHooks | undefined): Record<(typeof CLINE_HOOK_EVENTS)[number], string | null> {
+  const postHooked = declared !== undefined && (declared.unreadable || declared.hooks.some((hook) => hook.event === 'PostToolUse' || hook.event === 'PostToolUseFailure'));
+  const pre = postHooked ? undefined : commandWithUnposted(command, [EVERY_TOOL]);
+  return { PreToolUse: pre ?? command, PostToolUse: pre === undefined ? command : null, SessionShutdown: command };
+}
 
 const MARKER = '# intent-governor: written by `governor hooks install --agent cline`; `governor hooks uninstall` removes it';
 

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { HookReply } from './hookDialect';
 
@@ -48,6 +49,28 @@ export function residentReplyText(reply: HookReply): string {
 
 /** Where the governor home keeps resident endpoints (0700: the files hold tokens). */
 export const ENDPOINTS_IN_HOME = 'run';
+
+/**
+ * What a resident's endpoint file says, one line `<port> <token> <pid>`, which the hook launcher reads with bash's
+ * `read` (written 0600 into a 0700 folder, so only this user's hooks can read the token; see residentEndpoint.ts).
+ */
+export interface ResidentEndpoint {
+  port: number;
+  token: string;
+  pid: number;
+}
+
+/** The endpoint of the resident governing `root`; undefined when there is none or it cannot be read. */
+export function readResidentEndpoint(home: string, root: string): ResidentEndpoint | undefined {
+  let text: string;
+  try {
+    text = readFileSync(residentEndpointPath(home, root), 'utf8');
+  } catch {
+    return undefined;
+  }
+  const fields = /^(\d+) (\S+) (\d+)\n$/u.exec(text);
+  return fields ? { port: Number(fields[1]), token: fields[2], pid: Number(fields[3]) } : undefined;
+}
 
 /**
  * `<home>/run/<root, % and / escaped>.endpoint`: the endpoint file of the resident governing `root`, named so the

@@ -7,10 +7,13 @@ import { LAUNCHER_ASSIGNMENT } from './hookCommand';
  */
 export const UNPOSTED_ENV = 'INTENT_GOVERNOR_UNPOSTED';
 
+/** Stands for every tool in the list: an agent that runs its post hook for every tool or none (Cline). */
+export const EVERY_TOOL = '*';
+
 /** Whether the hook that runs with `env` says the agent will send no post for `tool`. */
 export function isUnposted(env: NodeJS.ProcessEnv, tool: string): boolean {
   const list = env[UNPOSTED_ENV];
-  return list !== undefined && list !== '' && list.split(',').includes(tool);
+  return list !== undefined && list !== '' && list.split(',').some((name) => name === tool || name === EVERY_TOOL);
 }
 
 /**
@@ -19,6 +22,6 @@ export function isUnposted(env: NodeJS.ProcessEnv, tool: string): boolean {
  */
 export function commandWithUnposted(command: string, tools: readonly string[]): string | undefined {
   const prefix = `${LAUNCHER_ASSIGNMENT};`;
-  if (!command.startsWith(prefix) || tools.some((tool) => !/^[A-Za-z0-9_-]+$/u.test(tool))) return undefined;
-  return `${prefix} export ${UNPOSTED_ENV}=${tools.join(',')};${command.slice(prefix.length)}`;
+  if (!command.startsWith(prefix) || tools.some((tool) => tool !== EVERY_TOOL && !/^[A-Za-z0-9_-]+$/u.test(tool))) return undefined;
+  return `${prefix} export ${UNPOSTED_ENV}='${tools.join(',')}';${command.slice(prefix.length)}`;
 }

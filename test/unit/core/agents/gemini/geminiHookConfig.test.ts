@@ -24,7 +24,7 @@ describe('Gemini CLI hook config (.gemini/settings.json)', () => {
     assert.deepEqual(config.mcpServers, mine.mcpServers);
     const ours = { name: 'intent-governor', type: 'command', command: hookCommandFor('gemini', CLI), timeout: 120000 };
     // BeforeTool says which tools send no AfterTool: the resident governor completes their changes itself.
-    const unposted = ours.command.replace(/^(ig_l="[^"]+";)/u, '$1 export INTENT_GOVERNOR_UNPOSTED=write_file,replace;');
+    const unposted = ours.command.replace(/^(ig_l="[^"]+";)/u, "$1 export INTENT_GOVERNOR_UNPOSTED='write_file,replace';");
     assert.notEqual(unposted, ours.command);
     assert.deepEqual(config.hooks.BeforeTool, [mine.hooks.BeforeTool[0], { matcher: '*', hooks: [{ ...ours, command: unposted }] }]);
     assert.deepEqual(config.hooks.AfterTool, [{ matcher: '^(?!(?:write_file|replace)$)', hooks: [ours] }]);
@@ -48,7 +48,7 @@ describe('Gemini CLI hook config (.gemini/settings.json)', () => {
     };
     const edits = install([{ event: 'PostToolUse', matcher: 'Edit|MultiEdit' }]);
     assert.equal(edits.after, '^(?!(?:write_file)$)', "Claude Code's Edit matches replace (edit_file): its post is sent");
-    assert.match(edits.before, /export INTENT_GOVERNOR_UNPOSTED=write_file;/u);
+    assert.match(edits.before, /export INTENT_GOVERNOR_UNPOSTED='write_file';/u);
     assert.deepEqual(edits.doors, ['gemini-cli'], "the hooks the governor runs for Gemini CLI");
     assert.equal(install([{ event: 'PostToolUseFailure', matcher: '*' }]).after, '*');
     assert.equal(install([{ event: 'PreToolUse', matcher: '*' }]).after, '^(?!(?:write_file|replace)$)', 'a PreToolUse hook needs no post');
