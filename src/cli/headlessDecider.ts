@@ -11,6 +11,8 @@ import { IntentMapKeeper } from '../core/intentMap/intentMapKeeper';
 import { readRegularFileSync } from '../core/io/regularFile';
 import type { CliIO } from './cliCommand';
 import { detachedHookJobs } from './detachedHookJobs';
+import { detachedCompletions, type CompletionJob } from './completionJobs';
+import { holdExpected } from '../core/bridge/selfCompletions';
 import { detachedIntentMap } from './detachedIntentMap';
 import { governorHome, type HeadlessDecider } from './hookFlow';
 import { deferredNotice } from '../core/signing/firstUseKey';
@@ -33,7 +35,9 @@ export const decideHeadless: HeadlessDecider = async (request, root, intent, io)
   // The agent reads this process's stderr: a first-use key notice waits for the person's next governor command.
   const { governor, close } = await openCliGovernor(root, io.env, { approver: denyingApprover, announce: deferredNotice(home), extra: { intentMap, ...(entry ? { hookJobs: detachedHookJobs(home, entry) } : {}) } });
   try {
-    const bridge = new NativeToolBridge(governor, new FileBeforeStash(join(home, 'bridge')), { askHuman: false });
+    // A change whose post will not come is recorded by a detached worker once the tool wrote it.
+    const handOff = entry ? detachedCompletions(home, entry, root) : undefined;
+    const bridge = new NativeToolBridge(governor, new FileBeforeStash(join(home, 'bridge')), { askHuman: false, ...(handOff ? { handOff } : {}) });
     try {
       return await bridge.handle(intent ? { ...request, intent_id: intent } : request);
     } finally {
@@ -60,6 +64,34 @@ export async function runHookJob(file: string, io: CliIO): Promise<number> {
     await trace.close();
   }
 }
+
+/**
+ * The worker side of a change a one-shot hook handed off (detachedCompletions): `node hook.js complete-job <file>`.
+ * It looks every COMPLETION_LOOK_MS whether the files hold what the tool was asked to write, and records the change
+ * as its post would have once they do, or after COMPLETION_WAIT_MS whatever they hold (a tool that failed leaves
+ * nothing to record; one still running is recorded by a later reconciliation).
+ */
+export async function runCompletionJob(file: string, io: CliIO): Promise<number> {
+  const read = readRegularFileSync(file, { maxBytes: MAX_COMPLETION_JOB_BYTES });
+  rmSync(file, { force: true });
+  if (!read.ok) return 1;
+  const job = JSON.parse(read.bytes.toString('utf8')) as CompletionJob;
+  for (const until = Date.now() + COMPLETION_WAIT_MS; Date.now() < until && !holdExpected(job.files); ) await new Promise((resolve) => setTimeout(resolve, COMPLETION_LOOK_MS));
+  const home = governorHome(io.env);
+  const { governor, close } = await openCliGovernor(job.root, io.env, { approver: denyingApprover, announce: deferredNotice(home) });
+  try {
+    await new NativeToolBridge(governor, new FileBeforeStash(join(home, 'bridge')), { askHuman: false }).complete(job.post);
+    await governor.userHooks.drain();
+    return 0;
+  } finally {
+    await close();
+  }
+}
+
+const COMPLETION_LOOK_MS = 25;
+const COMPLETION_WAIT_MS = 5_000;
+/** A job carries the content written: up to the cap of a governed call's request. */
+const MAX_COMPLETION_JOB_BYTES = 64 * 1024 * 1024;
 
 /** The intent map's background worker: `node hook.js intent-map-job <root>` (see detachedIntentMap). */
 export async function runIntentMapJob(root: string, io: CliIO): Promise<number> {

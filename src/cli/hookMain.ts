@@ -34,6 +34,13 @@ function runJob(file: string | undefined, io: ReturnType<typeof processIO>): Pro
   return file === undefined ? Promise.resolve(2) : headless.exports.runHookJob(file, io);
 }
 
+/** The completion worker a hook process started for a change whose post will not come (see completionJobs): record it. */
+function runCompletion(file: string | undefined, io: ReturnType<typeof processIO>): Promise<number> {
+  const { requireWithCodeCache } = require('./codeCache') as typeof CodeCache;
+  const headless = requireWithCodeCache<{ runCompletionJob(file: string, io: ReturnType<typeof processIO>): Promise<number> }>(join(__dirname, 'hook-headless.js'), join(governorHome(io.env), 'code-cache'));
+  return file === undefined ? Promise.resolve(2) : headless.exports.runCompletionJob(file, io);
+}
+
 /** The intent map's background worker a hook process started (see detachedIntentMap): rebuild it, detached from the agent. */
 function runIntentMapJob(root: string | undefined, io: ReturnType<typeof processIO>): Promise<number> {
   const { requireWithCodeCache } = require('./codeCache') as typeof CodeCache;
@@ -46,6 +53,8 @@ if (require.main === module) {
   const [command, ...rest] = process.argv.slice(2);
   if (command === 'hook-job') {
     runJob(rest[0], io).then(exitAfterOutput, () => exitAfterOutput(1));
+  } else if (command === 'complete-job') {
+    runCompletion(rest[0], io).then(exitAfterOutput, () => exitAfterOutput(1));
   } else if (command === 'intent-map-job') {
     runIntentMapJob(rest[0], io).then(exitAfterOutput, () => exitAfterOutput(1));
   } else if (command !== 'hook') {

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ENDPOINTS_IN_HOME, readResidentEndpoint, residentEndpointPath } from '../core/agents/common/residentProtocol';
 import type { BridgeAnswer, BridgeRequest } from '../core/agents/common/nativeCall';
@@ -58,7 +58,8 @@ export async function askStartingResident(root: string, request: BridgeRequest, 
       const asked = await askExtension(endpoint, request, ANSWER_MS);
       return asked.ok ? asked.answer : undefined;
     }
-    if (Date.now() > until) return undefined;
+    // Its start marker goes once it serves, or when it gave way to another: with neither, none is coming.
+    if (Date.now() > until || !existsSync(residentStartMarker(home, root))) return undefined;
     await new Promise((resolve) => setTimeout(resolve, LOOK_EVERY_MS));
   }
 }

@@ -29,6 +29,12 @@ export interface NativeToolBridgeOptions {
    * process, gone as soon as it answered).
    */
   resident?: boolean;
+  /**
+   * A one-shot process (not `resident`), which ends with its answer: where a change whose post the agent will not
+   * send goes to be completed once the tool wrote it (a detached worker). Without it such a change waits for a
+   * reconciliation.
+   */
+  handOff?: (post: BridgeRequest) => void;
 }
 
 /**
@@ -66,11 +72,19 @@ export class NativeToolBridge {
    */
   async handle(request: BridgeRequest, signal?: AbortSignal): Promise<BridgeAnswer> {
     const completions = this.completions;
-    if (!completions) return this.answer(request, signal);
-    await completions.before(completionMoment(request), request.phase === 'pre' ? () => request.calls : undefined);
+    if (completions) await completions.before(completionMoment(request), request.phase === 'pre' ? () => request.calls : undefined);
     const answer = await this.answer(request, signal);
-    if (request.phase === 'pre' && request.unposted && answer.decision !== 'deny' && answer.stop === undefined) this.trackUnposted(completions, request, answer);
+    if (request.phase === 'pre' && request.unposted && answer.decision !== 'deny' && answer.stop === undefined) {
+      const post = this.unpostedPost(request, answer);
+      if (post && completions) completions.track(request.key, request.session_id, post.calls, () => this.complete(post));
+      else if (post) this.options.handOff?.(post);
+    }
     return answer;
+  }
+
+  /** Records a change whose post did not come, as that post would have (a resident's own completion, or a worker's). */
+  async complete(post: BridgeRequest): Promise<void> {
+    await this.answer(post, new AbortController().signal);
   }
 
   /** Completes every change still waiting for the tool (the governor is closing): nothing it allowed goes unrecorded. */
@@ -78,16 +92,13 @@ export class NativeToolBridge {
     await this.completions?.close();
   }
 
-  /** Allowed (or handed to the agent's person) and its post will not come: watched until the file holds the change. */
-  private trackUnposted(completions: SelfCompletions, request: BridgeRequest, answer: BridgeAnswer): void {
-    // The agent runs the input a hook rewrote: that is what it writes.
+  /** The post a call allowed (or handed to the agent's person) would have had: for the input the agent runs, a hook's rewrite too. */
+  private unpostedPost(request: BridgeRequest, answer: BridgeAnswer): BridgeRequest | undefined {
     const rewritten = answer.updatedInput ? this.remap(request, answer.updatedInput) : undefined;
-    if (rewritten && !rewritten.ok) return;
+    if (rewritten && !rewritten.ok) return undefined;
     const { unposted: _, ...pre } = rewritten?.request ?? request;
-    const post: BridgeRequest = { ...pre, phase: 'post', ...(pre.native ? { native: { ...pre.native, event: 'PostToolUse' } } : {}) };
-    completions.track(request.key, request.session_id, post.calls, async () => {
-      await this.answer(post, new AbortController().signal);
-    });
+    if (!pre.calls.some((call) => call.tool === 'write_file' || call.tool === 'edit_file')) return undefined;
+    return { ...pre, phase: 'post', ...(pre.native ? { native: { ...pre.native, event: 'PostToolUse' } } : {}) };
   }
 
   private async answer(request: BridgeRequest, signal?: AbortSignal): Promise<BridgeAnswer> {

@@ -194,11 +194,25 @@ function changed(outstanding: Outstanding): boolean {
 
 /** Whether every watched file holds exactly what the tool was asked to write. */
 function done(outstanding: Outstanding): boolean {
-  return outstanding.files.every((file) => {
-    if (file.expected === undefined || signature(file.abs) === file.before) return false;
-    const read = readRegularFileSync(file.abs, { maxBytes: MAX_COMPARED_BYTES });
-    return read.ok && read.bytes.length === Buffer.byteLength(file.expected) && read.bytes.equals(Buffer.from(file.expected));
-  });
+  return outstanding.files.every((file) => file.expected !== undefined && signature(file.abs) !== file.before && holds(file.abs, file.expected));
+}
+
+function holds(abs: string, expected: string): boolean {
+  const read = readRegularFileSync(abs, { maxBytes: MAX_COMPARED_BYTES });
+  return read.ok && read.bytes.length === Buffer.byteLength(expected) && read.bytes.equals(Buffer.from(expected));
+}
+
+/**
+ * What `calls` leave in each file they write when the tool runs as asked (undefined: not known), read before it
+ * runs: for a process that looks later whether the tool has run (a one-shot hook's completion worker).
+ */
+export function expectedFiles(calls: readonly NativeCall[]): { abs: string; expected?: string }[] {
+  return calls.flatMap((call) => (call.tool === 'write_file' || call.tool === 'edit_file' ? [watched(call)] : [])).map(({ abs, expected }) => ({ abs, ...(expected !== undefined ? { expected } : {}) }));
+}
+
+/** Whether every file holds what it is expected to (none unknown). */
+export function holdExpected(files: readonly { abs: string; expected?: string }[]): boolean {
+  return files.every((file) => file.expected !== undefined && holds(file.abs, file.expected));
 }
 
 function signature(abs: string): string {

@@ -69,6 +69,22 @@ describe('native changes whose post event never came (real hook processes)', fun
     assert.deepEqual(await pendingNative(), []);
   });
 
+  it("a Gemini CLI write whose AfterTool the install leaves out, allowed by a one-shot hook (no resident), is recorded by a detached worker once the file holds it, as its post would have", async () => {
+    const pre = await runHook('gemini', hookFixture('gemini', 'before-write-file-in-scope', h.root), ['--intent', 'auth-refactor'], { ...env, INTENT_GOVERNOR_UNPOSTED: 'write_file,replace' });
+    assert.equal(pre.code, 0, pre.stderr);
+    assert.equal(recordsOf('src/auth/token.ts').length, 0, 'nothing to record before the tool ran');
+    await writeFile(join(h.root, 'src/auth/token.ts'), TOKEN); // the tool runs; Gemini CLI sends no AfterTool
+    for (let i = 0; i < 200 && recordsOf('src/auth/token.ts').length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 25));
+    const [record, ...more] = recordsOf('src/auth/token.ts');
+    assert.ok(record, 'the worker recorded the change');
+    assert.equal(more.length, 0);
+    assert.equal(record.metadata.reconciled, undefined);
+    assert.equal(record.metadata.agent, 'gemini-cli');
+    assert.deepEqual(record.metadata.files, [{ path: 'src/auth/token.ts', change: 'created', after_hash: sha(TOKEN) }]);
+    for (let i = 0; i < 100 && (await pendingNative()).length > 0; i++) await new Promise((resolve) => setTimeout(resolve, 25));
+    assert.deepEqual(await pendingNative(), []);
+  });
+
   it('`governor check` records it too, and the check passes with the change inside its intent scope', async () => {
     await hook('claude', 'pre-edit');
     const edited = LOGIN.replace('return false;', 'return true;');
