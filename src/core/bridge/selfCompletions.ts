@@ -129,7 +129,8 @@ export class SelfCompletions {
     for (const outstanding of [...this.open.values()]) {
       const mine = outstanding.owner === moment.owner;
       const ends = mine && moment.kind === 'end';
-      const movedOn = mine && (moment.kind === 'next' || moment.kind === 'post') && outstanding.id !== moment.id;
+      // A pre under the same id is the same call again (an agent without call ids): the earlier one has finished too.
+      const movedOn = mine && (moment.kind === 'next' || (moment.kind === 'post' && outstanding.id !== moment.id));
       if (ends || (movedOn && changed(outstanding)) || done(outstanding)) this.settle(outstanding);
     }
     // Completions under way (this owner's, or a watcher's) land before the next judgement, unless it cannot depend on them.

@@ -89,4 +89,16 @@ describe('SelfCompletions: a call judged while an earlier Write is still being r
     await settled();
     assert.deepEqual(seen, ['start same', 'end same', 'start same', 'end same'], 'the second once the file holds it');
   });
+
+  it('the same id again at its pre, after the first call wrote something else: the first is recorded before the second is judged', async () => {
+    const a = write('same', 'a.ts', 'a\n');
+    track(a);
+    release();
+    await settled();
+    writeFileSync(join(root, 'a.ts'), 'not quite a\n'); // the tool wrote, but not what was asked: no watcher settles it
+    await settled();
+    assert.deepEqual(seen, []);
+    await next('the same call again', a);
+    assert.deepEqual(seen, ['start same', 'end same', 'judged the same call again']);
+  });
 });
