@@ -17,9 +17,7 @@ const loadHeadless: HeadlessDecider = async (request, root, intent, io) => {
     const answer = await askStartingResident(root, intent ? { ...request, intent_id: intent } : request, io.env);
     if (answer) return answer;
   }
-  // Required here: with an extension running, the process never loads the cache's modules (vm, crypto).
-  const { requireWithCodeCache } = require('./codeCache') as typeof CodeCache;
-  const headless = requireWithCodeCache<{ decideHeadless: HeadlessDecider }>(join(__dirname, 'hook-headless.js'), join(governorHome(io.env), 'code-cache'));
+  const headless = headlessBundle(io.env);
   try {
     return await headless.exports.decideHeadless(request, root, intent, io);
   } finally {
@@ -27,36 +25,41 @@ const loadHeadless: HeadlessDecider = async (request, root, intent, io) => {
   }
 };
 
-/** A background hook a hook process handed off (see detachedHookJobs): run it here, detached from the agent. */
-function runJob(file: string | undefined, io: ReturnType<typeof processIO>): Promise<number> {
-  const { requireWithCodeCache } = require('./codeCache') as typeof CodeCache;
-  const headless = requireWithCodeCache<{ runHookJob(file: string, io: ReturnType<typeof processIO>): Promise<number> }>(join(__dirname, 'hook-headless.js'), join(governorHome(io.env), 'code-cache'));
-  return file === undefined ? Promise.resolve(2) : headless.exports.runHookJob(file, io);
+type ProcessIO = ReturnType<typeof processIO>;
+
+/** What dist/hook-headless.js (headlessDecider.ts) exports to this bundle. */
+interface HeadlessBundle {
+  decideHeadless: HeadlessDecider;
+  runHookJob(file: string, io: ProcessIO): Promise<number>;
+  runCompletionJob(file: string, io: ProcessIO): Promise<number>;
+  runIntentMapJob(root: string, io: ProcessIO): Promise<number>;
 }
 
-/** The completion worker a hook process started for a change whose post will not come (see completionJobs): record it. */
-function runCompletion(file: string | undefined, io: ReturnType<typeof processIO>): Promise<number> {
+/** The headless governor's bundle, through the V8 code cache under the governor's home. */
+function headlessBundle(env: NodeJS.ProcessEnv) {
+  // Required here: with an extension running, the process never loads the cache's modules (vm, crypto).
   const { requireWithCodeCache } = require('./codeCache') as typeof CodeCache;
-  const headless = requireWithCodeCache<{ runCompletionJob(file: string, io: ReturnType<typeof processIO>): Promise<number> }>(join(__dirname, 'hook-headless.js'), join(governorHome(io.env), 'code-cache'));
-  return file === undefined ? Promise.resolve(2) : headless.exports.runCompletionJob(file, io);
+  return requireWithCodeCache<HeadlessBundle>(join(__dirname, 'hook-headless.js'), join(governorHome(env), 'code-cache'));
 }
 
-/** The intent map's background worker a hook process started (see detachedIntentMap): rebuild it, detached from the agent. */
-function runIntentMapJob(root: string | undefined, io: ReturnType<typeof processIO>): Promise<number> {
-  const { requireWithCodeCache } = require('./codeCache') as typeof CodeCache;
-  const headless = requireWithCodeCache<{ runIntentMapJob(root: string, io: ReturnType<typeof processIO>): Promise<number> }>(join(__dirname, 'hook-headless.js'), join(governorHome(io.env), 'code-cache'));
-  return root === undefined ? Promise.resolve(2) : headless.exports.runIntentMapJob(root, io);
-}
+/**
+ * The detached workers a hook process starts, each run here with its one argument: a background hook (see
+ * detachedHookJobs), the completion of a change whose post will not come (see completionJobs), the intent map's
+ * rebuild (see detachedIntentMap).
+ */
+const WORKERS: Record<string, (bundle: HeadlessBundle, arg: string, io: ProcessIO) => Promise<number>> = {
+  'hook-job': (bundle, file, io) => bundle.runHookJob(file, io),
+  'complete-job': (bundle, file, io) => bundle.runCompletionJob(file, io),
+  'intent-map-job': (bundle, root, io) => bundle.runIntentMapJob(root, io),
+};
 
 if (require.main === module) {
   const io = processIO();
   const [command, ...rest] = process.argv.slice(2);
-  if (command === 'hook-job') {
-    runJob(rest[0], io).then(exitAfterOutput, () => exitAfterOutput(1));
-  } else if (command === 'complete-job') {
-    runCompletion(rest[0], io).then(exitAfterOutput, () => exitAfterOutput(1));
-  } else if (command === 'intent-map-job') {
-    runIntentMapJob(rest[0], io).then(exitAfterOutput, () => exitAfterOutput(1));
+  const worker = command !== undefined && Object.hasOwn(WORKERS, command) ? WORKERS[command] : undefined;
+  if (worker) {
+    const arg = rest[0];
+    (arg === undefined ? Promise.resolve(2) : worker(headlessBundle(io.env).exports, arg, io)).then(exitAfterOutput, () => exitAfterOutput(1));
   } else if (command !== 'hook') {
     process.stderr.write("Intent Governor blocked this call: usage is 'node hook.js hook <agent> [options]'.\n");
     exitAfterOutput(2);

@@ -112,16 +112,20 @@ async function serveResident(root: string, idleMs: number, io: CliIO): Promise<n
   const reconciling = bridge.startReconciling();
   let lastCall = Date.now();
   let stalled: ((what: string) => void) | undefined;
+  // Every call, whichever route it came by, keeps the resident from its idle exit.
+  const judge: NativeToolBridge['handle'] = async (request, signal) => {
+    lastCall = Date.now();
+    try {
+      return await bridge.handle(request, signal);
+    } finally {
+      lastCall = Date.now();
+    }
+  };
   const server = await startLocalServer({
     logger,
     routes: [
       // A Node hook that started this resident hands it a call whose post will not come (askStartingResident).
-      hookRoute({
-        handle: async (request, signal) => {
-          lastCall = Date.now();
-          return bridge.handle(request, signal);
-        },
-      }),
+      hookRoute({ handle: judge }),
       agentHookRoute({
         governs,
         env: io.env,
@@ -132,14 +136,7 @@ async function serveResident(root: string, idleMs: number, io: CliIO): Promise<n
         // No call waits for a person here: one that outlives its deadline means something in this process is stuck,
         // so it hands the workspace to a fresh governor (the next call's Node hook starts one) instead of refusing on.
         stalled: (what) => stalled?.(what),
-        decide: async (request, signal) => {
-          lastCall = Date.now();
-          try {
-            return await bridge.handle(request, signal);
-          } finally {
-            lastCall = Date.now();
-          }
-        },
+        decide: judge,
       }),
     ],
   });

@@ -26,7 +26,12 @@ export const NO_DECLARED_HOOKS: DeclaredHooks = { hooks: [], unreadable: false }
  */
 export function postHooked(hooks: readonly DeclaredHook[], tool: string, governed: readonly string[]): boolean {
   const names = matchNames(tool, governed);
-  return hooks.some((hook) => (hook.event === 'PostToolUse' || hook.event === 'PostToolUseFailure') && matcherMatches(hook.matcher, names));
+  return hooks.some((hook) => isPostHook(hook) && matcherMatches(hook.matcher, names));
+}
+
+/** A hook the governor runs on a tool's post: PostToolUse, or PostToolUseFailure. */
+export function isPostHook(hook: DeclaredHook): boolean {
+  return hook.event === 'PostToolUse' || hook.event === 'PostToolUseFailure';
 }
 
 /** Every layer's hooks for `door`, reduced to their events and matchers. */

@@ -1,5 +1,3 @@
-import { NO_DECLARED_HOOKS } from '../../userHooks/declaredHooks';
-import { CLAUDE_CODE_DOOR } from '../../userHooks/hookLayerFiles';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { AgentAdapter } from '../common/agentAdapter';
@@ -10,6 +8,8 @@ import { claudeDialect } from './claudeDialect';
 import { CLAUDE_HOOK_FILE, claudeHooks } from './claudeHookConfig';
 import { claudeConfigFile, installClaudeLocalServer, uninstallClaudeLocalServer } from './claudeLocalServer';
 import { claudeRouting, routingNote } from './claudeRouting';
+import { NO_DECLARED_HOOKS } from '../../userHooks/declaredHooks';
+import { CLAUDE_CODE_DOOR } from '../../userHooks/hookLayerFiles';
 
 const writeHooks = jsonHookInstall('claude', claudeHooks);
 

@@ -1,10 +1,10 @@
-import { NO_DECLARED_HOOKS } from '../../userHooks/declaredHooks';
-import { CLAUDE_CODE_DOOR } from '../../userHooks/hookLayerFiles';
 import { AGENT_TIMEOUT_S, type JsonHooks } from '../common/hookConfig';
 import type { ClaudeHookKind } from '../common/hookFileEdit';
 import { OWN_MCP_PREFIX } from './claudeDialect';
 import { claudeRouting, postToolMatcher, preToolMatcher, routingText, type ClaudeRouting } from './claudeRouting';
 import { RESIDENT_HOOK_FIELDS, RESIDENT_HOOK_TOOL, RESIDENT_HOOK_TOOL_FOR_MODEL, RESIDENT_ROUTING_FIELD, RESIDENT_SERVER_NAME } from './residentHook';
+import { NO_DECLARED_HOOKS } from '../../userHooks/declaredHooks';
+import { CLAUDE_CODE_DOOR } from '../../userHooks/hookLayerFiles';
 
 type Json = Record<string, unknown>;
 

@@ -1,6 +1,6 @@
 import type { ConfigEdit } from '../common/hookFileEdit';
 import { commandWithUnposted, EVERY_TOOL } from '../common/unpostedTools';
-import type { DeclaredHooks } from '../../userHooks/declaredHooks';
+import { isPostHook, type DeclaredHooks } from '../../userHooks/declaredHooks';
 
 /**
  * Cline's hooks are files, one per event, in `<workspace>/.clinerules/hooks/`; Cline runs every file whose name
@@ -20,7 +20,7 @@ export const CLINE_HOOK_EVENTS = ['PreToolUse', 'PostToolUse', 'SessionShutdown'
  * run unconfined, whose post records nothing. A command that cannot say so (Windows' form) keeps the post.
  */
 export function clineHookCommands(command: string, declared: DeclaredHooks | undefined): Record<(typeof CLINE_HOOK_EVENTS)[number], string | null> {
-  const postHooked = declared !== undefined && (declared.unreadable || declared.hooks.some((hook) => hook.event === 'PostToolUse' || hook.event === 'PostToolUseFailure'));
+  const postHooked = declared !== undefined && (declared.unreadable || declared.hooks.some(isPostHook));
   const pre = postHooked ? undefined : commandWithUnposted(command, [EVERY_TOOL]);
   return { PreToolUse: pre ?? command, PostToolUse: pre === undefined ? command : null, SessionShutdown: command };
 }
