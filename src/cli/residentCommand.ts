@@ -148,16 +148,17 @@ async function serveResident(root: string, idleMs: number, io: CliIO): Promise<n
   };
   process.on('uncaughtException', died);
   process.on('unhandledRejection', died);
+  // Read once when the governor opened: a change to them hands the workspace to a fresh resident (the next call starts it).
+  const settingsFile = join(root, '.vscode', 'settings.json');
+  const settingsSeen = fileSignature(settingsFile);
+  // A hooks file this governor reads changed: ConfigChange, once per change, in the order they were seen. Taken before
+  // the endpoint is written: a change made once the resident is seen to serve is a change from this snapshot.
+  const hookFiles = new HookFileChanges(root, home, io.env);
   for (const spelling of roots) writeResidentEndpoint(home, spelling, { port: server.port, token: server.token, pid: process.pid });
   rmSync(residentStartMarker(home, root), { force: true }); // up: a Node hook that finds it gone may start another at once
   logger.info(`serving ${root} on ${server.origin} (endpoint ${residentEndpointPath(home, root)}; idle exit after ${idleMs} ms)`);
   readIntentsAhead(governor, logger);
 
-  // Read once when the governor opened: a change to them hands the workspace to a fresh resident (the next call starts it).
-  const settingsFile = join(root, '.vscode', 'settings.json');
-  const settingsSeen = fileSignature(settingsFile);
-  // A hooks file this governor reads changed: ConfigChange, once per change, in the order they were seen.
-  const hookFiles = new HookFileChanges(root, home, io.env);
   let configChanges: Promise<void> = Promise.resolve();
   const why = await new Promise<string>((resolve) => {
     const stop = (reason: string) => {
