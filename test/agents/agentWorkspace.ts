@@ -41,6 +41,11 @@ export function orchestrationJsonl(ws: string, name: string): Record<string, unk
   return readFileSync(path, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
+/** The trace records of `ws` that name the file `path` (workspace-relative). */
+export function traceRecordsFor(ws: string, path: string): Record<string, unknown>[] {
+  return orchestrationJsonl(ws, 'agent_trace.jsonl').filter((record) => JSON.stringify(record.files).includes(`"${path}"`));
+}
+
 /** Where the governor keeps its state in a test, never the real home: the env the agent's hook processes inherit. */
 export function governorHomes(temp: string): { INTENT_GOVERNOR_HOME: string; INTENT_GOVERNOR_ANCHOR_DIR: string } {
   return { INTENT_GOVERNOR_HOME: join(temp, 'governor-home'), INTENT_GOVERNOR_ANCHOR_DIR: join(temp, 'anchors') };

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { residentEndpointPid } from '../../src/core/bridge/residentEndpoint';
-import { builtGovernor, governorHomes, orchestrationJsonl, removeAgentTemp, seedAgentWorkspace } from './agentWorkspace';
+import { builtGovernor, governorHomes, orchestrationJsonl, removeAgentTemp, seedAgentWorkspace, traceRecordsFor } from './agentWorkspace';
 import { ensureBuilt } from './claudeCodeDriver';
 import { pathWithCodex, provisionedCodex, runCodex, writeCodexConfig, codexPatch } from './codexDriver';
 import { provisionedCopilot, runCopilot } from './copilotDriver';
@@ -70,7 +70,7 @@ describe('agents: one resident governor for every command-hook agent', function 
     return residentPid();
   };
   const trace = () => orchestrationJsonl(ws, 'agent_trace.jsonl');
-  const recordsFor = (path: string) => trace().filter((record) => JSON.stringify(record.files).includes(`"${path}"`));
+  const recordsFor = (path: string) => traceRecordsFor(ws, path);
 
   /** After a session writing src/auth/a.ts, src/auth/b.ts and src/billing/x.ts: what the resident let land, once. */
   const assertResidentDecided = async () => {

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { residentEndpointPid } from '../../src/core/bridge/residentEndpoint';
-import { builtGovernor, governorHomes, orchestrationJsonl, removeAgentTemp, seedAgentWorkspace } from './agentWorkspace';
+import { builtGovernor, governorHomes, orchestrationJsonl, removeAgentTemp, seedAgentWorkspace, traceRecordsFor } from './agentWorkspace';
 import { ensureBuilt } from './claudeCodeDriver';
 import { provisionedCline, runCline } from './clineDriver';
 import { codexPatch, pathWithCodex, provisionedCodex, runCodex, writeCodexConfig } from './codexDriver';
@@ -102,7 +102,7 @@ describe('agents: each agent through a killed resident governor, and STALE_FILE 
     return pid;
   };
 
-  const recordsFor = (rel: string) => orchestrationJsonl(ws, 'agent_trace.jsonl').filter((record) => JSON.stringify(record.files).includes(`"${rel}"`));
+  const recordsFor = (rel: string) => traceRecordsFor(ws, rel);
   /** The trace records of `rel` once there is one (a change whose post died with the resident is recorded by the next one's reconciliation). */
   const settledRecordsFor = async (rel: string) => {
     for (let i = 0; i < 100 && recordsFor(rel).length === 0; i++) await wait(100);

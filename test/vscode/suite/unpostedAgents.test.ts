@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { residentEndpointPid } from '../../../src/core/bridge/residentEndpoint';
-import { orchestrationJsonl } from '../../agents/agentWorkspace';
+import { traceRecordsFor } from '../../agents/agentWorkspace';
 import { provisionedCline, runCline } from '../../agents/clineDriver';
 import { provisionedGemini, runGemini } from '../../agents/geminiDriver';
 import { startScriptedGemini, type ScriptStep as GeminiStep } from '../../support/scriptedGemini';
@@ -24,7 +24,7 @@ describe('Agents whose writes send no post, governed by VS Code', function () {
   const ws = () => workspaceUri('.').fsPath.replace(/\/$/u, '');
   // The hook launcher the install wrote, and the anchors: the extension's own (runSuite.ts sets both).
   const governorEnv = () => ({ INTENT_GOVERNOR_HOME: process.env.INTENT_GOVERNOR_HOME ?? '', INTENT_GOVERNOR_ANCHOR_DIR: process.env.INTENT_GOVERNOR_ANCHOR_DIR ?? '' });
-  const recordsFor = (path: string) => orchestrationJsonl(ws(), 'agent_trace.jsonl').filter((record) => JSON.stringify(record.files).includes(`"${path}"`));
+  const recordsFor = (path: string) => traceRecordsFor(ws(), path);
   /** The file's records once `count` are there and a moment has passed (a doubled record would show by then). */
   const settledRecords = async (path: string, count: number) => {
     await waitFor(`${count} records of ${path}`, () => recordsFor(path).length >= count, 10_000);
