@@ -1,4 +1,5 @@
-import { Minimatch, type MinimatchOptions } from 'minimatch';
+import type { MinimatchOptions } from 'minimatch';
+import { compileScopeGlob, MAX_PATH_BYTES, type ScopeGlob } from './scopeGlob';
 import { toolError, type ToolError } from '../toolError';
 
 export interface ScopeOptions {
@@ -22,23 +23,28 @@ const BASE_OPTIONS: MinimatchOptions = {
 
 // Hot path (every tool call): compiled matchers are reused; the bound keeps a hostile stream of globs finite.
 const MAX_CACHED = 512;
-const cache = new Map<string, Minimatch>();
+const cache = new Map<string, ScopeGlob>();
 
-function matcherFor(glob: string, caseInsensitive: boolean): Minimatch {
+function matcherFor(glob: string, caseInsensitive: boolean): ScopeGlob {
   const key = `${caseInsensitive ? 'i' : 's'}\u0000${glob}`;
   let matcher = cache.get(key);
   if (matcher === undefined) {
     if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value as string);
-    matcher = new Minimatch(glob.normalize('NFC'), { ...BASE_OPTIONS, nocase: caseInsensitive });
+    matcher = compileScopeGlob(glob.normalize('NFC'), { ...BASE_OPTIONS, nocase: caseInsensitive });
     cache.set(key, matcher);
   }
   return matcher;
 }
 
-/** The first glob of the intent's owned scope that covers `rel` (workspace-relative, POSIX), or undefined. */
+/**
+ * The first glob of the intent's owned scope that covers `rel` (workspace-relative, POSIX), or undefined. Matching
+ * takes time bounded by the glob times the path (scopeGlob.ts), and a path the filesystem could not hold (a segment
+ * over 255 bytes, over 4096 in all) is covered by no glob.
+ */
 export function matchScope(rel: string, globs: readonly string[], options: ScopeOptions): string | undefined {
+  if (rel.length > MAX_PATH_BYTES) return undefined; // before normalising a string of any length
   const path = rel.normalize('NFC');
-  return globs.find((glob) => matcherFor(glob, options.caseInsensitive).match(path));
+  return globs.find((glob) => matcherFor(glob, options.caseInsensitive).matches(path));
 }
 
 export function scopeViolationError(rel: string, intentId: string, globs: readonly string[]): ToolError {
