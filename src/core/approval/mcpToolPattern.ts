@@ -21,8 +21,8 @@ export interface McpToolPattern {
   text: string;
   /** The server and tool as written (`*` kept), whichever spelling. */
   parts: ForeignMcpTool;
-  server: RegExp;
-  tool: RegExp;
+  server: (name: string) => boolean;
+  tool: (name: string) => boolean;
 }
 
 const PART = /^[A-Za-z0-9_.*-]+$/u;
@@ -30,23 +30,32 @@ const PART = /^[A-Za-z0-9_.*-]+$/u;
 /** The pattern, or why it is not one (a loader problem: the file says what to write instead). */
 export function parseMcpToolPattern(text: unknown): McpToolPattern | string {
   if (typeof text !== 'string' || text.trim() === '') return 'must be a non-empty string such as "github/create_issue" or "mcp__github__get_*"';
-  const claude = /^mcp__(.+?)__(.+)$/u.exec(text);
-  const slash = /^([^/]+)\/([^/]+)$/u.exec(text);
-  const parts = claude ?? slash;
+  const parts = doubleUnderscoreTool(text) ?? slashTool(text);
   if (!parts) return `'${text}' is not <server>/<tool> (e.g. "github/create_issue") or mcp__<server>__<tool>`;
-  const [, server, tool] = parts;
+  const { server, tool } = parts;
   if (!PART.test(server) || !PART.test(tool)) return `'${text}': server and tool names are letters, digits, '_', '.', '-', with '*' for any run of them`;
-  return { text, parts: { server, tool }, server: globRegExp(server), tool: globRegExp(tool) };
+  return { text, parts: { server, tool }, server: wildcardTest(server), tool: wildcardTest(tool) };
 }
 
 export function mcpToolMatches(pattern: McpToolPattern, call: { server: string; tool: string }): boolean {
-  return pattern.server.test(call.server) && pattern.tool.test(call.tool);
+  return pattern.server(call.server) && pattern.tool(call.tool);
 }
 
-/** A tool named Claude Code's way, `mcp__<server>__<tool>` (Codex CLI names them so too); undefined for any other name. */
+/**
+ * A tool named Claude Code's way, `mcp__<server>__<tool>` (Codex CLI names them so too); undefined for any other name.
+ * What `/^mcp__(.+?)__(.+)$/u` reads, found with indexOf: that regex backtracks quadratically on a long name with a
+ * line break, and names come from agents.
+ */
 export function doubleUnderscoreTool(name: string): ForeignMcpTool | undefined {
-  const named = /^mcp__(.+?)__(.+)$/u.exec(name);
-  return named ? { server: named[1], tool: named[2] } : undefined;
+  if (!name.startsWith('mcp__') || LINE_BREAK.test(name)) return undefined;
+  const at = name.indexOf('__', 6); // the server has at least one character
+  return at > 0 && at + 2 < name.length ? { server: name.slice(5, at), tool: name.slice(at + 2) } : undefined;
+}
+
+/** `<server>/<tool>`, both non-empty and without another '/'. */
+function slashTool(text: string): ForeignMcpTool | undefined {
+  const at = text.indexOf('/');
+  return at > 0 && at + 1 < text.length && text.indexOf('/', at + 1) === -1 ? { server: text.slice(0, at), tool: text.slice(at + 1) } : undefined;
 }
 
 /**
@@ -77,7 +86,36 @@ export function foreignToolText(call: { server: string; tool: string }): string 
   return `${call.server}/${call.tool}`;
 }
 
-/** Parts hold only letters, digits, '_', '.', '-' and '*' (PART); '-' stays unescaped, an escape the 'u' flag refuses. */
-function globRegExp(glob: string): RegExp {
-  return new RegExp(`^${glob.split('*').map((part) => part.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&')).join('.*')}$`, 'u');
+// What '.' refuses to match under the 'u' flag: a name holding one matched no pattern with a '*' before, nor any without.
+const LINE_BREAK = /[\n\r\u2028\u2029]/u;
+
+/**
+ * `*` for any run of characters, the rest literal (parts hold only PART's characters), matched with the classic
+ * two-pointer wildcard algorithm: a regex of `.*` runs backtracks polynomially in their number, for every call.
+ */
+function wildcardTest(glob: string): (name: string) => boolean {
+  return (name) => !LINE_BREAK.test(name) && wildcard(glob, name);
+}
+
+function wildcard(glob: string, name: string): boolean {
+  let p = 0;
+  let s = 0;
+  let star = -1;
+  let mark = 0;
+  while (s < name.length) {
+    if (p < glob.length && glob[p] !== '*' && glob[p] === name[s]) {
+      p++;
+      s++;
+    } else if (glob[p] === '*') {
+      star = p++;
+      mark = s;
+    } else if (star >= 0) {
+      p = star + 1;
+      s = ++mark;
+    } else {
+      return false;
+    }
+  }
+  while (glob[p] === '*') p++;
+  return p === glob.length;
 }
