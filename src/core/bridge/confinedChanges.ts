@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { contentHash } from '../contentHash';
 import { readRegularFileSync } from '../io/regularFile';
 import { diffSnapshots, snapshotRoots, type SnapshotChange } from '../sandbox/rootSnapshot';
+import { removePlaceholders } from '../sandbox/placeholders';
+import { undoProtectedCreations, type ProtectedCreation } from '../sandbox/protectedCreations';
 import { restoreSnapshot } from '../sandbox/snapshotRecord';
 import type { FileChange } from '../trace/traceSink';
 import { decodeText } from '../pipeline/callFacts';
@@ -20,17 +22,27 @@ export interface CommandChange {
   state: Extract<FileState, { kind: 'changed' }>;
 }
 
+/** What an agent's confined shell command did under its writable roots: its changes, and the protected paths it made (removed). */
+export interface CommandOutcome {
+  changes: CommandChange[];
+  protectedMade: ProtectedCreation[];
+}
+
 /**
  * What an agent's confined shell command changed under its writable roots: the snapshot taken before the hook
- * answered against the roots as they are now. Undefined when the stored snapshot cannot be read (nothing to diff).
+ * answered against the roots as they are now, once the placeholders are gone and every protected path the command
+ * made is removed again. Undefined when the stored snapshot cannot be read (nothing to diff).
  */
-export async function commandChanges(root: string, command: PendingCommand, stored: unknown): Promise<CommandChange[] | undefined> {
+export async function commandChanges(root: string, command: PendingCommand, stored: unknown): Promise<CommandOutcome | undefined> {
   const before = restoreSnapshot(stored);
   if (!before) return undefined;
+  if (command.placeholders) await removePlaceholders(command.placeholders);
   const after = await snapshotRoots(root, command.roots.map((r) => ({ ...r, globs: [] })));
-  return diffSnapshots(before, after)
+  const protectedMade = typeof command.planned_at === 'number' ? undoProtectedCreations(root, before, after, command.planned_at) : [];
+  const changes = diffSnapshots(before, after)
     .slice(0, MAX_TRACED_FILES)
     .map((change) => ({ made: change.kind, file: { index: command.index, tool: 'run_command' as const, path: change.rel, before_hash: null }, state: stateOf(join(root, change.rel)) }));
+  return { changes, protectedMade };
 }
 
 /** The trace's view of one change: a file that was there before is known only as "there before" (before_unknown). */

@@ -9,6 +9,7 @@ import { resolveIntentForWrites } from '../intents/intentResolution';
 import { confinedCommandLine } from '../sandbox/confinedCommandLine';
 import { confinedInvocation } from '../sandbox/confinedInvocation';
 import { planConfinement, releaseConfinement } from '../sandbox/confinedRun';
+import type { PlannedPlaceholders } from '../sandbox/placeholders';
 import { isAvailable, type AvailableSandbox } from '../sandbox/sandboxAvailability';
 import { sandboxOf } from '../sandbox/sandboxOf';
 import { storeSnapshot, type StoredSnapshot } from '../sandbox/snapshotRecord';
@@ -57,7 +58,8 @@ export async function planConfinedShell(
   const root = await realpath(services.workspace.root);
   const cwd = await realpath(call.input.cwd ?? native.cwd).catch(() => undefined);
   if (cwd === undefined) return { ok: false, reason: `the folder it runs in (${call.input.cwd ?? native.cwd}) cannot be found` };
-  const planned = await planConfinement({ workspaceRoot: root, ownedScope: intent.value.owned_scope, denyNetwork: intent.value.network === 'deny' }, TEMP_PREFIX);
+  const planned = await planConfinement({ workspaceRoot: root, ownedScope: intent.value.owned_scope, denyNetwork: intent.value.network === 'deny', ...(services.governorHome ? { governorHome: services.governorHome } : {}) }, TEMP_PREFIX).catch((error: unknown) => (error instanceof Error ? error.message : String(error)));
+  if (typeof planned === 'string') return { ok: false, reason: planned };
   const line = confinedCommandLine(confinedInvocation(sandbox, planned.confinement, call.input.command, cwd, {}), planned.confinement.tempDir);
   const updatedInput = dialect.confineShell(native.tool_name, native.tool_input ?? {}, line);
   const marker = markerIn(line);
@@ -75,6 +77,8 @@ export async function planConfinedShell(
     case_insensitive: services.caseInsensitive,
     temp_dir: planned.confinement.tempDir,
     created: planned.created,
+    placeholders: planned.placeholders,
+    planned_at: planned.startedMs,
   };
   const entry: PendingNativeInput = {
     key: confinedKey(marker),
@@ -88,7 +92,7 @@ export async function planConfinedShell(
     ...(approval ? { approval } : {}),
   };
   const writable = describeScopeFolders(intent.value.owned_scope);
-  const context = `Intent Governor runs this command confined by ${sandbox.kind}: it can write only in ${writable}, its own temp folder and package caches; .git, .orchestration and everything else are read-only${intent.value.network === 'deny' ? ', and it has no network' : ''}. A write elsewhere fails with "Read-only file system".`;
+  const context = `Intent Governor runs this command confined by ${sandbox.kind}: it can write only in ${writable}, its own temp folder and package caches; .git, .orchestration, agent configuration (made or not) and everything else are read-only${intent.value.network === 'deny' ? ', and it has no network' : ''}. A write elsewhere fails with "Read-only file system"; a protected path made in a new folder is removed afterwards.`;
   return { ok: true, plan: { updatedInput, context, entry, snapshot: storeSnapshot(planned.before), command } };
 }
 
@@ -105,7 +109,14 @@ export async function releaseCommand(root: string, command: PendingCommand): Pro
   const tempDir = typeof command.temp_dir === 'string' && dirname(command.temp_dir) === temp && basename(command.temp_dir).startsWith(TEMP_PREFIX) ? command.temp_dir : undefined;
   const realRoot = await realpath(root).catch(() => root);
   const created = Array.isArray(command.created) ? command.created.filter((dir) => typeof dir === 'string' && dir.startsWith(`${realRoot}${sep}`)) : [];
-  await releaseConfinement({ confinement: { tempDir }, created });
+  const placeholders = command.placeholders && Array.isArray(command.placeholders.placeholders) && Array.isArray(command.placeholders.parents) ? insideRoot(realRoot, command.placeholders) : undefined;
+  await releaseConfinement({ confinement: { tempDir }, created, ...(placeholders ? { placeholders } : {}) });
+}
+
+/** Only placeholders inside the workspace are removed (the pending entry is a file on disk). */
+function insideRoot(realRoot: string, planned: PlannedPlaceholders): PlannedPlaceholders {
+  const inside = (path: unknown) => typeof path === 'string' && path.startsWith(`${realRoot}${sep}`);
+  return { placeholders: planned.placeholders.filter((p) => inside(p?.path)), parents: planned.parents.filter(inside) };
 }
 
 function markerIn(text: string): string | undefined {

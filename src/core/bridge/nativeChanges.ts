@@ -8,6 +8,7 @@ import type { BridgeRequest, NativeCall, NativeEdit } from '../agents/common/nat
 import type { BeforeStash, StashedInvocation } from './beforeStash';
 import { POSTED_QUIET_MS, reconcileNativeChanges, type ChangedFile, type ReconcileOptions, type ReconcileSummary } from './nativeReconciler';
 import { PendingNativeChanges, type Completion, type HeldEntry, type PendingNativeFile } from './pendingNativeChanges';
+import { protectedMadeMessage, type ProtectedCreation } from '../sandbox/protectedCreations';
 import { commandChanges, fileChangeOf, type CommandChange } from './confinedChanges';
 import { confinedKeyIn, releaseCommand, type ConfinedShellPlan } from './confinedShell';
 
@@ -257,15 +258,39 @@ export class NativeChanges {
       return;
     }
     try {
-      const changes = await commandChanges(this.root, command, held.snapshot);
-      if (changes === undefined) this.governor.services.logger.warn(`confined command ${held.entry.key}: its snapshot cannot be read, so its changes cannot be told`);
-      else if (changes.length > 0) await this.recordCommand(held, changes);
+      const outcome = await commandChanges(this.root, command, held.snapshot);
+      if (outcome === undefined) this.governor.services.logger.warn(`confined command ${held.entry.key}: its snapshot cannot be read, so its changes cannot be told`);
+      else {
+        if (outcome.protectedMade.length > 0) await this.recordProtectedRefusal(held, outcome.protectedMade);
+        if (outcome.changes.length > 0) await this.recordCommand(held, outcome.changes);
+      }
     } catch (error) {
       this.pending.putBack(held.id); // not recorded: a later reconciliation records it
       throw error;
     }
     this.pending.release(held.id);
     await releaseCommand(this.root, command);
+  }
+
+  /** The protected paths a confined command made, removed again by the after-check: a refusal in the governance log. */
+  private async recordProtectedRefusal(held: HeldEntry, made: readonly ProtectedCreation[]): Promise<void> {
+    const { entry } = held;
+    const services = this.governor.services;
+    const paths = made.map((m) => m.rel);
+    const message = protectedMadeMessage(made);
+    services.logger.warn(`confined command ${entry.key}: ${message}`);
+    await services.trace.recordGovernance({
+      timestamp: services.clock().toISOString(),
+      invocation_id: entry.command?.invocation_id ?? entry.key,
+      session_id: entry.session_id,
+      agent: entry.agent,
+      intent_id: entry.intent_id,
+      tool: 'run_command',
+      decision: 'deny',
+      code: 'PROTECTED_PATH',
+      message,
+      paths,
+    });
   }
 
   /** One record for the command, under the invocation id of its pre phase: every file it changed, with its hash. */

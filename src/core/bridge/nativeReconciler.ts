@@ -148,7 +148,8 @@ async function recordHeld(pending: PendingNativeChanges, held: HeldEntry, reason
 
 async function changedFiles(pending: PendingNativeChanges, entry: PendingNativeChange, id: string): Promise<ChangedFile[]> {
   // A confined shell command: what changed under its writable roots since the snapshot (none readable: nothing to diff).
-  if (entry.command) return (await commandChanges(pending.root, entry.command, pending.snapshotOf(id))) ?? [];
+  // Protected paths it made are removed by commandChanges here too; the refusal is told by the post, when it comes.
+  if (entry.command) return (await commandChanges(pending.root, entry.command, pending.snapshotOf(id)))?.changes ?? [];
   const changed: ChangedFile[] = [];
   for (const file of entry.files) {
     const state = pending.fileState(file);

@@ -1,3 +1,4 @@
+import type { PlannedPlaceholders } from '../sandbox/placeholders';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, lstatSync, mkdirSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
@@ -77,6 +78,10 @@ export interface PendingCommand {
   /** Removed once the command's changes are recorded: its private temp folder, and scope folders made for it. */
   temp_dir: string;
   created: string[];
+  /** The read-only mount points bubblewrap makes for protected names not there yet: removed before the after-check. */
+  placeholders?: PlannedPlaceholders;
+  /** When its snapshot was taken (ms since the epoch): a protected path born before it is never the command's. */
+  planned_at?: number;
 }
 
 export type PendingNativeInput = Omit<PendingNativeChange, 'kind' | 'before_kept' | 'pid' | 'pid_start' | 'host' | 'resident' | 'started'>;

@@ -18,6 +18,15 @@ export const PROTECTED_PATTERNS: readonly string[] = [
   ...PROTECTED_FILES.map((file) => `**/${file}`),
 ];
 
+/**
+ * Every built-in protected name as a path below one folder (`.claude`, `.github/hooks`, `.mcp.json`): what the
+ * sandbox keeps read-only under each writable folder whether it exists yet or not.
+ */
+export const PROTECTED_ENTRIES: ReadonlyArray<{ rel: string; kind: 'dir' | 'file' }> = [
+  ...PROTECTED_DIRS.filter((dir) => !PROTECTED_DIRS.some((outer) => dir.startsWith(`${outer}/`))).map((rel) => ({ rel, kind: 'dir' as const })),
+  ...PROTECTED_FILES.map((rel) => ({ rel, kind: 'file' as const })),
+];
+
 const MATCH_OPTIONS = { dot: true, nocase: true, nonegate: true, nobrace: true, noext: true, nocomment: true, platform: 'linux' } as const;
 const DIR_SEGMENTS = PROTECTED_DIRS.map((dir) => dir.split('/'));
 

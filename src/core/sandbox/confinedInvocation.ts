@@ -9,21 +9,30 @@ export interface Invocation {
 }
 
 /**
- * `/bin/sh -c command` inside the sandbox. bubblewrap: / read-only, then the writable places bound over it, then
- * the protected paths inside them bound read-only again (later mounts win); a link or hardlink the command makes
- * cannot reach further, because the kernel checks the mount of the real target (a hardlink across mounts is EXDEV).
+ * `/bin/sh -c command` inside the sandbox. bubblewrap applies its mounts in order, later ones winning: / read-only,
+ * the caches writable, the workspace read-only again, the scope's roots writable, the protected paths (and an
+ * empty read-only placeholder for each protected name not made yet) read-only, the governor's stores hidden under an
+ * empty read-only tmpfs. A link or hardlink the command makes cannot reach further: the kernel checks the mount of
+ * the real target (a hardlink across mounts is EXDEV). A new session: no TIOCSTI into the caller's terminal.
  */
 export function confinedInvocation(sandbox: AvailableSandbox, confinement: Confinement, command: string, cwd: string, env: NodeJS.ProcessEnv): Invocation {
   const tempEnv = { ...env, TMPDIR: confinement.tempDir, TMP: confinement.tempDir, TEMP: confinement.tempDir };
   if (sandbox.kind === 'sandbox-exec') {
     return { file: sandbox.path, args: ['-p', seatbeltProfile(confinement), '/bin/sh', '-c', command], env: tempEnv };
   }
+  return { file: sandbox.path, args: [...bubblewrapMounts(confinement), '--chdir', cwd, '--', '/bin/sh', '-c', command], env: tempEnv };
+}
+
+function bubblewrapMounts(confinement: Confinement): string[] {
   const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc'];
+  for (const path of confinement.needs) args.push('--bind', path, path);
+  args.push('--ro-bind', confinement.workspaceRoot, confinement.workspaceRoot);
   for (const path of [...confinement.writable, confinement.tempDir]) args.push('--bind', path, path);
   for (const path of confinement.readOnlyInside) args.push('--ro-bind', path, path);
+  for (const { path, kind } of confinement.placeholders) args.push('--ro-bind', kind === 'dir' ? confinement.emptySource.dir : confinement.emptySource.file, path);
+  for (const path of confinement.hidden) args.push('--tmpfs', path, '--remount-ro', path);
   // A pid namespace: the command's processes die with it when the runner ends bwrap's group.
-  args.push('--unshare-pid', '--die-with-parent');
+  args.push('--unshare-pid', '--new-session', '--die-with-parent');
   if (confinement.denyNetwork) args.push('--unshare-net');
-  args.push('--chdir', cwd, '--', '/bin/sh', '-c', command);
-  return { file: sandbox.path, args, env: tempEnv };
+  return args;
 }

@@ -1,7 +1,8 @@
-import { mkdtemp, realpath, rm } from 'node:fs/promises';
+import { lstat, mkdtemp, realpath, rm } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
 import { hookTrustStores } from '../commands/hookTrustRules';
+import { defaultAnchorDir } from '../trace/anchorStore';
 import { governorHome } from '../paths/governorHome';
 import { protectedPatternFor } from '../paths/protectedPaths';
 import { matchScope } from '../policy/scope';
@@ -9,7 +10,9 @@ import { runProcess, type RunOptions, type RunResult } from '../process/processR
 import { commandNeedFolders } from './commandNeeds';
 import { confinedInvocation } from './confinedInvocation';
 import type { Confinement } from './confinement';
-import { diffSnapshots, snapshotRoots, type RootSnapshot, type SnapshotChange } from './rootSnapshot';
+import { emptySources, plannedPlaceholders, removePlaceholders, type PlannedPlaceholders } from './placeholders';
+import { undoProtectedCreations, type ProtectedCreation } from './protectedCreations';
+import { diffSnapshots, MAX_SCANNED, snapshotRoots, type RootSnapshot, type SnapshotChange } from './rootSnapshot';
 import type { AvailableSandbox } from './sandboxAvailability';
 import { sandboxRefusals, type SandboxRefusal } from './sandboxRefusals';
 import { removeCreatedFolders, scopeRoots, type WritableRoot } from './writableRoots';
@@ -17,6 +20,8 @@ import { removeCreatedFolders, scopeRoots, type WritableRoot } from './writableR
 export interface ConfinedCommand {
   command: string;
   workspaceRoot: string; // realpath'd
+  /** The governor's home (its stores are hidden from the command); default governorHome(). */
+  governorHome?: string;
   ownedScope: readonly string[];
   denyNetwork: boolean;
   caseInsensitive: boolean;
@@ -33,6 +38,8 @@ export interface ConfinedResult {
   roots: WritableRoot[];
   changes: ConfinedChange[];
   refusals: SandboxRefusal[];
+  /** Protected paths the command made below a writable folder, removed again by the after-check. */
+  protectedMade: ProtectedCreation[];
   /** False when the snapshot stopped early (too many files under the roots): changes past it were not seen. */
   complete: boolean;
   skipped: string[];
@@ -47,9 +54,12 @@ export async function runConfined(sandbox: AvailableSandbox, spec: ConfinedComma
   try {
     const invocation = confinedInvocation(sandbox, planned.confinement, spec.command, spec.run.cwd, spec.run.env);
     const result = await runProcess(invocation.file, invocation.args, { ...spec.run, env: invocation.env });
+    await removePlaceholders(planned.placeholders);
     const after = await snapshotRoots(spec.workspaceRoot, planned.roots);
+    const protectedMade = undoProtectedCreations(spec.workspaceRoot, planned.before, after, planned.startedMs);
     const changes = diffSnapshots(planned.before, after).map((change) => ({ ...change, inScope: inScope(change.rel, spec) }));
-    return { result, roots: planned.roots, changes, refusals: sandboxRefusals(result.stderr, spec.run.cwd), complete: planned.before.complete && after.complete, skipped: planned.skipped };
+    const refusals = sandboxRefusals(result.stderr, spec.run.cwd);
+    return { result, roots: planned.roots, changes, refusals, protectedMade, complete: planned.before.complete && after.complete, skipped: planned.skipped };
   } finally {
     await releaseConfinement(planned);
   }
@@ -62,23 +72,33 @@ export interface PlannedConfinement {
   created: string[];
   skipped: string[];
   before: RootSnapshot;
+  /** When the snapshot was taken (ms): protected entries born before it are never the command's. */
+  startedMs: number;
+  placeholders: PlannedPlaceholders;
   confinement: Confinement;
 }
 
 /**
  * The confinement of one command (run here, or by an agent's own shell once its hook answered): the scope's
- * roots and the named caches writable, the protected paths and the governor's stores inside them read-only again,
- * a private temp folder named `<prefix>XXXXXX`, and the snapshot of the roots taken last, just before it runs.
+ * roots and the named caches writable, the protected paths inside them read-only again whether they exist or not,
+ * the governor's stores hidden, a private temp folder named `<prefix>XXXXXX`, and the snapshot of the roots taken
+ * last, just before it runs. Refused (thrown) when the roots hold too many names to know every protected path.
  */
-export async function planConfinement(spec: Pick<ConfinedCommand, 'workspaceRoot' | 'ownedScope' | 'denyNetwork'>, prefix: string): Promise<PlannedConfinement> {
+export async function planConfinement(spec: Pick<ConfinedCommand, 'workspaceRoot' | 'ownedScope' | 'denyNetwork' | 'governorHome'>, prefix: string): Promise<PlannedConfinement> {
   const planned = await scopeRoots(spec.workspaceRoot, spec.ownedScope);
   const tempDir = await realpath(await mkdtemp(join(tmpdir(), prefix)));
   try {
-    const before = await snapshotRoots(spec.workspaceRoot, planned.roots);
+    const home = spec.governorHome ?? governorHome();
+    const emptySource = await emptySources(home);
+    const placeholders = await plannedPlaceholders(planned.roots);
     const needs = await commandNeedFolders(process.env.HOME || homedir());
-    const writable = [...planned.roots.map((r) => r.abs), ...needs];
-    const readOnlyInside = [...before.protectedInside, ...(await governorStoresUnder(writable))];
-    return { roots: planned.roots, created: planned.created, skipped: planned.skipped, before, confinement: { writable, readOnlyInside, tempDir, denyNetwork: spec.denyNetwork } };
+    const writable = planned.roots.map((r) => r.abs);
+    const hidden = await governorStores(home, spec.workspaceRoot);
+    const startedMs = Date.now();
+    const before = await snapshotRoots(spec.workspaceRoot, planned.roots);
+    if (!before.protectedComplete) throw new Error(`the intent's scope folders hold more than ${MAX_SCANNED} names, too many to know every protected path in them; narrow owned_scope`);
+    const confinement: Confinement = { workspaceRoot: spec.workspaceRoot, needs, writable, readOnlyInside: before.protectedInside, placeholders: placeholders.placeholders, emptySource, hidden, tempDir, denyNetwork: spec.denyNetwork };
+    return { roots: planned.roots, created: planned.created, skipped: planned.skipped, before, startedMs, placeholders, confinement };
   } catch (error) {
     await rm(tempDir, { recursive: true, force: true });
     await removeCreatedFolders(planned.created);
@@ -86,9 +106,10 @@ export async function planConfinement(spec: Pick<ConfinedCommand, 'workspaceRoot
   }
 }
 
-/** After the command: its temp folder goes, and the scope folders made for it if it left them empty. */
-export async function releaseConfinement(planned: { confinement: { tempDir?: string }; created: readonly string[] }): Promise<void> {
+/** After the command: its temp folder and placeholders go, and the scope folders made for it if it left them empty. */
+export async function releaseConfinement(planned: { confinement: { tempDir?: string }; created: readonly string[]; placeholders?: PlannedPlaceholders }): Promise<void> {
   if (planned.confinement.tempDir !== undefined) await rm(planned.confinement.tempDir, { recursive: true, force: true });
+  if (planned.placeholders) await removePlaceholders(planned.placeholders);
   await removeCreatedFolders(planned.created);
 }
 
@@ -96,13 +117,20 @@ export function inScope(rel: string, spec: Pick<ConfinedCommand, 'ownedScope' | 
   return protectedPatternFor(rel) === undefined && matchScope(rel, spec.ownedScope, { caseInsensitive: spec.caseInsensitive }) !== undefined;
 }
 
-/** The governor's own stores (hook trust, signing keys, its home) when a writable place holds them: read-only again. */
-async function governorStoresUnder(writable: readonly string[]): Promise<string[]> {
-  const stores = [governorHome(), ...hookTrustStores().map((s) => s.path)];
-  const found: string[] = [];
+/**
+ * The governor's stores that exist, realpath'd: its home (keys, the resident's endpoint and token, hook runs) and the
+ * anchors and hook approvals. Hidden from the command wherever they sit, writable places included.
+ */
+async function governorStores(home: string, workspaceRoot: string): Promise<string[]> {
+  const stores = [home, defaultAnchorDir(), ...hookTrustStores().map((s) => s.path)];
+  const found = new Set<string>();
   for (const store of stores) {
     const real = await realpath(store).catch(() => undefined);
-    if (real !== undefined && writable.some((w) => real === w || real.startsWith(`${w}${sep}`))) found.push(real);
+    if (real === undefined) continue;
+    const stat = await lstat(real).catch(() => undefined);
+    // A store that holds the workspace (a home set to a parent of it) cannot be hidden without hiding the work too.
+    if (real === workspaceRoot || workspaceRoot.startsWith(`${real}${sep}`)) continue;
+    if (stat?.isDirectory() && ![...found].some((f) => real.startsWith(`${f}${sep}`))) found.add(real);
   }
-  return found;
+  return [...found];
 }

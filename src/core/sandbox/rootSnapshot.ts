@@ -1,4 +1,4 @@
-import { lstatSync, readdirSync, type BigIntStats } from 'node:fs';
+import { lstatSync, readdirSync, type BigIntStats, type Dirent } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { managedProtectsPaths, protectedPatternFor } from '../paths/protectedPaths';
 import type { WritableRoot } from './writableRoots';
@@ -19,6 +19,10 @@ export interface RootSnapshot {
   protectedInside: string[];
   /** False when the walk stopped at MAX_ENTRIES: changes past it are not seen. */
   complete: boolean;
+  /** False when even the names were too many to scan (MAX_SCANNED): protected paths past it are not known. */
+  protectedComplete: boolean;
+  /** Names read so far. */
+  scanned: number;
 }
 
 export interface SnapshotChange {
@@ -28,13 +32,15 @@ export interface SnapshotChange {
 
 /** Enough for a scope's folders; a walk past it (a node_modules in scope) says so rather than taking seconds. */
 export const MAX_ENTRIES = 50_000;
+/** Names scanned for protected entries past MAX_ENTRIES (a readdir each folder, no stat): beyond it, no confinement. */
+export const MAX_SCANNED = 2_000_000;
 
 /**
  * Stats every entry under the writable roots (size, mtime, ctime, inode, mode), without reading contents: the
  * snapshot before and after a confined command tells which files it changed, and only those are read and hashed.
  */
 export async function snapshotRoots(workspaceRoot: string, roots: readonly WritableRoot[]): Promise<RootSnapshot> {
-  const snapshot: RootSnapshot = { entries: new Map(), protectedInside: [], complete: true };
+  const snapshot: RootSnapshot = { entries: new Map(), protectedInside: [], complete: true, protectedComplete: true, scanned: 0 };
   for (const root of roots) walk(workspaceRoot, root.abs, snapshot, root.file);
   return snapshot;
 }
@@ -52,7 +58,9 @@ export function diffSnapshots(before: RootSnapshot, after: RootSnapshot): Snapsh
 
 /**
  * Synchronous on purpose: a few hundred lstat calls take well under a millisecond this way and ~10 ms through the
- * thread pool, and the command's cost is paid on every call; MAX_ENTRIES bounds how long the loop can block.
+ * thread pool, and the command's cost is paid on every call. Past MAX_ENTRIES identities are no longer kept, but the
+ * walk goes on naming protected entries (up to MAX_SCANNED names): a protected path not seen is not kept read-only,
+ * and one made by the command must be found wherever it is.
  */
 function walk(workspaceRoot: string, abs: string, snapshot: RootSnapshot, single: boolean): void {
   const top = statOf(abs);
@@ -66,23 +74,32 @@ function walk(workspaceRoot: string, abs: string, snapshot: RootSnapshot, single
   const folders = [abs];
   while (folders.length > 0) {
     const folder = folders.pop() as string;
-    let names: string[];
+    let names: Dirent[];
     try {
-      names = readdirSync(folder);
+      names = readdirSync(folder, { withFileTypes: true });
     } catch {
       continue;
     }
-    for (const name of names) {
-      const path = join(folder, name);
+    snapshot.scanned += names.length;
+    if (snapshot.scanned > MAX_SCANNED) {
+      snapshot.protectedComplete = false;
+      return;
+    }
+    for (const dirent of names) {
+      const path = join(folder, dirent.name);
       const rel = relPath(workspaceRoot, path);
       if ((checkAll || mayBeProtected(rel)) && protectedPatternFor(rel)) {
         snapshot.protectedInside.push(path); // read-only in the sandbox; its contents are not ours to list
         continue;
       }
-      const stat = statOf(path);
-      if (!stat) continue;
-      if (stat.isDirectory()) folders.push(path);
-      else if (!record(snapshot, rel, stat)) return;
+      if (snapshot.complete) {
+        const stat = statOf(path);
+        if (!stat) continue;
+        if (stat.isDirectory()) folders.push(path);
+        else record(snapshot, rel, stat);
+      } else if (dirent.isDirectory() || (!dirent.isFile() && !dirent.isSymbolicLink() && statOf(path)?.isDirectory())) {
+        folders.push(path);
+      }
     }
   }
 }
@@ -99,13 +116,9 @@ function statOf(path: string): BigIntStats | undefined {
   return lstatSync(path, { bigint: true, throwIfNoEntry: false });
 }
 
-function record(snapshot: RootSnapshot, rel: string, stat: BigIntStats): boolean {
-  if (snapshot.entries.size >= MAX_ENTRIES) {
-    snapshot.complete = false;
-    return false;
-  }
-  snapshot.entries.set(rel, { size: stat.size, mtimeNs: stat.mtimeNs, ctimeNs: stat.ctimeNs, ino: stat.ino, mode: stat.mode });
-  return true;
+function record(snapshot: RootSnapshot, rel: string, stat: BigIntStats): void {
+  if (snapshot.entries.size >= MAX_ENTRIES) snapshot.complete = false;
+  else snapshot.entries.set(rel, { size: stat.size, mtimeNs: stat.mtimeNs, ctimeNs: stat.ctimeNs, ino: stat.ino, mode: stat.mode });
 }
 
 function relPath(workspaceRoot: string, path: string): string {

@@ -9,12 +9,14 @@ export interface StoredSnapshot {
   /** [rel, size, mtimeNs, ctimeNs, ino, mode] */
   entries: Array<[string, string, string, string, string, string]>;
   complete: boolean;
+  /** The protected paths found under the roots (absolute): the after-check removes the ones not here. */
+  protected?: string[];
 }
 
 export function storeSnapshot(snapshot: RootSnapshot): StoredSnapshot {
   const entries: StoredSnapshot['entries'] = [];
   for (const [rel, id] of snapshot.entries) entries.push([rel, String(id.size), String(id.mtimeNs), String(id.ctimeNs), String(id.ino), String(id.mode)]);
-  return { entries, complete: snapshot.complete };
+  return { entries, complete: snapshot.complete, ...(snapshot.protectedComplete ? { protected: snapshot.protectedInside } : {}) };
 }
 
 /** The snapshot back, or undefined when the text is not one (torn, or not ours): the caller cannot diff then. */
@@ -31,5 +33,7 @@ export function restoreSnapshot(value: unknown): RootSnapshot | undefined {
   } catch {
     return undefined; // BigInt of something that is not a number
   }
-  return { entries, protectedInside: [], complete: stored.complete };
+  const known = Array.isArray(stored.protected) && stored.protected.every((p) => typeof p === 'string');
+  // Without the list, nothing protected can be told to be new: the after-check leaves everything.
+  return { entries, protectedInside: known ? [...(stored.protected as string[])] : [], complete: stored.complete, protectedComplete: known, scanned: 0 };
 }

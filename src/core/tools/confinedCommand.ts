@@ -5,6 +5,7 @@ import type { ToolOutput } from '../pipeline/hookTypes';
 import { mutationEventFor } from '../pipeline/mutationEvent';
 import type { RunOptions } from '../process/processRunner';
 import { runConfined, type ConfinedChange, type ConfinedResult } from '../sandbox/confinedRun';
+import { protectedMadeMessage } from '../sandbox/protectedCreations';
 import type { AvailableSandbox } from '../sandbox/sandboxAvailability';
 import type { FileChange } from '../trace/traceSink';
 import { fail, toolError, type Result } from '../toolError';
@@ -34,23 +35,27 @@ export async function runConfinedCommand(
   const confined = await runConfined(sandbox, {
     command,
     workspaceRoot: root,
+    ...(services.governorHome ? { governorHome: services.governorHome } : {}),
     ownedScope: intent.value.owned_scope,
     denyNetwork: intent.value.network === 'deny',
     caseInsensitive: services.caseInsensitive,
     run: options,
-  });
+  }).catch((error: unknown) => toolError('COMMAND_DENIED', `The command was not run: it cannot be confined (${error instanceof Error ? error.message : String(error)}).`));
+  if ('type' in confined) return fail(confined);
   const knownBefore = new Map(targets.map((t, i) => [t.rel, before[i]]));
   const changes: FileChange[] = [];
   for (const change of confined.changes.slice(0, MAX_TRACED_FILES)) changes.push(await traced(root, change, knownBefore));
   const outside = confined.changes.filter((c) => !c.inScope).map((c) => c.rel);
   const refused = confined.refusals.map((r) => (r.path === undefined ? undefined : shownPath(root, r.path)));
   const note = confinementNote(sandbox, confined);
-  if (outside.length === 0 && confined.refusals.length === 0) return commandOutput(command, confined.result, options.timeoutMs, changes, note);
+  const made = confined.protectedMade;
+  if (outside.length === 0 && confined.refusals.length === 0 && made.length === 0) return commandOutput(command, confined.result, options.timeoutMs, changes, note);
   // The error path records nothing by itself: what landed in the scope is recorded here first.
   const event = await mutationEventFor(facts, changes, execution.approval);
   if (event) await services.trace.recordMutation(event);
-  const named = [...new Set([...refused.filter((p): p is string => p !== undefined), ...outside])];
+  const named = [...new Set([...refused.filter((p): p is string => p !== undefined), ...outside, ...made.map((m) => m.rel)])];
   const what = [
+    ...(made.length > 0 ? [protectedMadeMessage(made)] : []),
     ...(confined.refusals.length > 0 ? [`the sandbox refused ${confined.refusals.length === 1 ? 'a write' : 'writes'}${named.length > 0 ? '' : ' (path not named in the output)'}`] : []),
     ...(outside.length > 0 ? [`it changed ${outside.join(', ')}, which the intent's scope does not cover (recorded in the trace)`] : []),
   ].join('; ');
@@ -62,6 +67,7 @@ export async function runConfinedCommand(
         paths: named,
         refused: confined.refusals.map((r) => r.line),
         outside_scope: outside,
+        protected_made: made.map((m) => m.rel),
         changed: changes.map((c) => c.path),
         exit_code: confined.result.exitCode,
         stdout: confined.result.stdout,

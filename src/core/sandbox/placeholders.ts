@@ -1,0 +1,74 @@
+import { chmod, lstat, mkdir, rmdir, unlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { PROTECTED_ENTRIES } from '../paths/protectedPaths';
+import type { Confinement, Placeholder } from './confinement';
+import type { WritableRoot } from './writableRoots';
+
+export interface PlannedPlaceholders {
+  placeholders: Placeholder[];
+  /** Folders bubblewrap makes on the way to a placeholder (`.github` for `.github/hooks`): removed with them. */
+  parents: string[];
+}
+
+/**
+ * The protected names absent under each writable folder, by name and not by what exists: every dot-named one under
+ * every root, and the others (`opencode.json`) at the workspace root, where an agent reads them (below it they would
+ * show in `ls` and `rm -rf dir/*`; the after-check removes any made there). bubblewrap makes each mount point on disk.
+ */
+export async function plannedPlaceholders(roots: readonly WritableRoot[]): Promise<PlannedPlaceholders> {
+  const placeholders: Placeholder[] = [];
+  const parents = new Set<string>();
+  for (const root of roots) {
+    if (root.file) continue;
+    for (const entry of PROTECTED_ENTRIES) {
+      if (root.rel !== '' && !entry.rel.startsWith('.')) continue;
+      const path = join(root.abs, entry.rel);
+      if (await exists(path)) continue;
+      const segments = entry.rel.split('/');
+      let blocked = false;
+      for (let depth = 1; depth < segments.length; depth++) {
+        const parent = join(root.abs, ...segments.slice(0, depth));
+        const stat = await lstat(parent).catch(() => undefined);
+        if (stat === undefined) parents.add(parent);
+        else if (!stat.isDirectory()) blocked = true; // `.github` is a file: nothing can be made below it
+      }
+      if (!blocked) placeholders.push({ path, kind: entry.kind });
+    }
+  }
+  return { placeholders, parents: [...parents] };
+}
+
+/**
+ * The empty folder and file the placeholders are bound from: in the governor's home, which the sandbox hides after
+ * binding them, so no command can put anything in them. Made once per home, read-only.
+ */
+export async function emptySources(home: string): Promise<Confinement['emptySource']> {
+  const base = join(home, 'sandbox');
+  const dir = join(base, 'empty');
+  const file = join(base, 'empty-file');
+  if (!(await exists(dir))) {
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    await chmod(dir, 0o555);
+  }
+  if (!(await exists(file))) {
+    await writeFile(file, '', { mode: 0o444, flag: 'wx' }).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EEXIST') throw error;
+    });
+  }
+  return { dir, file };
+}
+
+/** After the command: the mount points bubblewrap left on disk go, when still empty (nothing could write into them). */
+export async function removePlaceholders(planned: PlannedPlaceholders): Promise<void> {
+  for (const { path, kind } of planned.placeholders) {
+    const stat = await lstat(path).catch(() => undefined);
+    if (!stat) continue;
+    if (kind === 'dir' && stat.isDirectory()) await rmdir(path).catch(() => undefined);
+    else if (kind === 'file' && stat.isFile() && stat.size === 0) await unlink(path).catch(() => undefined);
+  }
+  for (const parent of [...planned.parents].sort((a, b) => b.length - a.length)) await rmdir(parent).catch(() => undefined);
+}
+
+async function exists(path: string): Promise<boolean> {
+  return (await lstat(path).catch(() => undefined)) !== undefined;
+}
