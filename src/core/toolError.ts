@@ -14,6 +14,8 @@ export type ErrorCode =
   | 'HOOK_BLOCKED'
   | 'HOOK_ERROR'
   | 'SIGNING_REQUIRED'
+  /** A post (PostToolUse) that is not the post of a pre this governor answered: nothing is recorded for it. */
+  | 'UNMATCHED_POST'
   | 'INVALID_INPUT';
 
 /** The JSON an agent receives instead of a result: what happened and what to do next. */

@@ -8,6 +8,7 @@ import type { BridgeRequest, NativeCall, NativeEdit } from '../agents/common/nat
 import type { BeforeStash, StashedInvocation } from './beforeStash';
 import { POSTED_QUIET_MS, reconcileNativeChanges, type ChangedFile, type ReconcileOptions, type ReconcileSummary } from './nativeReconciler';
 import { PendingNativeChanges, type Completion, type HeldEntry, type PendingNativeFile } from './pendingNativeChanges';
+import type { PendingState } from './answeredPres';
 import { protectedMadeMessage, type ProtectedCreation } from '../sandbox/protectedCreations';
 import { commandChanges, fileChangeOf, type CommandChange } from './confinedChanges';
 import { confinedKeyIn, releaseCommand, type ConfinedShellPlan } from './confinedShell';
@@ -86,6 +87,12 @@ export class NativeChanges {
       this.governor.services.logger.error(`pending confined command ${plan.entry.key}: ${why}`);
       return `Intent Governor could not write the pending record of this command in .orchestration/pending/ (${why}), so it is refused: what it changes would land without a record if the agent's post event never came.`;
     }
+  }
+
+  /** Where the pending entry under `key` stands, for a post to be matched against (answeredPres.ts); one small read. */
+  pendingState(key: string): PendingState {
+    const entry = this.pending.peek(this.pending.idOf(key));
+    return entry ? { kind: 'waiting', entry } : { kind: 'gone' };
   }
 
   /** The post phase: what each call of the invocation read or changed, recorded once. */

@@ -6,9 +6,11 @@ import { canonicalizePath } from '../paths/canonicalPath';
 import { toolError, type ToolError } from '../toolError';
 import type { BeforeStash } from './beforeStash';
 import { NativeChanges, nativeCallRequest, type PreRead } from './nativeChanges';
+import type { PendingNativeFile } from './pendingNativeChanges';
 import { confinableShell, planConfinedShell } from './confinedShell';
 import { judgeForeignMcpCall } from './foreignMcpCalls';
 import { SelfCompletions, type CompletionMoment } from './selfCompletions';
+import { AnsweredPres } from './answeredPres';
 import { postHooked } from '../userHooks/declaredHooks';
 import type { ReconcileOptions, ReconcileSummary } from './nativeReconciler';
 import { matchNames } from '../userHooks/claudeToolNames';
@@ -35,6 +37,20 @@ export interface NativeToolBridgeOptions {
    * reconciliation.
    */
   handOff?: (post: BridgeRequest) => void;
+  /**
+   * This bridge answers the local server's hook routes (POST /hook, /agent-hook), which any process holding the
+   * endpoint's token can call, so a caller gets no more than the agent door it speaks for: a post is recorded only as
+   * the post of a pre this bridge answered (answeredPres.ts), and `requestIntents` says whether a request's intent_id
+   * binds its session (the headless resident: the agent's --intent or INTENT_GOVERNOR_INTENT, as the Node hook binds
+   * it) or is ignored (the extension, where the human picks: no agent door sends one there).
+   */
+  routes?: { requestIntents: boolean };
+}
+
+/** What a pre kept for its post: the pending entry it left, under which key, with the files it saw. */
+interface PreKept {
+  pendingKey?: string;
+  files?: PendingNativeFile[];
 }
 
 /**
@@ -52,6 +68,10 @@ export class NativeToolBridge {
   private readonly changes: NativeChanges;
   /** A resident's own completions of the changes whose post the agent does not send. */
   private readonly completions: SelfCompletions | undefined;
+  /** Routes only: the pres answered here whose post may still come. */
+  private readonly answered: AnsweredPres | undefined;
+  /** Posts whose pre was taken already, for an answer given before they are recorded (claimPost). */
+  private readonly claimed = new WeakSet<BridgeRequest>();
 
   constructor(
     private readonly governor: Governor,
@@ -60,6 +80,7 @@ export class NativeToolBridge {
   ) {
     this.changes = new NativeChanges(governor, stash, { resident: options.resident === true });
     this.completions = options.resident ? new SelfCompletions(governor.services.logger) : undefined;
+    this.answered = options.routes ? new AnsweredPres(governor.services.workspace.root) : undefined;
   }
 
   private get root(): string {
@@ -70,16 +91,70 @@ export class NativeToolBridge {
    * `signal` aborts when the hook stops waiting: a pending approval is then dropped and the call refused. In a
    * resident, the session's changes whose post will not come are completed first where the call may depend on them.
    */
-  async handle(request: BridgeRequest, signal?: AbortSignal): Promise<BridgeAnswer> {
+  async handle(original: BridgeRequest, signal?: AbortSignal): Promise<BridgeAnswer> {
+    const request = this.options.routes?.requestIntents === false && original.intent_id !== undefined ? { ...original, intent_id: undefined } : original;
+    // Before anything else: a post that is refused moves no completion on and binds nothing.
+    const refused = request.phase === 'post' && !this.claimed.has(original) ? this.refusedPost(request) : undefined;
+    if (refused) return this.refusePost(request, refused, signal);
     const completions = this.completions;
     if (completions) await completions.before(completionMoment(request), request.phase === 'pre' ? () => request.calls : undefined);
-    const answer = await this.answer(request, signal);
+    const kept: PreKept = {};
+    const answer = await this.answer(request, signal, kept);
+    const slot = request.phase === 'pre' && answer.decision !== 'deny' ? this.noteAnswered(request, kept) : undefined;
     if (request.phase === 'pre' && request.unposted && answer.decision !== 'deny' && answer.stop === undefined) {
       const post = this.unpostedPost(request, answer);
-      if (post && completions) completions.track(request.key, request.session_id, post.calls, () => this.complete(post));
+      // Completed here, the call's post is spent: one the agent sends after all is a second post.
+      if (post && completions)
+        completions.track(request.key, request.session_id, post.calls, () => {
+          this.answered?.spend(slot);
+          return this.complete(post);
+        });
       else if (post) this.options.handOff?.(post);
     }
     return answer;
+  }
+
+  /**
+   * For a post answered before it is recorded (earlyPosts.ts): takes its pre now, so the answer can be an allow, and
+   * false when the post would be refused (it is then judged as usual, and refused with its reason).
+   */
+  claimPost(request: BridgeRequest): boolean {
+    if (!this.answered || request.phase !== 'post') return true;
+    if (this.refusedPost(request)) return false;
+    this.claimed.add(request);
+    return true;
+  }
+
+  /** Routes only: why a post is not the post of a pre answered here (taking that pre when it is). */
+  private refusedPost(request: BridgeRequest): ToolError | undefined {
+    const answered = this.answered;
+    if (!answered) return undefined;
+    const intent = this.options.routes?.requestIntents && request.intent_id !== undefined ? request.intent_id : this.governor.services.sessions.boundIntentId(request.session_id);
+    return answered.admit({ request, intent_id: intent }, (key) => this.changes.pendingState(key));
+  }
+
+  /** A refused post: recorded where refusals are (the governance log), nothing traced, and the caller told why. */
+  private async refusePost(request: BridgeRequest, error: ToolError, signal?: AbortSignal): Promise<BridgeAnswer> {
+    const tool = request.native?.tool_name ?? request.calls[0]?.tool ?? 'unknown';
+    // `#post`: never the invocation id of the change it claims to be the post of, which its own record carries.
+    const refused: ToolCallRequest = { session_id: request.session_id, agent: request.agent, invocation_id: `${request.key}#post`, tool, input: {} };
+    await this.governor.run(refused, { mode: 'authorize', askHuman: false, signal, refusal: error });
+    return { decision: 'deny', reason: explain(error) };
+  }
+
+  /** Routes only: notes an answered pre, so its post (and only its post, once) is recorded; its slot. */
+  private noteAnswered(request: BridgeRequest, kept: PreKept): object | undefined {
+    const answered = this.answered;
+    if (!answered) return undefined;
+    const keys = kept.pendingKey !== undefined && kept.pendingKey !== request.key ? [request.key, kept.pendingKey] : [request.key];
+    answered.note(keys, {
+      session_id: request.session_id,
+      agent: request.agent.name,
+      intent_id: this.governor.services.sessions.boundIntentId(request.session_id),
+      ...(kept.pendingKey !== undefined ? { pendingKey: kept.pendingKey } : {}),
+      files: kept.files ?? [],
+    });
+    return answered.slotOf(request.key);
   }
 
   /** Records a change whose post did not come, as that post would have (a resident's own completion, or a worker's). */
@@ -101,7 +176,7 @@ export class NativeToolBridge {
     return { ...pre, phase: 'post', ...(pre.native ? { native: { ...pre.native, event: 'PostToolUse' } } : {}) };
   }
 
-  private async answer(request: BridgeRequest, signal?: AbortSignal): Promise<BridgeAnswer> {
+  private async answer(request: BridgeRequest, signal?: AbortSignal, kept: PreKept = {}): Promise<BridgeAnswer> {
     // Every hook call looks for changes whose post never came (one directory listing when there are none).
     await this.changes.reconcileQuietly(request.phase === 'end' ? { session: request.session_id } : request.phase === 'post' ? { except: request.key } : {});
     if (request.phase === 'end') {
@@ -114,7 +189,7 @@ export class NativeToolBridge {
     if (request.intent_id !== undefined) this.governor.services.sessions.bindIntent(request.session_id, request.intent_id);
     if (request.phase === 'context') return this.lifecycle(request, signal);
     if (request.phase === 'post') return this.post(request, signal);
-    return this.pre(request, signal);
+    return this.pre(request, signal, kept);
   }
 
   /**
@@ -180,7 +255,7 @@ export class NativeToolBridge {
     return `Intent Governor: ${intent.error.message}\n${NO_INTENT_HINT}`;
   }
 
-  private async pre(original: BridgeRequest, signal?: AbortSignal): Promise<BridgeAnswer> {
+  private async pre(original: BridgeRequest, signal: AbortSignal | undefined, kept: PreKept): Promise<BridgeAnswer> {
     let request = original;
     const stale = this.staleUnposted(request);
     if (stale !== undefined) return { decision: 'deny', reason: stale };
@@ -204,7 +279,7 @@ export class NativeToolBridge {
         return answerOf(hooks, { decision: 'allow', context: hooks.context });
       }
     }
-    const answer = await this.judge(request, signal);
+    const answer = await this.judge(request, signal, kept);
     if (!hooks) return answer;
     const context = [hooks.context, answer.context].filter((c): c is string => typeof c === 'string' && c !== '').join('\n\n') || undefined;
     if (answer.decision === 'deny') return answerOf(hooks, { ...answer, context, updatedInput: undefined });
@@ -241,7 +316,7 @@ export class NativeToolBridge {
     return { session_id: request.session_id, agent: request.agent, invocation_id: `${request.key}#0`, tool: native?.tool_name ?? request.calls[0]?.tool ?? 'unknown', input: native?.tool_input ?? {} };
   }
 
-  private async judge(request: BridgeRequest, signal?: AbortSignal): Promise<BridgeAnswer> {
+  private async judge(request: BridgeRequest, signal: AbortSignal | undefined, kept: PreKept): Promise<BridgeAnswer> {
     if (request.unmapped?.foreign) return judgeForeignMcpCall(this.governor, request, { askHuman: this.options.askHuman, signal });
     if (request.unmapped) {
       // Refused (fail closed) and recorded like any refusal, under the agent's own tool name.
@@ -280,11 +355,17 @@ export class NativeToolBridge {
       if (!planned.ok) return { decision: 'deny', reason: `Intent Governor allowed this command to run confined by ${sandbox.kind} and cannot confine it (${planned.reason}), so it is refused (fail closed).` };
       const failed = this.changes.keepConfined(planned.plan);
       if (failed) return { decision: 'deny', reason: failed };
+      kept.pendingKey = planned.plan.entry.key;
+      kept.files = [];
       const confined = { context: [...context, planned.plan.context].join('\n\n'), updatedInput: planned.plan.updatedInput };
       return asks.length ? { decision: 'ask', reason: `Intent Governor asks a human: ${asks.join('; ')}`, ...confined } : { decision: 'allow', ...confined };
     }
     const failed = await this.changes.keep(request, read);
     if (failed) return { decision: 'deny', reason: failed };
+    if (read.files.length) {
+      kept.pendingKey = request.key;
+      kept.files = read.files;
+    }
     if (asks.length) return { decision: 'ask', reason: `Intent Governor asks a human: ${asks.join('; ')}` };
     return { decision: 'allow', context: context.length ? context.join('\n\n') : undefined };
   }
