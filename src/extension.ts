@@ -115,7 +115,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Intent
   );
   await reloadIntents();
   // Agents' native changes this window allowed are on disk until their post event; a closed window leaves them for the next governor.
-  const bridge = new NativeToolBridge(governor, new MemoryBeforeStash(), { askHuman: true, resident: true });
+  // Its routes take any caller with the token: posts only for pres answered here, and the human's pick, never a request's intent.
+  const bridge = new NativeToolBridge(governor, new MemoryBeforeStash(), { askHuman: true, resident: true, routes: { requestIntents: false } });
   context.subscriptions.push(bridge.startReconciling());
   shutdown.add('agent changes', () => bridge.close()); // changes whose post the agent never sends: completed before the trace closes
   mcp = await startMcpHost({
@@ -134,7 +135,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Intent
         governs: (root) => sameFolder(root, services.workspace.root),
         env: process.env,
         intentFromEnv: false,
-        answerPostEarly: postsAnsweredEarly(services.workspace.root, services.governorHome ?? governorHome()),
+        answerPostEarly: postsAnsweredEarly(services.workspace.root, services.governorHome ?? governorHome(), (request) => bridge.claimPost(request)),
         answered: hookTimingsRecorder(process.env),
         logger: services.logger,
       }),

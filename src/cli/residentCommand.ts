@@ -108,7 +108,9 @@ async function serveResident(root: string, idleMs: number, io: CliIO): Promise<n
   const intentMap = new IntentMapKeeper({ workspaceRoot: root, logger, delayMs: INTENT_MAP_DELAY_MS });
   const { governor, close } = await openCliGovernor(root, io.env, { approver: denyingApprover, logger, announce: deferredNotice(home), extra: { intentMap } });
   // A call's pre may have been answered by a one-shot hook process before this one started: its stash is a file.
-  const bridge = new NativeToolBridge(governor, new ResidentBeforeStash(new FileBeforeStash(join(home, 'bridge'))), { askHuman: false, resident: true });
+  // Its routes take any caller with the endpoint's token: a post is recorded only for a pre answered here, and an intent
+  // a call names binds its session as the Node hook's --intent / INTENT_GOVERNOR_INTENT would.
+  const bridge = new NativeToolBridge(governor, new ResidentBeforeStash(new FileBeforeStash(join(home, 'bridge'))), { askHuman: false, resident: true, routes: { requestIntents: true } });
   const reconciling = bridge.startReconciling();
   let lastCall = Date.now();
   let stalled: ((what: string) => void) | undefined;
@@ -130,7 +132,7 @@ async function serveResident(root: string, idleMs: number, io: CliIO): Promise<n
         governs,
         env: io.env,
         intentFromEnv: true,
-        answerPostEarly: postsAnsweredEarly(root, home),
+        answerPostEarly: postsAnsweredEarly(root, home, (request) => bridge.claimPost(request)),
         answered: hookTimingsRecorder(io.env),
         logger,
         // No call waits for a person here: one that outlives its deadline means something in this process is stuck,
