@@ -1,10 +1,13 @@
 import { posix } from 'node:path';
-import { VERDICT_RANK, type Appended, type CommandVerdict, type PathContext, type RuleSink } from './commandRule';
+import { VERDICT_RANK, word, type Appended, type CommandVerdict, type PathContext, type RuleSink } from './commandRule';
 import { lookupRule } from './commandRules';
 import { judgeValue, variableEffect } from './environmentRules';
-import { hookTrustStores, namesSigningKeys, ONLY_A_PERSON, ONLY_A_PERSON_KEYS, runsHooksTrust, runsKeysChange, signingKeysDir, trustStoreAt, type TrustStore } from './hookTrustRules';
+import { governorFileIn, NOT_FOR_AGENTS, type VariableValue } from './governorFilesRule';
+import { governorStores } from './governorStores';
+import { hookTrustStores, ONLY_A_PERSON, ONLY_A_PERSON_KEYS, runsHooksTrust, runsKeysChange, trustStoreAt, type TrustStore } from './hookTrustRules';
+import { treeRead } from './recursiveReaders';
 import { deviceKind, sweepingTarget } from './pathRisk';
-import { parseShell, type ShellWord, type SimpleCommand } from './shellSyntax';
+import { parseShell, type LoopVariable, type ShellWord, type SimpleCommand } from './shellSyntax';
 import { compose, enterEach, resolveIn, STARTING, type Directories } from './workingDirectory';
 
 export type { CommandVerdict } from './commandRule';
@@ -61,10 +64,15 @@ class Analysis {
   private readonly gitDirectories = new Set<string>();
   // Literal values this command line gave shell variables, for a later `export NAME`.
   private readonly variables = new Map<string, ShellWord>();
+  // Variables this command line set to a value only known at run time (read X, X=$(…)).
+  private readonly unknownVariables = new Set<string>();
+  private readonly loopValues = new Map<string, string[]>();
   private readonly trustStores: readonly TrustStore[];
+  private readonly governorStores: readonly TrustStore[];
 
   constructor(private readonly paths: PathContext) {
     this.trustStores = paths.trustStores ?? hookTrustStores();
+    this.governorStores = governorStores({ trustStores: this.trustStores, home: paths.governorHome });
   }
 
   result(): CommandAnalysis {
@@ -86,6 +94,7 @@ class Analysis {
     const parsed = parseShell(source);
     if (!parsed.ok) return this.flag('ask', `${prefix}cannot be parsed (${parsed.error}), so what it runs is unknown`);
     for (const reason of parsed.dynamic) this.flag('ask', `${prefix}uses ${reason}, so what it runs is only known at run time`);
+    parsed.loops.forEach((loop) => this.loop(loop, via === '' ? 'for' : `${via}: for`, compose(base, loop.directories)));
     // What each command ran after unwrapping; pipe readers and substitutions come after what feeds them.
     const ran: string[][] = [];
     parsed.commands.forEach((cmd, index) => {
@@ -115,7 +124,8 @@ class Analysis {
     const shown = display(argv);
     const slot = this.commands.push(argv.map((w) => w.text)) - 1;
     if (runsHooksTrust(argv)) this.flag('denied', `${shown}: ${ONLY_A_PERSON}`);
-    if (runsKeysChange(argv) || namesSigningKeys(argv, signingKeysDir(), this.paths.homeDir)) this.flag('denied', `${shown}: ${ONLY_A_PERSON_KEYS}`);
+    if (runsKeysChange(argv)) this.flag('denied', `${shown}: ${ONLY_A_PERSON_KEYS}`);
+    this.governorFilesOf(argv, appended, shown, dirs);
     if (wrappers > MAX_WRAPPERS) return this.flag('ask', `${shown}: wraps commands more than ${MAX_WRAPPERS} deep`);
     if (name.dynamic) return this.flag('ask', `${shown}: runs a program whose name is only known at run time`);
     const found = lookupRule(name.text);
@@ -163,10 +173,54 @@ class Analysis {
     };
   }
 
+  /**
+   * Every word a program gets may be a path it opens (or hands on: echo … | xargs cat), so each is judged by
+   * where it lands; a program that reads whole trees is judged by what lies below each of its words too.
+   */
+  private governorFilesOf(argv: ShellWord[], appended: Appended | null, shown: string, dirs: Directories): void {
+    const [name, ...args] = argv;
+    const program = name.dynamic ? '' : posix.basename(name.text);
+    const tree = treeRead(program, args);
+    const opens = !NEVER_OPENS.has(program);
+    // The program itself is a path only when written as one (a bare name is looked up in PATH).
+    argv.forEach((w, i) => (i > 0 || w.text.includes('/')) && this.governorFile(w, shown, dirs, { recursive: tree.recursive && i > 0 }, opens));
+    if (tree.fromHere) this.governorFile(word('.'), shown, dirs, { recursive: true }, true);
+    if (tree.recursive && appended && appended.within === null) {
+      this.flag('ask', `${shown}: reads whole folders only known at run time, so whether they hold the governor's own files cannot be checked`);
+    }
+  }
+
+  /** One word judged by the one rule: reaching the governor's own files is denied, not knowing asks. */
+  private governorFile(w: ShellWord, shown: string, dirs: Directories, reach: { recursive: boolean }, opens: boolean): void {
+    const context = { stores: this.governorStores, start: this.paths.cwd ?? this.paths.workspaceRoot ?? process.cwd(), dirs, homeDir: this.paths.homeDir, variable: (name: string) => this.valueOf(name) };
+    const finding = governorFileIn(w, context, reach);
+    if (finding?.kind === 'reaches') this.flag('denied', `${shown}: reaches ${finding.path}, ${finding.holds ? 'a folder holding' : 'in'} ${finding.store.what}: ${NOT_FOR_AGENTS}`);
+    else if (finding?.kind === 'unknown' && opens) this.flag('ask', `${shown}: ${finding.why}, so whether it reaches the governor's own files cannot be checked`);
+  }
+
+  private valueOf(name: string): VariableValue {
+    const looped = this.loopValues.get(name);
+    if (looped) return { kind: 'known', values: looped };
+    const known = this.variables.get(name);
+    if (known) return { kind: 'known', values: [known.text] };
+    return this.unknownVariables.has(name) ? { kind: 'unknown' } : { kind: 'inherited' };
+  }
+
+  /** A for loop's items are words like any other, and its variable holds each of them in turn. */
+  private loop(loop: LoopVariable, shown: string, dirs: Directories): void {
+    loop.items?.forEach((item) => this.governorFile(item, shown, dirs, { recursive: false }, false));
+    if (loop.items && loop.items.every((item) => !item.dynamic)) this.loopValues.set(loop.name, loop.items.map((item) => item.text));
+    else this.unknownVariables.add(loop.name);
+  }
+
   private redirects(cmd: SimpleCommand, shown: string, dirs: Directories): void {
     for (const r of cmd.redirects) {
       const target = r.target;
       const dup = r.op === '>&' && !target.dynamic && /^(\d+|-)$/.test(target.text); // 2>&1, >&-
+      const heredoc = r.op === '<<' || r.op === '<<-';
+      if (!dup && !heredoc) this.governorFile(target, shown, dirs, { recursive: false }, r.op !== '<<<');
+      // A heredoc's lines can be paths another program opens (xargs cat <<EOF).
+      if (r.heredoc) heredocWords(r.heredoc).forEach((w) => this.governorFile(w, shown, dirs, { recursive: false }, false));
       if (WRITE_OPS.has(r.op) || (r.op === '>&' && !dup)) {
         if (!target.dynamic && deviceKind(target.text) === 'discard') continue;
         this.flag('destructive', `${shown}: writes to ${target.text} (${r.op})`);
@@ -207,7 +261,7 @@ class Analysis {
 
   /** A write into where hook trust is kept is never an agent's; relative paths start at the workspace root. */
   private trustStore(path: string, shown: string): void {
-    const store = trustStoreAt(path, this.trustStores, { homeDir: this.paths.homeDir, base: this.paths.workspaceRoot });
+    const store = trustStoreAt(path, this.trustStores, { homeDir: this.paths.homeDir, base: this.paths.cwd ?? this.paths.workspaceRoot });
     if (!store) return;
     // `rm -rf /` or `~` sweeps the store away with everything else: refused for that, not for hook trust.
     const sweeping = sweepingTarget(path, this.paths);
@@ -240,14 +294,20 @@ class Analysis {
     const name = match ? match[1] : assignment.text;
     if (!match || match[2] !== '=') return this.variable(name, null, shown, dirs, persists);
     const value = { text: assignment.text.slice(match[0].length), dynamic: assignment.dynamic };
+    this.governorFile(value, shown, dirs, { recursive: false }, false);
     this.variable(name, value, shown, dirs, persists);
   }
 
   /** A variable gets a value (null: one not visible here); what programs do with it is judged now. */
   private variable(name: string, value: ShellWord | null, shown: string, dirs: Directories, persists: boolean): void {
     if (persists) {
-      if (value && !value.dynamic) this.variables.set(name, value);
-      else this.variables.delete(name);
+      if (value && !value.dynamic) {
+        this.variables.set(name, value);
+        this.unknownVariables.delete(name);
+      } else {
+        this.variables.delete(name);
+        this.unknownVariables.add(name);
+      }
     }
     const effect = variableEffect(name);
     if (!effect) return;
@@ -262,6 +322,14 @@ class Analysis {
     if (VERDICT_RANK[verdict] > VERDICT_RANK[this.verdict]) this.verdict = verdict;
     this.reasons.add(reason);
   }
+}
+
+// Programs that never open the words they are given: a word only known at run time there asks nothing.
+const NEVER_OPENS = new Set(['echo', 'printf', 'test', '[', 'true', 'false', ':', 'seq', 'sleep', 'yes', 'expr', 'kill', 'wait', 'exit', 'return', 'shift', 'set', 'unset', 'export', 'declare', 'typeset', 'local', 'readonly', 'read', 'getopts', 'let']);
+
+/** The words of a heredoc that look like paths (they hold a '/' or start with '~'). */
+function heredocWords(body: ShellWord): ShellWord[] {
+  return body.text.split(/\s+/).filter((t) => t.includes('/') || t.startsWith('~')).map((text) => ({ text, dynamic: body.dynamic }));
 }
 
 // export/declare/local/readonly/typeset: their assignments stay in the shell like bare ones.

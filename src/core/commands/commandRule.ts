@@ -10,6 +10,8 @@ export interface PathContext {
   workspaceRoot?: string; // absolute; `rm -rf <root>` and its ancestors are denied
   homeDir?: string; // expands `~` in write targets; without it `~` targets count as unknowable
   trustStores?: readonly TrustStore[]; // where hook trust is kept, never written by a command; default: hookTrustStores()
+  governorHome?: string; // never read by a command, with the trust stores; default: governorHome()
+  cwd?: string; // absolute: where the command line starts (run_command's cwd); default: workspaceRoot
 }
 
 /** Arguments a program receives at run time that are not in the text (xargs input, find's `{}`). */

@@ -44,18 +44,6 @@ export function runsKeysChange(argv: readonly ShellWord[]): boolean {
   return false;
 }
 
-/**
- * Whether any word names something inside the signing keys folder (reading counts: the private key signs the
- * trace). `~`/`$HOME` are the home directory; any spelling holding `.intent-governor/keys` counts too.
- */
-export function namesSigningKeys(argv: readonly ShellWord[], keysDir: string, homeDir?: string): boolean {
-  const dir = fold(keysDir);
-  return argv.some((word) => {
-    const expanded = fold(homeDir ? word.text.replace(/^(~|\$HOME|\$\{HOME\})(?=\/|$)/, homeDir) : word.text);
-    return expanded === dir || expanded.startsWith(`${dir}/`) || /(^|\/)\.intent-governor\/keys(\/|$)/.test(expanded);
-  });
-}
-
 // `governor hooks` options that take a value (`--workspace DIR`), so the value is not read as the mode.
 const VALUED_OPTIONS = new Set(['--workspace', '--agent']);
 

@@ -24,9 +24,16 @@ export interface SimpleCommand {
   inFunction?: string; // the function whose body holds this command
 }
 
+/** `for NAME in ITEMS`: NAME takes each item in turn (null: the positional parameters, only known at run time). */
+export interface LoopVariable {
+  name: string;
+  items: ShellWord[] | null;
+  directories: Directories; // where the items are expanded, as for a command
+}
+
 export type ShellParse =
   /** `leaves`: where the shell itself may be once the line ran ('' = where it started; null = unknown). */
-  | { ok: true; commands: SimpleCommand[]; dynamic: string[]; leaves: Directories }
+  | { ok: true; commands: SimpleCommand[]; loops: LoopVariable[]; dynamic: string[]; leaves: Directories }
   | { ok: false; error: string };
 
 // Beyond this an agent is not sending a command line but a payload; nobody can review it anyway.
@@ -88,7 +95,7 @@ export function parseShell(command: string): ShellParse {
     if (e instanceof RangeError) return { ok: false, error: 'nested too deeply to analyse' };
     throw e;
   }
-  return { ok: true, commands: collector.commands, dynamic: [...collector.dynamic], leaves };
+  return { ok: true, commands: collector.commands, loops: collector.loops, dynamic: [...collector.dynamic], leaves };
 }
 
 function parseErrorText(e: unknown): string {
@@ -99,6 +106,7 @@ function parseErrorText(e: unknown): string {
 
 class Collector {
   readonly commands: SimpleCommand[] = [];
+  readonly loops: LoopVariable[] = [];
   readonly dynamic = new Set<string>();
   // Once the script sets CDPATH, `cd name` may land in any directory it lists.
   private cdpath = false;
@@ -166,6 +174,11 @@ class Collector {
 
   /** if, while, for, case, …: a cd in their bodies may or may not happen, any number of times. */
   private compound(cmd: ShNode, ctx: Context): Outcome {
+    if (shSyntax().NodeType(cmd) === 'ForClause' && shSyntax().NodeType(cmd.Loop) === 'WordIter') {
+      const loop = cmd.Loop;
+      const items = loop.InPos?.IsValid() ? (loop.Items as ShNode[]).flatMap((w) => expandWord(w, this.src)) : null;
+      this.loops.push({ name: String(loop.Name.Value), items, directories: directoriesOf(ctx.places) });
+    }
     if (!this.changesDirectory(cmd)) {
       this.nested(cmd, ctx);
       return stays(ctx.places);

@@ -1,4 +1,5 @@
 import { homedir } from 'node:os';
+import { resolve } from 'node:path';
 import type { ChangeClass, ClassifiedFile } from '../changeClass/changeClass';
 import { classifyChange } from '../changeClass/classifyChange';
 import { contentHash } from '../contentHash';
@@ -192,6 +193,9 @@ export class CallFacts {
 
   /** The parsed and classified command of a run_command call. */
   command(): CommandAnalysis {
-    return (this.commandMemo ??= analyzeCommand(String(this.input.command ?? ''), { workspaceRoot: this.services.workspace.root, homeDir: homedir() }));
+    const root = this.services.workspace.root;
+    // Relative paths start where the command does; the cwd itself is canonicalised with the call's other paths.
+    const cwd = typeof this.input.cwd === 'string' ? resolve(root, this.input.cwd) : root;
+    return (this.commandMemo ??= analyzeCommand(String(this.input.command ?? ''), { workspaceRoot: root, cwd, homeDir: homedir() }));
   }
 }

@@ -94,9 +94,12 @@ describe('hook trust is a person’s: the command policy refuses it to agents', 
     }
   });
 
-  it('reading the stores is not refused for it (only writes decide what runs)', () => {
+  it('reading the stores is refused as reading the governor’s own files, not as trusting hooks', () => {
     for (const command of ['cat ~/.intent-governor/hooks.json', 'ls ~/.config/intent-governor/hook-approvals']) {
-      assert.notEqual(verdictOf(command).verdict, 'denied', command);
+      const analysis = verdictOf(command);
+      assert.equal(analysis.verdict, 'denied', command);
+      assert.ok(analysis.reasons.some((r) => r.includes("the governor's own files")), analysis.reasons.join('\n'));
+      assert.ok(!analysis.reasons.some((r) => r.includes('may trust hooks')), analysis.reasons.join('\n'));
     }
   });
 
@@ -155,14 +158,14 @@ describe('run_command through the governor refuses hook trust to an agent', () =
     assert.equal(await new FileHookApprovals(store).isApproved(h.root, 'sha256:x'), false);
   });
 
-  it('a write the text cannot place (cwd inside a workspace that holds the store) is refused once the path is resolved', async () => {
+  it('a write from a cwd inside a workspace that holds the store is placed from that cwd and refused', async () => {
     // The anchors (and so the approvals) inside the workspace, inside the intent's scope: only the real path tells.
     process.env.INTENT_GOVERNOR_ANCHOR_DIR = join(h.root, 'src', 'auth', 'cfg', 'anchors');
     await h.file('src/auth/cfg/hook-approvals/.keep', '');
     const result = await h.call('run_command', { command: 'touch hook-approvals/abc.json', cwd: 'src/auth/cfg' });
     assert.equal(codeOf(result), 'COMMAND_DENIED');
     assert.ok(!result.ok);
-    assert.match(result.error.message, /'src\/auth\/cfg\/hook-approvals\/abc\.json', which is in the hook approvals store: only a person at a terminal may trust hooks/);
+    assert.match(result.error.message, /writes hook-approvals\/abc\.json, in the hook approvals store: only a person at a terminal may trust hooks/);
     assert.equal(h.approver.requests.length, 0);
   });
 });
