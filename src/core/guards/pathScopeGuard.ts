@@ -1,3 +1,4 @@
+import { governorFileRefusal } from '../commands/governorFilesRule';
 import { validateScopePattern } from '../intents/scopePattern';
 import { protectedPathError, protectedPatternFor } from '../paths/protectedPaths';
 import { matchScope, scopeViolationError } from '../policy/scope';
@@ -5,8 +6,8 @@ import { toolError } from '../toolError';
 import type { PreHook } from '../pipeline/hookTypes';
 
 /**
- * Every path goes through the one canonicaliser; writes must also miss the protected paths and hit the
- * bound intent's owned_scope. Scope-expansion globs are checked here too, before a human is asked.
+ * Every path goes through the one canonicaliser and stays out of the governor's own files (the rule the command
+ * policy applies to every word); writes must also miss the protected paths and hit the bound intent's owned_scope. Scope-expansion globs are checked here too, before a human is asked.
  */
 export const pathScopeGuard: PreHook = {
   name: 'path-scope-guard',
@@ -22,6 +23,13 @@ export const pathScopeGuard: PreHook = {
     }
     const paths = await facts.paths();
     if (!paths.ok) return { decision: { kind: 'deny', error: paths.error } };
+    // No path of any call may be the governor's own files; a recursive listing without a path lists the root.
+    const recursive = facts.input.recursive === true;
+    const named = recursive && !paths.value.some((p) => p.field === 'path') ? [...paths.value, { abs: facts.services.workspace.root, rel: '' }] : paths.value;
+    for (const target of named) {
+      const refusal = governorFileRefusal(target.abs, target.rel, { recursive });
+      if (refusal) return { decision: { kind: 'deny', error: refusal } };
+    }
     const writes = paths.value.filter((p) => p.purpose === 'write');
     if (writes.length === 0) return { decision: { kind: 'allow' } };
     const intent = await facts.boundIntent();
