@@ -76,12 +76,13 @@ describe('resident governor: a post is recorded only as the post of a pre it ans
   }
 
   /** What the token holder does: reads the endpoint file and calls a route itself, with headers of its choosing. */
-  async function forge(path: string, body: unknown, headers: Record<string, string> = {}): Promise<string> {
+  async function forge(path: string, body: unknown, headers: Record<string, string> = {}, status = 200): Promise<string> {
     const endpoint = readResidentEndpoint(w.home, w.h.root);
     assert.ok(endpoint, 'the endpoint file is there');
     const response = await fetch(`http://127.0.0.1:${endpoint.port}${path}`, { method: 'POST', headers: { Authorization: `Bearer ${endpoint.token}`, 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) });
-    assert.equal(response.status, 200);
-    return response.text();
+    const text = await response.text();
+    assert.equal(response.status, status, text);
+    return text;
   }
 
   /** A Claude Code hook event sent to /agent-hook as the launcher would, under the intent the caller names. */
@@ -101,11 +102,12 @@ describe('resident governor: a post is recorded only as the post of a pre it ans
     return { code: run.code, report: JSON.parse(run.stdout) as Record<string, unknown> };
   }
 
-  /** The genuine call: its pre through the door, the tool's write, its post through the door. */
-  async function genuineWrite(): Promise<void> {
+  /** The genuine call: its pre through the door, then (`between` done) the tool's write and its post through the door. */
+  async function genuineWrite(between?: () => Promise<void>): Promise<void> {
     const pre = await callHook(claude('pre-write-in-scope'));
     assert.equal(pre.code, 0, `${pre.stdout}\n${pre.stderr}\n${readLog()}`);
     assert.doesNotMatch(pre.stdout, /"permissionDecision":"deny"/u);
+    await between?.();
     writeFileSync(join(w.h.root, TOKEN_FILE), AGENT_CONTENT);
     const post = await callHook(claude('post-write-in-scope'));
     assert.equal(post.code, 0, post.stderr);
@@ -127,24 +129,23 @@ describe('resident governor: a post is recorded only as the post of a pre it ans
     assert.deepEqual(await refusalsLogged(), []);
   });
 
-  it('a forged post (invented agent, session, intent; or the genuine call id under another session) is refused: no record, the refusal logged, verify shows only the genuine record', async () => {
+  it('a forged post (invented agent, session, intent; or the genuine call under another intent) is refused: no record, the refusal logged, verify shows only the genuine record', async () => {
     const post = JSON.parse(claude('post-write-in-scope')) as Record<string, unknown>;
-    // Before the genuine post: the genuine call id, but another session (and intent): it must not take the genuine post's place.
-    const early = await forgeAgentHook({ ...post, session_id: 'invented-session' }, 'docs');
-    await genuineWrite();
+    // Between the genuine pre and post: the genuine call (its session and id) under another intent. It must not take
+    // the genuine post's place, nor bind the session to that intent.
+    let early = '';
+    await genuineWrite(async () => {
+      early = await forgeAgentHook(post, 'docs');
+    });
     await eventually('the genuine change is recorded', () => recordsOf(TOKEN_FILE).length === 1);
     const genuine = records().length;
 
     // The token holder writes a file and has it recorded under an agent, session and intent it made up.
     writeFileSync(join(w.h.root, 'src/auth/forged.ts'), 'export const forged = true;\n');
-    const raw = await forge(HOOK_PATH, {
-      phase: 'post',
-      session_id: 'mallory:session-1',
-      agent: { name: 'Invented Agent', model_id: 'made-up' },
-      key: 'mallory:session-1:toolu_invented',
-      intent_id: 'docs',
-      calls: [{ tool: 'write_file', input: { path: join(w.h.root, 'src/auth/forged.ts'), content: 'export const forged = true;\n' } }],
-    });
+    const forgedWrite = [{ tool: 'write_file', input: { path: join(w.h.root, 'src/auth/forged.ts'), content: 'export const forged = true;\n' } }];
+    // An agent no door speaks for (and a model id no door sends) is turned away at the route, as a malformed request.
+    const invented = await forge(HOOK_PATH, { phase: 'post', session_id: 'mallory:session-1', agent: { name: 'Invented Agent', model_id: 'made-up' }, key: 'mallory:session-1:toolu_invented', intent_id: 'docs', calls: forgedWrite }, {}, 400);
+    const raw = await forge(HOOK_PATH, { phase: 'post', session_id: 'claude:invented-session', agent: { name: 'claude-code' }, key: 'claude:invented-session:toolu_invented', intent_id: 'docs', calls: forgedWrite });
     const viaDoor = await forgeAgentHook({ ...post, session_id: 'invented-session', tool_use_id: 'toolu_invented', tool_input: { file_path: join(w.h.root, 'src/auth/forged.ts'), content: 'export const forged = true;\n' } }, 'docs');
 
     // The session's next call waits for any recording still under way: after it, nothing more can land.
@@ -152,8 +153,10 @@ describe('resident governor: a post is recorded only as the post of a pre it ans
     assert.equal(records().length, genuine, JSON.stringify(records(), null, 1));
     assert.deepEqual(recordsOf('src/auth/forged.ts'), []);
     assert.ok(!JSON.stringify(records()).includes('Invented Agent'));
+    assert.equal((recordsOf(TOKEN_FILE)[0].metadata as { intent_id?: string }).intent_id, 'auth-refactor', 'the forged intent bound nothing');
     // Each caller is told it was refused, and why; each refusal is in the governance log.
-    assert.match(early, /"decision":"block".*UNMATCHED_POST.*session, intent differs/u, early);
+    assert.match(early, /"decision":"block".*UNMATCHED_POST.*its intent differs/u, early);
+    assert.match(invented, /not one an agent door sends/u);
     assert.equal((JSON.parse(raw) as { decision: string }).decision, 'deny', raw);
     assert.match(raw, /UNMATCHED_POST.*answered no pre/u);
     assert.match(viaDoor, /"decision":"block".*UNMATCHED_POST/u, viaDoor);
