@@ -35,7 +35,7 @@ type Relation = 'in' | 'holds';
  * against the stores' names and against what the filesystem holds (a link a wildcard crosses).
  */
 export function storeReached(absolute: string, stores: readonly TrustStore[], reach: Reach): StoreReach {
-  const places = stores.flatMap((store) => unique([store.path, physical(store.path)]).map((path) => ({ store, segments: segmentsOf(fold(path)) })));
+  const places = placesOf(stores);
   const hit = (candidate: string, glob: boolean): StoreReach => {
     const segments = segmentsOf(fold(candidate));
     const relations = places.map((p) => ({ store: p.store, relation: glob ? globReaches(segments, p.segments, reach) : literalReaches(segments, p.segments, reach) }));
@@ -54,6 +54,20 @@ export function storeReached(absolute: string, stores: readonly TrustStore[], re
   const matches = expand(physical(prefix), pattern);
   if (matches === null) return { kind: 'too-many' };
   return matches.map((m) => hit(physical(m), false)).find(Boolean);
+}
+
+interface Place {
+  store: TrustStore;
+  segments: string[];
+}
+
+// Each list's stores as written and as their links resolve, once per list: one command line asks for every word.
+const resolvedPlaces = new WeakMap<readonly TrustStore[], Place[]>();
+
+function placesOf(stores: readonly TrustStore[]): Place[] {
+  let places = resolvedPlaces.get(stores);
+  if (!places) resolvedPlaces.set(stores, (places = stores.flatMap((store) => unique([store.path, physical(store.path)]).map((path) => ({ store, segments: segmentsOf(fold(path)) })))));
+  return places;
 }
 
 /** `path` is a store or lies in one; a recursive reader also reaches a store below it. */
