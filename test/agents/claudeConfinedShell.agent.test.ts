@@ -5,6 +5,7 @@ import { contentHash } from '../../src/core/contentHash';
 import { builtGovernor, governorHomes, orchestrationJsonl, removeAgentTemp, seedAgentWorkspace } from './agentWorkspace';
 import { startScriptedAnthropic, type ScriptStep, type ScriptedAnthropic } from '../support/scriptedAnthropic';
 import { sandboxOrSkip } from '../support/sandboxes';
+import { assertPlantedHooksGone, PLANTED_HOOKS } from './confinedShellChecks';
 import { ensureBuilt, provisionedClaude, runClaude, type ClaudeRun } from './claudeCodeDriver';
 
 /**
@@ -78,6 +79,11 @@ describe("agents: Claude Code's Bash runs confined by the sandbox (updatedInput)
     // The link it made inside the scope is on record.
     assert.ok(lstatSync(join(ws, 'src/auth/o')).isSymbolicLink());
     assert.deepEqual(lastRecord()?.files.map((f) => f.path), ['src/auth/o']);
+  });
+
+  it('a planted agent hook never lands: not in the scope folder (read-only placeholder), not in a folder the command made (removed, on record)', async () => {
+    const { model } = await play([bash(PLANTED_HOOKS), { text: 'done' }]);
+    assertPlantedHooksGone(ws, model.toolResults());
   });
 
   it('a write whose target only exists at run time and an interpreter writing outside leave every other file byte-identical', async () => {

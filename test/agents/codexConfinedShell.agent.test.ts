@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { join } from 'node:path';
 import { builtGovernor, governorHomes, removeAgentTemp, seedAgentWorkspace } from './agentWorkspace';
-import { assertConfinedWriteRecorded, assertEscapesFailed, ESCAPES, escapeTargets, IN_SCOPE_WRITE } from './confinedShellChecks';
+import { assertConfinedWriteRecorded, assertEscapesFailed, assertPlantedHooksGone, ESCAPES, escapeTargets, IN_SCOPE_WRITE, PLANTED_HOOKS } from './confinedShellChecks';
 import { startScriptedOpenAI, type ScriptStep, type ScriptedOpenAI } from '../support/scriptedOpenAI';
 import { sandboxOrSkip } from '../support/sandboxes';
 import { ensureBuilt } from './claudeCodeDriver';
@@ -59,5 +59,10 @@ describe("agents: Codex CLI's exec_command runs confined by the sandbox (updated
     const before = escapeTargets(ws);
     const model = await play([...ESCAPES.map(exec), { text: 'done' }]);
     assertEscapesFailed(ws, before, model.toolResults());
+  });
+
+  it('a planted agent hook never lands: not in the scope folder (read-only placeholder), not in a folder the command made (removed, on record)', async () => {
+    const model = await play([exec(PLANTED_HOOKS), { text: 'done' }]);
+    assertPlantedHooksGone(ws, model.toolResults());
   });
 });

@@ -41,3 +41,21 @@ export function assertEscapesFailed(ws: string, before: Buffer[], results: unkno
   assert.ok(lstatSync(join(ws, 'src/auth/o')).isSymbolicLink());
   assert.equal(existsSync(join(ws, 'src/auth/o/active_intents.yaml')), true, 'the link leads to the plan, which it could not change');
 }
+
+/**
+ * An agent hook planted in the scope folder (a read-only placeholder refuses it) and a repository made in a new
+ * folder (removed by the after-check, on record), next to an ordinary write that lands.
+ */
+export const PLANTED_HOOKS = 'd=src/auth; mkdir -p $d/.claude; echo "{}" > $d/.claude/settings.json; mkdir -p $d/n/.git && echo "[core] fsmonitor = evil" > $d/n/.git/config; echo ok > $d/n/ok.ts';
+
+/** Neither planted path is on disk, the refusal is in the governance log, and the ordinary write is the record. */
+export function assertPlantedHooksGone(ws: string, results: unknown[]): void {
+  assert.equal(existsSync(join(ws, 'src/auth/.claude')), false, JSON.stringify(results));
+  assert.equal(existsSync(join(ws, 'src/auth/n/.git')), false, JSON.stringify(results));
+  assert.equal(readFileSync(join(ws, 'src/auth/n/ok.ts'), 'utf8'), 'ok\n');
+  assert.match(JSON.stringify(results[0]), /Read-only file system/u, JSON.stringify(results));
+  const refusal = orchestrationJsonl(ws, 'governance_log.jsonl').find((r) => (r as { code?: string }).code === 'PROTECTED_PATH') as { paths?: string[] } | undefined;
+  assert.deepEqual(refusal?.paths, ['src/auth/n/.git'], JSON.stringify(orchestrationJsonl(ws, 'governance_log.jsonl')));
+  const record = orchestrationJsonl(ws, 'agent_trace.jsonl').at(-1) as { metadata: { files: { path: string }[] } } | undefined;
+  assert.deepEqual(record?.metadata.files.map((f) => f.path), ['src/auth/n/ok.ts']);
+}

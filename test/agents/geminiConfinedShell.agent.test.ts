@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { join } from 'node:path';
 import { builtGovernor, governorHomes, removeAgentTemp, seedAgentWorkspace } from './agentWorkspace';
-import { assertConfinedWriteRecorded, assertEscapesFailed, ESCAPES, escapeTargets, IN_SCOPE_WRITE } from './confinedShellChecks';
+import { assertConfinedWriteRecorded, assertEscapesFailed, assertPlantedHooksGone, ESCAPES, escapeTargets, IN_SCOPE_WRITE, PLANTED_HOOKS } from './confinedShellChecks';
 import { startScriptedGemini, type ScriptedGemini, type ScriptStep } from '../support/scriptedGemini';
 import { sandboxOrSkip } from '../support/sandboxes';
 import { ensureBuilt } from './claudeCodeDriver';
@@ -57,5 +57,10 @@ describe("agents: Gemini CLI's run_shell_command runs confined by the sandbox (t
     const before = escapeTargets(ws);
     const model = await play([...ESCAPES.map(shell), { text: 'done' }]);
     assertEscapesFailed(ws, before, model.toolResults());
+  });
+
+  it('a planted agent hook never lands: not in the scope folder (read-only placeholder), not in a folder the command made (removed, on record)', async () => {
+    const model = await play([shell(PLANTED_HOOKS), { text: 'done' }]);
+    assertPlantedHooksGone(ws, model.toolResults());
   });
 });
