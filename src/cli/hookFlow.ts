@@ -9,6 +9,7 @@ import { closeHookCall, openHookCall, refuseHookCall } from '../core/agents/hook
 import { governorHome } from '../core/paths/governorHome';
 import { parseCliArgs, usageError } from './cliArgs';
 import type { CliIO } from './cliCommand';
+import type { HookWatchdog } from './hookWatchdog';
 
 /**
  * `governor hook`'s flow up to the decision: read, parse and map the payload, ask a running extension. Kept
@@ -64,8 +65,14 @@ export interface HookOptions {
 
 export const HOOK_USAGE = USAGE;
 
+/**
+ * Keeps --timeout-ms from another thread (hookWatchdog.ts): given by the process entries, never by code that runs
+ * inside another process (it writes to fds 1 and 2 and ends the process). `deadline` is a Date.now() time.
+ */
+export type ArmWatchdog = (deadline: number, reply: HookReply) => HookWatchdog;
+
 /** Runs `governor hook <agent> …` and returns the exit code; `headless` decides when no extension runs. */
-export async function runHookFlow(args: string[], io: CliIO, headless: HeadlessDecider): Promise<number> {
+export async function runHookFlow(args: string[], io: CliIO, headless: HeadlessDecider, armWatchdog?: ArmWatchdog): Promise<number> {
   {
     const parsed = parseCliArgs(args, { workspace: { type: 'string' }, intent: { type: 'string' }, 'timeout-ms': { type: 'string' }, headless: { type: 'boolean' } }, true);
     const dialect = parsed.ok ? DIALECTS[parsed.positionals[0] ?? ''] : undefined;
@@ -85,19 +92,31 @@ export async function runHookFlow(args: string[], io: CliIO, headless: HeadlessD
       timeoutMs,
       deadline: deadline.signal,
     };
+    const lateReply = refuseHookCall(dialect, `Intent Governor did not decide within ${timeoutMs} ms, so the call is refused (fail closed).`);
+    const deadlineAt = Date.now() + timeoutMs;
+    // Armed when this process starts judging the call itself (the plan's globs, the command rules): from there the
+    // deadline holds even when this thread's event loop does not. Reading, mapping and relaying to a running
+    // extension leave the loop free, and a worker's boot on every relayed call would cost more than all of them.
+    let watchdog: HookWatchdog | undefined;
+    const judged: HeadlessDecider = (...call) => {
+      watchdog ??= armWatchdog?.(deadlineAt, lateReply);
+      return headless(...call);
+    };
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<HookReply>((done) => {
       timer = setTimeout(() => {
         deadline.abort();
-        done(refuseHookCall(dialect, `Intent Governor did not decide within ${timeoutMs} ms, so the call is refused (fail closed).`));
+        done(lateReply);
       }, timeoutMs);
       timer.unref();
     });
-    const work = answerHook(dialect, options, io, headless).catch((error: unknown) =>
+    const work = answerHook(dialect, options, io, judged).catch((error: unknown) =>
       refuseHookCall(dialect, `Intent Governor failed while checking this call (${error instanceof Error ? error.message : String(error)}), so it is refused (fail closed).`),
     );
     const reply = await Promise.race([work, timedOut]);
     clearTimeout(timer);
+    // The watchdog answered first and is ending the process: a second answer would garble the agent's.
+    if (watchdog && !watchdog.claim()) return new Promise<number>(() => undefined);
     return print(io, reply);
   }
 }

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type * as CodeCache from './codeCache';
 import { governorHome, runHookFlow, type HeadlessDecider } from './hookFlow';
+import { armHookWatchdog } from './hookWatchdog';
 import { exitAfterOutput, processIO } from './processIO';
 import { askStartingResident, startResident } from './residentStarter';
 
@@ -64,7 +65,7 @@ if (require.main === module) {
     process.stderr.write("Intent Governor blocked this call: usage is 'node hook.js hook <agent> [options]'.\n");
     exitAfterOutput(2);
   } else {
-    runHookFlow(rest, io, loadHeadless).then(exitAfterOutput, (error: unknown) => {
+    runHookFlow(rest, io, loadHeadless, armHookWatchdog).then(exitAfterOutput, (error: unknown) => {
       // Exit 2 blocks the call in every agent we serve: a crash never lets a tool through.
       process.stderr.write(`Intent Governor blocked this call: internal error (${error instanceof Error ? error.message : String(error)}).\n`);
       exitAfterOutput(2);
