@@ -22,6 +22,7 @@ import { fireConfigChanges, HookFileChanges } from '../core/userHooks/configChan
 import { physicalPath, sameFolder } from '../core/paths/sameFolder';
 import { parseCliArgs, usageError, workspaceFrom } from './cliArgs';
 import { openCliGovernor } from './cliGovernor';
+import { watchEventLoop } from './eventLoopWatchdog';
 import { residentStartMarker } from './residentStarter';
 import { readIntentsAhead, tierResidentCode } from './residentWarmStart';
 import type { CliCommand, CliIO } from './cliCommand';
@@ -53,6 +54,12 @@ const FORCED_EXIT_MS = 15_000;
 
 /** How often it looks whether it should still serve, and whether a hooks file changed. */
 const WATCH_MS = 1_000;
+
+/**
+ * How long its event loop may stand still before a watchdog thread kills it (INTENT_GOVERNOR_RESIDENT_STALL_MS): a
+ * judgment stuck that long in JavaScript already failed every waiting call, and would hold every later one forever.
+ */
+const DEFAULT_STALL_MS = 15_000;
 
 /** A log file under the governor's home: the resident has no terminal. */
 function fileLogger(file: string, root: string): Logger {
@@ -100,6 +107,12 @@ async function serveResident(root: string, idleMs: number, io: CliIO): Promise<n
     return 0;
   }
   const lease = attempt.lease;
+  const stallMs = Math.max(1_000, Number(io.env.INTENT_GOVERNOR_RESIDENT_STALL_MS) || DEFAULT_STALL_MS);
+  const watchdog = watchEventLoop({
+    stallMs,
+    logFile: join(runDir, 'resident.log'),
+    message: `${root}: stopping: the event loop stood still for ${stallMs} ms (something in this process is stuck), so the process is killed; the next hook call starts a fresh governor`,
+  });
   // Hooks name the folder as the shell sees it (physical) and as the agent gives it: answer for both spellings.
   const roots = new Set([root, physicalPath(root) ?? root]);
   const governs = (candidate: string) => sameFolder(candidate, root);
@@ -199,5 +212,6 @@ async function serveResident(root: string, idleMs: number, io: CliIO): Promise<n
   await intentMap.flush();
   await close();
   await lease.release();
+  watchdog.dispose();
   return 0;
 }
