@@ -1,5 +1,7 @@
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { describeProblem, readRegularFile } from '../core/io/regularFile';
+import { MAX_WORKSPACE_READ_BYTES } from '../core/nodeWorkspace';
 import { blameFile, type BlameLine } from '../core/trace/traceBlame';
 import { traceFilePath } from '../core/trace/traceFiles';
 import { ECHO_LIMIT, echoArg, parseCliArgs, usageError } from './cliArgs';
@@ -39,14 +41,20 @@ export const blameCommand: CliCommand = {
       return 2;
     }
     const rel = relative(root, absolute);
-    let content: string;
-    try {
-      content = await readFile(absolute, 'utf8');
-    } catch (error) {
-      io.stderr(`governor blame: cannot read ${echoArg(absolute)} (${(error as NodeJS.ErrnoException).code ?? String(error)}).\n`);
+    // A regular file only, opened without blocking: a FIFO or a device at FILE would hold the command forever.
+    const read = await readRegularFile(absolute, { maxBytes: MAX_WORKSPACE_READ_BYTES });
+    if (!read.ok) {
+      io.stderr(`governor blame: cannot read ${echoArg(absolute)} (${describeProblem('it', read.problem)}; ${read.problem.errno}).\n`);
       return 2;
     }
-    const lines = await blameFile(traceFilePath(root), rel.split(sep).join('/'), content);
+    const content = read.bytes.toString('utf8');
+    let lines: BlameLine[];
+    try {
+      lines = await blameFile(traceFilePath(root), rel.split(sep).join('/'), content);
+    } catch (error) {
+      io.stderr(`governor blame: cannot read the trace ${echoArg(traceFilePath(root))} (${error instanceof Error ? error.message : String(error)}).\n`);
+      return 2;
+    }
     if (parsed.values.json) io.stdout(`${JSON.stringify(lines, null, 2)}\n`);
     else io.stdout(formatBlame(lines));
     return 0;

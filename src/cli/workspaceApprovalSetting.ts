@@ -1,8 +1,11 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, type ParseError } from 'jsonc-parser';
 import { resolveApprovalSetting, type ApprovalSetting } from '../core/approval/approvalPolicy';
+import { describeProblem, readRegularFileSync } from '../core/io/regularFile';
 import type { Logger } from '../core/logger';
+
+/** A settings file past this is not one a person wrote. */
+const MAX_SETTINGS_BYTES = 4 * 1024 * 1024;
 
 /**
  * The approval mode a CLI door (decide, mcp, a hook process, the resident governor) applies: the same setting the
@@ -12,12 +15,13 @@ import type { Logger } from '../core/logger';
  */
 export function workspaceApprovalSetting(root: string, logger?: Logger): ApprovalSetting {
   const file = join(root, '.vscode', 'settings.json');
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    return resolveApprovalSetting(undefined, undefined); // no settings file: the default
+  // A regular file only, opened without blocking: a FIFO placed there would otherwise hang every CLI door.
+  const read = readRegularFileSync(file, { maxBytes: MAX_SETTINGS_BYTES });
+  if (!read.ok) {
+    if (read.problem.kind !== 'missing') logger?.warn(`${describeProblem(file, read.problem)}; the approval setting is the default`);
+    return resolveApprovalSetting(undefined, undefined); // no settings file: the default (which asks)
   }
+  const text = read.bytes.toString('utf8');
   const errors: ParseError[] = [];
   const settings: unknown = parse(text, errors, { allowTrailingComma: true });
   if (errors.length > 0 || typeof settings !== 'object' || settings === null) {

@@ -1,5 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { errnoOf } from '../ioError';
+import { openRegularFile, problemError } from './regularFile';
 
 /** One line of a JSONL file; `complete` is false only for a last line with no newline (a torn append). */
 export interface FileLine {
@@ -34,7 +35,13 @@ export async function* readLines(path: string, from: LinePosition = { offset: 0,
  */
 export async function* readLineBatches(path: string, from: LinePosition = { offset: 0, line: 0 }, to?: number): AsyncGenerator<FileLine[]> {
   if (to !== undefined && to <= from.offset) return;
-  const stream = createReadStream(path, { highWaterMark: 1 << 20, start: from.offset, ...(to !== undefined ? { end: to - 1 } : {}) });
+  // A regular file only: a FIFO or a device at a log's name would hold the read (and its thread) forever.
+  const opened = openRegularFile(path, { maxBytes: Number.MAX_SAFE_INTEGER });
+  if (!opened.ok) {
+    if (opened.problem.errno === 'ENOENT') return; // as below: no file, no lines
+    throw problemError(path, opened.problem);
+  }
+  const stream = createReadStream('', { fd: opened.fd, highWaterMark: 1 << 20, start: from.offset, ...(to !== undefined ? { end: to - 1 } : {}) });
   let carry: Buffer[] = [];
   let carryBytes = 0;
   let offset = from.offset;

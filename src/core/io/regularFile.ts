@@ -85,9 +85,17 @@ export function problemError(name: string, problem: RegularFileProblem): NodeJS.
   return Object.assign(new Error(describeProblem(name, problem)), { code: problem.errno, path: name });
 }
 
-type Opened = { ok: true; fd: number; stats: Stats } | { ok: false; problem: RegularFileProblem };
+export type OpenedRegularFile = { ok: true; fd: number; stats: Stats } | { ok: false; problem: RegularFileProblem };
 
-function openChecked(path: string, options: RegularFileOptions): Opened {
+/**
+ * The checks above on an open descriptor the caller reads itself (a stream over a log) and must close; open without
+ * blocking, so a FIFO is refused at once. `maxBytes` caps the size seen at the open.
+ */
+export function openRegularFile(path: string, options: RegularFileOptions): OpenedRegularFile {
+  return openChecked(path, options);
+}
+
+function openChecked(path: string, options: RegularFileOptions): OpenedRegularFile {
   let fd: number;
   try {
     fd = openSync(path, OPEN_FLAGS | (options.noFollow ? NO_FOLLOW : 0));

@@ -1,7 +1,8 @@
 import type { KeyObject } from 'node:crypto';
-import { lstat, mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errnoOf } from '../ioError';
+import { problemError, readRegularFile } from '../io/regularFile';
 import { keyIdOf, parsePublicKey, signerNameProblem } from './signingKey';
 
 /**
@@ -64,10 +65,14 @@ async function readPubFiles(root: string, dir: string, status: PublishedSigner['
 
 /** A regular file (a link could point anywhere outside review) holding one Ed25519 PEM public key. */
 async function readPubFile(path: string): Promise<KeyObject | string> {
-  const stat = await lstat(path);
-  if (!stat.isFile()) return 'not a regular file (a link or a folder): not trusted';
-  if (stat.size > MAX_PUB_BYTES) return `${stat.size} bytes, too big for a public key: not trusted`;
-  const key = parsePublicKey(await readFile(path, 'utf8'));
+  // Checked on what was opened (no link followed, without blocking on a FIFO), not on an lstat before the open.
+  const read = await readRegularFile(path, { maxBytes: MAX_PUB_BYTES, noFollow: true });
+  if (!read.ok) {
+    if (read.problem.kind === 'too_large') return `${read.problem.size} bytes, too big for a public key: not trusted`;
+    if (read.problem.kind === 'not_regular') return 'not a regular file (a link or a folder): not trusted';
+    throw problemError(path, read.problem);
+  }
+  const key = parsePublicKey(read.bytes.toString('utf8'));
   return typeof key === 'string' ? `${key}: not trusted` : key;
 }
 
