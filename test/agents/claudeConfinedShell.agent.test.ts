@@ -86,6 +86,20 @@ describe("agents: Claude Code's Bash runs confined by the sandbox (updatedInput)
     assertPlantedHooksGone(ws, model.toolResults());
   });
 
+  it('a background Bash (run_in_background) whose write lands after its post is recorded under that Bash call once its sandbox ends', async () => {
+    const { model } = await play([
+      { tool: 'Bash', input: { command: 'sleep 1.5; echo late > src/auth/late.txt', description: 'later', run_in_background: true } },
+      bash('sleep 4; echo waited'),
+      { text: 'done' },
+    ]);
+    assert.equal(readFileSync(join(ws, 'src/auth/late.txt'), 'utf8'), 'late\n', JSON.stringify(model.toolResults()));
+    const records = orchestrationJsonl(ws, 'agent_trace.jsonl') as { metadata: { invocation_id?: string; files?: { path: string; after_hash?: string }[] } }[];
+    const late = records.filter((r) => r.metadata.files?.some((f) => f.path === 'src/auth/late.txt'));
+    assert.equal(late.length, 1, JSON.stringify(records.map((r) => r.metadata)));
+    assert.match(String(late[0].metadata.invocation_id), /toolu_scripted_1#0$/, 'under the background Bash call');
+    assert.equal(late[0].metadata.files?.[0].after_hash, contentHash('late\n'));
+  });
+
   it('a write whose target only exists at run time and an interpreter writing outside leave every other file byte-identical', async () => {
     const invoice = snapshot('src/billing/invoice.ts');
     const { model } = await play([

@@ -1,11 +1,13 @@
 import { lstatSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { contentHash } from '../contentHash';
+import { readLastLines } from '../io/lastLines';
 import { readRegularFileSync } from '../io/regularFile';
 import { diffSnapshots, snapshotRoots, type SnapshotChange } from '../sandbox/rootSnapshot';
 import { removePlaceholders } from '../sandbox/placeholders';
 import { undoProtectedCreations, type ProtectedCreation } from '../sandbox/protectedCreations';
 import { restoreSnapshot } from '../sandbox/snapshotRecord';
+import { traceFilePath } from '../trace/traceFiles';
 import type { FileChange } from '../trace/traceSink';
 import { decodeText } from '../pipeline/callFacts';
 import type { FileState, PendingCommand, PendingNativeFile } from './pendingNativeChanges';
@@ -71,4 +73,27 @@ function safe<T>(read: () => T, fallback: T): T {
   } catch {
     return fallback;
   }
+}
+
+/** Trace lines read back to find what another command recorded meanwhile. */
+const TAIL_LINES = 256;
+const TAIL_BYTES = 1024 * 1024;
+
+/**
+ * The changes no other invocation has recorded since `sinceMs`: two confined commands whose roots overlap (a
+ * background one still writing while the next runs) both see its files change, and each change is recorded once,
+ * by whichever records first.
+ */
+export function notRecordedElsewhere(root: string, changes: CommandChange[], invocationId: string, sinceMs: number): CommandChange[] {
+  const seen = new Set<string>();
+  for (const line of readLastLines(traceFilePath(root), TAIL_LINES, TAIL_BYTES)) {
+    try {
+      const record = JSON.parse(line.text) as { timestamp?: string; metadata?: { invocation_id?: string; files?: { path?: string; after_hash?: string }[] } };
+      if (record.metadata?.invocation_id === invocationId || Date.parse(record.timestamp ?? '') < sinceMs) continue;
+      for (const file of record.metadata?.files ?? []) seen.add(`${file.path}\0${file.after_hash ?? null}`);
+    } catch {
+      // not a record
+    }
+  }
+  return seen.size === 0 ? changes : changes.filter((c) => !seen.has(`${c.file.path}\0${c.state.hash}`));
 }

@@ -9,8 +9,9 @@ import type { BeforeStash, StashedInvocation } from './beforeStash';
 import { POSTED_QUIET_MS, reconcileNativeChanges, type ChangedFile, type ReconcileOptions, type ReconcileSummary } from './nativeReconciler';
 import { PendingNativeChanges, type Completion, type HeldEntry, type PendingNativeFile } from './pendingNativeChanges';
 import type { PendingState } from './answeredPres';
+import { confinedCommandRunning } from '../sandbox/confinedLiveness';
 import { protectedMadeMessage, type ProtectedCreation } from '../sandbox/protectedCreations';
-import { commandChanges, fileChangeOf, type CommandChange } from './confinedChanges';
+import { commandChanges, fileChangeOf, notRecordedElsewhere, type CommandChange } from './confinedChanges';
 import { confinedKeyIn, releaseCommand, type ConfinedShellPlan } from './confinedShell';
 
 /** An unforced reconciliation pass runs at most this often in one process, */
@@ -264,6 +265,12 @@ export class NativeChanges {
       this.pending.release(held.id);
       return;
     }
+    // Run in the background by the agent's shell: its post came as it started. Recorded once its sandbox is gone.
+    if (confinedCommandRunning(command.temp_dir)) {
+      this.pending.putBackPosted(held.id);
+      this.followUpSoon(FOLLOW_UP_FIRST_MS);
+      return;
+    }
     try {
       const outcome = await commandChanges(this.root, command, held.snapshot);
       if (outcome === undefined) this.governor.services.logger.warn(`confined command ${held.entry.key}: its snapshot cannot be read, so its changes cannot be told`);
@@ -301,10 +308,12 @@ export class NativeChanges {
   }
 
   /** One record for the command, under the invocation id of its pre phase: every file it changed, with its hash. */
-  private async recordCommand(held: HeldEntry, changes: CommandChange[], reason?: string): Promise<void> {
+  private async recordCommand(held: HeldEntry, all: CommandChange[], reason?: string): Promise<void> {
     const { entry } = held;
     const command = entry.command;
     if (!command) return;
+    const changes = typeof command.planned_at === 'number' ? notRecordedElsewhere(this.root, all, command.invocation_id, command.planned_at) : all;
+    if (changes.length === 0) return;
     const governed: ToolCallRequest = {
       session_id: entry.session_id,
       agent: entry.agent,

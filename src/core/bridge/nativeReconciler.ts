@@ -2,6 +2,7 @@ import { releaseCommand } from './confinedShell';
 import { readLastLines } from '../io/lastLines';
 import { currentProcess, localProcessGone } from '../io/processIdentity';
 import { traceFilePath } from '../trace/traceFiles';
+import { confinedCommandRunning } from '../sandbox/confinedLiveness';
 import { commandChanges } from './confinedChanges';
 import type { FileState, HeldEntry, PendingNativeChange, PendingNativeChanges, PendingNativeFile } from './pendingNativeChanges';
 
@@ -89,6 +90,11 @@ export async function reconcileNativeChanges(pending: PendingNativeChanges, root
       const rushed = ownerGone || ended;
       const { posted } = listing;
       if (!rushed && !posted && age < POST_GRACE_MS) {
+        summary.waiting++;
+        continue;
+      }
+      // A confined command still running (in the agent's background shell): what it writes is not all there yet.
+      if (entry.command && confinedCommandRunning(entry.command.temp_dir)) {
         summary.waiting++;
         continue;
       }
