@@ -45,8 +45,8 @@ const MAX_SPENT = 1024;
  * one of them: same call, session, agent and intent, the pending entry still holding what the pre saw, and once.
  * The hook routes (POST /hook, /agent-hook) take any request that carries the endpoint's token; without this, a
  * process that read the token could have a change recorded for an agent, session or intent it made up, or have a
- * person's later edit recorded as the agent's by sending a call's post again. In memory only: a post whose pre another
- * process answered is refused, and the pending entry that pre left is recorded by a reconciliation instead.
+ * person's later edit recorded as the agent's by sending a call's post again. In memory, with one exception: a post
+ * whose pre another governor answered is taken when the pending entry that pre left on disk is still waiting for it.
  */
 export class AnsweredPres {
   private readonly open = new Map<string, Slot>();
@@ -93,6 +93,9 @@ export class AnsweredPres {
     const key = [request.key, ...confinedKeys(request)].find((candidate) => this.open.has(candidate));
     const slot = key === undefined ? undefined : this.open.get(key);
     if (!slot) {
+      // Another governor of this workspace answered the pre (a Node hook before the resident was up, a resident
+      // since restarted): the pending entry it left on disk, still waiting and the same asker and intent, stands for it.
+      if (leftByAnotherGovernor(claim, pendingOf)) return undefined;
       const again = this.spent.has(request.key);
       return refusal(this.root, request, again ? 'its post came already: a call is recorded once, so this one records nothing' : 'this governor answered no pre for this call, so it has nothing to record it against');
     }
@@ -128,6 +131,18 @@ function confinedKeys(request: BridgeRequest): string[] {
   return request.calls.flatMap((call) => {
     const key = call.tool === 'run_command' ? confinedKeyIn(call.input.command) : undefined;
     return key === undefined ? [] : [key];
+  });
+}
+
+/**
+ * A pending entry waiting under the post's key (or its confined command's), left by the pre of the same session,
+ * agent and intent. `.orchestration/pending/` is protected: no agent's tool or confined command can write it.
+ */
+function leftByAnotherGovernor(claim: PostClaim, pendingOf: (key: string) => PendingState): boolean {
+  const { request } = claim;
+  return [request.key, ...confinedKeys(request)].some((key) => {
+    const pending = pendingOf(key);
+    return pending.kind === 'waiting' && pending.entry.session_id === request.session_id && pending.entry.agent.name === request.agent.name && pending.entry.intent_id === claim.intent_id;
   });
 }
 

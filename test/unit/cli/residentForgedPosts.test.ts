@@ -27,6 +27,7 @@ describe('resident governor: a post is recorded only as the post of a pre it ans
   let env: NodeJS.ProcessEnv;
   let launcher: string;
   let cli: string;
+  let hookJs: string;
 
   before(() => {
     const src = join(__dirname, '..', '..', '..', 'src', 'cli');
@@ -37,7 +38,8 @@ describe('resident governor: a post is recorded only as the post of a pre it ans
   beforeEach(async () => {
     w = await headlessHookWorkspace({ intent: 'auth-refactor', files: { 'src/auth/login.ts': LOGIN, '.vscode/settings.json': JSON.stringify({ 'intentGovernor.approval': 'destructive-only' }) } });
     env = { ...process.env, ...w.env, INTENT_GOVERNOR_RESIDENT: 'on', INTENT_GOVERNOR_RESIDENT_IDLE_MS: '20000' };
-    await ensureHookLauncher(env, bundledScript(join(__dirname, '..', '..', '..', 'src', 'cli', 'hookMain.ts'), 'hook.js'));
+    hookJs = bundledScript(join(__dirname, '..', '..', '..', 'src', 'cli', 'hookMain.ts'), 'hook.js');
+    await ensureHookLauncher(env, hookJs);
     launcher = hookLauncherPath(env);
     // The first call is the Node hook's, which starts the resident; the calls after it reach the resident.
     assert.equal((await callHook(claude('session-start'))).code, 0);
@@ -125,6 +127,21 @@ describe('resident governor: a post is recorded only as the post of a pre it ans
     await eventually('the change is recorded', () => recordsOf(TOKEN_FILE).length === 1);
     await new Promise((resolve) => setTimeout(resolve, 300));
     assert.equal(recordsOf(TOKEN_FILE).length, 1);
+    assert.deepEqual(afterHashes(TOKEN_FILE), [sha(AGENT_CONTENT)]);
+    assert.deepEqual(await refusalsLogged(), []);
+  });
+
+  it("a post whose pre another governor answered (a Node hook on its own) is taken from the pending entry that pre left: recorded once, as an ordinary post", async () => {
+    // The pre judged by a one-shot Node hook that starts no resident, as when the resident is not up yet.
+    const child = spawn(process.execPath, [hookJs, 'hook', 'claude', '--timeout-ms', '20000'], { cwd: w.h.root, env: { ...env, INTENT_GOVERNOR_RESIDENT: 'off' }, stdio: ['pipe', 'pipe', 'pipe'] });
+    child.stdin.end(claude('pre-write-in-scope'));
+    const pre = await finished(child);
+    assert.equal(pre.code, 0, pre.stderr);
+    assert.doesNotMatch(pre.stdout, /"permissionDecision":"deny"/u);
+    writeFileSync(join(w.h.root, TOKEN_FILE), AGENT_CONTENT);
+    const post = await callHook(claude('post-write-in-scope'));
+    assert.doesNotMatch(post.stdout, /UNMATCHED_POST/u, `${post.stdout}\n${readLog()}`);
+    await eventually('the change is recorded', () => recordsOf(TOKEN_FILE).length === 1);
     assert.deepEqual(afterHashes(TOKEN_FILE), [sha(AGENT_CONTENT)]);
     assert.deepEqual(await refusalsLogged(), []);
   });
