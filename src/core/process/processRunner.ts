@@ -17,6 +17,8 @@ export interface RunOptions {
    * comes back `detached`; the process runs on until it exits, its timeout or the signal ends its group.
    */
   detachWhen?: (stdoutSoFar: string) => boolean;
+  /** Open descriptors the child gets as 3, 4, … (a sandbox's seccomp program). */
+  extraFds?: number[];
 }
 
 export interface RunResult {
@@ -81,7 +83,8 @@ export function runProcess(file: string, args: string[], options: RunOptions): P
     try {
       // Required on use: a hook process that runs no command skips loading node:child_process.
       const { spawn } = require('node:child_process') as typeof ChildProcesses;
-      child = spawn(file, args, { cwd: options.cwd, env: options.env, detached: true, stdio: 'pipe', windowsHide: true });
+      const stdio: ChildProcesses.StdioOptions = options.extraFds?.length ? ['pipe', 'pipe', 'pipe', ...options.extraFds] : 'pipe';
+      child = spawn(file, args, { cwd: options.cwd, env: options.env, detached: true, stdio, windowsHide: true }) as ChildProcessWithoutNullStreams;
     } catch (error) {
       // Invalid arguments (a NUL byte, a bad env value) throw synchronously; still a result, not a throw.
       const reason = error instanceof Error ? error.message : String(error);

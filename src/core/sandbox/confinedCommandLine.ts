@@ -14,5 +14,6 @@ export function shellQuote(word: string): string {
  */
 export function confinedCommandLine(invocation: Invocation, tempDir: string): string {
   const assignments = ['TMPDIR', 'TMP', 'TEMP'].map((name) => `${name}=${shellQuote(tempDir)}`);
-  return [...assignments, ...[invocation.file, ...invocation.args].map(shellQuote)].join(' ');
+  const fd3 = invocation.fd3 !== undefined ? [`3<${shellQuote(invocation.fd3)}`] : [];
+  return [...assignments, ...[invocation.file, ...invocation.args].map(shellQuote), ...fd3].join(' ');
 }

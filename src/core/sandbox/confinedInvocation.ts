@@ -6,6 +6,8 @@ export interface Invocation {
   file: string;
   args: string[];
   env: NodeJS.ProcessEnv;
+  /** A file the sandbox reads on descriptor 3 (its seccomp program): opened by whoever starts it. */
+  fd3?: string;
 }
 
 /**
@@ -20,11 +22,14 @@ export function confinedInvocation(sandbox: AvailableSandbox, confinement: Confi
   if (sandbox.kind === 'sandbox-exec') {
     return { file: sandbox.path, args: ['-p', seatbeltProfile(confinement), '/bin/sh', '-c', command], env: tempEnv };
   }
-  return { file: sandbox.path, args: [...bubblewrapMounts(confinement), '--chdir', cwd, '--', '/bin/sh', '-c', command], env: tempEnv };
+  const args = [...bubblewrapMounts(confinement), '--chdir', cwd, '--', '/bin/sh', '-c', command];
+  return { file: sandbox.path, args, env: tempEnv, ...(confinement.unixDenied ? { fd3: confinement.unixDenied.filterFile } : {}) };
 }
 
 function bubblewrapMounts(confinement: Confinement): string[] {
   const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc'];
+  // First, so the workspace and temp folder bound below show through: services' sockets and FIFOs do not.
+  for (const path of confinement.unixDenied?.runtimeDirs ?? []) args.push('--tmpfs', path);
   for (const path of confinement.needs) args.push('--bind', path, path);
   args.push('--ro-bind', confinement.workspaceRoot, confinement.workspaceRoot);
   for (const path of [...confinement.writable, confinement.tempDir]) args.push('--bind', path, path);
@@ -34,5 +39,6 @@ function bubblewrapMounts(confinement: Confinement): string[] {
   // A pid namespace: the command's processes die with it when the runner ends bwrap's group.
   args.push('--unshare-pid', '--new-session', '--die-with-parent');
   if (confinement.denyNetwork) args.push('--unshare-net');
+  if (confinement.unixDenied) args.push('--seccomp', '3');
   return args;
 }

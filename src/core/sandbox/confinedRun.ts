@@ -1,4 +1,4 @@
-import { lstat, mkdtemp, realpath, rm } from 'node:fs/promises';
+import { lstat, mkdtemp, open, realpath, rm } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
 import { hookTrustStores } from '../commands/hookTrustRules';
@@ -15,6 +15,7 @@ import { undoProtectedCreations, type ProtectedCreation } from './protectedCreat
 import { diffSnapshots, MAX_SCANNED, snapshotRoots, type RootSnapshot, type SnapshotChange } from './rootSnapshot';
 import type { AvailableSandbox } from './sandboxAvailability';
 import { sandboxRefusals, type SandboxRefusal } from './sandboxRefusals';
+import { unixSocketFilterFile } from './unixSocketFilter';
 import { removeCreatedFolders, scopeRoots, type WritableRoot } from './writableRoots';
 
 export interface ConfinedCommand {
@@ -53,7 +54,8 @@ export async function runConfined(sandbox: AvailableSandbox, spec: ConfinedComma
   const planned = await planConfinement(spec, 'governor-cmd-');
   try {
     const invocation = confinedInvocation(sandbox, planned.confinement, spec.command, spec.run.cwd, spec.run.env);
-    const result = await runProcess(invocation.file, invocation.args, { ...spec.run, env: invocation.env });
+    const filter = invocation.fd3 !== undefined ? await open(invocation.fd3, 'r') : undefined;
+    const result = await runProcess(invocation.file, invocation.args, { ...spec.run, env: invocation.env, ...(filter ? { extraFds: [filter.fd] } : {}) }).finally(() => filter?.close());
     await removePlaceholders(planned.placeholders);
     const after = await snapshotRoots(spec.workspaceRoot, planned.roots);
     const protectedMade = undoProtectedCreations(spec.workspaceRoot, planned.before, after, planned.startedMs);
@@ -97,7 +99,8 @@ export async function planConfinement(spec: Pick<ConfinedCommand, 'workspaceRoot
     const startedMs = Date.now();
     const before = await snapshotRoots(spec.workspaceRoot, planned.roots);
     if (!before.protectedComplete) throw new Error(`the intent's scope folders hold more than ${MAX_SCANNED} names, too many to know every protected path in them; narrow owned_scope`);
-    const confinement: Confinement = { workspaceRoot: spec.workspaceRoot, needs, writable, readOnlyInside: before.protectedInside, placeholders: placeholders.placeholders, emptySource, hidden, tempDir, denyNetwork: spec.denyNetwork };
+    const unixDenied = spec.denyNetwork ? await unixDenial(home) : undefined;
+    const confinement: Confinement = { workspaceRoot: spec.workspaceRoot, needs, writable, readOnlyInside: before.protectedInside, placeholders: placeholders.placeholders, emptySource, hidden, tempDir, denyNetwork: spec.denyNetwork, ...(unixDenied ? { unixDenied } : {}) };
     return { roots: planned.roots, created: planned.created, skipped: planned.skipped, before, startedMs, placeholders, confinement };
   } catch (error) {
     await rm(tempDir, { recursive: true, force: true });
@@ -115,6 +118,26 @@ export async function releaseConfinement(planned: { confinement: { tempDir?: str
 
 export function inScope(rel: string, spec: Pick<ConfinedCommand, 'ownedScope' | 'caseInsensitive'>): boolean {
   return protectedPatternFor(rel) === undefined && matchScope(rel, spec.ownedScope, { caseInsensitive: spec.caseInsensitive }) !== undefined;
+}
+
+/** Where services keep their sockets and FIFOs: replaced by empty folders for a `network: deny` command. */
+const RUNTIME_DIRS = ['/run', '/var/run', '/tmp', '/var/tmp'];
+
+/**
+ * What `network: deny` adds beyond the network namespace: the unix-socket filter (by rule, for every path) and empty
+ * runtime folders (for FIFOs, which no filter can tell apart). Thrown when this machine has no filter: the command
+ * would reach local services, so it is not run.
+ */
+async function unixDenial(home: string): Promise<NonNullable<Confinement['unixDenied']>> {
+  const filterFile = await unixSocketFilterFile(home);
+  if (filterFile === undefined) throw new Error(`network: deny cannot be kept on ${process.arch}: no unix-socket filter is known for it`);
+  const runtimeDirs = new Set<string>();
+  for (const dir of [...RUNTIME_DIRS, ...(process.env.XDG_RUNTIME_DIR ? [process.env.XDG_RUNTIME_DIR] : [])]) {
+    const real = await realpath(dir).catch(() => undefined);
+    if (real !== undefined && real !== '/' && (await lstat(real).catch(() => undefined))?.isDirectory()) runtimeDirs.add(real);
+  }
+  // Outer folders first: an inner one mounted before its parent's tmpfs would be covered again.
+  return { filterFile, runtimeDirs: [...runtimeDirs].sort((a, b) => a.length - b.length) };
 }
 
 /**

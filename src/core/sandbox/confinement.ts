@@ -29,4 +29,9 @@ export interface Confinement {
   tempDir: string;
   /** `network: deny` on the intent: no network namespace to the outside. */
   denyNetwork: boolean;
+  /**
+   * With `network: deny`: the seccomp program (a file) that refuses unix sockets, and the folders where sockets and
+   * FIFOs of running services live (/run, /tmp, /var/tmp, $XDG_RUNTIME_DIR), replaced by empty ones.
+   */
+  unixDenied?: { filterFile: string; runtimeDirs: string[] };
 }
