@@ -217,3 +217,32 @@ describe('the protected names kept read-only under each writable folder', () => 
     assert.ok(!rels.includes('.orchestration/signers'), 'inside .orchestration already');
   });
 });
+
+describe('run_command in the sandbox: processes a command leaves behind end with it', function () {
+  this.timeout(60_000);
+  let h: Harness | undefined;
+
+  beforeEach(async function () {
+    await sandboxOrSkip(this);
+    h = await createHarness({ files: { 'src/auth/a.ts': 'a\n' } });
+    assert.ok((await h.call('select_active_intent', { intent_id: 'auth-refactor' })).ok);
+  });
+  afterEach(async () => {
+    await h?.dispose();
+    h = undefined;
+  });
+
+  for (const [how, command] of [
+    ['&', "(sleep 1; echo late > src/auth/late.txt) & echo started"],
+    ['nohup', "nohup sh -c 'sleep 1; echo late > src/auth/late.txt' >/dev/null 2>&1 & echo started"],
+    ['setsid', "setsid sh -c 'sleep 1; echo late > src/auth/late.txt' >/dev/null 2>&1 & echo started"],
+  ] as const) {
+    it(`${how}: nothing it started writes after the answer (the sandbox's pid namespace ends with the command)`, async () => {
+      (h as Harness).approver.script(...Array<boolean>(5).fill(true));
+      const result = await (h as Harness).call('run_command', { command });
+      assert.match(JSON.stringify(result), /started/, JSON.stringify(result));
+      await new Promise((resolve) => setTimeout(resolve, 1800));
+      assert.equal(existsSync(join((h as Harness).root, 'src/auth/late.txt')), false, 'a left-behind process wrote after the command was recorded');
+    });
+  }
+});
