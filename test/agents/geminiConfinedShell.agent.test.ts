@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { builtGovernor, governorHomes, removeAgentTemp, seedAgentWorkspace } from './agentWorkspace';
+import { builtGovernor, governorHomes, orchestrationJsonl, removeAgentTemp, seedAgentWorkspace } from './agentWorkspace';
 import { assertConfinedWriteRecorded, assertEscapesFailed, assertPlantedHooksGone, ESCAPES, escapeTargets, IN_SCOPE_WRITE, PLANTED_HOOKS } from './confinedShellChecks';
 import { startScriptedGemini, type ScriptedGemini, type ScriptStep } from '../support/scriptedGemini';
 import { sandboxOrSkip } from '../support/sandboxes';
@@ -62,5 +63,16 @@ describe("agents: Gemini CLI's run_shell_command runs confined by the sandbox (t
   it('a planted agent hook never lands: not in the scope folder (read-only placeholder), not in a folder the command made (removed, on record)', async () => {
     const model = await play([shell(PLANTED_HOOKS), { text: 'done' }]);
     assertPlantedHooksGone(ws, model.toolResults());
+  });
+
+  it('a background shell (is_background) whose write lands after its AfterTool is recorded under that call once its sandbox ends', async () => {
+    const model = await play([
+      { tool: 'run_shell_command', input: { command: 'sleep 1.5; echo late > src/auth/late.txt', description: 'later', is_background: true } },
+      shell('sleep 4; echo waited'),
+      { text: 'done' },
+    ]);
+    assert.equal(readFileSync(join(ws, 'src/auth/late.txt'), 'utf8'), 'late\n', JSON.stringify(model.toolResults()));
+    const late = orchestrationJsonl(ws, 'agent_trace.jsonl').filter((r) => (r as { metadata: { files?: { path: string }[] } }).metadata.files?.some((f) => f.path === 'src/auth/late.txt'));
+    assert.equal(late.length, 1, JSON.stringify(late));
   });
 });
