@@ -55,6 +55,15 @@ export const sandboxBench: BenchSuite = {
       });
       await releaseConfinement(planned);
       const confined = await timed(() => runConfined(sandbox, { command: 'true', workspaceRoot: root, governorHome: home, ownedScope: ['src/auth/**'], denyNetwork: false, caseInsensitive: false, run: options }));
+      // The whole workspace writable: every protected name gets a placeholder at its root.
+      const wide = await planConfinement({ workspaceRoot: root, ownedScope: ['**'], denyNetwork: false, governorHome: home }, 'ig-bench-tmp-');
+      const wideCount = wide.confinement.placeholders.length;
+      const wideNow = confinedInvocation(sandbox, wide.confinement, 'true', root, options.env);
+      const bwrapWide = await timed(async () => {
+        await runProcess(wideNow.file, wideNow.args, options);
+        await removePlaceholders(wide.placeholders);
+      });
+      await releaseConfinement(wide);
       const base = percentile(plain, 50);
       const row = (name: string, samples: number[]) => {
         const p50 = percentile(samples, 50);
@@ -68,6 +77,7 @@ export const sandboxBench: BenchSuite = {
             row('plain /bin/sh -c', plain),
             row(`${sandbox.kind} alone, the scope's folder writable (previous mounts)`, bwrapPrevious),
             row(`${sandbox.kind} alone, with placeholders, hidden stores, new session`, bwrapNow),
+            row(`${sandbox.kind} alone, the same with the scope "**" (${wideCount} placeholders at the root)`, bwrapWide),
             row('run_command confined (roots, placeholders, snapshots and after-check, temp, sandbox)', confined),
           ],
           notes: [

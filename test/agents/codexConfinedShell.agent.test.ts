@@ -61,7 +61,7 @@ describe("agents: Codex CLI's exec_command runs confined by the sandbox (updated
     assertEscapesFailed(ws, before, model.toolResults());
   });
 
-  it('a planted agent hook never lands: not in the scope folder (read-only placeholder), not in a folder the command made (removed, on record)', async () => {
+  it('a planted repository or agent hook never stays: a .git in the scope folder is refused (read-only placeholder), a hook there and a .git in a new folder are removed, on record', async () => {
     const model = await play([exec(PLANTED_HOOKS), { text: 'done' }]);
     assertPlantedHooksGone(ws, model.toolResults());
   });

@@ -43,19 +43,18 @@ export function assertEscapesFailed(ws: string, before: Buffer[], results: unkno
 }
 
 /**
- * An agent hook planted in the scope folder (a read-only placeholder refuses it) and a repository made in a new
- * folder (removed by the after-check, on record), next to an ordinary write that lands.
+ * A repository planted in the scope folder (a read-only placeholder refuses it), an agent hook there and a repository
+ * in a new folder (both removed by the after-check, on record), next to an ordinary write that lands.
  */
-export const PLANTED_HOOKS = 'd=src/auth; mkdir -p $d/.claude; echo "{}" > $d/.claude/settings.json; mkdir -p $d/n/.git && echo "[core] fsmonitor = evil" > $d/n/.git/config; echo ok > $d/n/ok.ts';
+export const PLANTED_HOOKS = 'd=src/auth; mkdir -p $d/.git; echo "[core] fsmonitor = evil" > $d/.git/config; mkdir -p $d/.claude; echo "{}" > $d/.claude/settings.json; mkdir -p $d/n/.git && echo "[core] fsmonitor = evil" > $d/n/.git/config; echo ok > $d/n/ok.ts';
 
-/** Neither planted path is on disk, the refusal is in the governance log, and the ordinary write is the record. */
+/** No planted path is on disk, the refusals are in the governance log, and the ordinary write is the record. */
 export function assertPlantedHooksGone(ws: string, results: unknown[]): void {
-  assert.equal(existsSync(join(ws, 'src/auth/.claude')), false, JSON.stringify(results));
-  assert.equal(existsSync(join(ws, 'src/auth/n/.git')), false, JSON.stringify(results));
+  for (const rel of ['src/auth/.git', 'src/auth/.claude', 'src/auth/n/.git']) assert.equal(existsSync(join(ws, rel)), false, `${rel}: ${JSON.stringify(results)}`);
   assert.equal(readFileSync(join(ws, 'src/auth/n/ok.ts'), 'utf8'), 'ok\n');
   assert.match(JSON.stringify(results[0]), /Read-only file system/u, JSON.stringify(results));
   const refusal = orchestrationJsonl(ws, 'governance_log.jsonl').find((r) => (r as { code?: string }).code === 'PROTECTED_PATH') as { paths?: string[] } | undefined;
-  assert.deepEqual(refusal?.paths, ['src/auth/n/.git'], JSON.stringify(orchestrationJsonl(ws, 'governance_log.jsonl')));
+  assert.deepEqual(refusal?.paths?.sort(), ['src/auth/.claude', 'src/auth/n/.git'], JSON.stringify(orchestrationJsonl(ws, 'governance_log.jsonl')));
   const record = orchestrationJsonl(ws, 'agent_trace.jsonl').at(-1) as { metadata: { files: { path: string }[] } } | undefined;
   assert.deepEqual(record?.metadata.files.map((f) => f.path), ['src/auth/n/ok.ts']);
 }

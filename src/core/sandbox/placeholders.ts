@@ -11,9 +11,16 @@ export interface PlannedPlaceholders {
 }
 
 /**
- * The protected names absent under each writable folder, by name and not by what exists: every dot-named one under
- * every root, and the others (`opencode.json`) at the workspace root, where an agent reads them (below it they would
- * show in `ls` and `rm -rf dir/*`; the after-check removes any made there). bubblewrap makes each mount point on disk.
+ * Where a protected name is made most dangerously: `.git` and `.orchestration` in any folder (git, VS Code's git and
+ * the governor act on a repository or plan wherever one appears); agents' hooks and configuration at the workspace
+ * root, where agents read them. Each placeholder is a mount (about 0.3 ms), so the others below the root are left to
+ * the after-check, which removes them once the command ends.
+ */
+const AT_EVERY_ROOT: ReadonlySet<string> = new Set(['.git', '.orchestration']);
+
+/**
+ * The protected names absent under each writable folder, by name and not by what exists: `.git` and `.orchestration`
+ * under every root, every protected name at the workspace root. bubblewrap makes each mount point on disk.
  */
 export async function plannedPlaceholders(roots: readonly WritableRoot[]): Promise<PlannedPlaceholders> {
   const placeholders: Placeholder[] = [];
@@ -21,7 +28,7 @@ export async function plannedPlaceholders(roots: readonly WritableRoot[]): Promi
   for (const root of roots) {
     if (root.file) continue;
     for (const entry of PROTECTED_ENTRIES) {
-      if (root.rel !== '' && !entry.rel.startsWith('.')) continue;
+      if (root.rel !== '' && !AT_EVERY_ROOT.has(entry.rel)) continue;
       const path = join(root.abs, entry.rel);
       if (await exists(path)) continue;
       const segments = entry.rel.split('/');
