@@ -19,7 +19,7 @@ const CORE = join(SRC, 'core');
  * it; every unit is in exactly one layer, so a new one has to be placed here before it lints.
  */
 export const CORE_LAYERS = [
-  ['toolError.ts', 'logger.ts', 'contentHash.ts', 'lowerHex.ts', 'beforeDeadline.ts', 'process', 'approval', 'changeClass'], // 0 leaves: import nothing from src/core but this layer (lowerHex: the hex tail of hashes and key ids; approval: modes, standing approvals, the approver port and cancellation, which waits with beforeDeadline)
+  ['toolError.ts', 'logger.ts', 'contentHash.ts', 'lowerHex.ts', 'wildcardMatch.ts', 'beforeDeadline.ts', 'process', 'approval', 'changeClass'], // 0 leaves: import nothing from src/core but this layer (lowerHex: the hex tail of hashes and key ids; wildcardMatch: the two-pointer `*` match of scope globs and mcp_tools; approval: modes, standing approvals, the approver port and cancellation, which waits with beforeDeadline)
   ['ioError.ts', 'workspace.ts'], // 1 I/O errors, the workspace port
   ['io', 'nodeWorkspace.ts', 'localServer', 'managed', 'paths'], // 2 regular-file reads, cross-process locks, process identity, line readers; the workspace over Node's fs; the loopback server and its route table; the administrator's managed settings file; the canonicaliser and protected paths (the managed file's among them)
   ['intents', 'signing', 'redaction', 'telemetry'], // 3 the intents file; signing keys, record signatures, published signers; secrets redacted from what is recorded; the OpenTelemetry export of records

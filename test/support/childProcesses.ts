@@ -33,6 +33,21 @@ export async function finishedWithin(child: ChildProcess, limitMs: number): Prom
   }
 }
 
+/** Writes `stdin` to the child and waits; a child still running after `limitMs` is killed, and `gaveUp` says so. */
+export async function finishedOrGaveUp(child: ChildProcess, stdin: string, limitMs: number): Promise<Finished & { gaveUp: boolean }> {
+  let gaveUp = false;
+  const timer = setTimeout(() => {
+    gaveUp = true;
+    child.kill('SIGKILL');
+  }, limitMs);
+  child.stdin?.end(stdin);
+  try {
+    return { ...(await finished(child)), gaveUp };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** The JSON objects an agent's `--json` mode printed, one per line; other lines (logs) are skipped. */
 export function jsonLines(stdout: string): Record<string, unknown>[] {
   return stdout

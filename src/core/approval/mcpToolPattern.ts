@@ -1,3 +1,5 @@
+import { wildcardMatch } from '../wildcardMatch';
+
 /**
  * How a plan, a workspace or the managed file names another MCP server's tools (`mcp_tools`): `<server>/<tool>`,
  * or Claude Code's spelling `mcp__<server>__<tool>`, `*` matching any run of characters in either part
@@ -98,24 +100,5 @@ function wildcardTest(glob: string): (name: string) => boolean {
 }
 
 function wildcard(glob: string, name: string): boolean {
-  let p = 0;
-  let s = 0;
-  let star = -1;
-  let mark = 0;
-  while (s < name.length) {
-    if (p < glob.length && glob[p] !== '*' && glob[p] === name[s]) {
-      p++;
-      s++;
-    } else if (glob[p] === '*') {
-      star = p++;
-      mark = s;
-    } else if (star >= 0) {
-      p = star + 1;
-      s = ++mark;
-    } else {
-      return false;
-    }
-  }
-  while (glob[p] === '*') p++;
-  return p === glob.length;
+  return wildcardMatch(glob, name, (c) => c === '*', (c, unit) => c === unit);
 }

@@ -1,4 +1,5 @@
 import { parseGlobClass } from './globClass';
+import { wildcardMatch } from '../wildcardMatch';
 
 /**
  * One path segment of a glob (`*.ts`, `a*b?[0-9]`) matched without backtracking: minimatch compiles a segment to a
@@ -115,25 +116,5 @@ function literalTest(c: string, flags: string): (unit: string) => boolean {
 
 /** The classic wildcard match: on a mismatch, the last star takes one more character; nothing else is retried. */
 function wildcard(tokens: readonly Token[], units: ArrayLike<string>): boolean {
-  let p = 0;
-  let s = 0;
-  let star = -1;
-  let mark = 0;
-  while (s < units.length) {
-    const token = tokens[p];
-    if (p < tokens.length && token !== 'star' && token(units[s])) {
-      p++;
-      s++;
-    } else if (token === 'star') {
-      star = p++;
-      mark = s;
-    } else if (star >= 0) {
-      p = star + 1;
-      s = ++mark;
-    } else {
-      return false;
-    }
-  }
-  while (tokens[p] === 'star') p++;
-  return p === tokens.length;
+  return wildcardMatch(tokens, units, (token) => token === 'star', (token, unit) => token !== 'star' && token(unit));
 }

@@ -3,24 +3,13 @@ import { execFileSync, spawn } from 'node:child_process';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { bundledScript } from '../../support/bundledScript';
-import { finished, type Finished } from '../../support/childProcesses';
+import { finishedOrGaveUp, type Finished } from '../../support/childProcesses';
 import { createHarness, type Harness } from '../../support/governorHarness';
 
 /** `governor …` as a real process, killed if it outlives `limitMs` (then `gaveUp`). */
 async function governor(args: string[], stdin: string, limitMs = 10_000): Promise<Finished & { gaveUp: boolean }> {
   const cli = bundledScript(join(__dirname, '..', '..', '..', 'src', 'cli', 'main.ts'));
-  const child = spawn(process.execPath, [cli, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
-  let gaveUp = false;
-  const timer = setTimeout(() => {
-    gaveUp = true;
-    child.kill('SIGKILL');
-  }, limitMs);
-  child.stdin.end(stdin);
-  try {
-    return { ...(await finished(child)), gaveUp };
-  } finally {
-    clearTimeout(timer);
-  }
+  return finishedOrGaveUp(spawn(process.execPath, [cli, ...args], { stdio: ['pipe', 'pipe', 'pipe'] }), stdin, limitMs);
 }
 
 describe('CLI readers of workspace files take regular files only (a FIFO never holds them)', () => {

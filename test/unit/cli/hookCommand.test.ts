@@ -9,7 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { writeDiscoveryFile } from '../../../src/core/mcp/discoveryFile';
 import { assertAgentTraceFile } from '../../support/agentTraceSchema';
 import { bundledScript } from '../../support/bundledScript';
-import { finished, type Finished } from '../../support/childProcesses';
+import { finished, finishedOrGaveUp, type Finished } from '../../support/childProcesses';
 import type { Harness } from '../../support/governorHarness';
 import { headlessHookWorkspace, LOGIN, type HeadlessHookWorkspace } from '../../support/headlessHookWorkspace';
 import { hookFixture, runHook, spawnHook } from '../../support/runHook';
@@ -30,18 +30,7 @@ function preAnswer(stdout: string): PreAnswer['hookSpecificOutput'] {
  * A hook that only ends because the harness gave up would have let the agent's own timeout decide.
  */
 async function runHookWithin(agent: string, stdin: string, args: string[], env: NodeJS.ProcessEnv, limitMs = 15_000): Promise<Finished & { gaveUp: boolean }> {
-  const child = spawnHook(agent, args, env);
-  let gaveUp = false;
-  const timer = setTimeout(() => {
-    gaveUp = true;
-    child.kill('SIGKILL');
-  }, limitMs);
-  child.stdin.end(stdin);
-  try {
-    return { ...(await finished(child)), gaveUp };
-  } finally {
-    clearTimeout(timer);
-  }
+  return finishedOrGaveUp(spawnHook(agent, args, env), stdin, limitMs);
 }
 
 /** A Claude Code payload from a fixture, with changes to its top level and to its tool_input. */
