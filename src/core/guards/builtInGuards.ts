@@ -18,7 +18,7 @@ export const POST_GUARDS: readonly PostHook[] = [readLedger, traceRecorder, inte
 
 const SUMMARIES: Readonly<Record<string, string>> = {
   [intentGate.name]: 'no change without a bound, valid, IN_PROGRESS intent',
-  [pathScopeGuard.name]: "paths canonicalised, none in the governor's own files; changes miss protected paths, stay in owned_scope",
+  [pathScopeGuard.name]: "canonical, not the governor's; writes in owned_scope, not protected",
   [staleGuard.name]: 'a change must be based on the file as it is now (stale: refused)',
   [commandPolicyHook.name]: 'commands: denied refused, destructive ones ask, their writes checked',
   [signingGuard.name]: "no change whose record cannot be signed (managed requireSigning)",
