@@ -12,6 +12,7 @@ import type { PendingState } from './answeredPres';
 import { confinedCommandRunning } from '../sandbox/confinedLiveness';
 import { protectedMadeMessage, type ProtectedCreation } from '../sandbox/protectedCreations';
 import { commandChanges, fileChangeOf, notRecordedElsewhere, type CommandChange } from './confinedChanges';
+import { JournalSessions } from './journalSessions';
 import { confinedKeyIn, releaseCommand, type ConfinedShellPlan } from './confinedShell';
 
 /** An unforced reconciliation pass runs at most this often in one process, */
@@ -55,6 +56,8 @@ export class NativeChanges {
   /** Set while a resident's timer runs (startReconciling): only a process that outlives the call follows up. */
   private resident = false;
   private followUp: NodeJS.Timeout | undefined;
+  /** Session ids as the journal keeps them (redacted as the trace redacts them). */
+  readonly sessions: JournalSessions;
 
   constructor(
     private readonly governor: Governor,
@@ -62,6 +65,7 @@ export class NativeChanges {
     options: { resident: boolean },
   ) {
     this.pending = new PendingNativeChanges(this.root, { resident: options.resident });
+    this.sessions = new JournalSessions(governor.services.governorHome);
   }
 
   private get root(): string {
@@ -79,9 +83,10 @@ export class NativeChanges {
    * Leaves a confined shell command's pending entry (its snapshot of the writable roots) on disk before the agent
    * hears "allow": the post records what it changed, or a reconciliation does if the post never comes.
    */
-  keepConfined(plan: ConfinedShellPlan): string | undefined {
+  async keepConfined(plan: ConfinedShellPlan): Promise<string | undefined> {
     try {
-      this.pending.begin(plan.entry, {}, plan.snapshot);
+      await this.sessions.learn(plan.entry.session_id);
+      this.pending.begin(this.sessions.scrub(plan.entry), {}, plan.snapshot, plan.entry.key);
       return undefined;
     } catch (error) {
       const why = error instanceof Error ? error.message : String(error);
@@ -91,16 +96,18 @@ export class NativeChanges {
   }
 
   /** Where the pending entry under `key` stands, for a post to be matched against (answeredPres.ts); one small read. */
-  pendingState(key: string): PendingState {
+  pendingState(key: string, session: string): PendingState {
     const entry = this.pending.peek(this.pending.idOf(key));
-    return entry ? { kind: 'waiting', entry } : { kind: 'gone' };
+    if (!entry) return { kind: 'gone' };
+    // The journal holds the session redacted when it is a token: matched against the one the post names.
+    return { kind: 'waiting', entry: this.sessions.isOf(entry, session) ? { ...entry, session_id: session } : entry };
   }
 
   /** The post phase: what each call of the invocation read or changed, recorded once. */
   async recordPost(request: BridgeRequest): Promise<void> {
     for (const call of request.calls) {
       const key = call.tool === 'run_command' ? confinedKeyIn(call.input.command) : undefined;
-      if (key !== undefined) await this.recordConfinedPost(key);
+      if (key !== undefined) await this.recordConfinedPost(key, request.session_id);
     }
     const stashed = await this.stash.take(request.key);
     // The pre phase's pending entry: taken now, so no reconciliation records the change too (or, if one already
@@ -187,19 +194,18 @@ export class NativeChanges {
     try {
       const intentId = this.governor.services.sessions.boundIntentId(request.session_id);
       const intent = intentId === undefined ? undefined : resolveIntentForWrites(await this.governor.services.intents.load(), intentId);
-      this.pending.begin(
-        {
-          key: request.key,
-          session_id: request.session_id,
-          agent: request.agent,
-          ...(intentId !== undefined ? { intent_id: intentId } : {}),
-          ...(intent?.ok ? { intent_scope: [...intent.value.owned_scope] } : {}),
-          ...(request.native?.tool_name !== undefined ? { native_tool: request.native.tool_name } : {}),
-          files,
-          ...(approval ? { approval } : {}),
-        },
-        kept,
-      );
+      await this.sessions.learn(request.session_id);
+      const entry = this.sessions.scrub({
+        key: request.key,
+        session_id: request.session_id,
+        agent: request.agent,
+        ...(intentId !== undefined ? { intent_id: intentId } : {}),
+        ...(intent?.ok ? { intent_scope: [...intent.value.owned_scope] } : {}),
+        ...(request.native?.tool_name !== undefined ? { native_tool: request.native.tool_name } : {}),
+        files,
+        ...(approval ? { approval } : {}),
+      });
+      this.pending.begin(entry, kept, undefined, request.key);
       return undefined;
     } catch (error) {
       const why = error instanceof Error ? error.message : String(error);
@@ -256,7 +262,7 @@ export class NativeChanges {
   }
 
   /** A confined command's post: what it changed under its writable roots since the snapshot, recorded once. */
-  private async recordConfinedPost(key: string): Promise<void> {
+  private async recordConfinedPost(key: string, session: string): Promise<void> {
     const completion = await this.completePending(key);
     if (completion.kind !== 'held') return; // a reconciliation recorded it already, or nothing of it is known here
     const { held } = completion;
@@ -276,7 +282,7 @@ export class NativeChanges {
       if (outcome === undefined) this.governor.services.logger.warn(`confined command ${held.entry.key}: its snapshot cannot be read, so its changes cannot be told`);
       else {
         if (outcome.protectedMade.length > 0) await this.recordProtectedRefusal(held, outcome.protectedMade);
-        if (outcome.changes.length > 0) await this.recordCommand(held, outcome.changes);
+        if (outcome.changes.length > 0) await this.recordCommand(held, outcome.changes, undefined, session);
       }
     } catch (error) {
       this.pending.putBack(held.id); // not recorded: a later reconciliation records it
@@ -308,14 +314,14 @@ export class NativeChanges {
   }
 
   /** One record for the command, under the invocation id of its pre phase: every file it changed, with its hash. */
-  private async recordCommand(held: HeldEntry, all: CommandChange[], reason?: string): Promise<void> {
+  private async recordCommand(held: HeldEntry, all: CommandChange[], reason?: string, session?: string): Promise<void> {
     const { entry } = held;
     const command = entry.command;
     if (!command) return;
     const changes = typeof command.planned_at === 'number' ? notRecordedElsewhere(this.root, all, command.invocation_id, command.planned_at) : all;
     if (changes.length === 0) return;
     const governed: ToolCallRequest = {
-      session_id: entry.session_id,
+      session_id: session ?? entry.session_id, // the post's own (the journal's may be redacted, which binds no intent)
       agent: entry.agent,
       invocation_id: command.invocation_id,
       tool: 'run_command',

@@ -130,7 +130,7 @@ export class NativeToolBridge {
     const answered = this.answered;
     if (!answered) return undefined;
     const intent = this.options.routes?.requestIntents && request.intent_id !== undefined ? request.intent_id : this.governor.services.sessions.boundIntentId(request.session_id);
-    return answered.admit({ request, intent_id: intent }, (key) => this.changes.pendingState(key));
+    return answered.admit({ request, intent_id: intent }, (key) => this.changes.pendingState(key, request.session_id));
   }
 
   /** A refused post: recorded where refusals are (the governance log), nothing traced, and the caller told why. */
@@ -178,7 +178,10 @@ export class NativeToolBridge {
 
   private async answer(request: BridgeRequest, signal?: AbortSignal, kept: PreKept = {}): Promise<BridgeAnswer> {
     // Every hook call looks for changes whose post never came (one directory listing when there are none).
-    await this.changes.reconcileQuietly(request.phase === 'end' ? { session: request.session_id } : request.phase === 'post' ? { except: request.key } : {});
+    // The journal names a session (and the keys holding it) as the trace would: redacted when it is a token (known
+    // here once this process wrote an entry of the session; otherwise its entries wait out their grace period).
+    const journal = this.changes.sessions;
+    await this.changes.reconcileQuietly(request.phase === 'end' ? { session: journal.journalForm(request.session_id) } : request.phase === 'post' ? { except: journal.inJournal(request.key, request.session_id) } : {});
     if (request.phase === 'end') {
       const verdict = request.native ? await this.fireNative(request, 'SessionEnd', signal) : undefined;
       this.governor.services.sessions.end(request.session_id);
@@ -353,7 +356,7 @@ export class NativeToolBridge {
       // An ask carries the rewrite too: the agent's own prompt approves the confined command (its dialect renders both).
       const planned = await planConfinedShell(this.governor.services, request, dialect, sandbox, read.approval).catch((error: unknown) => ({ ok: false as const, reason: error instanceof Error ? error.message : String(error) }));
       if (!planned.ok) return { decision: 'deny', reason: `Intent Governor allowed this command to run confined by ${sandbox.kind} and cannot confine it (${planned.reason}), so it is refused (fail closed).` };
-      const failed = this.changes.keepConfined(planned.plan);
+      const failed = await this.changes.keepConfined(planned.plan);
       if (failed) return { decision: 'deny', reason: failed };
       kept.pendingKey = planned.plan.entry.key;
       kept.files = [];

@@ -160,9 +160,12 @@ export class PendingNativeChanges {
     return join(this.dir, name);
   }
 
-  /** Leaves the entry on disk before the pre phase answers: synchronous, one small file (two with before-contents). */
-  begin(input: PendingNativeInput, before: Record<string, string>, snapshot?: unknown): void {
-    const id = this.idOf(input.key);
+  /**
+   * Leaves the entry on disk before the pre phase answers: synchronous, one small file (two with before-contents).
+   * `idKey`: the call's key as posts name it, when the entry holds it in its journal form (a redacted session).
+   */
+  begin(input: PendingNativeInput, before: Record<string, string>, snapshot?: unknown, idKey: string = input.key): void {
+    const id = this.idOf(idKey);
     const me = currentProcess();
     const keep = Object.keys(before).length > 0;
     const entry: PendingNativeChange = { kind: 'native-change', ...input, before_kept: keep, pid: me.pid, pid_start: me.start, host: me.host, resident: this.options.resident, started: new Date().toISOString() };
