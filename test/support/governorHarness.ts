@@ -100,8 +100,8 @@ export interface Harness {
  * spawns on `root` read (null: no settings file, so the default, every-change). By default it is the in-process
  * governor's mode, so both kinds of door in one test agree.
  */
-export async function createHarness(options: { files?: Record<string, string>; intents?: string | null; policy?: Partial<GovernancePolicy>; sandbox?: GovernorServices['sandbox']; approvalSetting?: ApprovalMode | null } = {}): Promise<Harness> {
-  const root = await realpath(await mkdtemp(join(tmpdir(), 'ig-harness-')));
+export async function createHarness(options: { files?: Record<string, string>; intents?: string | null; policy?: Partial<GovernancePolicy>; sandbox?: GovernorServices['sandbox']; approvalSetting?: ApprovalMode | null; parent?: string } = {}): Promise<Harness> {
+  const root = await realpath(await mkdtemp(join(options.parent ?? tmpdir(), 'ig-harness-')));
   const file = async (rel: string, content: string) => {
     await mkdir(dirname(join(root, rel)), { recursive: true });
     await writeFile(join(root, rel), content);

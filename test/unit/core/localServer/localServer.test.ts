@@ -221,7 +221,7 @@ describe('local server: one loopback server with a route table', function () {
 
     it("is the route's failure answer when it has one: /hook denies (fail closed)", async () => {
       server.register(hookRoute({ handle: async () => { throw new Error('the bridge broke'); } }));
-      const call = { phase: 'pre', session_id: 's', key: 's:1', agent: { name: 'claude-code' }, calls: [{ tool: 'run_command', input: { command: 'ls' } }] };
+      const call = { phase: 'pre', session_id: 'claude:s', key: 'claude:s:1', agent: { name: 'claude-code' }, calls: [{ tool: 'run_command', input: { command: 'ls' } }] };
       const denied = await raw(server, { path: '/hook', body: JSON.stringify(call) });
       assert.equal(denied.status, 200);
       assert.equal(denied.json.decision, 'deny');

@@ -356,7 +356,7 @@ describe('HTTP MCP server', function () {
         },
       };
       server = await start({ routes: [hookRoute(bridge)] });
-      const largest = JSON.stringify({ phase: 'pre', session_id: 's', key: 's:1', agent: { name: 'claude-code' }, calls: [{ tool: 'write_file', input: { path: 'src/auth/large.ts', content: 'x'.repeat(MAX_CONTENT_CHARS) } }] });
+      const largest = JSON.stringify({ phase: 'pre', session_id: 'claude:s', key: 'claude:s:1', agent: { name: 'claude-code' }, calls: [{ tool: 'write_file', input: { path: 'src/auth/large.ts', content: 'x'.repeat(MAX_CONTENT_CHARS) } }] });
       assert.equal((await raw(server, { path: '/hook', body: largest })).status, 200);
       assert.deepEqual(seen, [MAX_CONTENT_CHARS]);
       assert.equal((await raw(server, { path: '/hook', body: Buffer.alloc(MAX_REQUEST_BODY_BYTES + 1, 0x20) })).status, 413);

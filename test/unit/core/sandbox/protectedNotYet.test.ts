@@ -105,18 +105,14 @@ describe('run_command in the sandbox: a workspace under a package cache is not o
   this.timeout(60_000);
   let home: string;
   let h: Harness | undefined;
-  const saved = { HOME: process.env.HOME, TMPDIR: process.env.TMPDIR };
+  const saved = { HOME: process.env.HOME };
 
   beforeEach(async function () {
     await sandboxOrSkip(this);
     home = await realpath(await mkdtemp(join(tmpdir(), 'ig-cache-home-')));
     await mkdir(join(home, '.cache/checkouts'), { recursive: true });
     process.env.HOME = home;
-    // The harness makes its workspace in the temp folder: here, ~/.cache/checkouts/<ws>.
-    process.env.TMPDIR = join(home, '.cache/checkouts');
-    h = await createHarness({ files: { 'src/auth/a.ts': 'a\n', 'src/other/c.ts': 'c\n', 'scripts/plant.sh': PLANTER } });
-    if (saved.TMPDIR === undefined) delete process.env.TMPDIR;
-    else process.env.TMPDIR = saved.TMPDIR;
+    h = await createHarness({ parent: join(home, '.cache/checkouts'), files: { 'src/auth/a.ts': 'a\n', 'src/other/c.ts': 'c\n', 'scripts/plant.sh': PLANTER } });
     execFileSync('git', ['init', '-q'], { cwd: h.root });
     assert.ok((await h.call('select_active_intent', { intent_id: 'auth-refactor' })).ok);
   });
