@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { detectClaudeHookKind } from '../core/agents/claude/claudeVersion';
@@ -108,7 +108,9 @@ async function installBridge(mode: 'install' | 'uninstall', root: string, reques
   const unknown = requested.filter((a) => !isAgentId(a));
   if (unknown.length) return usageError(io, 'hooks', `unknown agent '${unknown[0]}' (expected ${AGENT_IDS.join(', ')})`);
   // Point agents at the small hook bundle beside this CLI when it is there (dist/hook.js), else at this CLI.
-  const self = resolve(process.argv[1] ?? 'dist/cli.js');
+  // `npm link` puts a link named `governor` on PATH: the files beside this CLI are beside what the link points to.
+  const invoked = resolve(process.argv[1] ?? 'dist/cli.js');
+  const self = realpathOr(invoked);
   const hookBundle = join(dirname(self), 'hook.js');
   const cliPath = existsSync(hookBundle) ? hookBundle : self;
   let failed = false;
@@ -134,6 +136,14 @@ async function installBridge(mode: 'install' | 'uninstall', root: string, reques
     }
   }
   return failed ? 1 : 0;
+}
+
+function realpathOr(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
 }
 
 /** --claude-hooks, else what the installed Claude Code can run (said on stdout, so the person knows which). */
