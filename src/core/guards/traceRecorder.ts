@@ -1,3 +1,5 @@
+import { isAbsolute, posix, relative, resolve, sep } from 'node:path';
+import type { CallFacts } from '../pipeline/callFacts';
 import { mutationEventFor } from '../pipeline/mutationEvent';
 import type { PostHook } from '../pipeline/hookTypes';
 
@@ -16,6 +18,9 @@ export const traceRecorder: PostHook = {
       return;
     }
     const paths = await facts.paths();
+    // What was asked stays readable in the log: a command's own text and the files it names (`rm -rf src/auth`).
+    const command = call.tool === 'run_command' && typeof call.input.command === 'string' ? call.input.command : undefined;
+    const named = [...new Set([...(paths.ok ? paths.value.map((p) => p.rel) : []), ...(command !== undefined ? commandTargets(facts) : [])])];
     await services.trace.recordGovernance({
       timestamp: services.clock().toISOString(),
       invocation_id: call.invocation_id,
@@ -26,8 +31,20 @@ export const traceRecorder: PostHook = {
       decision: outcome.error.code === 'HITL_REJECT' ? 'reject' : outcome.status === 'blocked' ? 'deny' : 'error',
       code: outcome.error.code,
       message: outcome.error.message,
-      paths: paths.ok ? paths.value.map((p) => p.rel) : [],
+      paths: named,
       approver: outcome.approval?.approver,
+      ...(command !== undefined ? { command } : {}),
     });
   },
 };
+
+/** The files a command names as written, workspace-relative where they are inside (as the command's cwd places them). */
+function commandTargets(facts: CallFacts): string[] {
+  const root = facts.services.workspace.root;
+  const cwd = typeof facts.input.cwd === 'string' ? resolve(root, facts.input.cwd) : root;
+  return facts.command().writeTargets.map((target) => {
+    const abs = isAbsolute(target) ? target : resolve(cwd, target);
+    const rel = relative(root, abs);
+    return rel === '' ? '.' : rel.startsWith('..') || isAbsolute(rel) ? abs : rel.split(sep).join(posix.sep);
+  });
+}

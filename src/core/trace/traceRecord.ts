@@ -193,6 +193,7 @@ export function buildGovernanceRecord(event: GovernanceEvent, context: RecordCon
     approver: event.approver,
     record_id: event.record_id,
     hook_event: event.hook_event,
+    command: event.command,
   });
 }
 

@@ -81,6 +81,8 @@ export interface GovernanceEvent {
   record_id?: string;
   /** The user-hook event (PreToolUse, Stop, …) whose hook asked, blocked or failed. */
   hook_event?: string;
+  /** The command a refused, rejected or failed `run_command` asked to run (redacted as the trace redacts). */
+  command?: string;
 }
 
 /** What a file holds before and after a change that is about to land: `sha256:` of the raw bytes, absent = no file. */
