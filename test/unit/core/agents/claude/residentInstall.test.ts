@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { installClaudeLocalServer, uninstallClaudeLocalServer } from '../../../../../src/core/agents/claude/claudeLocalServer';
@@ -86,6 +86,12 @@ describe('Claude Code with the resident governor: what install writes', () => {
     const root = await mkdtemp(join(tmpdir(), 'ig-resident-install-'));
     try {
       await writeFile(join(root, 'keep'), '');
+      // With no CLI beside the hook bundle the server entry could not start: install fails, naming the file.
+      const missing = await applyHookConfig(root, 'claude', 'install', join(root, 'dist', 'hook.js'), { claudeHooks: 'mcp_tool', env: { HOME: join(root, 'home') } });
+      assert.deepEqual(missing.map((c) => c.action), ['failed']);
+      assert.match(missing[0].action === 'failed' ? missing[0].message : '', /not at .*dist\/cli\.js/);
+      await mkdir(join(root, 'dist'), { recursive: true });
+      await writeFile(join(root, 'dist', 'cli.js'), '');
       const changes = await applyHookConfig(root, 'claude', 'install', join(root, 'dist', 'hook.js'), { claudeHooks: 'mcp_tool', env: { HOME: join(root, 'home') } });
       assert.deepEqual(changes.map((c) => [c.file.replace(root, '<root>'), c.action]), [['<root>/.claude/settings.local.json', 'written'], ['<root>/home/.claude.json', 'written']]);
       const claude = JSON.parse(await readFile(join(root, 'home', '.claude.json'), 'utf8'));
