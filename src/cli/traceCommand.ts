@@ -2,7 +2,8 @@ import { join } from 'node:path';
 import { CHANGE_CLASSES } from '../core/changeClass/changeClass';
 import { defaultAnchorDir } from '../core/trace/anchorStore';
 import { reanchorWorkspaceLogs } from '../core/trace/reanchor';
-import { TRACE_FILE } from '../core/trace/traceFiles';
+import { GOVERNANCE_LOG_FILE, TRACE_FILE } from '../core/trace/traceFiles';
+import { formatRefusalRow, queryRefusals, REFUSAL_TABLE_HEADER, refusalRowCells, type RefusalFilter } from '../core/trace/refusalReader';
 import { queryTrace, type TraceFilter } from '../core/trace/traceReader';
 import { createAnchorStore } from '../core/trace/traceStack';
 import { formatTraceRow, TRACE_TABLE_HEADER, traceRowCells } from '../core/trace/traceTable';
@@ -18,6 +19,7 @@ const USAGE = `governor trace: show or verify the Agent Trace (.orchestration/ag
 Usage:
   governor trace [--intent ID] [--file PATH|GLOB] [--agent NAME] [--model ID] [--decision allow|approved]
                  [--class AST_REFACTOR|INTENT_EVOLUTION] [--since ISO] [--until ISO] [--json] [--workspace DIR]
+  governor trace refusals [--intent ID] [--agent NAME] [--since ISO] [--until ISO] [--json] [--workspace DIR]
   governor trace verify [--json] [--workspace DIR]
   governor trace reanchor [--workspace DIR]
 
@@ -29,6 +31,9 @@ governor trace          lists matching records as a table (one JSON record per l
                         workspace (an absolute path must lie inside it).
                         --class keeps the changes of that class (metadata.mutation_class): AST_REFACTOR
                         when the syntax trees say behaviour stays, INTENT_EVOLUTION otherwise.
+governor trace refusals lists what the governor refused, a person rejected or failed (the governance log,
+                        .orchestration/governance_log.jsonl): when, the code, the agent, the intent, the tool
+                        and what was asked (a command's text, else the paths), as a table or JSON lines.
 governor trace verify   checks the hash chains of the trace and of .orchestration/governance_log.jsonl and
                         the anchors kept outside the workspace ($INTENT_GOVERNOR_ANCHOR_DIR, else
                         <config dir>/intent-governor/anchors), and says of every record whether it is
@@ -61,10 +66,11 @@ const QUERY_OPTIONS = {
 
 export const traceCommand: CliCommand = {
   name: 'trace',
-  summary: 'List Agent Trace records (filters), `trace verify` the hash chains and anchors, `trace reanchor` after a checked rebase',
+  summary: 'List Agent Trace records (filters), `trace refusals` what was refused, `trace verify` the hash chains and anchors, `trace reanchor` after a checked rebase',
   usage: USAGE,
   async run(args, io) {
     if (args[0] === 'verify') return runVerify(args.slice(1), io);
+    if (args[0] === 'refusals') return runRefusals(args.slice(1), io);
     if (args[0] === 'reanchor') return runReanchor(args.slice(1), io);
     const parsed = parseCliArgs(args, QUERY_OPTIONS);
     if (!parsed.ok) return usageError(io, 'trace', parsed.message);
@@ -83,12 +89,9 @@ export const traceCommand: CliCommand = {
       if (!changeClass.ok) return usageError(io, 'trace', changeClass.message);
       filter.mutationClass = changeClass.value;
     }
-    for (const key of ['since', 'until'] as const) {
-      if (typeof values[key] !== 'string') continue;
-      const date = new Date(values[key] as string);
-      if (Number.isNaN(date.getTime())) return usageError(io, 'trace', `--${key} ${echoArg(values[key] as string)} is not an ISO date or date-time`);
-      filter[key] = date;
-    }
+    const dates = dateRange(values, 'trace', io);
+    if (typeof dates === 'number') return dates;
+    Object.assign(filter, dates);
     const root = await governedWorkspaceFrom(values.workspace, io, 'trace');
     if (!root) return 2;
     if (typeof values.file === 'string') {
@@ -106,6 +109,43 @@ export const traceCommand: CliCommand = {
     return 0;
   },
 };
+
+const REFUSAL_OPTIONS = { intent: { type: 'string' }, agent: { type: 'string' }, since: { type: 'string' }, until: { type: 'string' }, json: { type: 'boolean' }, workspace: { type: 'string' } } as const;
+
+async function runRefusals(args: string[], io: CliIO): Promise<number> {
+  const parsed = parseCliArgs(args, REFUSAL_OPTIONS);
+  if (!parsed.ok) return usageError(io, 'trace refusals', parsed.message);
+  const { values } = parsed;
+  const filter: RefusalFilter = {};
+  if (typeof values.intent === 'string') filter.intent = values.intent;
+  if (typeof values.agent === 'string') filter.agent = values.agent;
+  const dates = dateRange(values, 'trace refusals', io);
+  if (typeof dates === 'number') return dates;
+  Object.assign(filter, dates);
+  const root = await governedWorkspaceFrom(values.workspace, io, 'trace refusals');
+  if (!root) return 2;
+  let count = 0;
+  if (!values.json) io.stdout(`${formatRefusalRow(REFUSAL_TABLE_HEADER)}\n`);
+  for await (const entry of queryRefusals(join(root, GOVERNANCE_LOG_FILE), filter)) {
+    count += 1;
+    io.stdout(values.json ? `${JSON.stringify(entry.record)}\n` : `${formatRefusalRow(refusalRowCells(entry))}\n`);
+  }
+  if (!values.json) io.stdout(`${count} refusal${count === 1 ? '' : 's'}\n`);
+  return 0;
+}
+
+/** --since and --until as dates, or the usage error's exit code. */
+function dateRange(values: { since?: unknown; until?: unknown }, command: string, io: CliIO): { since?: Date; until?: Date } | number {
+  const range: { since?: Date; until?: Date } = {};
+  for (const key of ['since', 'until'] as const) {
+    const value = values[key];
+    if (typeof value !== 'string') continue;
+    const date = new Date(value);
+    if (Number.isNaN(date.getTime())) return usageError(io, command, `--${key} ${echoArg(value)} is not an ISO date or date-time`);
+    range[key] = date;
+  }
+  return range;
+}
 
 async function runVerify(args: string[], io: CliIO): Promise<number> {
   const parsed = parseCliArgs(args, { json: { type: 'boolean' }, workspace: { type: 'string' } });
