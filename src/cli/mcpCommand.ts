@@ -32,8 +32,9 @@ tools are judged in this process, with this session's intent (the model's select
 or INTENT_GOVERNOR_INTENT) and read ledger, and no process is started per tool call. With VS Code running on
 the workspace, the extension decides (its dialog, status bar and trace), as for the hook command.
 
-Example client configuration (Claude Code, Cursor, Cline, Roo Code):
-  {"mcpServers": {"intent-governor": {"command": "npx", "args": ["governor", "mcp", "--workspace", "."]}}}
+Example client configuration (Claude Code, Cursor, Cline, Roo Code), with governor on PATH (npm link in a clone;
+never npx, which fetches an unrelated package of that name from the npm registry):
+  {"mcpServers": {"intent-governor": {"command": "governor", "args": ["mcp", "--workspace", "."]}}}
 `;
 
 const refuseWithoutHuman: Approver = headlessApprover(
