@@ -1,6 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { buildSync } from 'esbuild';
 
 const built = new Map<string, string>();
@@ -11,7 +11,7 @@ let outDir: string | undefined;
  * milliseconds (no tsx compile per spawn). Returns the .js path to run with `node`. Bundles share one
  * directory, so one can load another by the name esbuild.mjs gives it (`outName`).
  */
-export function bundledScript(entry: string, outName = `${basename(entry, '.ts')}.js`): string {
+export function bundledScript(entry: string, outName = defaultName(entry)): string {
   // By entry and name: a bundle another finds by its name (hook.js starts cli.js) must exist under that name.
   const key = `${entry}\0${outName}`;
   const cached = built.get(key);
@@ -28,4 +28,10 @@ export function bundledScript(entry: string, outName = `${basename(entry, '.ts')
   buildSync({ entryPoints: [entry], outfile, bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'error', alias: { typescript, 'jsonc-parser': require.resolve('jsonc-parser').replace(/umd([\\/]main\.js)$/u, 'esm$1') }, external: [typescript] });
   built.set(key, outfile);
   return outfile;
+}
+
+/** The name esbuild.mjs gives the bundle: the CLI is dist/cli.js (Claude Code's server entry names it beside hook.js). */
+function defaultName(entry: string): string {
+  const name = basename(entry, '.ts');
+  return name === 'main' && basename(dirname(entry)) === 'cli' ? 'cli.js' : `${name}.js`;
 }

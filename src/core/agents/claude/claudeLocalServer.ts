@@ -70,8 +70,11 @@ export function uninstallClaudeLocalServer(existing: string | undefined, file: s
   const servers = objectAt(project, 'mcpServers');
   if (!isOurs(servers[RESIDENT_SERVER_NAME])) return { ok: true, text: existing };
   delete servers[RESIDENT_SERVER_NAME];
-  project.mcpServers = servers;
-  projects[workspace] = project;
+  // Nothing of ours is left behind: an emptied server list goes, and a project entry that only held it.
+  if (Object.keys(servers).length > 0) project.mcpServers = servers;
+  else delete project.mcpServers;
+  if (Object.keys(project).length > 0) projects[workspace] = project;
+  else delete projects[workspace];
   config.projects = projects;
   return { ok: true, text: `${JSON.stringify(config, null, 2)}\n` };
 }

@@ -100,7 +100,8 @@ describe('Claude Code with the resident governor: what install writes', () => {
       assert.equal(custom[1].file, join(root, 'cfg', '.claude.json'));
       const gone = await applyHookConfig(root, 'claude', 'uninstall', join(root, 'dist', 'hook.js'), { env: { HOME: join(root, 'home') } });
       assert.deepEqual(gone.map((c) => c.action), ['removed', 'written']);
-      assert.deepEqual(JSON.parse(await readFile(join(root, 'home', '.claude.json'), 'utf8')).projects[root].mcpServers, {});
+      // No empty stub is left: the project entry held only our server.
+      assert.equal(JSON.parse(await readFile(join(root, 'home', '.claude.json'), 'utf8')).projects[root], undefined);
     } finally {
       await rm(root, { recursive: true, force: true });
     }
