@@ -1,11 +1,7 @@
 import { strict as assert } from 'node:assert';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { createHarness, type Harness } from '../../support/governorHarness';
+import { mcpClientWorkspace, type McpClientWorkspace } from '../../support/mcpClientWorkspace';
 import { runGovernor } from '../../support/runGovernor';
-import { connectGovernorMcp, resultErrorCode, resultText } from '../../support/stdioMcpClient';
+import { resultErrorCode, resultText } from '../../support/stdioMcpClient';
 
 /**
  * What was refused can be read back: an agent over `governor mcp` (a real MCP client) is refused a destructive
@@ -14,31 +10,24 @@ import { connectGovernorMcp, resultErrorCode, resultText } from '../../support/s
  */
 describe('governor trace refusals (a real MCP client, the real CLI)', function () {
   this.timeout(60_000);
-  let h: Harness;
-  let anchorDir: string;
-  let client: Client | undefined;
+  let w: McpClientWorkspace;
   beforeEach(async () => {
-    h = await createHarness({ files: { 'src/auth/a.ts': 'a\n', 'src/other/b.ts': 'b\n' } });
-    anchorDir = await mkdtemp(join(tmpdir(), 'ig-anchor-'));
+    w = await mcpClientWorkspace({ 'src/auth/a.ts': 'a\n', 'src/other/b.ts': 'b\n' });
   });
-  afterEach(async () => {
-    await client?.close();
-    client = undefined;
-    await h.dispose();
-    await rm(anchorDir, { recursive: true, force: true });
-  });
+  afterEach(async () => w.dispose());
 
   it('lists the refused commands with their code and text; --json gives the records; --intent filters', async () => {
-    client = await connectGovernorMcp(h.root, anchorDir);
+    const client = await w.connect();
     await client.callTool({ name: 'select_active_intent', arguments: { intent_id: 'auth-refactor' } });
     for (const [command, code] of [['rm -rf src/auth', 'HITL_REJECT'], ['rm -rf src', 'SCOPE_VIOLATION'], ['sudo ls', 'COMMAND_DENIED']] as const) {
       const result = await client.callTool({ name: 'run_command', arguments: { command } });
       assert.equal(resultErrorCode(result), code, resultText(result));
     }
-    await client.close();
-    client = undefined;
+    await w.disconnect();
+    const { anchorDir } = w;
+    const root = w.h.root;
 
-    const table = await runGovernor(['trace', 'refusals', '--workspace', h.root], { anchorDir });
+    const table = await runGovernor(['trace', 'refusals', '--workspace', root], { anchorDir });
     assert.equal(table.code, 0, table.stderr);
     const rows = table.stdout.trim().split('\n');
     assert.match(rows[0], /^LINE\s+TIME\s+DECISION\s+CODE\s+AGENT\s+INTENT\s+TOOL\s+WHAT WAS ASKED$/);
@@ -47,10 +36,10 @@ describe('governor trace refusals (a real MCP client, the real CLI)', function (
     assert.match(table.stdout, /COMMAND_DENIED\s.*\$ sudo ls$/m);
     assert.equal(rows.at(-1), '3 refusals');
 
-    const json = await runGovernor(['trace', 'refusals', '--json', '--workspace', h.root], { anchorDir });
+    const json = await runGovernor(['trace', 'refusals', '--json', '--workspace', root], { anchorDir });
     const records = json.stdout.trim().split('\n').map((line) => JSON.parse(line) as { command?: string; paths?: string[] });
     assert.deepEqual(records.map((r) => [r.command, r.paths]), [['rm -rf src/auth', ['src/auth']], ['rm -rf src', ['src']], ['sudo ls', []]]);
-    const none = await runGovernor(['trace', 'refusals', '--intent', 'docs', '--workspace', h.root], { anchorDir });
+    const none = await runGovernor(['trace', 'refusals', '--intent', 'docs', '--workspace', root], { anchorDir });
     assert.equal(none.stdout.trim().split('\n').at(-1), '0 refusals');
   });
 });
