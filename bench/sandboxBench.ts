@@ -51,7 +51,7 @@ export const sandboxBench: BenchSuite = {
       const now = confinedInvocation(sandbox, planned.confinement, 'true', root, options.env);
       const bwrapNow = await timed(async () => {
         await runProcess(now.file, now.args, options);
-        await removePlaceholders(planned.placeholders);
+        removePlaceholders(planned.placeholders);
       });
       await releaseConfinement(planned);
       const confined = await timed(() => runConfined(sandbox, { command: 'true', workspaceRoot: root, governorHome: home, ownedScope: ['src/auth/**'], denyNetwork: false, caseInsensitive: false, run: options }));
@@ -61,7 +61,7 @@ export const sandboxBench: BenchSuite = {
       const wideNow = confinedInvocation(sandbox, wide.confinement, 'true', root, options.env);
       const bwrapWide = await timed(async () => {
         await runProcess(wideNow.file, wideNow.args, options);
-        await removePlaceholders(wide.placeholders);
+        removePlaceholders(wide.placeholders);
       });
       await releaseConfinement(wide);
       const base = percentile(plain, 50);

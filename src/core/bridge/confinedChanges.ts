@@ -38,7 +38,7 @@ export interface CommandOutcome {
 export async function commandChanges(root: string, command: PendingCommand, stored: unknown): Promise<CommandOutcome | undefined> {
   const before = restoreSnapshot(stored);
   if (!before) return undefined;
-  if (command.placeholders) await removePlaceholders(command.placeholders);
+  if (command.placeholders) removePlaceholders(command.placeholders);
   const after = await snapshotRoots(root, command.roots.map((r) => ({ ...r, globs: [] })));
   const protectedMade = typeof command.planned_at === 'number' ? undoProtectedCreations(root, before, after, command.planned_at) : [];
   const changes = diffSnapshots(before, after)

@@ -1,3 +1,4 @@
+import { lstatSync, realpathSync } from 'node:fs';
 import { lstat, mkdtemp, open, realpath, rm } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
@@ -56,7 +57,7 @@ export async function runConfined(sandbox: AvailableSandbox, spec: ConfinedComma
     const invocation = confinedInvocation(sandbox, planned.confinement, spec.command, spec.run.cwd, spec.run.env);
     const filter = invocation.fd3 !== undefined ? await open(invocation.fd3, 'r') : undefined;
     const result = await runProcess(invocation.file, invocation.args, { ...spec.run, env: invocation.env, ...(filter ? { extraFds: [filter.fd] } : {}) }).finally(() => filter?.close());
-    await removePlaceholders(planned.placeholders);
+    removePlaceholders(planned.placeholders);
     const after = await snapshotRoots(spec.workspaceRoot, planned.roots);
     const protectedMade = undoProtectedCreations(spec.workspaceRoot, planned.before, after, planned.startedMs);
     const changes = diffSnapshots(planned.before, after).map((change) => ({ ...change, inScope: inScope(change.rel, spec) }));
@@ -91,11 +92,11 @@ export async function planConfinement(spec: Pick<ConfinedCommand, 'workspaceRoot
   const tempDir = await realpath(await mkdtemp(join(tmpdir(), prefix)));
   try {
     const home = spec.governorHome ?? governorHome();
-    const emptySource = await emptySources(home);
-    const placeholders = await plannedPlaceholders(planned.roots);
+    const emptySource = emptySources(home);
+    const placeholders = plannedPlaceholders(planned.roots);
     const needs = await commandNeedFolders(process.env.HOME || homedir());
     const writable = planned.roots.map((r) => r.abs);
-    const hidden = await governorStores(home, spec.workspaceRoot);
+    const hidden = governorStores(home, spec.workspaceRoot);
     const startedMs = Date.now();
     const before = await snapshotRoots(spec.workspaceRoot, planned.roots);
     if (!before.protectedComplete) throw new Error(`the intent's scope folders hold more than ${MAX_SCANNED} names, too many to know every protected path in them; narrow owned_scope`);
@@ -112,7 +113,7 @@ export async function planConfinement(spec: Pick<ConfinedCommand, 'workspaceRoot
 /** After the command: its temp folder and placeholders go, and the scope folders made for it if it left them empty. */
 export async function releaseConfinement(planned: { confinement: { tempDir?: string }; created: readonly string[]; placeholders?: PlannedPlaceholders }): Promise<void> {
   if (planned.confinement.tempDir !== undefined) await rm(planned.confinement.tempDir, { recursive: true, force: true });
-  if (planned.placeholders) await removePlaceholders(planned.placeholders);
+  if (planned.placeholders) removePlaceholders(planned.placeholders);
   await removeCreatedFolders(planned.created);
 }
 
@@ -144,16 +145,19 @@ async function unixDenial(home: string): Promise<NonNullable<Confinement['unixDe
  * The governor's stores that exist, realpath'd: its home (keys, the resident's endpoint and token, hook runs) and the
  * anchors and hook approvals. Hidden from the command wherever they sit, writable places included.
  */
-async function governorStores(home: string, workspaceRoot: string): Promise<string[]> {
+function governorStores(home: string, workspaceRoot: string): string[] {
   const stores = [home, defaultAnchorDir(), ...hookTrustStores().map((s) => s.path)];
   const found = new Set<string>();
   for (const store of stores) {
-    const real = await realpath(store).catch(() => undefined);
-    if (real === undefined) continue;
-    const stat = await lstat(real).catch(() => undefined);
+    let real: string;
+    try {
+      real = realpathSync(store);
+    } catch {
+      continue; // not made yet: nothing to hide
+    }
     // A store that holds the workspace (a home set to a parent of it) cannot be hidden without hiding the work too.
     if (real === workspaceRoot || workspaceRoot.startsWith(`${real}${sep}`)) continue;
-    if (stat?.isDirectory() && ![...found].some((f) => real.startsWith(`${f}${sep}`))) found.add(real);
+    if (lstatSync(real, { throwIfNoEntry: false })?.isDirectory() && ![...found].some((f) => real.startsWith(`${f}${sep}`))) found.add(real);
   }
   return [...found];
 }

@@ -1,4 +1,4 @@
-import { chmod, lstat, mkdir, rmdir, unlink, writeFile } from 'node:fs/promises';
+import { chmodSync, lstatSync, mkdirSync, rmdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PROTECTED_ENTRIES } from '../paths/protectedPaths';
 import type { Confinement, Placeholder } from './confinement';
@@ -21,8 +21,9 @@ const AT_EVERY_ROOT: ReadonlySet<string> = new Set(['.git', '.orchestration']);
 /**
  * The protected names absent under each writable folder, by name and not by what exists: `.git` and `.orchestration`
  * under every root, every protected name at the workspace root. bubblewrap makes each mount point on disk.
+ * Synchronous, as the snapshot is: a few lstat calls, paid on every command, cost less than the thread pool's trip.
  */
-export async function plannedPlaceholders(roots: readonly WritableRoot[]): Promise<PlannedPlaceholders> {
+export function plannedPlaceholders(roots: readonly WritableRoot[]): PlannedPlaceholders {
   const placeholders: Placeholder[] = [];
   const parents = new Set<string>();
   for (const root of roots) {
@@ -30,12 +31,12 @@ export async function plannedPlaceholders(roots: readonly WritableRoot[]): Promi
     for (const entry of PROTECTED_ENTRIES) {
       if (root.rel !== '' && !AT_EVERY_ROOT.has(entry.rel)) continue;
       const path = join(root.abs, entry.rel);
-      if (await exists(path)) continue;
+      if (statOf(path)) continue;
       const segments = entry.rel.split('/');
       let blocked = false;
       for (let depth = 1; depth < segments.length; depth++) {
         const parent = join(root.abs, ...segments.slice(0, depth));
-        const stat = await lstat(parent).catch(() => undefined);
+        const stat = statOf(parent);
         if (stat === undefined) parents.add(parent);
         else if (!stat.isDirectory()) blocked = true; // `.github` is a file: nothing can be made below it
       }
@@ -49,33 +50,45 @@ export async function plannedPlaceholders(roots: readonly WritableRoot[]): Promi
  * The empty folder and file the placeholders are bound from: in the governor's home, which the sandbox hides after
  * binding them, so no command can put anything in them. Made once per home, read-only.
  */
-export async function emptySources(home: string): Promise<Confinement['emptySource']> {
+export function emptySources(home: string): Confinement['emptySource'] {
   const base = join(home, 'sandbox');
   const dir = join(base, 'empty');
   const file = join(base, 'empty-file');
-  if (!(await exists(dir))) {
-    await mkdir(dir, { recursive: true, mode: 0o700 });
-    await chmod(dir, 0o555);
+  if (!statOf(dir)) {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    chmodSync(dir, 0o555);
   }
-  if (!(await exists(file))) {
-    await writeFile(file, '', { mode: 0o444, flag: 'wx' }).catch((error: NodeJS.ErrnoException) => {
-      if (error.code !== 'EEXIST') throw error;
-    });
+  if (!statOf(file)) {
+    try {
+      writeFileSync(file, '', { mode: 0o444, flag: 'wx' });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
   }
   return { dir, file };
 }
 
 /** After the command: the mount points bubblewrap left on disk go, when still empty (nothing could write into them). */
-export async function removePlaceholders(planned: PlannedPlaceholders): Promise<void> {
+export function removePlaceholders(planned: PlannedPlaceholders): void {
   for (const { path, kind } of planned.placeholders) {
-    const stat = await lstat(path).catch(() => undefined);
+    const stat = statOf(path);
     if (!stat) continue;
-    if (kind === 'dir' && stat.isDirectory()) await rmdir(path).catch(() => undefined);
-    else if (kind === 'file' && stat.isFile() && stat.size === 0) await unlink(path).catch(() => undefined);
+    try {
+      if (kind === 'dir' && stat.isDirectory()) rmdirSync(path);
+      else if (kind === 'file' && stat.isFile() && stat.size === 0) unlinkSync(path);
+    } catch {
+      // not empty after all, or gone: left as it is
+    }
   }
-  for (const parent of [...planned.parents].sort((a, b) => b.length - a.length)) await rmdir(parent).catch(() => undefined);
+  for (const parent of [...planned.parents].sort((a, b) => b.length - a.length)) {
+    try {
+      rmdirSync(parent);
+    } catch {
+      // holds something else now
+    }
+  }
 }
 
-async function exists(path: string): Promise<boolean> {
-  return (await lstat(path).catch(() => undefined)) !== undefined;
+function statOf(path: string): ReturnType<typeof lstatSync> {
+  return lstatSync(path, { throwIfNoEntry: false });
 }

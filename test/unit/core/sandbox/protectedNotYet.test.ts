@@ -200,7 +200,7 @@ describe('the rewritten shell line: a confined command gets no terminal to type 
       const plain = execFileSync('script', ['-qec', 'python3 src/auth/probe.py', '/dev/null'], { cwd: root, encoding: 'utf8' });
       assert.match(plain, /TTY-OPEN/, plain);
     } finally {
-      await removePlaceholders(planned.placeholders);
+      removePlaceholders(planned.placeholders);
       await releaseConfinement(planned);
     }
   });
