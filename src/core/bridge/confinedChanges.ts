@@ -1,16 +1,15 @@
 import { lstatSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { contentHash } from '../contentHash';
-import { readLastLines } from '../io/lastLines';
 import { readRegularFileSync } from '../io/regularFile';
 import { diffSnapshots, snapshotRoots, type SnapshotChange } from '../sandbox/rootSnapshot';
 import { removePlaceholders } from '../sandbox/placeholders';
 import { undoProtectedCreations, type ProtectedCreation } from '../sandbox/protectedCreations';
 import { restoreSnapshot } from '../sandbox/snapshotRecord';
-import { traceFilePath } from '../trace/traceFiles';
 import type { FileChange } from '../trace/traceSink';
 import { decodeText } from '../pipeline/callFacts';
 import type { FileState, PendingCommand, PendingNativeFile } from './pendingNativeChanges';
+import { recentRecords } from './recentRecords';
 
 /** Files larger than this are recorded by hash only (as a reconciliation does for a native write). */
 const MAX_READ_BYTES = 64 * 1024 * 1024;
@@ -86,14 +85,9 @@ const TAIL_BYTES = 1024 * 1024;
  */
 export function notRecordedElsewhere(root: string, changes: CommandChange[], invocationId: string, sinceMs: number): CommandChange[] {
   const seen = new Set<string>();
-  for (const line of readLastLines(traceFilePath(root), TAIL_LINES, TAIL_BYTES)) {
-    try {
-      const record = JSON.parse(line.text) as { timestamp?: string; metadata?: { invocation_id?: string; files?: { path?: string; after_hash?: string }[] } };
-      if (record.metadata?.invocation_id === invocationId || Date.parse(record.timestamp ?? '') < sinceMs) continue;
-      for (const file of record.metadata?.files ?? []) seen.add(`${file.path}\0${file.after_hash ?? null}`);
-    } catch {
-      // not a record
-    }
+  for (const record of recentRecords(root, TAIL_LINES, TAIL_BYTES)) {
+    if (record.invocationId === invocationId || Date.parse(record.timestamp ?? '') < sinceMs) continue;
+    for (const file of record.files) seen.add(`${file.path}\0${file.after_hash ?? null}`);
   }
   return seen.size === 0 ? changes : changes.filter((c) => !seen.has(`${c.file.path}\0${c.state.hash}`));
 }

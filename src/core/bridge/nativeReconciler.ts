@@ -1,9 +1,8 @@
 import { releaseCommand } from './confinedShell';
-import { readLastLines } from '../io/lastLines';
 import { currentProcess, localProcessGone } from '../io/processIdentity';
-import { traceFilePath } from '../trace/traceFiles';
 import { confinedCommandRunning } from '../sandbox/confinedLiveness';
 import { commandChanges } from './confinedChanges';
+import { recentRecords } from './recentRecords';
 import type { FileState, HeldEntry, PendingNativeChange, PendingNativeChanges, PendingNativeFile } from './pendingNativeChanges';
 
 /** A changed file written this recently may still get its post event: it is left for it. */
@@ -167,15 +166,9 @@ async function changedFiles(pending: PendingNativeChanges, entry: PendingNativeC
 /** `<invocation id>\0<after hash>` of the trace's last records. */
 function recordedInvocations(root: string): Set<string> {
   const seen = new Set<string>();
-  for (const line of readLastLines(traceFilePath(root), TAIL_LINES, TAIL_BYTES)) {
-    try {
-      const record = JSON.parse(line.text) as { metadata?: { invocation_id?: string; files?: { after_hash?: string }[] } };
-      const id = record.metadata?.invocation_id;
-      if (typeof id !== 'string') continue;
-      for (const file of record.metadata?.files ?? []) seen.add(`${id}\0${file.after_hash ?? null}`);
-    } catch {
-      // not a record
-    }
+  for (const record of recentRecords(root, TAIL_LINES, TAIL_BYTES)) {
+    if (record.invocationId === undefined) continue;
+    for (const file of record.files) seen.add(`${record.invocationId}\0${file.after_hash ?? null}`);
   }
   return seen;
 }
