@@ -7,10 +7,10 @@ import { ensureHookLauncher, hookLauncherPath } from '../../../src/core/agents/c
 import { AGENT_HOOK_PATH, forwardedEnvHeader, readResidentEndpoint, RESIDENT_HEADERS } from '../../../src/core/agents/common/residentProtocol';
 import { HOOK_PATH } from '../../../src/core/agents/common/nativeCall';
 import { residentEndpointPid } from '../../../src/core/bridge/residentEndpoint';
-import { bundledScript } from '../../support/bundledScript';
 import { finished, type Finished } from '../../support/childProcesses';
 import { headlessHookWorkspace, LOGIN, type HeadlessHookWorkspace } from '../../support/headlessHookWorkspace';
 import { hookFixture } from '../../support/runHook';
+import { residentBundles, stopResident } from '../../support/residentDoors';
 
 const TOKEN_FILE = 'src/auth/token.ts';
 const AGENT_CONTENT = 'export const token = 1;\n';
@@ -30,15 +30,13 @@ describe('resident governor: a post is recorded only as the post of a pre it ans
   let hookJs: string;
 
   before(() => {
-    const src = join(__dirname, '..', '..', '..', 'src', 'cli');
-    bundledScript(join(src, 'headlessDecider.ts'), 'hook-headless.js');
-    cli = bundledScript(join(src, 'main.ts'), 'cli.js');
+    ({ cli } = residentBundles());
   });
 
   beforeEach(async () => {
     w = await headlessHookWorkspace({ intent: 'auth-refactor', files: { 'src/auth/login.ts': LOGIN, '.vscode/settings.json': JSON.stringify({ 'intentGovernor.approval': 'destructive-only' }) } });
     env = { ...process.env, ...w.env, INTENT_GOVERNOR_RESIDENT: 'on', INTENT_GOVERNOR_RESIDENT_IDLE_MS: '20000' };
-    hookJs = bundledScript(join(__dirname, '..', '..', '..', 'src', 'cli', 'hookMain.ts'), 'hook.js');
+    hookJs = residentBundles().hook;
     await ensureHookLauncher(env, hookJs);
     launcher = hookLauncherPath(env);
     // The first call is the Node hook's, which starts the resident; the calls after it reach the resident.
@@ -47,14 +45,7 @@ describe('resident governor: a post is recorded only as the post of a pre it ans
   });
 
   afterEach(async () => {
-    const pid = residentEndpointPid(w.home, w.h.root);
-    if (pid !== undefined) {
-      try {
-        process.kill(pid, 'SIGTERM');
-      } catch {
-        // already gone
-      }
-    }
+    stopResident(w.home, w.h.root);
     await w.dispose();
   });
 

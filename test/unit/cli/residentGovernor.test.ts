@@ -7,11 +7,11 @@ import { ensureHookLauncher, hookLauncherPath } from '../../../src/core/agents/c
 import { residentEndpointPath } from '../../../src/core/agents/common/residentProtocol';
 import { residentEndpointPid } from '../../../src/core/bridge/residentEndpoint';
 import { residentStartMarker } from '../../../src/cli/residentStarter';
-import { bundledScript } from '../../support/bundledScript';
 import { finished, type Finished } from '../../support/childProcesses';
 import { headlessHookWorkspace, LOGIN, type HeadlessHookWorkspace } from '../../support/headlessHookWorkspace';
 import { hookFixture } from '../../support/runHook';
 import { removeTree } from '../../support/removeTree';
+import { residentBundles, stopResident } from '../../support/residentDoors';
 
 /**
  * The workspace's resident governor, reached as installed hooks reach it: through the per-user launcher (sh), which
@@ -27,15 +27,13 @@ describe('resident governor (hook launcher → /dev/tcp → governor resident)',
   let cli: string;
 
   before(() => {
-    const src = join(__dirname, '..', '..', '..', 'src', 'cli');
-    bundledScript(join(src, 'headlessDecider.ts'), 'hook-headless.js');
-    cli = bundledScript(join(src, 'main.ts'), 'cli.js');
+    ({ cli } = residentBundles());
   });
 
   beforeEach(async () => {
     w = await headlessHookWorkspace({ intent: 'auth-refactor', files: { 'src/auth/login.ts': LOGIN, 'docs/guide.md': '# Guide\n', '.vscode/settings.json': JSON.stringify({ 'intentGovernor.approval': 'destructive-only' }) } });
     env = { ...process.env, ...w.env, INTENT_GOVERNOR_RESIDENT: 'on', INTENT_GOVERNOR_RESIDENT_IDLE_MS: '20000' };
-    const hook = bundledScript(join(__dirname, '..', '..', '..', 'src', 'cli', 'hookMain.ts'), 'hook.js');
+    const { hook } = residentBundles();
     await ensureHookLauncher(env, hook);
     launcher = hookLauncherPath(env);
     noNode = mkdtempSync(join(tmpdir(), 'ig-nonode-'));
@@ -44,14 +42,7 @@ describe('resident governor (hook launcher → /dev/tcp → governor resident)',
   });
 
   afterEach(async () => {
-    const pid = residentEndpointPid(w.home, w.h.root);
-    if (pid !== undefined) {
-      try {
-        process.kill(pid, 'SIGTERM');
-      } catch {
-        // already gone
-      }
-    }
+    stopResident(w.home, w.h.root);
     await w.dispose();
     await removeTree(noNode);
   });
