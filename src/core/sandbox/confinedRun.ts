@@ -2,7 +2,7 @@ import { lstatSync, realpathSync } from 'node:fs';
 import { lstat, mkdtemp, open, realpath, rm } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
-import { hookTrustStores } from '../commands/hookTrustRules';
+import { governorStores } from '../commands/governorStores';
 import { defaultAnchorDir } from '../trace/anchorStore';
 import { governorHome } from '../paths/governorHome';
 import { protectedPatternFor } from '../paths/protectedPaths';
@@ -96,7 +96,7 @@ export async function planConfinement(spec: Pick<ConfinedCommand, 'workspaceRoot
     const placeholders = plannedPlaceholders(planned.roots);
     const needs = await commandNeedFolders(process.env.HOME || homedir());
     const writable = planned.roots.map((r) => r.abs);
-    const hidden = governorStores(home, spec.workspaceRoot);
+    const hidden = hiddenStores(home, spec.workspaceRoot);
     const startedMs = Date.now();
     const before = await snapshotRoots(spec.workspaceRoot, planned.roots);
     if (!before.protectedComplete) throw new Error(`the intent's scope folders hold more than ${MAX_SCANNED} names, too many to know every protected path in them; narrow owned_scope`);
@@ -145,19 +145,23 @@ async function unixDenial(home: string): Promise<NonNullable<Confinement['unixDe
  * The governor's stores that exist, realpath'd: its home (keys, the resident's endpoint and token, hook runs) and the
  * anchors and hook approvals. Hidden from the command wherever they sit, writable places included.
  */
-function governorStores(home: string, workspaceRoot: string): string[] {
-  const stores = [home, defaultAnchorDir(), ...hookTrustStores().map((s) => s.path)];
-  const found = new Set<string>();
+function hiddenStores(home: string, workspaceRoot: string): string[] {
+  // The stores the command policy keeps agents from reading, and the anchors beside them.
+  const stores = [...governorStores({ home }).map((store) => store.path), defaultAnchorDir()];
+  const reals: string[] = [];
   for (const store of stores) {
-    let real: string;
     try {
-      real = realpathSync(store);
+      reals.push(realpathSync(store));
     } catch {
-      continue; // not made yet: nothing to hide
+      // not made yet: nothing to hide
     }
+  }
+  const found: string[] = [];
+  // Outer folders first, so one tmpfs hides what lies inside it.
+  for (const real of reals.sort((a, b) => a.length - b.length)) {
     // A store that holds the workspace (a home set to a parent of it) cannot be hidden without hiding the work too.
     if (real === workspaceRoot || workspaceRoot.startsWith(`${real}${sep}`)) continue;
-    if (lstatSync(real, { throwIfNoEntry: false })?.isDirectory() && ![...found].some((f) => real.startsWith(`${f}${sep}`))) found.add(real);
+    if (lstatSync(real, { throwIfNoEntry: false })?.isDirectory() && !found.some((f) => real === f || real.startsWith(`${f}${sep}`))) found.push(real);
   }
-  return [...found];
+  return found;
 }
