@@ -14,6 +14,8 @@ export type ErrorCode =
   | 'HOOK_BLOCKED'
   | 'HOOK_ERROR'
   | 'SIGNING_REQUIRED'
+  /** This governor's signing key is in .orchestration/signers/revoked/: nothing is signed with it, so nothing changes. */
+  | 'SIGNING_KEY_REVOKED'
   /** A post (PostToolUse) that is not the post of a pre this governor answered: nothing is recorded for it. */
   | 'UNMATCHED_POST'
   | 'INVALID_INPUT';

@@ -1,5 +1,5 @@
 import type { ChangeClass } from '../changeClass/changeClass';
-import type { ErrorCode } from '../toolError';
+import type { ErrorCode, ToolError } from '../toolError';
 
 export interface AgentInfo {
   name: string;
@@ -117,8 +117,11 @@ export interface TraceSink {
    */
   recordAhead(event: MutationEvent, landing: LandingFile[]): Promise<WriteAhead>;
   recordGovernance(event: GovernanceEvent): Promise<void>;
-  /** Why no record can be written now (signing is required and there is no key): the governor refuses changes. */
-  signingProblem?(): string | undefined;
+  /**
+   * Why no record can be written now, as the refusal the governor answers a change with: signing is required and
+   * there is no key (SIGNING_REQUIRED), or the key is revoked in the workspace (SIGNING_KEY_REVOKED).
+   */
+  signingProblem?(): ToolError | undefined;
 }
 
 const settledWriteAhead: WriteAhead = {

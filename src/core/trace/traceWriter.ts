@@ -1,5 +1,7 @@
 import { NO_SIGNING_KEY, type RecordSigner } from '../signing/recordSignature';
 import { unsignedRecordRefusal } from '../signing/requiredSigning';
+import { RevokedKeyWatch, revokedKeyRefusal } from '../signing/revokedKeyWatch';
+import { toolError, type ToolError } from '../toolError';
 import type { AnchorStore } from './anchorStore';
 import { ChainedJsonlLog, type FsyncMode, type NoteKind } from './chainedLog';
 import type { LockOptions } from '../io/crossProcessLock';
@@ -66,11 +68,14 @@ export class JsonlTraceSink implements TraceSink {
   private readonly listeners = new Set<(notice: RecordedNotice) => void>();
   /** Every string of a record passes it before the record is chained: the logs never hold a secret (see SecretRedactor). */
   private readonly redactor: SecretRedactor;
+  /** Asked before each signature: a key the workspace revoked (say, by a `git pull`) signs nothing from then on. */
+  private readonly revocations: RevokedKeyWatch;
 
   constructor(private readonly options: JsonlTraceSinkOptions) {
     this.journal = new WriteAheadJournal(options.workspaceRoot);
     const home = options.governorHome ?? governorHome();
     this.redactor = new SecretRedactor(() => loadRedactionKey(home));
+    this.revocations = new RevokedKeyWatch(options.workspaceRoot);
     const common = {
       fsync: options.fsync ?? 'always',
       batchMs: options.batchMs,
@@ -79,7 +84,12 @@ export class JsonlTraceSink implements TraceSink {
       branch: async () => (await this.head())?.ref ?? '',
       sign: (text: string) => {
         const signer = options.signer?.();
-        if (signer) return signer.sign(text);
+        if (signer) {
+          const revoked = this.revocations.revoked(signer.keyId);
+          // Fail closed: the append throws, so a write-ahead change is not made and nothing is signed with the key.
+          if (revoked) throw new Error(revokedKeyRefusal(signer, revoked));
+          return signer.sign(text);
+        }
         const refusal = unsignedRecordRefusal();
         if (refusal) throw new Error(refusal);
         return NO_SIGNING_KEY;
@@ -103,9 +113,15 @@ export class JsonlTraceSink implements TraceSink {
     });
   }
 
-  /** Why this sink cannot write a record now (signing is required and it has no key), or undefined. */
-  signingProblem(): string | undefined {
-    return this.options.signer?.() ? undefined : unsignedRecordRefusal();
+  /** Why this sink cannot write a record now (signing is required and it has no key, or its key is revoked), or undefined. */
+  signingProblem(): ToolError | undefined {
+    const signer = this.options.signer?.();
+    if (signer) {
+      const revoked = this.revocations.revoked(signer.keyId);
+      return revoked ? toolError('SIGNING_KEY_REVOKED', revokedKeyRefusal(signer, revoked), { signer: signer.name, key_id: signer.keyId, file: revoked.file }) : undefined;
+    }
+    const refusal = unsignedRecordRefusal();
+    return refusal ? toolError('SIGNING_REQUIRED', refusal) : undefined;
   }
 
   async recordMutation(event: MutationEvent): Promise<void> {
