@@ -21,7 +21,7 @@ const SUMMARIES: Readonly<Record<string, string>> = {
   [pathScopeGuard.name]: "canonical, not the governor's; writes in owned_scope, not protected",
   [staleGuard.name]: 'a change must be based on the file as it is now (stale: refused)',
   [commandPolicyHook.name]: 'commands: denied refused, destructive ones ask, their writes checked',
-  [signingGuard.name]: "no change whose record cannot be signed (managed requireSigning, or a revoked key)",
+  [signingGuard.name]: "no change whose record cannot be signed (requireSigning, a revoked key)",
   [approvalGate.name]: 'deletes, scope expansions (and every-change writes) ask a person',
   [readLedger.name]: 'remembers what each session read: the stale check\'s basis',
   [traceRecorder.name]: 'every change to the trace, every refusal to the governance log',
