@@ -21,7 +21,7 @@ const CORE = join(SRC, 'core');
 export const CORE_LAYERS = [
   ['toolError.ts', 'logger.ts', 'contentHash.ts', 'lowerHex.ts', 'wildcardMatch.ts', 'beforeDeadline.ts', 'process', 'approval', 'changeClass'], // 0 leaves: import nothing from src/core but this layer (lowerHex: the hex tail of hashes and key ids; wildcardMatch: the two-pointer `*` match of scope globs and mcp_tools; approval: modes, standing approvals, the approver port and cancellation, which waits with beforeDeadline)
   ['ioError.ts', 'workspace.ts'], // 1 I/O errors, the workspace port
-  ['io', 'nodeWorkspace.ts', 'localServer', 'managed', 'paths'], // 2 regular-file reads, cross-process locks, process identity, line readers; the workspace over Node's fs; the loopback server and its route table; the administrator's managed settings file; the canonicaliser and protected paths (the managed file's among them)
+  ['io', 'git', 'nodeWorkspace.ts', 'localServer', 'managed', 'paths'], // 2 git run as a process (blobs at a ref, attributes); regular-file reads, cross-process locks, process identity, line readers; the workspace over Node's fs; the loopback server and its route table; the administrator's managed settings file; the canonicaliser and protected paths (the managed file's among them)
   ['intents', 'signing', 'redaction', 'telemetry'], // 3 the intents file; signing keys, record signatures, published signers; secrets redacted from what is recorded; the OpenTelemetry export of records
   ['trace'], // 4 Agent Trace records, hash chain, writer, verify with the signature audit, blame
   ['policy', 'commands', 'sandbox'], // 5 scope (and the trace's scope audit), optimistic and per-path locks; the shell command classifier; the operating-system sandbox commands run in

@@ -21,6 +21,8 @@ import {
 } from './traceRecord';
 import type { GovernanceEvent, LandingFile, MutationEvent, TraceSink, WriteAhead } from './traceSink';
 import { WriteAheadJournal, type JournalEntry } from './writeAheadJournal';
+import { ensureOrchestrationGitFiles } from './orchestrationGitFiles';
+import { gitExplainsAnchor } from './anchorGitExplanation';
 
 export interface JsonlTraceSinkOptions {
   /** Absolute workspace root; the logs go to `.orchestration/` under it. */
@@ -65,6 +67,7 @@ export class JsonlTraceSink implements TraceSink {
   private gitHead: Promise<GitHeadReader | undefined> | undefined;
   private readonly journal: WriteAheadJournal;
   private recovered: Promise<void> | undefined;
+  private gitFiles: Promise<void> | undefined;
   private readonly listeners = new Set<(notice: RecordedNotice) => void>();
   /** Every string of a record passes it before the record is chained: the logs never hold a secret (see SecretRedactor). */
   private readonly redactor: SecretRedactor;
@@ -101,6 +104,7 @@ export class JsonlTraceSink implements TraceSink {
       ...common,
       path: traceFilePath(options.workspaceRoot),
       name: TRACE_FILE,
+      explainedByGit: (anchor) => gitExplainsAnchor(options.workspaceRoot, TRACE_FILE, anchor),
       fields: traceChainFields,
       note: async (kind: NoteKind, details) => ({ ...buildTraceNote(kind, details, await this.context()) }),
     });
@@ -108,6 +112,7 @@ export class JsonlTraceSink implements TraceSink {
       ...common,
       path: governanceLogPath(options.workspaceRoot),
       name: GOVERNANCE_LOG_FILE,
+      explainedByGit: (anchor) => gitExplainsAnchor(options.workspaceRoot, GOVERNANCE_LOG_FILE, anchor),
       fields: governanceChainFields,
       note: async (kind: NoteKind, details) => ({ ...buildGovernanceNote(kind, details, await this.context()) }),
     });
@@ -125,6 +130,7 @@ export class JsonlTraceSink implements TraceSink {
   }
 
   async recordMutation(event: MutationEvent): Promise<void> {
+    await this.setUpGitOnce();
     await this.recoverOnce();
     const record = buildMutationRecord(await this.redactEvent(event), await this.context());
     await this.trace.append(record as unknown as Record<string, unknown>);
@@ -133,6 +139,7 @@ export class JsonlTraceSink implements TraceSink {
   }
 
   async recordAhead(event: MutationEvent, landing: LandingFile[]): Promise<WriteAhead> {
+    await this.setUpGitOnce();
     await this.recoverOnce();
     const redacted = await this.redactEvent(event);
     const record = buildMutationRecord(redacted, await this.context());
@@ -176,6 +183,7 @@ export class JsonlTraceSink implements TraceSink {
   }
 
   async recordGovernance(event: GovernanceEvent): Promise<void> {
+    await this.setUpGitOnce();
     const record = buildGovernanceRecord(await this.redactor.redactDeep(event), await this.context());
     await this.governance.append(record as unknown as Record<string, unknown>);
     this.options.exporter?.export('governance_log', record as unknown as Record<string, unknown>);
@@ -226,6 +234,15 @@ export class JsonlTraceSink implements TraceSink {
    * The disk tells how it ended: landed (the record stands), not landed (a `void` governance record says so),
    * or unknowable (the file changed since; a `void` record says that too, so no reader trusts it blindly).
    */
+  /**
+   * Before the first record a process writes: the marks git needs to merge the logs and the ignores that keep scratch
+   * paths out of commits. A folder git cannot be told about (read-only) is reported by check and doctor instead.
+   */
+  private setUpGitOnce(): Promise<void> {
+    this.gitFiles ??= ensureOrchestrationGitFiles(this.options.workspaceRoot).then(() => undefined, () => undefined);
+    return this.gitFiles;
+  }
+
   private recoverOnce(): Promise<void> {
     // A recovery that failed (a lock timeout) is tried again by the next write, not remembered as a failure.
     this.recovered ??= this.recover().catch((error: unknown) => {
