@@ -158,7 +158,7 @@ async function runVerify(args: string[], io: CliIO): Promise<number> {
   } else {
     for (const line of signers ? describeSigners(signers) : []) io.stdout(`${line}\n`);
     for (const verification of results) {
-      io.stdout(`${verification.log}: ${describeVerification(verification.result)}\n`);
+      io.stdout(`${verification.log}: ${describeVerification(verification.result, verification.anchorMovedByGit)}\n`);
       for (const line of describeLogSignatures(verification, '  ')) io.stdout(`${line}\n`);
     }
   }

@@ -14,7 +14,7 @@ import { mkdir } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { promisify } from 'node:util';
 import { errnoOf } from '../ioError';
-import type { AnchorStore } from './anchorStore';
+import type { AnchorHead, AnchorStore } from './anchorStore';
 import { acquireLock, type LockOptions } from '../io/crossProcessLock';
 import { readFully, readJsonlTail } from '../io/jsonlTail';
 import {
@@ -69,6 +69,11 @@ export interface ChainedLogOptions {
   /** Whether a signature on a record another process wrote is valid under the key `sign` uses now. */
   signedByMe?: (text: string, signature: unknown) => boolean;
   lock?: LockOptions;
+  /**
+   * Whether git accounts for the anchored head being missing or moved (a merge, rebase, revert): then the writer
+   * moves its anchor without a `discontinuity` note, which would fail every clone's verify.
+   */
+  explainedByGit?: (anchor: AnchorHead) => Promise<boolean>;
 }
 
 interface Pending {
@@ -282,7 +287,7 @@ export class ChainedJsonlLog {
     // Someone other than a governor writer changed the file (merge, pull, crash before the anchor moved,
     // tampering), or we have no anchor yet: one full pass tells which, and how many lines there are.
     const result = await verifyLog(path, { fields, anchor });
-    if (anchor && (result.anchor === 'missing' || result.anchor === 'moved')) {
+    if (anchor && (result.anchor === 'missing' || result.anchor === 'moved') && !(await this.options.explainedByGit?.(anchor))) {
       // Once the anchor moves past this point the finding would be forgotten: the log keeps it instead.
       notes.push(await this.options.note('discontinuity', { reason: result.anchorProblem, anchored_head: anchor }));
     }

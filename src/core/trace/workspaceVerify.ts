@@ -1,6 +1,7 @@
 import { VerifiedSignatureCache } from '../signing/verifiedSignatureCache';
 import type { SignerSet } from '../signing/workspaceSigners';
-import type { AnchorStore } from './anchorStore';
+import type { AnchorHead, AnchorStore } from './anchorStore';
+import { gitExplainsAnchor } from './anchorGitExplanation';
 import { currentBranch } from './gitHead';
 import { SignatureAudit, type SignatureReport } from './signatureAudit';
 import { governanceChainFields, traceChainFields, type ChainFields } from './traceChain';
@@ -14,6 +15,8 @@ export interface LogVerification {
   result: VerifyResult;
   /** Each record's signature verdict, when signatures were asked for. */
   signatures?: SignatureReport;
+  /** This machine's anchor was missing or moved, and git accounts for it (gitExplainsAnchor): verified without it. */
+  anchorMovedByGit?: boolean;
 }
 
 export interface SignatureCheckOptions {
@@ -32,28 +35,44 @@ export const WORKSPACE_LOGS: readonly { log: string; fields: ChainFields }[] = [
  * Verifies the trace and the governance log of a workspace against the anchors for the current branch and,
  * with `signatures`, judges every record's signature in the same pass.
  */
-export async function verifyWorkspaceLogs(root: string, anchors: AnchorStore | undefined, signatures?: SignatureCheckOptions): Promise<LogVerification[]> {
+export async function verifyWorkspaceLogs(
+  root: string,
+  anchors: AnchorStore | undefined,
+  signatures?: SignatureCheckOptions,
+  /** Per log, discontinuity notes accepted besides this machine's (those a base branch already held: `check --base`). */
+  acceptedNotes?: ReadonlyMap<string, ReadonlySet<string>>,
+): Promise<LogVerification[]> {
   const branch = await currentBranch(root);
   return Promise.all(
     WORKSPACE_LOGS.map(async ({ log, fields }) => {
       const anchor = anchors ? await anchors.read(log, branch) : undefined;
-      const accepted = anchors ? await anchors.accepted(log) : undefined;
-      if (!signatures) return { log, result: await verifyLog(join(root, log), { fields, anchor, accepted }) };
-      const cache = signatures.cacheDir ? await VerifiedSignatureCache.open(signatures.cacheDir, root, log) : undefined;
-      const path = join(root, log);
-      const audit = new SignatureAudit(signatures.signers, cache, (lines) => readRecordLines(path, fields, lines));
-      const result = await verifyLog(path, { fields, anchor, accepted, onRecord: (line) => audit.add(line) });
-      return { log, result, signatures: await audit.finish() };
+      const local = anchors ? await anchors.accepted(log) : undefined;
+      const extra = acceptedNotes?.get(log);
+      const accepted = extra?.size ? new Set([...(local ?? []), ...extra]) : local;
+      const first = await verifyOnce(root, log, fields, anchor, accepted, signatures);
+      const { result } = first;
+      if (!anchor || (result.anchor !== 'missing' && result.anchor !== 'moved') || !(await gitExplainsAnchor(root, log, anchor))) return first;
+      // A merge, a pull or a revert moved it: the local early warning has nothing to say, the rest is judged as usual.
+      return { ...(await verifyOnce(root, log, fields, undefined, accepted, signatures)), anchorMovedByGit: true };
     }),
   );
 }
 
+async function verifyOnce(root: string, log: string, fields: ChainFields, anchor: AnchorHead | undefined, accepted: Set<string> | undefined, signatures?: SignatureCheckOptions): Promise<LogVerification> {
+  const path = join(root, log);
+  if (!signatures) return { log, result: await verifyLog(path, { fields, anchor, accepted }) };
+  const cache = signatures.cacheDir ? await VerifiedSignatureCache.open(signatures.cacheDir, root, log) : undefined;
+  const audit = new SignatureAudit(signatures.signers, cache, (lines) => readRecordLines(path, fields, lines));
+  const result = await verifyLog(path, { fields, anchor, accepted, onRecord: (line) => audit.add(line) });
+  return { log, result, signatures: await audit.finish() };
+}
+
 /** One line a human reads: `verified (12 records, 1 chain, anchor matched)` or `TAMPERED at line 7: …`. */
-export function describeVerification(result: VerifyResult): string {
+export function describeVerification(result: VerifyResult, anchorMovedByGit = false): string {
   if (result.status === 'tampered') return `TAMPERED at line ${result.firstBadLine}: ${result.reason}`;
   if (result.status === 'empty') return result.tornTail ? 'empty (one torn line from a crash; the next write quarantines it)' : 'empty';
   const chains = result.status === 'merged' ? `${result.chains} chains from line ${result.mergeFromLine}` : `${result.chains} chain`;
-  const anchor = result.anchor === 'unchecked' ? 'no anchor on this machine: truncation and rewrites cannot be detected' : `anchor ${result.anchor}`;
+  const anchor = anchorMovedByGit ? "this machine's anchor was moved by git (a merge, pull, rebase or revert); the log is git's to judge (`governor check --base`)" : result.anchor === 'unchecked' ? 'no anchor on this machine: truncation and rewrites cannot be detected' : `anchor ${result.anchor}`;
   const accepted = result.discontinuities.filter((d) => d.accepted).length;
   const notes = accepted ? `, ${accepted} discontinuit${accepted === 1 ? 'y' : 'ies'} accepted on this machine` : '';
   const torn = result.tornTail ? '; a torn last line from a crash will be quarantined by the next write' : '';

@@ -167,7 +167,7 @@ export class InspectorPanel implements vscode.Disposable {
   private async sendChain(): Promise<void> {
     const results = await verifyWorkspaceLogs(this.governed.services.workspace.root, this.governed.anchors).catch(() => undefined);
     const chain: ChainStatus[] = results
-      ? results.map(({ log, result }) => ({ log, status: result.status, text: describeVerification(result), firstBadLine: result.firstBadLine }))
+      ? results.map(({ log, result, anchorMovedByGit }) => ({ log, status: result.status, text: describeVerification(result, anchorMovedByGit), firstBadLine: result.firstBadLine }))
       : [{ log: 'logs', status: 'unknown', text: 'could not be read' }];
     this.post({ type: 'chain', chain });
   }

@@ -28,7 +28,7 @@ export function registerTraceCommands(governed: GovernedFolder | undefined): vsc
 
 /** Info when verified, merged or empty; a modal error naming the log and line when tampered. Not awaited: the command returns the results. */
 function reportVerification(governed: GovernedFolder, results: LogVerification[]): void {
-  const lines = results.map(({ log, result }) => `${log}: ${describeVerification(result)}`);
+  const lines = results.map(({ log, result, anchorMovedByGit }) => `${log}: ${describeVerification(result, anchorMovedByGit)}`);
   for (const line of lines) governed.log.info(`verify: ${line}`);
   const tampered = results.find(({ result }) => result.status === 'tampered');
   if (tampered) {
