@@ -17,10 +17,12 @@ import { governedWorkspaceFrom } from './governedWorkspace';
 import type { CliCommand } from './cliCommand';
 import { describeLogSignatures, describeSigners, verifyLogs } from './signedVerification';
 import { managedPolicy } from '../core/managed/managedPolicy';
+import { orchestrationGitProblems } from '../core/trace/orchestrationGitFiles';
+import { chooseBase, compareLogsWithBase, describeComparison, signedByAnyOf, signersAddedSince, type ChosenBase } from './baseCheck';
 
 const USAGE = `governor check: one pass/fail gate for CI
 
-Usage: governor check [--workspace DIR] [--require-signatures]
+Usage: governor check [--workspace DIR] [--require-signatures] [--base REF [--exact-base]] [--require-known-signers]
 
 The workspace is the nearest folder at or above the current directory that holds .orchestration/ (as git
 finds .git/), or --workspace DIR.
@@ -37,6 +39,14 @@ Checks, and reports every failure:
      intents file). Records with neither are listed as warnings and do not fail the check;
   4. with --require-signatures (or requireSigning in the administrator's managed file), every record of both logs is signed by a key published in
      .orchestration/signers/ (not revoked): unsigned, legacy, unknown-key, revoked-key and bad signatures fail.
+  5. with --base REF (in CI by default: the pull request's target, GITHUB_BASE_REF, else the default branch), every
+     record the base's logs held is still in the working tree's logs, byte for byte and in order: a union merge may
+     put the branch's records between them; a truncation, a dropped or changed record, a revert that took records
+     fails, naming the record and the commit that dropped it. The base is the merge base of REF and HEAD, or REF
+     itself with --exact-base (a push's previous tip, so a force-push that dropped records fails). Writers' notes the
+     base already held are the base's, not the branch's. Signers the branch adds are listed as new;
+     --require-known-signers fails when a record the branch added is signed by one of them.
+Also says when git is not told to merge the logs as append-only (merge=union eol=lf) or a scratch file is committed.
 Exit 0 when everything passes, 1 when anything fails, 2 on bad arguments.
 `;
 
@@ -45,8 +55,15 @@ export const checkCommand: CliCommand = {
   summary: 'CI gate: intents file valid, trace verifies, every traced change inside its intent scope (--require-signatures: all signed)',
   usage: USAGE,
   async run(args, io) {
-    const parsed = parseCliArgs(args, { workspace: { type: 'string' }, 'require-signatures': { type: 'boolean' } });
+    const parsed = parseCliArgs(args, {
+      workspace: { type: 'string' },
+      'require-signatures': { type: 'boolean' },
+      base: { type: 'string' },
+      'exact-base': { type: 'boolean' },
+      'require-known-signers': { type: 'boolean' },
+    });
     if (!parsed.ok) return usageError(io, 'check', parsed.message);
+    if (parsed.values['exact-base'] && parsed.values.base === undefined) return usageError(io, 'check', '--exact-base needs --base REF');
     const root = await governedWorkspaceFrom(parsed.values.workspace, io, 'check');
     if (!root) return 2;
     const failures: string[] = [];
@@ -74,10 +91,24 @@ export const checkCommand: CliCommand = {
     const managed = managedPolicy(io.env);
     const requireSignatures = parsed.values['require-signatures'] === true || managed.requireSigning || managed.state === 'broken';
     if (requireSignatures && parsed.values['require-signatures'] !== true) out(`info  signatures required by the administrator's managed file ${managed.file}${managed.problem ? ` (it cannot be used: ${managed.problem})` : ' (requireSigning)'}`);
-    const { logs, signers } = await verifyLogs(root, io.env, requireSignatures);
-    for (const { log, result } of logs) {
+    for (const finding of await orchestrationGitProblems(root)) out(`warn  git: ${finding.problem}; ${finding.fix}`);
+
+    const base = await chooseBase(root, parsed.values.base as string | undefined, parsed.values['exact-base'] === true, io.env);
+    const comparisons = typeof base === 'object' ? await compareLogsWithBase(root, base.commit) : [];
+    if (typeof base === 'string') {
+      out(`FAIL  base: ${base}`);
+      failures.push('base not found');
+    }
+    for (const comparison of comparisons) {
+      const { fail, lines } = describeComparison(comparison, base as ChosenBase);
+      for (const line of lines) out(line);
+      if (fail) failures.push(`${comparison.log} dropped records the base held`);
+    }
+    const baseNotes = new Map(comparisons.map((c) => [c.log, c.baseNotes]));
+    const { logs, signers } = await verifyLogs(root, io.env, requireSignatures || parsed.values['require-known-signers'] === true, baseNotes);
+    for (const { log, result, anchorMovedByGit } of logs) {
       const bad = result.status === 'tampered';
-      out(`${bad ? 'FAIL ' : 'ok   '} ${log}: ${describeVerification(result)}`);
+      out(`${bad ? 'FAIL ' : 'ok   '} ${log}: ${describeVerification(result, anchorMovedByGit)}`);
       if (bad) failures.push(`${log} tampered`);
     }
     for (const line of signers ? describeSigners(signers) : []) out(`info  ${line}`);
@@ -88,6 +119,22 @@ export const checkCommand: CliCommand = {
       out(`${signed ? 'ok   ' : 'FAIL '} ${verification.log} ${counts}`);
       for (const run of runs) out(`      ${run}`);
       if (!signed) failures.push(`${verification.log} has records not signed by a known signer`);
+    }
+
+    if (typeof base === 'object') {
+      const added = new Set(await signersAddedSince(root, base.commit));
+      for (const name of added) out(`new   signer ${name}: .orchestration/signers/${name}.pub is added by this branch; a reviewer confirms it is that person's key`);
+      for (const verification of logs) {
+        const comparison = comparisons.find((c) => c.log === verification.log);
+        if (!comparison || !verification.signatures || added.size === 0) continue;
+        for (const run of signedByAnyOf(verification.signatures.runs, comparison.added, added)) {
+          const line = `${verification.log} lines ${run.from}-${run.to} are signed by ${run.signer}, a signer this branch adds`;
+          if (parsed.values['require-known-signers'] === true) {
+            out(`FAIL  ${line} (--require-known-signers: publish the key in a pull request of its own, then the records)`);
+            failures.push('records signed by a signer the branch adds');
+          } else out(`info  ${line}`);
+        }
+      }
     }
 
     if (snapshot.valid) {

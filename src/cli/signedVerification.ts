@@ -10,12 +10,12 @@ import { verifyWorkspaceLogs, type LogVerification } from '../core/trace/workspa
  * record's signature against the workspace's signers (signatures this machine found valid before are
  * remembered beside the anchors, so a second verify checks only new records).
  */
-export async function verifyLogs(root: string, env: NodeJS.ProcessEnv, signatures: boolean): Promise<{ logs: LogVerification[]; signers?: SignerSet }> {
+export async function verifyLogs(root: string, env: NodeJS.ProcessEnv, signatures: boolean, acceptedNotes?: ReadonlyMap<string, ReadonlySet<string>>): Promise<{ logs: LogVerification[]; signers?: SignerSet }> {
   const anchorDir = defaultAnchorDir(env);
   const anchors = createAnchorStore({ workspaceRoot: root, anchorDir });
-  if (!signatures) return { logs: await verifyWorkspaceLogs(root, anchors) };
+  if (!signatures) return { logs: await verifyWorkspaceLogs(root, anchors, undefined, acceptedNotes) };
   const signers = await loadWorkspaceSigners(root);
-  return { logs: await verifyWorkspaceLogs(root, anchors, { signers, cacheDir: signatureCacheDir(anchorDir) }), signers };
+  return { logs: await verifyWorkspaceLogs(root, anchors, { signers, cacheDir: signatureCacheDir(anchorDir) }, acceptedNotes), signers };
 }
 
 /** `signers: alice@laptop, ci (trusted); old (revoked)`, and a line per .pub file that is not a usable key. */
