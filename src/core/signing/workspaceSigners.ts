@@ -3,6 +3,8 @@ import { lstat, mkdir, readdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errnoOf } from '../ioError';
 import { problemError, readRegularFile } from '../io/regularFile';
+import { readRevocationPoint, revocationPointFile, writeRevocationPoint, type LogPosition, type RevocationPoint } from './revocationPoint';
+import { gitSignerPeople, type SignerPeople } from './signerPeople';
 import { keyIdOf, parsePublicKey, signerNameProblem } from './signingKey';
 
 /**
@@ -10,7 +12,8 @@ import { keyIdOf, parsePublicKey, signerNameProblem } from './signingKey';
  * `.orchestration/signers/revoked/<name>.pub` (revoked). Committed and reviewed like code, and a protected
  * path agents cannot write. A key is rotated by adding a file (the old one stays, so its records stay
  * valid) and revoked by moving its file into `revoked/`, which keeps it known: its records then say
- * "revoked" instead of "unknown key".
+ * "revoked" instead of "unknown key". `revoked/<name>.json` beside it says where the logs stood when it was
+ * revoked (revocationPoint.ts): what the key signed before that still verifies.
  */
 export const SIGNERS_DIR = '.orchestration/signers';
 export const REVOKED_DIR = `${SIGNERS_DIR}/revoked`;
@@ -25,6 +28,8 @@ export interface PublishedSigner {
   /** Workspace-relative path of its .pub file. */
   file: string;
   key: KeyObject;
+  /** A revoked key's revocation point: records it signed up to there were signed while it was trusted. */
+  revokedAt?: RevocationPoint;
 }
 
 export interface SignerSet {
@@ -33,16 +38,24 @@ export interface SignerSet {
   signers: PublishedSigner[];
   /** Files in the signers folders that are not usable keys (not trusted, listed so a human fixes them). */
   problems: { file: string; problem: string }[];
+  /** Who a key belongs to, as git tells it, for messages about unknown and revoked keys. */
+  people?: SignerPeople;
 }
 
 export async function loadWorkspaceSigners(root: string): Promise<SignerSet> {
   const problems: SignerSet['problems'] = [];
   const trusted = await readPubFiles(root, SIGNERS_DIR, 'trusted', problems);
   const revoked = await readPubFiles(root, REVOKED_DIR, 'revoked', problems);
+  for (const signer of revoked) {
+    const point = await readRevocationPoint(root, signer.file, signer.keyId);
+    // A point that cannot be used softens nothing: every record of the key stays revoked (fail closed).
+    if (point && 'problem' in point) problems.push({ file: revocationPointFile(signer.file), problem: `${point.problem}: every record of ${signer.name} counts as revoked` });
+    else if (point) signer.revokedAt = point;
+  }
   const byKeyId = new Map<string, PublishedSigner>();
   // Revoked first: a key that is both published and revoked is revoked (fail closed).
   for (const signer of [...revoked, ...trusted]) if (!byKeyId.has(signer.keyId)) byKeyId.set(signer.keyId, signer);
-  return { byKeyId, signers: [...trusted, ...revoked], problems };
+  return { byKeyId, signers: [...trusted, ...revoked], problems, people: gitSignerPeople(root) };
 }
 
 async function readPubFiles(root: string, dir: string, status: PublishedSigner['status'], problems: SignerSet['problems']): Promise<PublishedSigner[]> {
@@ -77,7 +90,8 @@ async function readPubFile(path: string): Promise<KeyObject | string> {
 }
 
 export type PublishOutcome =
-  | { ok: true; file: string; keyId: string; already: boolean }
+  /** `point`: a revocation's revocationPoint file, when one was written. */
+  | { ok: true; file: string; keyId: string; already: boolean; point?: string }
   | { ok: false; message: string };
 
 /**
@@ -107,8 +121,11 @@ export async function publishSigner(root: string, name: string, publicKeyPem: st
   return { ok: true, file, keyId, already: false };
 }
 
-/** Moves `<name>.pub` into revoked/: from then on every record its key signed is reported as revoked. */
-export async function revokeSigner(root: string, name: string): Promise<PublishOutcome> {
+/**
+ * Moves `<name>.pub` into revoked/. With `logs` (where each log stands now), writes the revocation point beside it:
+ * records the key signed up to here still verify, later ones are revoked. Without it, every one is revoked.
+ */
+export async function revokeSigner(root: string, name: string, logs?: Record<string, LogPosition>, now: Date = new Date()): Promise<PublishOutcome> {
   const bad = signerNameProblem(name);
   if (bad) return { ok: false, message: bad };
   const signers = await loadWorkspaceSigners(root);
@@ -116,14 +133,17 @@ export async function revokeSigner(root: string, name: string): Promise<PublishO
   if (!signer) return { ok: false, message: `There is no ${SIGNERS_DIR}/${name}.pub. \`governor keys list\` shows the signers.` };
   const file = `${REVOKED_DIR}/${name}.pub`;
   await mkdir(join(root, REVOKED_DIR), { recursive: true });
-  try {
-    await lstat(join(root, file));
-    return { ok: false, message: `${file} already exists; rename one of the two files by hand.` };
-  } catch (error) {
-    if (errnoOf(error) !== 'ENOENT') throw error;
+  for (const taken of logs ? [file, revocationPointFile(file)] : [file]) {
+    try {
+      await lstat(join(root, taken));
+      return { ok: false, message: `${taken} already exists; rename or remove it by hand.` };
+    } catch (error) {
+      if (errnoOf(error) !== 'ENOENT') throw error;
+    }
   }
   await rename(join(root, signer.file), join(root, file));
-  return { ok: true, file, keyId: signer.keyId, already: false };
+  const point = logs ? await writeRevocationPoint(root, file, { key_id: signer.keyId, revoked_at: now.toISOString(), logs }) : undefined;
+  return { ok: true, file, keyId: signer.keyId, already: false, ...(point ? { point } : {}) };
 }
 
 /**
