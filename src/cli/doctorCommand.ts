@@ -1,9 +1,7 @@
 import { runDoctor } from '../core/agents/doctor/doctor';
 import { doctorReportText } from '../core/agents/doctor/doctorReport';
 import { nodeDoctorPorts } from '../core/agents/doctor/nodeDoctorPorts';
-import { managedPolicyCheckFor } from '../core/agents/doctor/managedPolicyCheck';
-import { telemetryCheckFor } from '../core/agents/doctor/telemetryCheck';
-import { sandboxCheck } from '../core/agents/doctor/sandboxCheck';
+import { governorChecks } from '../core/agents/doctor/governorChecks';
 import { parseCliArgs, usageError, workspaceFrom } from './cliArgs';
 import type { CliCommand } from './cliCommand';
 
@@ -34,7 +32,9 @@ Per agent: its door, hook file, version (\`<agent> --version\`; "not found" when
 Checks: whether run_command's commands are confined by the operating system here (bubblewrap on Linux,
 sandbox-exec on macOS), or, without one, that the text policy is the only layer and how to install one; the
 administrator's managed file (managed policy) and each rule it sets; the OpenTelemetry export (where to, and
-the records dropped or not taken by the collector, as every process on this machine reported them).
+the records dropped or not taken by the collector, as every process on this machine reported them); the logs in
+git: it writes .orchestration/.gitattributes (both logs merge=union eol=lf) and .orchestration/.gitignore (lock
+folders, pending entries, temp files, the intent map) when lines are missing, and warns about committed scratch.
 
 It runs the hook commands in the workspace's hook files: run it in a workspace you trust.
 Exit 0: every installed door refuses; 1: an installed door does not; 2: usage.
@@ -52,7 +52,7 @@ export const doctorCommand: CliCommand = {
     if (timeoutMs !== undefined && (!Number.isInteger(timeoutMs) || timeoutMs < 100)) return usageError(io, 'doctor', '--timeout-ms must be an integer of at least 100');
     const root = await workspaceFrom(parsed.values.workspace, io, 'doctor');
     if (root === undefined) return 2;
-    const report = await runDoctor(root, nodeDoctorPorts, { env: io.env, checks: [sandboxCheck, managedPolicyCheckFor(io.env), telemetryCheckFor(io.env)], ...(timeoutMs === undefined ? {} : { timeoutMs }) });
+    const report = await runDoctor(root, nodeDoctorPorts, { env: io.env, checks: governorChecks(io.env), ...(timeoutMs === undefined ? {} : { timeoutMs }) });
     io.stdout(parsed.values.json === true ? `${JSON.stringify(report, null, 2)}\n` : doctorReportText(report));
     return report.ok ? 0 : 1;
   },

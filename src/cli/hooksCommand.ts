@@ -1,6 +1,7 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
+import { ensureOrchestrationGitFiles } from '../core/trace/orchestrationGitFiles';
 import { detectClaudeHookKind } from '../core/agents/claude/claudeVersion';
 import { AGENT_IDS, isAgentId, type HookAgent } from '../core/agents/registry';
 import { type ClaudeHookKind } from '../core/agents/common/hookFileEdit';
@@ -133,6 +134,14 @@ async function installBridge(mode: 'install' | 'uninstall', root: string, reques
         failed = true;
         io.stderr(`governor hooks: ${agent}: ${change.message}\n`);
       } else io.stdout(`${agent}: ${change.file} ${change.action}${change.note ? ` (${change.note})` : ''}\n`);
+    }
+  }
+  if (mode === 'install') {
+    // A team shares the logs through git: the merge marks and the ignored scratch files come with the doors.
+    try {
+      for (const file of (await ensureOrchestrationGitFiles(root)).written) io.stdout(`git: ${file} written (commit it with the hook files)\n`);
+    } catch (error) {
+      io.stderr(`governor hooks: cannot write the git files of .orchestration/ (${error instanceof Error ? error.message : String(error)}); \`governor doctor\` says what git would do wrong\n`);
     }
   }
   return failed ? 1 : 0;

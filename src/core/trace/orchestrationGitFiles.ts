@@ -96,7 +96,7 @@ export async function orchestrationGitProblems(root: string): Promise<GitFilesPr
     const scratch = files.filter((f) => /\.lock(\/|$)|\.tmp$|\/pending\/|\/locks\/|\.corrupt$/.test(f.startsWith('.orchestration/') ? f.slice('.orchestration'.length) : f));
     if (scratch.length) {
       problems.push({
-        problem: `${scratch.length} scratch file(s) of the governor's writers are committed (${scratch.slice(0, 3).join(', ')}${scratch.length > 3 ? ', …' : ''}): another clone's writer finds a lock it cannot take`,
+        problem: `${scratch.length} scratch file(s) of the governor's writers are committed (${scratch.slice(0, 3).join(', ')}${scratch.length > 3 ? ', …' : ''}): another clone's writer finds a lock or a pending entry that is not its own`,
         fix: `git rm -r --cached ${[...new Set(scratch.map(scratchRoot))].join(' ')} and commit`,
       });
     }

@@ -2,9 +2,7 @@ import * as vscode from 'vscode';
 import { runDoctor } from '../../core/agents/doctor/doctor';
 import { doctorReportText, type DoctorReport } from '../../core/agents/doctor/doctorReport';
 import { nodeDoctorPorts } from '../../core/agents/doctor/nodeDoctorPorts';
-import { managedPolicyCheckFor } from '../../core/agents/doctor/managedPolicyCheck';
-import { telemetryCheckFor } from '../../core/agents/doctor/telemetryCheck';
-import { sandboxCheck } from '../../core/agents/doctor/sandboxCheck';
+import { governorChecks } from '../../core/agents/doctor/governorChecks';
 import { doctorPickItems, doctorSummary } from './doctorText';
 
 /**
@@ -23,7 +21,7 @@ export function registerDoctorCommand(root: string | undefined, log: vscode.LogO
       return undefined;
     }
     const report = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Intent Governor: sending a canary write through each installed agent hook…' }, () =>
-      runDoctor(root, nodeDoctorPorts, { env: process.env, checks: [sandboxCheck, managedPolicyCheckFor(process.env), telemetryCheckFor(process.env, vscode.workspace.getConfiguration('intentGovernor').get<string>('telemetry.otlpEndpoint')?.trim() || undefined)] }),
+      runDoctor(root, nodeDoctorPorts, { env: process.env, checks: governorChecks(process.env, vscode.workspace.getConfiguration('intentGovernor').get<string>('telemetry.otlpEndpoint')?.trim() || undefined) }),
     );
     log.info(`doctor:\n${doctorReportText(report)}`);
     const summary = doctorSummary(report);

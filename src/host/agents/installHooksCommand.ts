@@ -5,6 +5,7 @@ import { applyHookConfig } from '../../core/agents/agentHooks';
 import { ensureHookLauncher } from '../../core/agents/common/hookLauncher';
 import { governorHome } from '../../core/paths/governorHome';
 import { declaredHooks } from '../../core/userHooks/declaredHooks';
+import { ensureOrchestrationGitFiles } from '../../core/trace/orchestrationGitFiles';
 
 /**
  * `Intent Governor: Install Agent Hooks`: writes the hook bridge into each picked agent's hook config in the
@@ -41,6 +42,13 @@ export async function installAgentHooks(root: string | undefined, cliPath: strin
       if (change.action === 'failed') void vscode.window.showErrorMessage(`Intent Governor: ${agentById(agent).label}: ${change.message}`);
       else written.push(change.file);
     }
+  }
+  if (mode === 'install') {
+    // A team shares the logs through git: the merge marks and the ignored scratch files come with the doors.
+    await ensureOrchestrationGitFiles(root).then(
+      (git) => written.push(...git.written),
+      (error: unknown) => void vscode.window.showWarningMessage(`Intent Governor: cannot write the git files of .orchestration/ (${error instanceof Error ? error.message : String(error)}); Check Agent Hooks says what git would do wrong.`),
+    );
   }
   if (written.length) void vscode.window.showInformationMessage(`Intent Governor hooks ${mode === 'install' ? 'installed' : 'removed'}: ${written.join(', ')}`);
   return written;

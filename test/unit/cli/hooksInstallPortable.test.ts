@@ -141,6 +141,7 @@ describe('governor hooks install: committed hook files are portable', function (
     const removed = await governor(['hooks', 'uninstall', ...everyAgent, '--workspace', ws]);
     assert.equal(removed.code, 0, removed.stderr);
     const left = filesUnder(ws);
-    assert.deepEqual([...left.keys()].sort(), ['.orchestration/active_intents.yaml'], [...left.keys()].join(', '));
+    // The git files stay: the logs they mark are the team's, with or without the doors.
+    assert.deepEqual([...left.keys()].sort(), ['.orchestration/.gitattributes', '.orchestration/.gitignore', '.orchestration/active_intents.yaml'], [...left.keys()].join(', '));
   });
 });

@@ -186,4 +186,25 @@ describe('a team\'s git: the shared log through merges, rebases and reverts', fu
     assert.match(said.stdout, /warn {2}git: \.orchestration\/intent_map\.md is committed.*git rm --cached \.orchestration\/intent_map\.md/);
     assert.ok(existsSync(join(lead.dir, '.orchestration/.gitignore')));
   });
+
+  it('hooks install writes the git files before any record, and doctor puts back what was removed and says what is committed', async () => {
+    const installed = await lead.governor('hooks', 'install', '--agent', 'cursor');
+    assert.equal(installed.code, 0, installed.stderr);
+    assert.match(installed.stdout, /git: \.orchestration\/\.gitattributes written \(commit it/);
+    assert.equal(existsSync(join(lead.dir, TRACE)), false, 'no record was written');
+    assert.match(lead.git('check-attr', 'merge', '--', TRACE), /merge: union/);
+    await writeFile(join(lead.dir, '.orchestration/.gitattributes'), '*.md text\n');
+    await mkdir(join(lead.dir, '.orchestration/pending'), { recursive: true });
+    await writeFile(join(lead.dir, '.orchestration/pending/entry.json'), '{}');
+    lead.git('add', '-f', '.orchestration/pending/entry.json');
+    const doctor = await lead.governor('doctor', '--json');
+    const check = (JSON.parse(doctor.stdout) as { checks: { id: string; verdict: string; detail: string; fix?: string }[] }).checks.find((c) => c.id === 'git-setup');
+    assert.ok(check, doctor.stdout);
+    assert.equal(check.verdict, 'warning');
+    assert.match(check.detail, /scratch file\(s\) of the governor's writers are committed \(\.orchestration\/pending\/entry\.json\)/);
+    assert.match(check.fix ?? '', /git rm -r --cached \.orchestration\/pending/);
+    const attributes = await readFile(join(lead.dir, '.orchestration/.gitattributes'), 'utf8');
+    assert.match(attributes, /^\*\.md text$/m, 'the line a person wrote is kept');
+    assert.match(attributes, /^agent_trace\.jsonl merge=union eol=lf$/m);
+  });
 });
