@@ -11,6 +11,8 @@ import { describeVerification } from '../core/trace/workspaceVerify';
 import { TRACE_DECISIONS } from '../core/trace/traceRecord';
 import { echoArg, oneOf, parseCliArgs, usageError, workspacePattern } from './cliArgs';
 import { governedWorkspaceFrom } from './governedWorkspace';
+import { cliTraceStack } from './cliGovernor';
+import { gitText } from '../core/git/gitRun';
 import type { CliCommand, CliIO } from './cliCommand';
 import { describeLogSignatures, describeSigners, verifyLogs } from './signedVerification';
 
@@ -46,8 +48,11 @@ governor trace reanchor for a human who checked what verify reported: a rebase t
                         records before this machine's, a reset that removed records, and the writers'
                         discontinuity notes about them cannot be told apart from tampering. If the chains
                         are otherwise intact, it accepts them on this machine (prints what it accepted)
-                        and moves the anchors to the current heads. Exit 1, changing nothing for that log,
-                        when a chain itself is broken (edited, deleted or reordered records).
+                        and moves the anchors to the current heads. A writer's discontinuity note is in
+                        the shared log, so it also appends a signed acceptance record naming the notes:
+                        once committed and pushed, every clone and CI accept them. Exit 1, changing
+                        nothing for that log, when a chain itself is broken (edited, deleted or
+                        reordered records), or when the acceptance record could not be written.
 Exit 2 on bad arguments or a workspace that is not a directory.
 `;
 
@@ -184,5 +189,29 @@ async function runReanchor(args: string[], io: CliIO): Promise<number> {
     for (const item of accepted) io.stdout(`  - ${item}\n`);
     io.stdout(`  anchor now at line ${head.line} (${head.hash.slice(0, 19)}…, ${head.size} bytes)\n`);
   }
-  return results.some((r) => r.refused) ? 1 : 0;
+  const notes = Object.fromEntries(results.filter((r) => r.acceptedNotes?.length).map((r) => [r.log, r.acceptedNotes as string[]]));
+  const shared = Object.keys(notes).length ? await recordSharedAcceptance(root, notes, io) : true;
+  return results.some((r) => r.refused) || !shared ? 1 : 0;
+}
+
+/**
+ * The notes a writer left are in the shared log, so accepting them on one machine would leave every other clone
+ * failing: an acceptance record in the log, signed with this person's key, accepts them wherever it is pulled.
+ */
+async function recordSharedAcceptance(root: string, notes: Record<string, string[]>, io: CliIO): Promise<boolean> {
+  const { sink } = cliTraceStack(root, io.env);
+  try {
+    const name = await gitText(root, ['config', 'user.name']);
+    const email = await gitText(root, ['config', 'user.email']);
+    await sink.recordAcceptance(notes, name ? `${name}${email ? ` <${email}>` : ''}` : undefined);
+    for (const [log, hashes] of Object.entries(notes)) {
+      io.stdout(`${log}: appended an acceptance of ${hashes.length} discontinuity note${hashes.length === 1 ? '' : 's'}: commit and push it, and every clone accepts ${hashes.length === 1 ? 'it' : 'them'}\n`);
+    }
+    return true;
+  } catch (error) {
+    io.stderr(`governor trace reanchor: accepted on this machine only; the acceptance record for the other clones could not be written (${error instanceof Error ? error.message : String(error)}). Fix that and run \`governor trace reanchor\` again.\n`);
+    return false;
+  } finally {
+    await sink.close();
+  }
 }

@@ -47,7 +47,8 @@ const fdatasyncAsync = promisify(fdatasync);
  */
 export type FsyncMode = 'always' | 'batch' | 'never';
 
-export type NoteKind = 'recovery' | 'discontinuity';
+/** The writer's own records: a quarantined tail, a moved anchor, and a human's acceptance of the latter. */
+export type NoteKind = 'recovery' | 'discontinuity' | 'acceptance';
 
 export interface ChainedLogOptions {
   /** Absolute path of the JSONL file. */
@@ -146,6 +147,11 @@ export class ChainedJsonlLog {
   constructor(private readonly options: ChainedLogOptions) {}
 
   /** Resolves once the record is written (and fsynced under `always`): acknowledged. */
+  /** Appends one of the writer's own records (see NoteKind), built in this log's shape, chained and signed like any. */
+  async appendNote(kind: NoteKind, details: Record<string, unknown>): Promise<void> {
+    await this.append(await this.options.note(kind, details));
+  }
+
   append(record: Record<string, unknown>): Promise<void> {
     if (this.closed) return Promise.reject(new Error(`${this.options.name} is closed`));
     return new Promise<void>((resolve, reject) => {

@@ -36,7 +36,7 @@ export interface CheckedLine {
 }
 
 /** The holder's keys verify and the signature audit read: all a worker sends back of a record. */
-const CHAIN_KEYS = ['hash', 'prev_hash', 'kind', 'reason', 'merge', SIGNATURE_KEY, SIGNING_KEY, PREV_SIGNED_KEY] as const;
+const CHAIN_KEYS = ['hash', 'prev_hash', 'kind', 'reason', 'merge', SIGNATURE_KEY, SIGNING_KEY, PREV_SIGNED_KEY, 'accepts'] as const;
 const HASH_MEMBER = CHAIN_KEYS.indexOf('hash');
 const SIGNATURE_MEMBER = CHAIN_KEYS.indexOf(SIGNATURE_KEY);
 

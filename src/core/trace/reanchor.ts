@@ -12,6 +12,8 @@ export interface Reanchored {
   log: string;
   /** What the human accepts by this, one sentence each; empty when the anchor only moved forward. */
   accepted: string[];
+  /** The discontinuity notes accepted by this run (their hashes), for the acceptance record every clone honours. */
+  acceptedNotes?: string[];
   /** The anchor now; absent when the log is empty or the reanchor was refused. */
   head?: AnchorHead;
   /** Why the anchor was left alone: the chain itself is broken, which no human acceptance can fix. */
@@ -56,7 +58,9 @@ async function reanchorLog(path: string, log: string, fields: ChainFields, branc
     if (notes.length) await anchors.accept(log, notes.map((n) => n.hash));
     const head: AnchorHead = { hash: result.lastHash, line: result.records, size: result.size, updated: new Date().toISOString() };
     await anchors.write(log, branch, head);
-    return { log, accepted, head };
+    // Every note no acceptance record covers yet, those accepted here before included: the other clones need the record.
+    const unshared = result.discontinuities.filter((d) => d.acceptedAt === undefined).map((d) => d.hash);
+    return { log, accepted, head, ...(unshared.length ? { acceptedNotes: unshared } : {}) };
   } finally {
     await lock.release();
   }

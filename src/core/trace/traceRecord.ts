@@ -43,10 +43,11 @@ export type TraceDecision = (typeof TRACE_DECISIONS)[number];
 
 /**
  * Everything of ours in an Agent Trace record. `kind` tells mutation records from the writer's own notes:
- * `recovery` (a torn tail was quarantined) and `discontinuity` (the anchored head vanished).
+ * `recovery` (a torn tail was quarantined), `discontinuity` (the anchored head vanished) and `acceptance` (a human
+ * accepted discontinuity notes, named by hash in `accepts`, for every clone).
  */
 export interface TraceMetadata {
-  kind: 'mutation' | 'recovery' | 'discontinuity';
+  kind: 'mutation' | 'recovery' | 'discontinuity' | 'acceptance';
   intent_id?: string;
   invocation_id?: string;
   session_id?: string;
@@ -93,7 +94,7 @@ export interface AgentTraceRecord {
 
 /** One line of `.orchestration/governance_log.jsonl`: our own shape, chained the same way (fields at top level). */
 export interface GovernanceRecord {
-  kind: 'governance' | 'recovery' | 'discontinuity';
+  kind: 'governance' | 'recovery' | 'discontinuity' | 'acceptance';
   version: string;
   id: string;
   timestamp: string;
@@ -198,11 +199,11 @@ export function buildGovernanceRecord(event: GovernanceEvent, context: RecordCon
 }
 
 /** A writer's own note in the trace (quarantined tail, vanished anchor): a valid record that changes no file. */
-export function buildTraceNote(kind: 'recovery' | 'discontinuity', details: Record<string, unknown>, context: RecordContext): AgentTraceRecord {
+export function buildTraceNote(kind: 'recovery' | 'discontinuity' | 'acceptance', details: Record<string, unknown>, context: RecordContext): AgentTraceRecord {
   return { ...envelope(new Date().toISOString(), context), files: [], metadata: { kind, ...details } };
 }
 
-export function buildGovernanceNote(kind: 'recovery' | 'discontinuity', details: Record<string, unknown>, context: RecordContext): GovernanceRecord {
+export function buildGovernanceNote(kind: 'recovery' | 'discontinuity' | 'acceptance', details: Record<string, unknown>, context: RecordContext): GovernanceRecord {
   return { kind, ...envelope(new Date().toISOString(), context), ...details };
 }
 

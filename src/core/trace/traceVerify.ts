@@ -26,7 +26,9 @@ import { GENESIS_HASH, isChainHash, signedText, traceChainFields, type ChainFiel
  *   moved means records were put before it (an insertion, or a rebase that put another branch first: the
  *   two look the same, and `governor trace reanchor` lets a human who checked accept it);
  * - a `discontinuity` record means a writer already found the anchored head missing or moved; it stays
- *   tampering unless a human accepted that record on this machine (`accepted`).
+ *   tampering unless a human accepted it: on this machine (`accepted`), or for every clone by a later
+ *   `acceptance` record naming its hash (written by `governor trace reanchor`, signed like every record);
+ *   an acceptance naming anything but an earlier discontinuity note is itself a problem.
  * A forged record with a correct prev_hash inserted mid-log has the shape of a merge, so only the anchor
  * exposes it: without one (e.g. CI on a fresh clone) insertions before the end cannot be detected. The
  * chain cannot prove a record genuine either (anyone may append a well-formed record); that needs signatures.
@@ -39,8 +41,12 @@ export interface Discontinuity {
   line: number;
   hash: string;
   reason: string;
-  /** A human accepted it on this machine (`governor trace reanchor`). */
+  /** A human accepted it (`governor trace reanchor`): on this machine, or by an acceptance record in the log. */
   accepted: boolean;
+  /** The line of the `acceptance` record that accepted it for every clone. */
+  acceptedAt?: number;
+  /** Accepted because the base of `check --base` already held it: the branch did not add it. */
+  heldByBase?: boolean;
 }
 
 export interface VerifyResult {
@@ -211,6 +217,8 @@ export async function verifyLog(path: string, options: VerifyOptions = {}): Prom
   const discontinuities: Discontinuity[] = [];
   let chainProblem: Problem | undefined;
   let noteProblem: Problem | undefined;
+  // Discontinuity notes by hash, so a later acceptance record can find the one it names.
+  const notesByHash = new Map<string, Discontinuity>();
   let dangling: { line: number; prev: string; reordered: boolean } | undefined;
   let anchored: { line: number; end: number } | undefined;
   let records = 0;
@@ -272,9 +280,19 @@ export async function verifyLog(path: string, options: VerifyOptions = {}): Prom
         }
         if (holder.kind === 'discontinuity') {
           const why = typeof holder.reason === 'string' ? holder.reason : 'no reason given';
-          const ok = accepted.has(hash);
-          discontinuities.push({ line: line.line, hash, reason: why, accepted: ok });
-          if (!ok) noteProblem ??= { line: line.line, reason: `line ${line.line} records that a writer found the anchored head missing or moved: ${why}. ${REANCHOR_HINT}` };
+          const note: Discontinuity = { line: line.line, hash, reason: why, accepted: accepted.has(hash) };
+          discontinuities.push(note);
+          notesByHash.set(hash, note);
+        } else if (holder.kind === 'acceptance') {
+          const named = Array.isArray(holder.accepts) ? holder.accepts : [];
+          const unknown = named.length === 0 ? 'nothing' : named.find((h) => typeof h !== 'string' || !notesByHash.has(h));
+          if (unknown !== undefined) {
+            noteProblem ??= { line: line.line, reason: `line ${line.line} is an acceptance of ${typeof unknown === 'string' ? `${unknown === 'nothing' ? 'nothing' : short(unknown)}` : 'a value'}, which is not a discontinuity note before it` };
+          }
+          for (const h of named) {
+            const note = typeof h === 'string' ? notesByHash.get(h) : undefined;
+            if (note && note.acceptedAt === undefined) Object.assign(note, { accepted: true, acceptedAt: line.line });
+          }
         }
         heads.delete(prev);
         if (holder.merge !== undefined) {
@@ -327,6 +345,10 @@ export async function verifyLog(path: string, options: VerifyOptions = {}): Prom
     } else {
       anchorState = 'matched';
     }
+  }
+  const unaccepted = discontinuities.find((d) => !d.accepted);
+  if (unaccepted && (!noteProblem || unaccepted.line < noteProblem.line)) {
+    noteProblem = { line: unaccepted.line, reason: `line ${unaccepted.line} records that a writer found the anchored head missing or moved: ${unaccepted.reason}. ${REANCHOR_HINT}` };
   }
   // Report the earliest problem of any kind.
   const problem = [chainProblem, noteProblem, anchorProblem].filter((p): p is Problem => p !== undefined).sort((a, b) => a.line - b.line)[0];

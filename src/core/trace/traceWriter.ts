@@ -182,6 +182,18 @@ export class JsonlTraceSink implements TraceSink {
     };
   }
 
+  /**
+   * A human's acceptance, for every clone, of the discontinuity notes named by hash per workspace log (see
+   * `governor trace reanchor`): one `acceptance` record in each log, chained and signed like every record.
+   */
+  async recordAcceptance(accepted: Readonly<Record<string, readonly string[]>>, acceptedBy: string | undefined): Promise<void> {
+    await this.setUpGitOnce();
+    for (const [file, log] of [[TRACE_FILE, this.trace], [GOVERNANCE_LOG_FILE, this.governance]] as const) {
+      const hashes = accepted[file];
+      if (hashes?.length) await log.appendNote('acceptance', { accepts: [...hashes], ...(acceptedBy ? { accepted_by: await this.redactor.redactText(acceptedBy) } : {}) });
+    }
+  }
+
   async recordGovernance(event: GovernanceEvent): Promise<void> {
     await this.setUpGitOnce();
     const record = buildGovernanceRecord(await this.redactor.redactDeep(event), await this.context());

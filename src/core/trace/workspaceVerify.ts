@@ -51,9 +51,12 @@ export async function verifyWorkspaceLogs(
       const accepted = extra?.size ? new Set([...(local ?? []), ...extra]) : local;
       const first = await verifyOnce(root, log, fields, anchor, accepted, signatures);
       const { result } = first;
-      if (!anchor || (result.anchor !== 'missing' && result.anchor !== 'moved') || !(await gitExplainsAnchor(root, log, anchor))) return first;
-      // A merge, a pull or a revert moved it: the local early warning has nothing to say, the rest is judged as usual.
-      return { ...(await verifyOnce(root, log, fields, undefined, accepted, signatures)), anchorMovedByGit: true };
+      const verification = !anchor || (result.anchor !== 'missing' && result.anchor !== 'moved') || !(await gitExplainsAnchor(root, log, anchor))
+        ? first
+        : // A merge, a pull or a revert moved it: the local early warning has nothing to say, the rest is judged as usual.
+          { ...(await verifyOnce(root, log, fields, undefined, accepted, signatures)), anchorMovedByGit: true };
+      for (const note of verification.result.discontinuities) if (note.acceptedAt === undefined && extra?.has(note.hash) && !local?.has(note.hash)) note.heldByBase = true;
+      return verification;
     }),
   );
 }
@@ -73,8 +76,14 @@ export function describeVerification(result: VerifyResult, anchorMovedByGit = fa
   if (result.status === 'empty') return result.tornTail ? 'empty (one torn line from a crash; the next write quarantines it)' : 'empty';
   const chains = result.status === 'merged' ? `${result.chains} chains from line ${result.mergeFromLine}` : `${result.chains} chain`;
   const anchor = anchorMovedByGit ? "this machine's anchor was moved by git (a merge, pull, rebase or revert); the log is git's to judge (`governor check --base`)" : result.anchor === 'unchecked' ? 'no anchor on this machine: truncation and rewrites cannot be detected' : `anchor ${result.anchor}`;
-  const accepted = result.discontinuities.filter((d) => d.accepted).length;
-  const notes = accepted ? `, ${accepted} discontinuit${accepted === 1 ? 'y' : 'ies'} accepted on this machine` : '';
+  const shared = result.discontinuities.filter((d) => d.acceptedAt !== undefined);
+  const base = result.discontinuities.filter((d) => d.heldByBase).length;
+  const local = result.discontinuities.filter((d) => d.accepted && d.acceptedAt === undefined && !d.heldByBase).length;
+  const plural = (n: number) => `discontinuit${n === 1 ? 'y' : 'ies'}`;
+  const notes =
+    (shared.length ? `, ${shared.length} ${plural(shared.length)} accepted by the acceptance record${new Set(shared.map((d) => d.acceptedAt)).size === 1 ? '' : 's'} at line ${[...new Set(shared.map((d) => d.acceptedAt))].join(', ')}` : '') +
+    (base ? `, ${base} ${plural(base)} the base already held (the base's to accept)` : '') +
+    (local ? `, ${local} ${plural(local)} accepted on this machine` : '');
   const torn = result.tornTail ? '; a torn last line from a crash will be quarantined by the next write' : '';
   return `${result.status} (${result.records} record${result.records === 1 ? '' : 's'}, ${chains}, ${anchor}${notes}${torn})`;
 }

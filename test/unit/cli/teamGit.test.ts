@@ -111,6 +111,43 @@ describe('a team\'s git: the shared log through merges, rebases and reverts', fu
     assert.match(gate.stdout, /dropped by [0-9a-f]{12} "Revert "two"" \(lead <lead@example\.test>\)/);
   });
 
+  it('a moved anchor git cannot explain: the writer\'s note fails every clone until one person\'s signed acceptance, pushed, clears it for all', async () => {
+    await lead.agentWrites('src/one.ts', '1\n');
+    commitAndPush(lead, 'one', 'main');
+    const alice = await join_('alice');
+    lead.git('pull', '--quiet', '--no-rebase', 'origin', 'main');
+    // An uncommitted record thrown away by hand (git restore), then the next write: git does not account for that.
+    lead.git('checkout', '--quiet', '-b', 'three');
+    await lead.agentWrites('src/two.ts', '2\n');
+    lead.git('checkout', '--', TRACE);
+    await lead.agentWrites('src/three.ts', '3\n');
+    assert.match(await readFile(join(lead.dir, TRACE), 'utf8'), /"kind":"discontinuity"/);
+    commitAndPush(lead, 'three');
+    const pr = { branch: 'three', env: { GITHUB_BASE_REF: 'main' } };
+    const failing = await team.ci(['check', '--require-signatures'], pr);
+    assert.equal(failing.code, 1, failing.stdout);
+    assert.match(failing.stdout, /TAMPERED at line \d+: line \d+ records that a writer found the anchored head missing or moved/);
+    alice.git('fetch', '--quiet', 'origin');
+    alice.git('checkout', '--quiet', 'three');
+    assert.equal((await alice.governor('check')).code, 1, 'alice, who did nothing, sees the note too');
+
+    const accepted = await lead.governor('trace', 'reanchor');
+    assert.equal(accepted.code, 0, accepted.stdout + accepted.stderr);
+    assert.match(accepted.stdout, /agent_trace\.jsonl: appended an acceptance of 1 discontinuity note: commit and push it, and every clone accepts it/);
+    const acceptance = (await readFile(join(lead.dir, TRACE), 'utf8')).trim().split('\n').at(-1) ?? '';
+    assert.match(acceptance, /"kind":"acceptance"/);
+    assert.match(acceptance, /"accepted_by":"lead <lead@example\.test>"/);
+    commitAndPush(lead, 'Accept the discontinuity after checking it');
+    const green = await team.ci(['check', '--require-signatures'], pr);
+    assert.equal(green.code, 0, green.stdout);
+    assert.match(green.stdout, /1 discontinuity accepted by the acceptance record at line \d+/);
+    alice.git('pull', '--quiet', '--no-rebase', 'origin', 'three');
+    const aliceCheck = await alice.governor('check');
+    assert.equal(aliceCheck.code, 0, aliceCheck.stdout);
+    await alice.agentWrites('src/four.ts', '4\n');
+    assert.equal((await alice.governor('check')).code, 0);
+  });
+
   it('check --base fails on a truncated log, a dropped middle record and a force-push that removed a teammate\'s records', async () => {
     for (const n of [1, 2, 3]) await lead.agentWrites(`src/f${n}.ts`, `${n}\n`);
     commitAndPush(lead, 'three records', 'main');

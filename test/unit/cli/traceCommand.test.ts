@@ -161,10 +161,11 @@ describe('governor trace', function () {
     assert.match(run.stdout, /- line 7, a writer's discontinuity note: the anchored head \S+ was line 4/);
     const after = await governor('trace', 'verify');
     assert.equal(after.code, 0, after.stdout);
-    assert.match(after.stdout, /agent_trace\.jsonl: merged \(8 records, 2 chains from line 6, anchor matched, 1 discontinuity accepted on this machine\)/);
-    // Accepted here only: a machine without this acceptance (CI, a fresh anchor directory) still sees the note.
+    assert.match(run.stdout, /agent_trace\.jsonl: appended an acceptance of 1 discontinuity note/);
+    assert.match(after.stdout, /agent_trace\.jsonl: merged \(9 records, 2 chains from line 6, anchor matched, 1 discontinuity accepted by the acceptance record at line 9\)/);
+    // The acceptance is in the log: a machine without this one's anchors (CI, a teammate) accepts the note too.
     const elsewhere = await runGovernor(['trace', 'verify', '--workspace', ws.root], { anchorDir: join(ws.anchorDir, 'elsewhere') });
-    assert.equal(elsewhere.code, 1);
+    assert.equal(elsewhere.code, 0, elsewhere.stdout);
   });
 
   it('reanchor: refuses, changing nothing, when the chain itself is broken', async () => {

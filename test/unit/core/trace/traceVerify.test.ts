@@ -187,6 +187,27 @@ describeInVerifyModes('traceVerify', () => {
     assert.equal(after.discontinuities[0].accepted, true);
   });
 
+  it('an acceptance record later in the log accepts the note it names for every clone; one naming anything else is a problem', async () => {
+    await rewrite(lines.slice(0, 4));
+    const sink = ws.sink();
+    await sink.recordMutation(mutationEvent());
+    await sink.close();
+    const [note] = (await verifyLog(ws.trace)).discontinuities;
+    const accepting = ws.sink();
+    await accepting.recordAcceptance({ [TRACE_FILE]: [note.hash] }, 'Lead <lead@example.test>');
+    await accepting.close();
+    // No anchor and no local acceptance: as a fresh clone or CI reads it.
+    const shared = await verifyLog(ws.trace);
+    assert.equal(shared.status, 'verified', shared.reason);
+    assert.deepEqual([shared.discontinuities[0].accepted, shared.discontinuities[0].acceptedAt], [true, 7]);
+    const stray = ws.sink();
+    await stray.recordAcceptance({ [TRACE_FILE]: [JSON.parse(lines[1]).metadata.hash as string] }, undefined);
+    await stray.close();
+    const wrong = await verifyLog(ws.trace);
+    assert.equal(wrong.status, 'tampered');
+    assert.match(wrong.reason ?? '', /line 8 is an acceptance of sha256:\S+, which is not a discontinuity note before it/);
+  });
+
   it('does not count a torn last line (a crashed append) as tampering', async () => {
     await writeFile(ws.trace, `${lines.join('\n')}\n${lines[0].slice(0, 40)}`);
     const result = await verify();
