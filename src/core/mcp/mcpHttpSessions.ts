@@ -13,6 +13,11 @@ export interface McpHttpSession {
   readonly transport: StreamableHTTPServerTransport;
   /** HTTP requests of this session still open (an SSE stream counts until the client hangs up). */
   open: number;
+  /**
+   * The client held the server-to-client stream (GET) at some point: it says it listens while it lives, so that
+   * stream ending with nothing else open is the client gone (closed without DELETE, or killed).
+   */
+  listened: boolean;
   lastActive: number;
   /** Aborted when the client hangs up on the POST that carried the request with this id (see cancelOnHangUp). */
   readonly hangUps: Map<string, AbortController>;
@@ -26,6 +31,11 @@ export interface McpHttpSessionsOptions {
   maxSessions: number;
   /** A session with nothing open for this long is closed: a client that died never sends DELETE. */
   idleMs: number;
+  /**
+   * A session whose client held the GET stream and let it go, with nothing else open, is closed after this much
+   * longer (room for the client to reconnect it): its agent is gone, and it must not stay listed as live.
+   */
+  lostMs: number;
   now?: () => number;
 }
 
@@ -69,7 +79,7 @@ export class McpHttpSessions {
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => id,
       onsessioninitialized: () => {
-        this.sessions.set(id, { id, governanceSessionId, transport, open: 0, lastActive: this.now(), hangUps });
+        this.sessions.set(id, { id, governanceSessionId, transport, open: 0, listened: false, lastActive: this.now(), hangUps });
         this.options.logger.info(`MCP session ${id} opened (${this.sessions.size} open)`);
       },
     });
@@ -96,9 +106,13 @@ export class McpHttpSessions {
     }
   }
 
-  /** Counts a request of `session` as open until its response closes, so a long SSE stream is never reaped as idle. */
-  track(session: McpHttpSession, response: NodeJS.EventEmitter): void {
+  /**
+   * Counts a request of `session` as open until its response closes, so a long SSE stream is never reaped as idle.
+   * A GET is the client's standing stream: once it has held one, losing it counts as the client going away.
+   */
+  track(session: McpHttpSession, response: NodeJS.EventEmitter, method: string): void {
     session.open += 1;
+    if (method === 'GET') session.listened = true;
     session.lastActive = this.now();
     response.once('close', () => {
       session.open -= 1;
@@ -127,11 +141,20 @@ export class McpHttpSessions {
     });
   }
 
+  /** Closes the sessions whose client is gone: its stream lost past `lostMs`, or nothing at all past `idleMs`. */
   async closeIdle(): Promise<void> {
-    const cutoff = this.now() - this.options.idleMs;
-    const idle = [...this.sessions.values()].filter((s) => s.open === 0 && s.lastActive < cutoff);
-    for (const session of idle) this.options.logger.info(`MCP session ${session.id} idle for ${Math.round(this.options.idleMs / 1000)} s; closing it`);
+    const now = this.now();
+    const idle = [...this.sessions.values()].filter((s) => s.open === 0 && now - s.lastActive > this.graceOf(s));
+    for (const session of idle) {
+      const why = session.listened ? 'its client dropped the connection' : 'no request';
+      this.options.logger.info(`MCP session ${session.id}: ${why} for ${Math.round(this.graceOf(session) / 1000)} s; closing it`);
+    }
     await Promise.all(idle.map((s) => s.transport.close()));
+  }
+
+  /** How long a session with nothing open is kept. */
+  private graceOf(session: McpHttpSession): number {
+    return session.listened ? Math.min(this.options.lostMs, this.options.idleMs) : this.options.idleMs;
   }
 
   /** Closes every session (which cancels the calls they still run), then waits for those calls to be recorded. */

@@ -20,6 +20,11 @@ export interface McpRouteOptions {
   maxBodyBytes?: number;
   /** Close a session after this long with no request and no open stream. Default 30 minutes. */
   idleSessionMs?: number;
+  /**
+   * Close a session this long after its client dropped the stream it held (closed without DELETE, or killed),
+   * unless it reconnects meanwhile. Default 30 s: with the reaper's period, gone within a minute.
+   */
+  lostSessionMs?: number;
 }
 
 /** The MCP door on the local server; it counts its live sessions (for status displays and tests). */
@@ -27,7 +32,7 @@ export interface McpRoute extends LocalRoute {
   sessionCount(): number;
 }
 
-const DEFAULTS = { maxSessions: 64, maxBodyBytes: MAX_REQUEST_BODY_BYTES, idleSessionMs: 30 * 60_000 };
+const DEFAULTS = { maxSessions: 64, maxBodyBytes: MAX_REQUEST_BODY_BYTES, idleSessionMs: 30 * 60_000, lostSessionMs: 30_000 };
 
 /**
  * The governed tools over MCP Streamable HTTP for agents outside the extension host, as the local server's route
@@ -40,6 +45,7 @@ export function mcpRoute(options: McpRouteOptions): McpRoute {
     maxSessions: options.maxSessions ?? DEFAULTS.maxSessions,
     maxBodyBytes: options.maxBodyBytes ?? DEFAULTS.maxBodyBytes,
     idleSessionMs: options.idleSessionMs ?? DEFAULTS.idleSessionMs,
+    lostSessionMs: options.lostSessionMs ?? DEFAULTS.lostSessionMs,
   };
   const logger = options.logger;
   const sessions = new McpHttpSessions({
@@ -49,9 +55,11 @@ export function mcpRoute(options: McpRouteOptions): McpRoute {
     logger,
     maxSessions: limits.maxSessions,
     idleMs: limits.idleSessionMs,
+    lostMs: limits.lostSessionMs,
   });
   const reapIdle = () => sessions.closeIdle().catch((error: unknown) => logger.error(`closing idle MCP sessions failed: ${error instanceof Error ? error.message : String(error)}`));
-  const reaper = setInterval(reapIdle, Math.max(50, Math.min(limits.idleSessionMs / 2, 60_000)));
+  // Often enough that a lost session goes within its grace again (30 s + 15 s by default).
+  const reaper = setInterval(reapIdle, Math.max(50, Math.min(limits.idleSessionMs / 2, limits.lostSessionMs / 2, 60_000)));
   reaper.unref();
   let closing: Promise<void> | undefined;
 
@@ -94,7 +102,7 @@ async function handle(request: LocalRequest, res: ServerResponse, sessions: McpH
 }
 
 function forward(session: McpHttpSession, request: LocalRequest, res: ServerResponse, sessions: McpHttpSessions): Promise<void> {
-  sessions.track(session, res);
+  sessions.track(session, res, request.method);
   sessions.cancelOnHangUp(session, request.body, res);
   return session.transport.handleRequest(request.raw, res, request.body);
 }
