@@ -43,7 +43,9 @@ describe('governor hooks install run through an npm-link style symlink', functio
     for (const script of scripts) assert.ok(existsSync(script), `the server entry names ${script}, which does not exist`);
     assert.ok(!scripts.some((script) => script.startsWith(bin)), `the server entry names the link's folder: ${scripts.join(', ')}`);
     const launcher = readFileSync(join(home, '.intent-governor', 'bin', 'governor-hook'), 'utf8');
-    const targets = [...launcher.matchAll(/(\/[^\s'"]+\.js)/g)].map((m) => m[1]);
+    // The copy it was written for (its fallbacks, installed extensions and the CLI on PATH, are looked for at run time).
+    const targets = [...launcher.matchAll(/^hook='([^']+)'$/gm)].map((m) => m[1]);
+    assert.equal(targets.length, 1, launcher);
     for (const target of targets) assert.ok(existsSync(target), `the launcher names ${target}, which does not exist`);
   });
 });

@@ -140,15 +140,48 @@ export function hookLauncherText(hookScript: string, bash: string | null = syste
 # Agents' hook files name this script instead of a path on one machine. Rewritten whenever it points elsewhere.
 hook=${shellQuote(hookScript)}
 node_hook() {
-  if [ ! -f "$hook" ]; then
-    echo "Intent Governor blocked this call: its hook launcher ($0) points at $hook, which is not there any more. Start VS Code with the Intent Governor extension (it rewrites the launcher) or run governor hooks install." >&2
+  if [ ! -f "$hook" ] && ! other_hook; then
+    echo "Intent Governor blocked this call: its hook launcher ($0) points at $hook, which is not there any more, and no other Intent Governor was found (no extension under ${INSTALLED_EXTENSION_DIRS.map((dir) => `~/${dir}`).join(', ')}, no governor on PATH). Start VS Code with the Intent Governor extension (it rewrites the launcher) or run governor hooks install." >&2
     exit 127
   fi
   command -v node >/dev/null 2>&1 || { echo "Intent Governor blocked this call: node is not on the PATH its hook runs with ($PATH), so the hook cannot start. Install Node.js 20 or later, or put it on that PATH." >&2; exit 127; }
 }
-`;
+${otherHookText()}`;
   if (bash === null) return `#!/bin/sh\n${header}node_hook\nexec node "$hook" "$@"\n`;
   return `#!${bash}\n${header}${residentClientText('launcher')}node_hook\nexec node "$hook" "$@"\n`;
+}
+
+/** Where editors install extensions, under the home: VS Code, VS Code's remote server, code-server. */
+const INSTALLED_EXTENSION_DIRS = ['.vscode/extensions', '.vscode-server/extensions', '.local/share/code-server/extensions'];
+
+/** How an installed copy of this extension's folder is named (`<publisher>.<name>-<version>`). */
+const EXTENSION_FOLDER_PREFIX = 'intent-governor.intent-governor-';
+
+/**
+ * `other_hook`: the launcher's copy is gone (its folder deleted, an older version removed), so every project's hooks
+ * would fail closed for one copy. It looks, at run time, for a governor that exists: the newest installed extension
+ * (by version, whichever editor), else the hook bundle beside the `governor` CLI on PATH (through its links, as npm
+ * links it). POSIX sh and a few processes, but only on this path: while the recorded copy exists, none of it runs.
+ */
+function otherHookText(): string {
+  const dirs = INSTALLED_EXTENSION_DIRS.map((dir) => `"$HOME/${dir}"`).join(' ');
+  return `other_hook() {
+  ig_tab=$(printf '\\t')
+  ig_found=$(for ig_x in ${dirs}; do
+      for ig_c in "$ig_x"/${EXTENSION_FOLDER_PREFIX}*/dist/hook.js; do
+        [ -f "$ig_c" ] || continue
+        ig_v=\${ig_c%/dist/hook.js}; ig_v=\${ig_v##*/${EXTENSION_FOLDER_PREFIX}}
+        printf '%s\\t%s\\n' "$ig_v" "$ig_c"
+      done
+    done | sort -t "$ig_tab" -k1,1rV | head -n 1 | cut -f2)
+  if [ -z "$ig_found" ] && ig_cli=$(command -v governor 2>/dev/null); then
+    ig_cli=$(readlink -f "$ig_cli" 2>/dev/null || printf '%s' "$ig_cli")
+    [ ! -f "\${ig_cli%/*}/hook.js" ] || ig_found=\${ig_cli%/*}/hook.js
+  fi
+  [ -n "$ig_found" ] || return 1
+  hook=$ig_found
+}
+`;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { agentHookCommand } from '../../../../../src/core/agents/common/hookCommand';
@@ -26,6 +26,9 @@ function memoryFiles(): LauncherFiles & { files: Map<string, { text: string; mod
   };
   return port;
 }
+
+/** node and the system's tools, and no `governor`: a machine where no CLI is installed. */
+const NO_GOVERNOR_PATH = `${dirname(process.execPath)}:/usr/bin:/bin`;
 
 describe('the hook launcher (<governor home>/bin/governor-hook)', () => {
   it('lives in the governor home: INTENT_GOVERNOR_HOME, else ~/.intent-governor', () => {
@@ -70,17 +73,87 @@ describe('the hook launcher (<governor home>/bin/governor-hook)', () => {
       assert.deepEqual(JSON.parse(run.stdout), { args: ['hook', 'gemini', '--timeout-ms', '5'], stdin: '{"x":1}' });
     });
 
-    it('refuses (exit 127, the reason on stderr) when its bundle is gone or node is not on PATH', async () => {
+    it('refuses (exit 127, the reason on stderr) when its bundle is gone and no other governor is installed, or node is not on PATH', async () => {
       const env = { INTENT_GOVERNOR_HOME: join(temp, 'home') };
       await ensureHookLauncher(env, join(temp, 'gone', 'hook.js'), nodeLauncherFiles);
-      const gone = spawnSync(hookLauncherPath(env), ['hook', 'gemini'], { input: '{}', encoding: 'utf8' });
+      const gone = spawnSync(hookLauncherPath(env), ['hook', 'gemini'], { input: '{}', encoding: 'utf8', env: { HOME: join(temp, 'user'), PATH: NO_GOVERNOR_PATH } });
       assert.equal(gone.status, 127);
-      assert.match(gone.stderr, /points at .*gone\/hook\.js, which is not there any more\. Start VS Code with the Intent Governor extension \(it rewrites the launcher\) or run governor hooks install/);
+      assert.match(gone.stderr, /points at .*gone\/hook\.js, which is not there any more, and no other Intent Governor was found \(no extension under ~\/\.vscode\/extensions, .*no governor on PATH\)\. Start VS Code with the Intent Governor extension \(it rewrites the launcher\) or run governor hooks install/);
       writeFileSync(join(temp, 'hook.js'), '');
       await ensureHookLauncher(env, join(temp, 'hook.js'), nodeLauncherFiles);
       const noNode = spawnSync(hookLauncherPath(env), ['hook', 'gemini'], { input: '{}', encoding: 'utf8', env: { PATH: join(temp, 'empty') } });
       assert.equal(noNode.status, 127);
       assert.match(noNode.stderr, /node is not on the PATH its hook runs with/);
+    });
+  });
+
+  describe('when the copy it was written for is gone (another project removed it)', () => {
+    let temp: string;
+    let user: string;
+    beforeEach(() => {
+      temp = realpathSync(mkdtempSync(join(tmpdir(), 'ig-launcher-')));
+      user = join(temp, 'user');
+    });
+    afterEach(() => removeTree(temp));
+
+    /** A hook bundle that says which copy it is, with its arguments and stdin. */
+    function copy(bundle: string, name: string): string {
+      mkdirSync(dirname(bundle), { recursive: true });
+      writeFileSync(bundle, `let s='';process.stdin.on('data',c=>s+=c).on('end',()=>console.log(JSON.stringify({copy:${JSON.stringify(name)},args:process.argv.slice(2),stdin:s})));`);
+      return bundle;
+    }
+
+    /** The launcher written for copy A, then A deleted, as `npm start`'s advice to start over does. */
+    function launcherForDeletedCopy(bash: string | null): string {
+      const a = copy(join(temp, 'demo', 'extensions', 'intent-governor.intent-governor-0.1.0', 'dist', 'hook.js'), 'A');
+      const launcher = join(temp, 'home', 'bin', 'governor-hook');
+      mkdirSync(dirname(launcher), { recursive: true });
+      writeFileSync(launcher, hookLauncherText(a, bash), { mode: 0o755 });
+      rmSync(join(temp, 'demo'), { recursive: true });
+      return launcher;
+    }
+
+    const run = (launcher: string, PATH = NO_GOVERNOR_PATH) => spawnSync(launcher, ['hook', 'claude'], { input: '{"tool_name":"Write"}', encoding: 'utf8', env: { HOME: user, PATH } });
+
+    for (const bash of ['/bin/bash', null] as const) {
+      it(`runs the newest installed extension, whichever editor installed it (${bash ?? 'sh'})`, () => {
+        const launcher = launcherForDeletedCopy(bash);
+        copy(join(user, '.vscode', 'extensions', 'intent-governor.intent-governor-0.9.0', 'dist', 'hook.js'), '0.9.0');
+        copy(join(user, '.vscode-server', 'extensions', 'intent-governor.intent-governor-0.10.0', 'dist', 'hook.js'), '0.10.0');
+        copy(join(user, '.local', 'share', 'code-server', 'extensions', 'intent-governor.intent-governor-0.2.1', 'dist', 'hook.js'), '0.2.1');
+        const answer = run(launcher);
+        assert.equal(answer.status, 0, answer.stderr);
+        assert.deepEqual(JSON.parse(answer.stdout), { copy: '0.10.0', args: ['hook', 'claude'], stdin: '{"tool_name":"Write"}' }, 'by version, not by name: 0.10.0 is newer than 0.9.0');
+      });
+    }
+
+    it('with no extension installed, runs the hook bundle beside the governor CLI on PATH (through its npm link)', () => {
+      const launcher = launcherForDeletedCopy('/bin/bash');
+      const cli = join(temp, 'lib', 'node_modules', 'intent-governor', 'dist', 'cli.js');
+      copy(join(dirname(cli), 'hook.js'), 'cli');
+      writeFileSync(cli, '');
+      mkdirSync(join(temp, 'bin'));
+      symlinkSync(cli, join(temp, 'bin', 'governor'));
+      const answer = run(launcher, `${join(temp, 'bin')}:${NO_GOVERNOR_PATH}`);
+      assert.equal(answer.status, 0, answer.stderr);
+      assert.equal((JSON.parse(answer.stdout) as { copy: string }).copy, 'cli');
+    });
+
+    it('keeps running the copy it was written for while that exists, an installed extension beside it', () => {
+      const b = copy(join(temp, 'clone', 'dist', 'hook.js'), 'B');
+      copy(join(user, '.vscode', 'extensions', 'intent-governor.intent-governor-9.0.0', 'dist', 'hook.js'), '9.0.0');
+      const launcher = join(temp, 'home', 'bin', 'governor-hook');
+      mkdirSync(dirname(launcher), { recursive: true });
+      writeFileSync(launcher, hookLauncherText(b), { mode: 0o755 });
+      assert.equal((JSON.parse(run(launcher).stdout) as { copy: string }).copy, 'B');
+    });
+
+    it('refuses, naming what to do, once every copy is gone and no governor is on PATH', () => {
+      const launcher = launcherForDeletedCopy('/bin/bash');
+      const answer = run(launcher);
+      assert.equal(answer.status, 127, 'the installed commands turn 127 into each agent’s block');
+      assert.equal(answer.stdout, '');
+      assert.match(answer.stderr, /no other Intent Governor was found .*Start VS Code with the Intent Governor extension \(it rewrites the launcher\) or run governor hooks install/);
     });
   });
 
