@@ -169,6 +169,24 @@ async function serveResident(root: string, idleMs: number, io: CliIO): Promise<n
   // A hooks file this governor reads changed: ConfigChange, once per change, in the order they were seen. Taken before
   // the endpoint is written: a change made once the resident is seen to serve is a change from this snapshot.
   const hookFiles = new HookFileChanges(root, home, io.env);
+  // Listening before the endpoint exists: a signal nobody listens for ends the process on the spot, the file left
+  // behind naming a dead pid (Ctrl-C right after start). A second signal while stopping ends it at once, endpoint gone.
+  const removeEndpoints = () => {
+    for (const spelling of roots) removeOwnResidentEndpoint(home, spelling);
+  };
+  let signalled: NodeJS.Signals | undefined;
+  let onStopSignal: ((signal: NodeJS.Signals) => void) | undefined;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (signalled !== undefined) {
+      removeEndpoints();
+      process.exit(signal === 'SIGINT' ? 130 : 143);
+    }
+    signalled = signal;
+    onStopSignal?.(signal);
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+  process.on('exit', removeEndpoints); // every process.exit too (the forced exit below, a fatal error)
   for (const spelling of roots) writeResidentEndpoint(home, spelling, { port: server.port, token: server.token, pid: process.pid });
   rmSync(residentStartMarker(home, root), { force: true }); // up: a Node hook that finds it gone may start another at once
   logger.info(`serving ${root} on ${server.origin} (endpoint ${residentEndpointPath(home, root)}; idle exit after ${idleMs} ms)`);
@@ -193,11 +211,11 @@ async function serveResident(root: string, idleMs: number, io: CliIO): Promise<n
       })().catch((error: unknown) => logger.warn(`looking whether to serve on: ${error instanceof Error ? error.message : String(error)}`));
     }, WATCH_MS);
     stalled = (what) => stop(`${what} was not decided within its deadline`);
-    process.once('SIGTERM', () => stop('SIGTERM'));
-    process.once('SIGINT', () => stop('SIGINT'));
+    onStopSignal = stop;
+    if (signalled !== undefined) stop(signalled);
   });
   logger.info(`stopping: ${why}`);
-  for (const spelling of roots) removeOwnResidentEndpoint(home, spelling);
+  removeEndpoints();
   // What is stuck may hold up the shutdown too: the lease must not outlive it for long (a dead holder's is taken over).
   const forced = setTimeout(() => {
     logger.error(`stopping took over ${FORCED_EXIT_MS} ms: exiting`);
