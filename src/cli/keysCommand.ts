@@ -5,6 +5,7 @@ import { defaultKeysDir, FileSigningKeyStore } from '../core/signing/fileSigning
 import { setUpSigningKey } from '../core/signing/signerSetup';
 import { defaultSignerName, signerNameProblem } from '../core/signing/signingKey';
 import { loadWorkspaceSigners, publishSigner, revokeSigner, SIGNERS_DIR, type PublishOutcome } from '../core/signing/workspaceSigners';
+import { workspaceLogPositions } from '../core/trace/logPosition';
 import { parseCliArgs, usageError, workspaceFrom } from './cliArgs';
 import type { CliCommand, CliIO } from './cliCommand';
 
@@ -27,9 +28,10 @@ init     makes this machine's key (NAME defaults to <user>@<host>) and publishes
 list     this machine's key, and every signer of the workspace: trusted, revoked, or a file that is not a key.
 trust    publishes another signer's public key (a CI runner's, a colleague's .pub) as ${SIGNERS_DIR}/NAME.pub
          (NAME defaults to the file's name).
-revoke   moves ${SIGNERS_DIR}/NAME.pub to ${SIGNERS_DIR}/revoked/: every record that key signed is then
-         reported as signed by a revoked key, and fails \`governor check --require-signatures\`. For a key
-         that may have been stolen; to retire a key you still trust, rotate instead.
+revoke   moves ${SIGNERS_DIR}/NAME.pub to ${SIGNERS_DIR}/revoked/ and writes revoked/NAME.json: where
+         each log stands now. Records the key signed up to there still verify; any later one fails
+         \`governor check --require-signatures\`, and the key signs nothing more. Commit both files. For a
+         key that may have been stolen; to retire a key you still trust, rotate instead.
 Exit 0 done; 1 refused (a name taken by another key, an unusable key); 2 bad arguments.
 `;
 
@@ -60,9 +62,22 @@ export const keysCommand: CliCommand = {
     if (m === 'init') return init(root, store, { name, rotate: parsed.values.rotate === true }, io);
     if (m === 'list') return list(root, store, parsed.values.json === true, io);
     if (m === 'trust') return trust(root, resolve(io.cwd, rest[0]), name, io);
-    return report(await revokeSigner(root, rest[0]), io, (done) => `revoked ${rest[0]} (${done.keyId}): moved to ${done.file}; commit the move. Records it signed now verify as signed by a revoked key.`);
+    return revoke(root, rest[0], io);
   },
 };
+
+/** Revokes from where the logs stand now, and says which files to commit and how. */
+async function revoke(root: string, name: string, io: CliIO): Promise<number> {
+  const positions = await workspaceLogPositions(root);
+  const outcome = await revokeSigner(root, name, positions.logs);
+  if (!outcome.ok) return report(outcome, io, () => '');
+  const at = Object.entries(positions.logs).map(([log, p]) => `${log.slice(log.lastIndexOf('/') + 1)} line ${p.records}`);
+  io.stdout(`revoked ${name} (${outcome.keyId}): moved ${SIGNERS_DIR}/${name}.pub to ${outcome.file}\n`);
+  io.stdout(`wrote ${outcome.point}: what ${name} signed up to here (${at.join(', ')}) still verifies, later records fail\n`);
+  for (const problem of positions.problems) io.stdout(`warning: ${problem}: every record of ${name} in it counts as revoked\n`);
+  io.stdout(`commit ${outcome.file} and ${outcome.point}:\n  git add -A ${SIGNERS_DIR} && git commit -m "Revoke ${name}'s signing key"\n`);
+  return 0;
+}
 
 async function init(root: string, store: FileSigningKeyStore, options: { name?: string; rotate: boolean }, io: CliIO): Promise<number> {
   const outcome = await setUpSigningKey(root, store, { ...options, defaultName: defaultSignerName(safeUser(io.env), hostname()) });

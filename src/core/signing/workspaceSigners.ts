@@ -130,7 +130,11 @@ export async function revokeSigner(root: string, name: string, logs?: Record<str
   if (bad) return { ok: false, message: bad };
   const signers = await loadWorkspaceSigners(root);
   const signer = signers.signers.find((s) => s.status === 'trusted' && s.name === name);
-  if (!signer) return { ok: false, message: `There is no ${SIGNERS_DIR}/${name}.pub. \`governor keys list\` shows the signers.` };
+  if (!signer) {
+    const revoked = signers.signers.find((s) => s.name === name);
+    if (revoked) return { ok: false, message: `${name} is already revoked (${revoked.file}).` };
+    return { ok: false, message: `There is no ${SIGNERS_DIR}/${name}.pub. \`governor keys list\` shows the signers.` };
+  }
   const file = `${REVOKED_DIR}/${name}.pub`;
   await mkdir(join(root, REVOKED_DIR), { recursive: true });
   for (const taken of logs ? [file, revocationPointFile(file)] : [file]) {

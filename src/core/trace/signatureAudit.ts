@@ -1,7 +1,7 @@
-import { isKeyId, isRecordSignature, isUnsignedNote, signatureMatches, signatureMatchesAsync, type RecordSignature } from '../signing/recordSignature';
+import { isKeyId, isRecordSignature, isUnsignedNote, signatureMatchesAsync, type RecordSignature } from '../signing/recordSignature';
 import type { VerifiedSignatureCache } from '../signing/verifiedSignatureCache';
 import type { PublishedSigner, SignerSet } from '../signing/workspaceSigners';
-import { canonicalJson, isSigningNote, PREV_SIGNED_KEY, recordLink, SIGNATURE_KEY, SIGNING_KEY, SIGNING_SCHEME, type ChainFields } from './traceChain';
+import { isSigningNote, PREV_SIGNED_KEY, recordLink, SIGNATURE_KEY, SIGNING_KEY, SIGNING_SCHEME } from './traceChain';
 import type { RecordLine } from './traceVerify';
 
 /**
@@ -11,13 +11,15 @@ import type { RecordLine } from './traceVerify';
  *   after signed ones: a record appended by something that is not a governor looks like this);
  * - `legacy`: no signature, and nothing before it in the log has one: written before records were signed;
  * - `unknown_key`: signed with a key no `.pub` in the signers folder has (never published, or removed);
- * - `revoked`: a valid signature by a key in `signers/revoked/`;
+ * - `signed_before_revocation`: a valid signature by a revoked key on a record at or before its revocation point
+ *   (revocationPoint.ts): signed while the key was trusted, so it passes;
+ * - `revoked`: a valid signature by a key in `signers/revoked/`, after its revocation point (or it has none);
  * - `invalid`: the signature does not match the record (forged, or the record edited after signing).
- * Only `signed` passes `governor check --require-signatures`.
+ * Only `signed` and `signed_before_revocation` pass `governor check --require-signatures`.
  */
-export type SignatureVerdict = 'signed' | 'unsigned' | 'legacy' | 'unknown_key' | 'revoked' | 'invalid';
+export type SignatureVerdict = 'signed' | 'signed_before_revocation' | 'unsigned' | 'legacy' | 'unknown_key' | 'revoked' | 'invalid';
 
-export const SIGNATURE_VERDICTS: readonly SignatureVerdict[] = ['signed', 'unsigned', 'legacy', 'unknown_key', 'revoked', 'invalid'];
+export const SIGNATURE_VERDICTS: readonly SignatureVerdict[] = ['signed', 'signed_before_revocation', 'unsigned', 'legacy', 'unknown_key', 'revoked', 'invalid'];
 
 /** Consecutive lines with the same verdict and key: how a report lists every record without 100k lines. */
 export interface SignatureRun {
@@ -27,8 +29,12 @@ export interface SignatureRun {
   /** The signer's name (`signed`, `revoked`, and `invalid` when the key is published). */
   signer?: string;
   key_id?: string;
-  /** For `unsigned`: what the writer said, or why the record is not legacy. */
+  /** For `unsigned`: what the writer said, or why the record is not legacy; for `revoked`, where it stands (AFTER_POINT…). */
   reason?: string;
+  /** For `unknown_key`: the `hash` of the run's first record, by which git can say who committed it. */
+  first_hash?: string;
+  /** For `unknown_key` and `revoked`: who git says the key is (cli/keyPeople.ts fills it); null: git cannot say. */
+  person?: string | null;
 }
 
 export interface SignatureReport {
@@ -55,6 +61,7 @@ interface Entry {
   signer?: PublishedSigner;
   key_id?: string;
   reason?: string;
+  hash?: string;
 }
 
 /** Scheme 1: consecutive records by one key, each vouching for the one before: the last one's signature decides them all. */
@@ -116,16 +123,22 @@ export class SignatureAudit {
   private readonly byLink = new Map<string, Linked>();
   /** Scheme-2 records no later record names yet, oldest first. */
   private readonly heads = new Map<number, Linked>();
+  /** Lines where a revocation point says a log's last record stood, and the hash each line holds. */
+  private readonly pointLines = new Set<number>();
+  private readonly hashAt = new Map<number, string>();
 
   constructor(
     private readonly signers: SignerSet,
     private readonly cache?: VerifiedSignatureCache,
     private readonly reread?: RereadLines,
-  ) {}
+  ) {
+    for (const signer of signers.signers) for (const at of Object.values(signer.revokedAt?.logs ?? {})) if (at.records > 0) this.pointLines.add(at.records - 1);
+  }
 
   /** Judges one line; returns a promise only when too many checks are in flight (verify then waits). */
   add(line: RecordLine): Promise<void> | undefined {
     const index = line.line - 1;
+    if (this.pointLines.has(index)) this.hashAt.set(index, line.hash);
     const field = line.holder[SIGNATURE_KEY];
     if (field === undefined) {
       this.entries[index] = this.sawSignatureField
@@ -144,7 +157,7 @@ export class SignatureAudit {
     }
     const signer = this.signers.byKeyId.get(field.key_id);
     if (!signer) {
-      this.entries[index] = { verdict: 'unknown_key', key_id: field.key_id };
+      this.entries[index] = { verdict: 'unknown_key', key_id: field.key_id, hash: line.hash };
       return this.closeRun();
     }
     const note = line.holder[SIGNING_KEY];
@@ -366,6 +379,7 @@ export class SignatureAudit {
       await this.settle();
     }
     await this.resolveLinked();
+    this.applyRevocationPoints();
     await this.cache?.save().catch(() => undefined);
     const counts = Object.fromEntries(SIGNATURE_VERDICTS.map((v) => [v, 0])) as Record<SignatureVerdict, number>;
     const signers: Record<string, number> = {};
@@ -379,12 +393,44 @@ export class SignatureAudit {
       if (entry.signer) run.signer = entry.signer.name;
       if (entry.key_id) run.key_id = entry.key_id;
       if (entry.reason) run.reason = entry.reason;
+      if (entry.verdict === 'unknown_key' && entry.hash) run.first_hash = entry.hash;
       if (last && last.to === index && last.verdict === run.verdict && last.key_id === run.key_id && last.reason === run.reason) last.to = index + 1;
       else runs.push(run);
     });
     return { records: this.entries.filter(Boolean).length, counts, signers, runs, checked: this.checked };
   }
+
+  /**
+   * A revoked key's valid records up to its revocation point were signed while it was trusted. The point applies to
+   * the log whose line `records` holds `last_hash`; anywhere else (lines rewritten, or interleaved before it by a
+   * union merge) every record of the key stays revoked: fail closed, never a guess by content.
+   */
+  private applyRevocationPoints(): void {
+    const points = new Map<PublishedSigner, { before?: Entry; after: Entry; records: number }>();
+    for (const signer of this.signers.signers) {
+      const logs = Object.values(signer.revokedAt?.logs ?? {});
+      if (logs.length === 0) continue;
+      const at = logs.find((p) => p.records > 0 && this.hashAt.get(p.records - 1) === p.last_hash);
+      // No log matched: this one was empty when the key was revoked (all after it), or it is not the log the point saw.
+      const reason = at || logs.some((p) => p.records === 0) ? AFTER_POINT : POINT_MISMATCH;
+      points.set(signer, {
+        before: at ? { verdict: 'signed_before_revocation', signer, key_id: signer.keyId } : undefined,
+        after: { verdict: 'revoked', signer, key_id: signer.keyId, reason },
+        records: at?.records ?? 0,
+      });
+    }
+    if (points.size === 0) return;
+    this.entries.forEach((entry, index) => {
+      const point = entry?.verdict === 'revoked' && entry.signer ? points.get(entry.signer) : undefined;
+      if (point) this.entries[index] = point.before && index < point.records ? point.before : point.after;
+    });
+  }
 }
+
+/** A `revoked` run's reason: its key has a revocation point, and these records come after it. */
+export const AFTER_POINT = 'after its revocation';
+/** A `revoked` run's reason: no line of this log is where the point says (rewritten, or merged in before it). */
+export const POINT_MISMATCH = 'its revocation point does not match this log';
 
 /** A signature field with more than `key_id` and `sig`: nothing would vouch for the rest. */
 function hasOtherKeys(field: RecordSignature): boolean {
@@ -397,78 +443,7 @@ function both(a: Promise<void> | undefined, b: Promise<void> | undefined): Promi
   return a && b ? Promise.all([a, b]).then(() => undefined) : (a ?? b);
 }
 
-/** True when every record is signed by a published, unrevoked key. */
+/** True when every record is signed by a published key while it was trusted (unrevoked, or before its revocation). */
 export function allSigned(report: SignatureReport): boolean {
-  return report.counts.signed === report.records;
-}
-
-/** The runs as lines a human reads, e.g. `lines 2-40: signed by alice@laptop`; at most `limit` of them. */
-export function describeSignatureRuns(report: SignatureReport, limit = 50): string[] {
-  const lines = report.runs.slice(0, limit).map((run) => `${run.from === run.to ? `line ${run.from}` : `lines ${run.from}-${run.to}`}: ${describeRun(run)}`);
-  if (report.runs.length > limit) lines.push(`… ${report.runs.length - limit} more (--json lists every run)`);
-  return lines;
-}
-
-/** `12 signed (alice@laptop 10, ci 2), 1 unsigned, 3 legacy`. */
-export function describeSignatureCounts(report: SignatureReport): string {
-  if (report.records === 0) return 'no records';
-  const names = Object.entries(report.signers).map(([name, n]) => `${name} ${n}`).join(', ');
-  const parts = SIGNATURE_VERDICTS.filter((v) => report.counts[v] > 0).map((v) =>
-    v === 'signed' ? `${report.counts[v]} signed by a known signer${names ? ` (${names})` : ''}` : `${report.counts[v]} ${VERDICT_WORDS[v]}`,
-  );
-  return parts.join(', ');
-}
-
-const VERDICT_WORDS: Record<SignatureVerdict, string> = {
-  signed: 'signed',
-  unsigned: 'UNSIGNED',
-  legacy: 'unsigned (legacy)',
-  unknown_key: 'signed by an UNKNOWN key',
-  revoked: 'signed by a REVOKED key',
-  invalid: 'with a BAD signature',
-};
-
-function describeRun(run: SignatureRun): string {
-  switch (run.verdict) {
-    case 'signed':
-      return `signed by ${run.signer} (${run.key_id})`;
-    case 'legacy':
-      return 'unsigned (legacy: written before records were signed)';
-    case 'unsigned':
-      return `UNSIGNED (${run.reason})`;
-    case 'unknown_key':
-      return `signed by an UNKNOWN key ${run.key_id}: no .pub in .orchestration/signers/ holds it (never published, or removed)`;
-    case 'revoked':
-      return `signed by ${run.signer} (${run.key_id}), a REVOKED key (.orchestration/signers/revoked/${run.signer}.pub)`;
-    case 'invalid':
-      return run.signer
-        ? `BAD SIGNATURE: claims ${run.signer} (${run.key_id}) but does not match the record (forged, or edited after signing)`
-        : `BAD SIGNATURE (${run.reason ?? 'does not match the record'})`;
-  }
-}
-
-/**
- * One record's signature on its own, as the inspector's detail pane shows it. Without the log around it, a
- * record with no signature field cannot be told legacy from appended-later, so the text says both.
- */
-export function judgeRecordSignature(record: Record<string, unknown>, fields: ChainFields, signers: SignerSet): { verdict: SignatureVerdict; text: string } {
-  const holder = fields(record) ?? {};
-  const field = holder[SIGNATURE_KEY];
-  if (field === undefined) return { verdict: 'unsigned', text: 'unsigned: no signature (written before records were signed, or appended by something that is not a governor)' };
-  let run: SignatureRun;
-  if (isUnsignedNote(field)) run = { from: 0, to: 0, verdict: 'unsigned', reason: `the writer said: ${field.unsigned}` };
-  else if (!isRecordSignature(field) || !isKeyId(field.key_id)) run = { from: 0, to: 0, verdict: 'invalid', reason: 'the signature field is malformed' };
-  else {
-    const signer = signers.byKeyId.get(field.key_id);
-    const note = holder[SIGNING_KEY];
-    if (!signer) run = { from: 0, to: 0, verdict: 'unknown_key', key_id: field.key_id };
-    else if (note !== undefined && (!isSigningNote(note) || note.scheme !== SIGNING_SCHEME || note.key_id !== field.key_id)) {
-      run = { from: 0, to: 0, verdict: 'invalid', signer: signer.name, key_id: field.key_id };
-    } else {
-      const { [SIGNATURE_KEY]: _signature, ...rest } = holder;
-      const ok = signatureMatches(canonicalJson(holder === record ? rest : { ...record, metadata: rest }), field, signer.key);
-      run = { from: 0, to: 0, verdict: ok ? (signer.status === 'revoked' ? 'revoked' : 'signed') : 'invalid', signer: signer.name, key_id: field.key_id };
-    }
-  }
-  return { verdict: run.verdict, text: describeRun(run) };
+  return report.counts.signed + report.counts.signed_before_revocation === report.records;
 }

@@ -2,7 +2,7 @@ import { relative, sep } from 'node:path';
 import * as vscode from 'vscode';
 import { INTENT_MAP_FILE } from '../../core/intentMap/intentMapMarkdown';
 import { resolveRecordedPath } from '../../core/paths/recordedPath';
-import { judgeRecordSignature } from '../../core/trace/signatureAudit';
+import { judgeRecordSignature } from '../../core/trace/signatureWords';
 import { loadWorkspaceSigners } from '../../core/signing/workspaceSigners';
 import { recordDetail } from './recordDetail';
 import { governanceChainFields, traceChainFields } from '../../core/trace/traceChain';

@@ -95,10 +95,13 @@ describe('governor keys', function () {
     await assert.rejects(stat(join(keysDir(), 'signer.json')), 'and no key was made');
   });
 
-  it('revoke moves the .pub into revoked/, and refuses a signer that does not exist', async () => {
+  it('revoke moves the .pub into revoked/ beside where the logs stood, and refuses a signer that does not exist', async () => {
     await keys('init', '--name', 'alice');
     assert.equal((await keys('revoke', 'alice')).code, 0);
-    assert.deepEqual(await readdir(join(h.root, '.orchestration/signers/revoked')), ['alice.pub']);
+    assert.deepEqual((await readdir(join(h.root, '.orchestration/signers/revoked'))).sort(), ['alice.json', 'alice.pub']);
+    const again = await keys('revoke', 'alice');
+    assert.equal(again.code, 1);
+    assert.match(again.stderr, /alice is already revoked \(\.orchestration\/signers\/revoked\/alice\.pub\)/);
     const listed = await keys('list');
     assert.match(listed.stdout, /^this machine: alice .*REVOKED in this workspace/m);
     const missing = await keys('revoke', 'bob');

@@ -163,12 +163,17 @@ describe('signed trace: governor trace verify and check --require-signatures', f
     assert.equal(gate.code, 0, gate.stdout);
   });
 
-  it('a revoked key (its .pub moved to signers/revoked/): every record it signed is REVOKED, and the gate fails', async () => {
+  it('a revoked key: what it signed before the revocation verifies; with no revocation point every record is REVOKED, and the gate fails', async () => {
     await initKey('alice');
     await agentSession(1);
     const revoked = await governor('keys', 'revoke', 'alice');
     assert.equal(revoked.code, 0, revoked.stderr);
-    assert.match(revoked.stdout, /moved to \.orchestration\/signers\/revoked\/alice\.pub/);
+    assert.match(revoked.stdout, /to \.orchestration\/signers\/revoked\/alice\.pub/);
+    const before = await verify();
+    assert.match(before.stdout, /line 1: signed by alice \(ed25519:[0-9a-f]{32}\) before its revocation/);
+    assert.equal((await check()).code, 0, 'signed while it was trusted');
+    // Without the point (revoked/alice.json), nothing says where the revocation was made: every record is revoked.
+    await unlink(join(h.root, '.orchestration/signers/revoked/alice.json'));
     const run = await verify();
     assert.match(run.stdout, /^signers: none trusted; alice \(revoked\)$/m);
     assert.match(run.stdout, /line 1: signed by alice \(ed25519:[0-9a-f]{32}\), a REVOKED key/);

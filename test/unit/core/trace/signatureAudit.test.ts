@@ -3,7 +3,7 @@ import { mkdir, readFile, rename, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { generateSigningKey, recordSignerFor } from '../../../../src/core/signing/signingKey';
 import { loadWorkspaceSigners, publishSigner } from '../../../../src/core/signing/workspaceSigners';
-import { judgeRecordSignature } from '../../../../src/core/trace/signatureAudit';
+import { judgeRecordSignature } from '../../../../src/core/trace/signatureWords';
 import { canonicalJson, recordLink, sealRecord, traceChainFields } from '../../../../src/core/trace/traceChain';
 import { JsonlTraceSink } from '../../../../src/core/trace/traceWriter';
 import { verifyWorkspaceLogs } from '../../../../src/core/trace/workspaceVerify';

@@ -196,7 +196,7 @@ describeInVerifyModes('signature audit: key chains across interleaved writers (s
     await mkdir(join(ws.root, '.orchestration/signers/revoked'), { recursive: true });
     await rename(join(ws.root, '.orchestration/signers/carol.pub'), join(ws.root, '.orchestration/signers/revoked/carol.pub'));
     const result = await report();
-    assert.deepEqual(result.signatures.counts, { signed: 6, unsigned: 0, legacy: 0, unknown_key: 3, revoked: 3, invalid: 0 });
+    assert.deepEqual(result.signatures.counts, { signed: 6, signed_before_revocation: 0, unsigned: 0, legacy: 0, unknown_key: 3, revoked: 3, invalid: 0 });
     assert.deepEqual(verdicts(result).slice(0, 4), [
       [1, 1, 'signed', 'alice'],
       [2, 2, 'unknown_key', undefined],
