@@ -1,21 +1,25 @@
-import { describeSignatureCounts, describeSignatureRuns } from '../core/trace/signatureAudit';
+import { describeSignatureCounts, describeSignatureRuns } from '../core/trace/signatureWords';
 import { signatureCacheDir } from '../core/signing/verifiedSignatureCache';
 import { loadWorkspaceSigners, type SignerSet } from '../core/signing/workspaceSigners';
 import { defaultAnchorDir } from '../core/trace/anchorStore';
 import { createAnchorStore } from '../core/trace/traceStack';
 import { verifyWorkspaceLogs, type LogVerification } from '../core/trace/workspaceVerify';
+import { nameKeyPeople } from './keyPeople';
 
 /**
  * Both logs verified as `trace verify` and `check` do: chains and anchors, and with `signatures` each
  * record's signature against the workspace's signers (signatures this machine found valid before are
- * remembered beside the anchors, so a second verify checks only new records).
+ * remembered beside the anchors, so a second verify checks only new records). Unknown and revoked keys' runs name
+ * the person git says they belong to.
  */
 export async function verifyLogs(root: string, env: NodeJS.ProcessEnv, signatures: boolean, acceptedNotes?: ReadonlyMap<string, ReadonlySet<string>>): Promise<{ logs: LogVerification[]; signers?: SignerSet }> {
   const anchorDir = defaultAnchorDir(env);
   const anchors = createAnchorStore({ workspaceRoot: root, anchorDir });
   if (!signatures) return { logs: await verifyWorkspaceLogs(root, anchors, undefined, acceptedNotes) };
   const signers = await loadWorkspaceSigners(root);
-  return { logs: await verifyWorkspaceLogs(root, anchors, { signers, cacheDir: signatureCacheDir(anchorDir) }, acceptedNotes), signers };
+  const logs = await verifyWorkspaceLogs(root, anchors, { signers, cacheDir: signatureCacheDir(anchorDir) }, acceptedNotes);
+  await nameKeyPeople(logs, signers);
+  return { logs, signers };
 }
 
 /** `signers: alice@laptop, ci (trusted); old (revoked)`, and a line per .pub file that is not a usable key. */
