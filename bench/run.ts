@@ -4,6 +4,7 @@ import { vscodeAgentBench } from './vscodeAgentBench';
 import { bridgeBench } from './bridgeBench';
 import { changeClassBench } from './changeClassBench';
 import { chainBench } from './chainBench';
+import { checkBaseBench } from './checkBaseBench';
 import { intentMapBench } from './intentMapBench';
 import { mcpBench } from './mcpBench';
 import { sandboxBench } from './sandboxBench';
@@ -23,8 +24,8 @@ const SUITES: BenchSuite[] = [chainBench, writeLockBench, traceBench, redactionB
 
 async function main(): Promise<void> {
   const only = process.argv.slice(2);
-  // hook-agents and vscode-agent are part of agents; by their own names they run alone.
-  const suites = only.length ? [...SUITES, hookAgentsBench, vscodeAgentBench].filter((s) => only.includes(s.name)) : SUITES;
+  // hook-agents and vscode-agent are part of agents, check-base of trace; by their own names they run alone.
+  const suites = only.length ? [...SUITES, hookAgentsBench, vscodeAgentBench, checkBaseBench].filter((s) => only.includes(s.name)) : SUITES;
   for (const suite of suites) {
     for (const table of await suite.run()) process.stdout.write(formatTable(table));
   }

@@ -16,6 +16,7 @@ import { verifyLog } from '../src/core/trace/traceVerify';
 import { verifyWorkspaceLogs } from '../src/core/trace/workspaceVerify';
 import type { MutationEvent } from '../src/core/trace/traceSink';
 import { writeSyntheticTrace, type SyntheticSigning } from '../test/support/syntheticTrace';
+import { checkBaseTables } from './checkBaseBench';
 import { elapsedMs, percentile, type BenchSuite, type BenchTable } from './table';
 
 const APPENDS = 2000;
@@ -182,6 +183,7 @@ export const traceBench: BenchSuite = {
       }
       const unsignedMs = signatureRuns.map((r) => r.unsigned.ms).sort((a, b) => a - b);
       const perCheck = singleVerifyMicros(keys[0]);
+      const checkBase = await checkBaseTables();
 
       return [
         {
@@ -249,6 +251,7 @@ export const traceBench: BenchSuite = {
             `Signed line ${signed.line.length} bytes, unsigned ${unsigned.line.length}.`,
           ],
         },
+        ...checkBase,
       ];
     } finally {
       rmSync(base, { recursive: true, force: true });
