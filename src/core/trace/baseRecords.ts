@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gitText } from '../git/gitRun';
 import { blobAt } from './anchorGitExplanation';
+import { appendedToBase, type AppendedLog } from './appendedLog';
 import type { ChainFields } from './traceChain';
 
 /** A record the base held that the head's log no longer holds byte for byte, with what a team lead needs to act. */
@@ -31,6 +32,8 @@ export interface BaseComparison {
   baseNotes: Set<string>;
   /** The first base record missing from the head (none: every base record is there, in its order). */
   dropped?: DroppedRecord;
+  /** The head is the base's log followed by the branch's lines (proved by git's blob id): what the branch added can be judged alone. */
+  appended?: AppendedLog;
 }
 
 /** How many commits are searched for the one that dropped a record. */
@@ -39,9 +42,15 @@ const MAX_BLAME_COMMITS = 200;
 /**
  * Every line the base's log held must still be in the head's log, byte for byte and in its order; a union merge may
  * put the branch's lines between them, nothing may drop or change one. The common case (the branch only appended)
- * is one comparison of the base's bytes with the head's first bytes, so its cost is reading the file, not parsing it.
+ * is proved by hashing the head's first bytes as git hashes a blob (appendedLog), so its cost is reading the working
+ * file once, not reading the base's blob back from git nor parsing either.
  */
 export async function compareWithBase(root: string, log: string, fields: ChainFields, base: string): Promise<BaseComparison> {
+  const appended = await appendedToBase(root, log, fields, base);
+  if (appended) {
+    const { baseRecords, baseNotes, tail } = appended;
+    return { log, base, baseRecords, baseNotes, headRecords: baseRecords + tail.length, added: tail.map((_, i) => baseRecords + i + 1), appended };
+  }
   const baseBytes = (await blobAt(root, base, log)) ?? Buffer.alloc(0);
   const headBytes = await readFile(join(root, log)).catch(() => Buffer.alloc(0));
   const baseLines = completeLines(baseBytes);
