@@ -9,13 +9,14 @@ import { pendingDir, WriteAheadJournal } from '../core/trace/writeAheadJournal';
 import { allSigned } from '../core/trace/signatureAudit';
 import { formatProblem } from '../core/intents/intentsFile';
 import { detectCaseInsensitive } from '../core/paths/canonicalPath';
-import { auditTraceScopes } from '../core/policy/scopeAudit';
-import { traceFilePath } from '../core/trace/traceFiles';
+import { auditScopes, auditTraceScopes } from '../core/policy/scopeAudit';
+import { TRACE_FILE, traceFilePath } from '../core/trace/traceFiles';
 import { describeVerification } from '../core/trace/workspaceVerify';
 import { parseCliArgs, usageError } from './cliArgs';
 import { governedWorkspaceFrom } from './governedWorkspace';
 import type { CliCommand } from './cliCommand';
 import { describeLogSignatures, describeSigners, verifyLogs } from './signedVerification';
+import { addedTraceLines, describeAdded, verifyBranchAdded } from './branchVerification';
 import { managedPolicy } from '../core/managed/managedPolicy';
 import { orchestrationGitProblems } from '../core/trace/orchestrationGitFiles';
 import { chooseBase, compareLogsWithBase, describeComparison, signedByAnyOf, signersAddedSince, type ChosenBase } from './baseCheck';
@@ -45,7 +46,10 @@ Checks, and reports every failure:
      fails, naming the record and the commit that dropped it. The base is the merge base of REF and HEAD, or REF
      itself with --exact-base (a push's previous tip, so a force-push that dropped records fails). Writers' notes the
      base already held are the base's, not the branch's. Signers the branch adds are listed as new;
-     --require-known-signers fails when a record the branch added is signed by one of them.
+     --require-known-signers fails when a record the branch added is signed by one of them. When the logs are the
+     base's followed by the branch's records (git's blob id proves it), checks 2-4 judge only the records the branch
+     added, from the base's last record on: the base passed its own gate. Anything else (a merge that put the base's
+     records after the branch's, a signer removed or revoked, records naming the base's middle) checks every record.
 Also says when git is not told to merge the logs as append-only (merge=union eol=lf) or a scratch file is committed.
 Exit 0 when everything passes, 1 when anything fails, 2 on bad arguments.
 `;
@@ -105,10 +109,15 @@ export const checkCommand: CliCommand = {
       if (fail) failures.push(`${comparison.log} dropped records the base held`);
     }
     const baseNotes = new Map(comparisons.map((c) => [c.log, c.baseNotes]));
-    const { logs, signers } = await verifyLogs(root, io.env, requireSignatures || parsed.values['require-known-signers'] === true, baseNotes);
+    const wantSignatures = requireSignatures || parsed.values['require-known-signers'] === true;
+    // Git proved the base's records kept: only the branch's are verified. Anything less certain verifies every record.
+    const branch = typeof base === 'object' && comparisons.every((c) => !c.dropped) ? await verifyBranchAdded(root, io.env, wantSignatures, comparisons, base.commit) : undefined;
+    if (typeof branch === 'string') out(`info  every record verified: ${branch}`);
+    const { logs, signers } = typeof branch === 'object' ? branch : await verifyLogs(root, io.env, wantSignatures, baseNotes);
     for (const { log, result, anchorMovedByGit } of logs) {
       const bad = result.status === 'tampered';
-      out(`${bad ? 'FAIL ' : 'ok   '} ${log}: ${describeVerification(result, anchorMovedByGit)}`);
+      const count = typeof branch === 'object' ? branch.counts.get(log) : undefined;
+      out(`${bad ? 'FAIL ' : 'ok   '} ${log}: ${count ? describeAdded(result, count) : describeVerification(result, anchorMovedByGit)}`);
       if (bad) failures.push(`${log} tampered`);
     }
     for (const line of signers ? describeSigners(signers) : []) out(`info  ${line}`);
@@ -138,8 +147,10 @@ export const checkCommand: CliCommand = {
     }
 
     if (snapshot.valid) {
-      const audit = await auditTraceScopes(traceFilePath(root), snapshot.intents, await detectCaseInsensitive(root));
-      if (audit.violations.length === 0) out(`ok    scope: ${audit.checked} traced change(s) checked, all inside their intent's owned_scope`);
+      const ci = await detectCaseInsensitive(root);
+      const added = typeof branch === 'object' ? comparisons.find((c) => c.log === TRACE_FILE) : undefined;
+      const audit = added ? await auditScopes(addedTraceLines(added), snapshot.intents, ci) : await auditTraceScopes(traceFilePath(root), snapshot.intents, ci);
+      if (audit.violations.length === 0) out(`ok    scope: ${audit.checked} traced change(s)${added ? ' the branch added' : ''} checked, all inside their intent's owned_scope`);
       else {
         out(`FAIL  scope: ${audit.violations.length} traced change(s) outside their intent's owned_scope:`);
         for (const v of audit.violations) {

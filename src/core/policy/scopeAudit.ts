@@ -1,5 +1,5 @@
 import type { Intent } from '../intents/intent';
-import { readTrace } from '../trace/traceReader';
+import { readTrace, type TraceLine } from '../trace/traceReader';
 import { matchScope } from './scope';
 
 /** A recorded change to a path its intent's owned_scope does not cover. */
@@ -35,9 +35,14 @@ function recordedScope(value: unknown): string[] | undefined {
  * intents, where a scope narrowed since reports old changes and a scope widened since hides a violation.
  */
 export async function auditTraceScopes(tracePath: string, intents: readonly Intent[], caseInsensitive: boolean): Promise<ScopeAudit> {
+  return auditScopes(readTrace(tracePath), intents, caseInsensitive);
+}
+
+/** auditTraceScopes over the given lines only (`check --base`: the records a branch added). */
+export async function auditScopes(lines: AsyncIterable<TraceLine> | Iterable<TraceLine>, intents: readonly Intent[], caseInsensitive: boolean): Promise<ScopeAudit> {
   const byId = new Map(intents.map((intent) => [intent.id, intent]));
   const audit: ScopeAudit = { checked: 0, violations: [], unknownIntents: [] };
-  for await (const { line, record } of readTrace(tracePath)) {
+  for await (const { line, record } of lines) {
     const meta = record?.metadata;
     if (!record || meta?.kind !== 'mutation' || typeof meta.intent_id !== 'string') continue;
     const scope = recordedScope(meta.intent_scope) ?? byId.get(meta.intent_id)?.owned_scope;
