@@ -19,6 +19,7 @@ import { describeLogSignatures, describeSigners, verifyLogs } from './signedVeri
 import { addedTraceLines, describeAdded, verifyBranchAdded } from './branchVerification';
 import { managedPolicy } from '../core/managed/managedPolicy';
 import { orchestrationGitProblems } from '../core/trace/orchestrationGitFiles';
+import { resolveCommit } from '../core/trace/baseRecords';
 import { chooseBase, compareLogsWithBase, describeComparison, signedByAnyOf, signersAddedSince, type ChosenBase } from './baseCheck';
 
 const USAGE = `governor check: one pass/fail gate for CI
@@ -48,7 +49,8 @@ Checks, and reports every failure:
      base already held are the base's, not the branch's. Signers the branch adds are listed as new;
      --require-known-signers fails when a record the branch added is signed by one of them. When the logs are the
      base's followed by the branch's records (git's blob id proves it), checks 2-4 judge only the records the branch
-     added, from the base's last record on: the base passed its own gate. Anything else (a merge that put the base's
+     added, from the base's last record on: the base passed its own gate (a base that is HEAD itself did not: CI on
+     the default branch checks every record). Anything else (a merge that put the base's
      records after the branch's, a signer removed or revoked, records naming the base's middle) checks every record.
 Also says when git is not told to merge the logs as append-only (merge=union eol=lf) or a scratch file is committed.
 Exit 0 when everything passes, 1 when anything fails, 2 on bad arguments.
@@ -110,8 +112,10 @@ export const checkCommand: CliCommand = {
     }
     const baseNotes = new Map(comparisons.map((c) => [c.log, c.baseNotes]));
     const wantSignatures = requireSignatures || parsed.values['require-known-signers'] === true;
-    // Git proved the base's records kept: only the branch's are verified. Anything less certain verifies every record.
-    const branch = typeof base === 'object' && comparisons.every((c) => !c.dropped) ? await verifyBranchAdded(root, io.env, wantSignatures, comparisons, base.commit) : undefined;
+    // Git proved the base's records kept: only the branch's are verified. Anything less certain verifies every record,
+    // and so does a base that is HEAD itself (CI on the default branch): no earlier gate vouches for its records.
+    const judgedAlone = typeof base === 'object' && comparisons.every((c) => !c.dropped) && base.commit !== (await resolveCommit(root, 'HEAD'));
+    const branch = judgedAlone ? await verifyBranchAdded(root, io.env, wantSignatures, comparisons, base.commit) : undefined;
     if (typeof branch === 'string') out(`info  every record verified: ${branch}`);
     const { logs, signers } = typeof branch === 'object' ? branch : await verifyLogs(root, io.env, wantSignatures, baseNotes);
     for (const { log, result, anchorMovedByGit } of logs) {

@@ -41,6 +41,8 @@ describe('check --base verifies the records the branch added', function () {
       { workspaceRoot: root, toolVersion: 'test', revision: 'f'.repeat(40) },
     ) as unknown as Record<string, unknown>;
     appendFileSync(join(root, TRACE_FILE), `${sealSignedRecord(record, last.metadata.hash, traceChainFields, signer.keyId, signer.sign)}\n`);
+    // Committed, as a pull request's records are: a base that is HEAD itself has every record verified.
+    git('commit', '-qam', `record ${sequence}`);
   }
 
   beforeEach(async () => {
@@ -111,6 +113,13 @@ describe('check --base verifies the records the branch added', function () {
     const run = await check();
     assert.equal(run.code, 1, run.stdout);
     assert.doesNotMatch(run.stdout, /the branch added \(/);
+  });
+
+  it('verifies every record when the base is HEAD itself (CI on the default branch): no earlier gate vouched for it', async () => {
+    git('checkout', '-q', 'main');
+    const run = await check();
+    assert.equal(run.code, 0, run.stdout);
+    assert.match(run.stdout, /^ok {4}\.orchestration\/agent_trace\.jsonl: verified \(20 records/m);
   });
 
   it('verifies every record when the branch revoked a signer, whose verdicts on the base change', async () => {
