@@ -9,6 +9,7 @@ import { hooksCommand } from './hooksCommand';
 import { intentMapCommand } from './intentMapCommand';
 import { keysCommand } from './keysCommand';
 import { mcpCommand } from './mcpCommand';
+import { reportCommand } from './reportCommand';
 import { residentCommand } from './residentCommand';
 import { traceCommand } from './traceCommand';
 import { governorHome } from '../core/paths/governorHome';
@@ -18,7 +19,7 @@ import { takeDeferredNotice } from '../core/signing/firstUseKey';
 const QUIET_COMMANDS = new Set(['hook', 'resident', 'mcp']);
 
 /** Every subcommand, in the order `governor --help` lists them. */
-const COMMANDS: CliCommand[] = [traceCommand, blameCommand, intentMapCommand, checkCommand, decideCommand, mcpCommand, hookCommand, residentCommand, hooksCommand, doctorCommand, keysCommand];
+const COMMANDS: CliCommand[] = [traceCommand, blameCommand, intentMapCommand, checkCommand, reportCommand, decideCommand, mcpCommand, hookCommand, residentCommand, hooksCommand, doctorCommand, keysCommand];
 
 function overview(): string {
   const width = Math.max(0, ...COMMANDS.map((c) => c.name.length));

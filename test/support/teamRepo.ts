@@ -122,3 +122,26 @@ export function commitAndPush(member: Member, message: string, branch?: string):
   member.git('commit', '--quiet', '-m', message);
   member.git('push', '--quiet', 'origin', branch ?? member.git('rev-parse', '--abbrev-ref', 'HEAD').trim());
 }
+
+/** One session of a member's agent through `governor mcp`, bound to an intent, for calls a test wants to see refused. */
+export interface AgentSession {
+  /** The tool's result: its tool_error code (undefined on success) and text. */
+  call(name: string, args: Record<string, unknown>): Promise<{ code?: string; text: string }>;
+  close(): Promise<void>;
+}
+
+/** Opens an agent session for `member` as agentWrites does; `approve: 'always'` lets the calls that ask a human through. */
+export async function agentSession(member: Member, options: { approve?: 'never' | 'always'; intent?: string } = {}): Promise<AgentSession> {
+  const client = await connectGovernorMcp(member.dir, join(member.home, 'anchors'), ['--approve', options.approve ?? 'never'], `${member.name}-agent`, member.env);
+  const call = async (name: string, args: Record<string, unknown>) => {
+    const result = await client.callTool({ name, arguments: args });
+    const code = resultErrorCode(result);
+    return { ...(code ? { code } : {}), text: resultText(result) };
+  };
+  const selected = await call('select_active_intent', { intent_id: options.intent ?? 'app' });
+  if (selected.code) {
+    await client.close();
+    throw new Error(`${member.name}: select_active_intent failed: ${selected.text}`);
+  }
+  return { call, close: () => client.close() };
+}
