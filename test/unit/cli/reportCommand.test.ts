@@ -93,6 +93,9 @@ describe('governor report: what agents did on a branch, for the pull request', f
     const unknown = await bob.governor('report', '--base', 'main', '--since', 'x');
     assert.equal(unknown.code, 2);
     assert.match(unknown.stderr, /governor report: .*--since.*Run 'governor report --help'/);
+    const noRef = await bob.governor('report', '--base');
+    assert.equal(noRef.code, 2);
+    assert.match(noRef.stderr, /governor report: .*--base.*Run 'governor report --help'/);
     const noBase = await bob.governor('report');
     assert.equal(noBase.code, 2);
     assert.match(noBase.stderr, /--base REF/);
