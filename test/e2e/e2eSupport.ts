@@ -91,6 +91,8 @@ export async function launchGovernedVsCode(options: {
   beforeWorkbench?: (page: Page, serverUrl: string) => Promise<void>;
   /** More environment for code-server and its extension host (a benchmark's INTENT_GOVERNOR_HOOK_TIMINGS, say). */
   env?: Record<string, string>;
+  /** Runs as soon as the workbench shows, before the extension has announced its server (what a person does first). */
+  afterOpen?: (page: Page) => Promise<void>;
 }): Promise<GovernedVsCode> {
   assert.ok(existsSync(join(repoRoot, 'dist', 'extension.js')), 'run `npm run build` first');
   provision();
@@ -119,6 +121,7 @@ export async function launchGovernedVsCode(options: {
     const { url } = server;
     const { beforeWorkbench } = options;
     workbench = await openWorkbench(url, workspace, undefined, beforeWorkbench && ((page) => beforeWorkbench(page, url)));
+    await options.afterOpen?.(workbench.page);
     const discovered = await waitFor('the discovery file', async () => (await readDiscoveryFiles(join(governorHome, 'servers')))[0], 120_000);
     return { temp, workspace, governorHome, server, workbench, discovered, stop };
   } catch (error) {

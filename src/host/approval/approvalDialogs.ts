@@ -12,8 +12,10 @@ export function createApprovalDialogs(root: string, documents: VirtualDocuments)
   let shown = 0;
   return {
     async modal(title, detail, buttons) {
-      // Reject is the close affordance, so Escape means Reject and VS Code adds no extra Cancel button.
-      const items = buttons.map((button): vscode.MessageItem => ({ title: button, isCloseAffordance: button === REJECT }));
+      // VS Code focuses the first button that is not the close affordance (Enter picks it) and gives Escape to the
+      // close affordance. Reject is that affordance when it comes last, so VS Code adds no Cancel; when it comes first
+      // (the question's default answer), it cannot be both, so VS Code adds its own Cancel, a dismissal: a rejection.
+      const items = buttons.map((button, index): vscode.MessageItem => ({ title: button, isCloseAffordance: button === REJECT && index > 0 }));
       const choice = await vscode.window.showWarningMessage(title, { modal: true, detail }, ...items);
       return choice?.title;
     },

@@ -20,7 +20,10 @@ export const MAX_DIFF_CHARS = 64 * 1024;
  * Node; `approvalDialogs.ts` is the VS Code side.
  */
 export interface ApprovalDialogs {
-  /** A native modal; resolves to the clicked button's title, or undefined when dismissed. */
+  /**
+   * A native modal; resolves to the clicked button's title, or undefined when dismissed. The first button is the
+   * primary one, focused, so Enter picks it; Escape picks Reject (or dismisses, when Reject is the first).
+   */
   modal(title: string, detail: string, buttons: string[]): Promise<string | undefined>;
   /** Opens the proposed change in a diff editor; resolves once it is shown. */
   openDiff(request: ApprovalRequest): Promise<void>;
@@ -121,7 +124,7 @@ export class ModalApprover implements Approver {
       const choice = await this.dialogs.modal(request.title, scopeExpansionDetail(request), [APPROVE_EXPANSION, REJECT]);
       return choice === APPROVE_EXPANSION ? 'once' : 'reject';
     }
-    const buttons = [APPROVE, ...(request.session_approvable ? [APPROVE_FOR_SESSION] : []), ...(request.diff ? [OPEN_DIFF] : []), REJECT];
+    const buttons = approvalButtons(request);
     const detail = approvalDetail(request);
     for (;;) {
       const choice = await this.dialogs.modal(request.title, detail, buttons);
@@ -136,6 +139,21 @@ export class ModalApprover implements Approver {
     if (answer === 'reject') return { approved: false, approver: this.approver, reason: 'rejected in the approval dialog' };
     return answer === 'session' ? { approved: true, approver: this.approver, for_session: true } : { approved: true, approver: this.approver };
   }
+}
+
+/**
+ * The buttons in their order, the first being what Enter picks. A write or edit keeps Approve first; anything else
+ * (a delete, a command, another server's tool) and any high-risk request puts Reject first, so a key pressed by
+ * habit never approves what cannot be undone.
+ */
+export function approvalButtons(request: ApprovalRequest): string[] {
+  const approvals = [APPROVE, ...(request.session_approvable ? [APPROVE_FOR_SESSION] : []), ...(request.diff ? [OPEN_DIFF] : [])];
+  return rejectByDefault(request) ? [REJECT, ...approvals] : [...approvals, REJECT];
+}
+
+function rejectByDefault(request: ApprovalRequest): boolean {
+  const fileChange = request.mutation_class === 'write' || request.mutation_class === 'edit';
+  return !fileChange || request.risk === 'high';
 }
 
 /** Refused without asking: a human cannot usefully answer an unbounded backlog, and each entry holds memory. */

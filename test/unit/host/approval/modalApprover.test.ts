@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import type { ApprovalRequest } from '../../../../src/core/approval/approver';
-import { APPROVE, APPROVE_EXPANSION, APPROVE_FOR_SESSION, MAX_DIFF_CHARS, MAX_WAITING, ModalApprover, OPEN_DIFF, REJECT, type ApprovalDialogs } from '../../../../src/host/approval/modalApprover';
+import { APPROVE, APPROVE_EXPANSION, approvalButtons, APPROVE_FOR_SESSION, MAX_DIFF_CHARS, MAX_WAITING, ModalApprover, OPEN_DIFF, REJECT, type ApprovalDialogs } from '../../../../src/host/approval/modalApprover';
 
 const destructive: ApprovalRequest = {
   kind: 'destructive',
@@ -75,7 +75,7 @@ describe('ModalApprover', () => {
     const { dialogs, shown } = scriptedDialogs([APPROVE]);
     const decision = await new ModalApprover(dialogs, 'alice').approve(destructive);
     assert.deepEqual(decision, { approved: true, approver: 'modal:alice' });
-    assert.deepEqual(shown[0].buttons, [APPROVE, OPEN_DIFF, REJECT]);
+    assert.deepEqual(shown[0].buttons, [REJECT, APPROVE, OPEN_DIFF]);
     assert.equal(shown[0].title, destructive.title);
     for (const part of ['Intent: auth-refactor', 'Tool: delete_file', 'Files: src/auth/old.ts', 'Mutation: delete', 'Deletes src/auth/old.ts', '-x']) {
       assert.ok(shown[0].detail.includes(part), `detail lacks ${part}:\n${shown[0].detail}`);
@@ -114,8 +114,27 @@ describe('ModalApprover', () => {
   it('offers no Open Diff… when there is no diff (commands)', async () => {
     const { dialogs, shown } = scriptedDialogs([APPROVE]);
     await new ModalApprover(dialogs, 'alice').approve({ ...destructive, diff: undefined, command: 'rm -rf build', tool: 'run_command' });
-    assert.deepEqual(shown[0].buttons, [APPROVE, REJECT]);
+    assert.deepEqual(shown[0].buttons, [REJECT, APPROVE]);
     assert.ok(shown[0].detail.includes('Command: rm -rf build'));
+  });
+
+  describe('the default answer (the first button, what Enter picks)', () => {
+    const change = (over: Partial<ApprovalRequest>): ApprovalRequest => ({ ...destructive, risk: 'low', mutation_class: 'write', ...over });
+
+    it('is Reject for deletes, commands and other servers\' tools, and for a high-risk change', () => {
+      assert.equal(approvalButtons(destructive)[0], REJECT);
+      assert.equal(approvalButtons(change({ mutation_class: 'command', risk: 'medium', diff: undefined }))[0], REJECT);
+      assert.equal(approvalButtons(change({ mutation_class: 'scope_unknown' }))[0], REJECT);
+      assert.equal(approvalButtons(change({ risk: 'high' }))[0], REJECT);
+    });
+
+    it('stays Approve for a write or an edit, with Reject last', () => {
+      for (const mutation_class of ['write', 'edit']) {
+        const buttons = approvalButtons(change({ mutation_class }));
+        assert.equal(buttons[0], APPROVE);
+        assert.equal(buttons.at(-1), REJECT);
+      }
+    });
   });
 
   describe('Approve for this Session', () => {
@@ -155,7 +174,7 @@ describe('ModalApprover', () => {
     it('is not offered for a delete, and a stray click on it is no approval', async () => {
       const { dialogs, shown } = scriptedDialogs([APPROVE_FOR_SESSION]);
       const decision = await new ModalApprover(dialogs, 'alice').approve(destructive);
-      assert.deepEqual(shown[0].buttons, [APPROVE, OPEN_DIFF, REJECT]);
+      assert.deepEqual(shown[0].buttons, [REJECT, APPROVE, OPEN_DIFF]);
       assert.equal(decision.approved, false);
       assert.doesNotMatch(shown[0].detail, /Approve for this Session/);
     });
