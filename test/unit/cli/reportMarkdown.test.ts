@@ -1,21 +1,10 @@
 import { strict as assert } from 'node:assert';
 import { reportMarkdown } from '../../../src/cli/reportMarkdown';
 import { buildBranchReport, type ReportInputs } from '../../../src/core/trace/branchReport';
+import { branchChange } from '../../support/branchChange';
 import type { AgentTraceRecord, GovernanceRecord } from '../../../src/core/trace/traceRecord';
 
-function change(line: number, path: string, meta: Partial<AgentTraceRecord['metadata']> = {}): { line: number; record: AgentTraceRecord } {
-  return {
-    line,
-    record: {
-      version: '1.0',
-      id: `r${line}`,
-      timestamp: `2026-01-01T00:00:0${line}.000Z`,
-      tool: { name: 'intent-governor', version: '0' },
-      files: [{ path, conversations: [{ contributor: { type: 'ai', model_id: 'm-1' }, ranges: [{ start_line: 1, end_line: 1, content_hash: 'sha256:x' }] }] }],
-      metadata: { kind: 'mutation', intent_id: 'app', agent: 'claude', tool_name: 'write_file', decision: 'allow', operation: 'write', ...meta },
-    },
-  };
-}
+const change = (line: number, path: string, meta: Partial<AgentTraceRecord['metadata']> = {}) => branchChange(line, path, [[1, 1]], meta);
 
 function markdown(records: ReportInputs['records'], outOfScope: ReportInputs['outOfScope'] = []): string {
   return reportMarkdown(buildBranchReport({ base: { commit: 'abc', said: 'main' }, records, baseRecords: [], dropped: [], outOfScope, newSigners: [] }));
