@@ -37,6 +37,9 @@ export const TEAM_INTENTS = `active_intents:
       - src/**
 `;
 
+/** A developer's machine is not CI, even when the suite runs in CI: the variables CI sets are unset for members. */
+const NOT_CI = { CI: undefined, GITHUB_ACTIONS: undefined, GITHUB_BASE_REF: undefined, GITHUB_STEP_SUMMARY: undefined };
+
 const gitEnv = (home: string) => ({ ...process.env, HOME: home, GIT_CONFIG_NOSYSTEM: '1', GIT_TERMINAL_PROMPT: '0' });
 
 function run(cwd: string, home: string, args: string[]): string {
@@ -76,7 +79,7 @@ export async function createTeam(): Promise<Team> {
       if (options.autocrlf) git('config', 'core.autocrlf', 'true');
       const env = { HOME: home, INTENT_GOVERNOR_HOME: join(home, '.intent-governor') };
       const anchorDir = join(home, 'anchors');
-      const governor = (...args: string[]) => runGovernor(args, { cwd: dir, anchorDir, home, env });
+      const governor = (...args: string[]) => runGovernor(args, { cwd: dir, anchorDir, home, env: { ...NOT_CI, ...env } });
       const member: Member = {
         name,
         dir,
@@ -107,7 +110,7 @@ export async function createTeam(): Promise<Team> {
       await mkdir(home, { recursive: true });
       run(root, home, ['clone', '--quiet', ...(options.branch ? ['--branch', options.branch] : []), origin, dir]);
       try {
-        return await runGovernor(args, { cwd: dir, anchorDir: join(home, 'anchors'), home, env: { INTENT_GOVERNOR_HOME: join(home, '.intent-governor'), CI: 'true', ...options.env } });
+        return await runGovernor(args, { cwd: dir, anchorDir: join(home, 'anchors'), home, env: { ...NOT_CI, INTENT_GOVERNOR_HOME: join(home, '.intent-governor'), CI: 'true', ...options.env } });
       } finally {
         await removeTree(dir);
       }
