@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, realpath, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, open, realpath, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runShellCommand, type RunOptions } from '../src/core/process/processRunner';
@@ -64,6 +64,20 @@ export const sandboxBench: BenchSuite = {
         removePlaceholders(wide.placeholders);
       });
       await releaseConfinement(wide);
+      // network: deny, through the write gate and, for the same mounts and filter, with the gate's exec taken out.
+      const denied = await planConfinement({ workspaceRoot: root, ownedScope: ['src/auth/**'], denyNetwork: true, governorHome: home }, 'ig-bench-tmp-');
+      const deniedNow = confinedInvocation(sandbox, denied.confinement, 'true', root, options.env);
+      const ungated = withoutWriteGate(deniedNow.args);
+      const deniedRun = (args: string[]) => async () => {
+        // As runConfined does: bubblewrap reads the filter from descriptor 3, opened for each run.
+        const filter = await open(deniedNow.fd3 as string, 'r');
+        const result = await runProcess(deniedNow.file, args, { ...options, extraFds: [filter.fd] }).finally(() => filter.close());
+        if (result.exitCode !== 0) throw new Error(`the network: deny run failed: ${result.stderr}`);
+        removePlaceholders(denied.placeholders);
+      };
+      const bwrapDeniedUngated = await timed(deniedRun(ungated));
+      const bwrapDenied = await timed(deniedRun(deniedNow.args));
+      await releaseConfinement(denied);
       const base = percentile(plain, 50);
       const row = (name: string, samples: number[]) => {
         const p50 = percentile(samples, 50);
@@ -79,9 +93,12 @@ export const sandboxBench: BenchSuite = {
             row(`${sandbox.kind} alone, with placeholders, hidden stores, new session`, bwrapNow),
             row(`${sandbox.kind} alone, the same with the scope "**" (${wideCount} placeholders at the root)`, bwrapWide),
             row('run_command confined (roots, placeholders, snapshots and after-check, temp, sandbox)', confined),
+            row(`${sandbox.kind} alone, network: deny (seccomp filter, empty runtime folders), without the write gate`, bwrapDeniedUngated),
+            row(`${sandbox.kind} alone, network: deny through the write gate (Landlock)`, bwrapDenied),
           ],
           notes: [
             'Target: the confined run adds ≤ 10 ms at p50 over the plain run.',
+            "The write gate's own cost is the last row over the one before it.",
             `The mechanism's own cost is the third row over the second: ${planned.confinement.placeholders.length} placeholders and ${planned.confinement.hidden.length} hidden stores here.`,
           ],
         },
@@ -91,3 +108,12 @@ export const sandboxBench: BenchSuite = {
     }
   },
 };
+
+/** The same bubblewrap arguments with the write gate's bind and exec taken out, to measure what the gate adds. */
+function withoutWriteGate(args: string[]): string[] {
+  const bind = args.findIndex((arg, i) => arg === '--ro-bind' && args[i + 2]?.endsWith('/.write-gate'));
+  const gate = args[bind + 2];
+  const out = args.filter((_, i) => i < bind || i > bind + 2);
+  const start = out.indexOf(gate);
+  return [...out.slice(0, start), ...out.slice(out.indexOf('--', start) + 1)];
+}

@@ -17,6 +17,7 @@ import { diffSnapshots, MAX_SCANNED, snapshotRoots, type RootSnapshot, type Snap
 import type { AvailableSandbox } from './sandboxAvailability';
 import { sandboxRefusals, type SandboxRefusal } from './sandboxRefusals';
 import { unixSocketFilterFile } from './unixSocketFilter';
+import { writeGateFile, writeGateProbe } from './writeGate';
 import { removeCreatedFolders, scopeRoots, type WritableRoot } from './writableRoots';
 
 export interface ConfinedCommand {
@@ -125,20 +126,25 @@ export function inScope(rel: string, spec: Pick<ConfinedCommand, 'ownedScope' | 
 const RUNTIME_DIRS = ['/run', '/var/run', '/tmp', '/var/tmp'];
 
 /**
- * What `network: deny` adds beyond the network namespace: the unix-socket filter (by rule, for every path) and empty
- * runtime folders (for FIFOs, which no filter can tell apart). Thrown when this machine has no filter: the command
- * would reach local services, so it is not run.
+ * What `network: deny` adds beyond the network namespace: the unix-socket filter (by rule, for every path), the write
+ * gate (Landlock: a FIFO outside the writable folders cannot be opened for writing, whatever mount it is on) and empty
+ * runtime folders (so none can be read from where services keep them). Thrown when this machine cannot keep one of
+ * them: the command would reach local services, so it is not run.
  */
 async function unixDenial(home: string): Promise<NonNullable<Confinement['unixDenied']>> {
   const filterFile = await unixSocketFilterFile(home);
   if (filterFile === undefined) throw new Error(`network: deny cannot be kept on ${process.arch}: no unix-socket filter is known for it`);
+  const writeGate = await writeGateFile(home);
+  if (writeGate === undefined) throw new Error(`network: deny cannot be kept on ${process.arch}: no write gate is known for it`);
+  const unconfined = await writeGateProbe(writeGate);
+  if (unconfined !== undefined) throw new Error(`network: deny cannot be kept here: this kernel does not confine writes with Landlock (${unconfined}); enable Landlock (Linux 5.13 or later, 'landlock' in the lsm= boot list) or set the intent's network to allow`);
   const runtimeDirs = new Set<string>();
   for (const dir of [...RUNTIME_DIRS, ...(process.env.XDG_RUNTIME_DIR ? [process.env.XDG_RUNTIME_DIR] : [])]) {
     const real = await realpath(dir).catch(() => undefined);
     if (real !== undefined && real !== '/' && (await lstat(real).catch(() => undefined))?.isDirectory()) runtimeDirs.add(real);
   }
   // Outer folders first: an inner one mounted before its parent's tmpfs would be covered again.
-  return { filterFile, runtimeDirs: [...runtimeDirs].sort((a, b) => a.length - b.length) };
+  return { filterFile, writeGate, runtimeDirs: [...runtimeDirs].sort((a, b) => a.length - b.length) };
 }
 
 /**

@@ -30,8 +30,9 @@ export interface Confinement {
   /** `network: deny` on the intent: no network namespace to the outside. */
   denyNetwork: boolean;
   /**
-   * With `network: deny`: the seccomp program (a file) that refuses unix sockets, and the folders where sockets and
-   * FIFOs of running services live (/run, /tmp, /var/tmp, $XDG_RUNTIME_DIR), replaced by empty ones.
+   * With `network: deny`: the seccomp program (a file) that refuses unix sockets, the write gate (a program, see
+   * writeGate.ts) that lets the command open files for writing only in its writable places, and the folders where
+   * sockets and FIFOs of running services live (/run, /tmp, /var/tmp, $XDG_RUNTIME_DIR), replaced by empty ones.
    */
-  unixDenied?: { filterFile: string; runtimeDirs: string[] };
+  unixDenied?: { filterFile: string; writeGate: string; runtimeDirs: string[] };
 }

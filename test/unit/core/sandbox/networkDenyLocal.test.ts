@@ -54,6 +54,7 @@ describe('run_command with network: deny: local sockets and FIFOs outside the wo
         'src/a.ts': 'a\n',
         'src/reach.cjs': `const net = require('net');\nconst s = net.connect(${JSON.stringify(join(socketDir, 'agent.sock'))});\ns.on('data', (d) => { console.log('REACHED ' + d); s.destroy(); });\ns.on('error', (e) => console.log('SOCKET-REFUSED ' + e.code));\n`,
         'src/fifo.sh': `if echo pwned > ${join(fifoDir, 'control')}; then echo FIFO-WRITTEN; else echo FIFO-REFUSED; fi\n`,
+        'src/fifo-at.sh': 'if echo pwned > "$1"; then echo FIFO-WRITTEN; else echo FIFO-REFUSED; fi\n',
       },
     });
     assert.ok((await h.call('select_active_intent', { intent_id: 'offline' })).ok);
@@ -89,6 +90,23 @@ describe('run_command with network: deny: local sockets and FIFOs outside the wo
     assert.equal(heard, '');
   });
 
+  // Read-only mounts do not stop this: opening a FIFO for writing changes no file. Only the write gate does.
+  for (const where of ['the home directory', "the workspace, outside the intent's scope"]) {
+    it(`a FIFO a service reads in ${where} cannot be written to`, async () => {
+      const fifo = where === 'the home directory' ? join(socketDir, 'control') : join(h.root, 'control');
+      execFileSync('mkfifo', [fifo]);
+      let heard = '';
+      reader = spawn('cat', [fifo], { stdio: ['ignore', 'pipe', 'ignore'] });
+      reader.stdout?.on('data', (d: Buffer) => (heard += d.toString()));
+      h.approver.script(...Array<boolean>(5).fill(true));
+      const result = await h.call('run_command', { command: `sh src/fifo-at.sh ${fifo}` });
+      const text = JSON.stringify(result);
+      assert.match(text, /FIFO-REFUSED/, text);
+      assert.match(text, /Permission denied/, text);
+      assert.equal(heard, '');
+    });
+  }
+
   it("an agent's rewritten shell line keeps the same rule (the filter handed over on descriptor 3)", async () => {
     const sandbox = (await detectSandbox()) as AvailableSandbox;
     const planned = await planConfinement({ workspaceRoot: h.root, ownedScope: ['src/**'], denyNetwork: true, governorHome: join(socketDir, 'home') }, 'ig-line-');
@@ -98,6 +116,10 @@ describe('run_command with network: deny: local sockets and FIFOs outside the wo
       const out = execFileSync('/bin/sh', ['-c', line], { cwd: h.root, encoding: 'utf8', env: { PATH: process.env.PATH } });
       assert.match(out, /SOCKET-REFUSED EACCES/, out);
       assert.equal(connections, 0);
+      execFileSync('mkfifo', [join(socketDir, 'line-fifo')]);
+      reader = spawn('cat', [join(socketDir, 'line-fifo')], { stdio: 'ignore' });
+      const fifoLine = confinedCommandLine(confinedInvocation(sandbox, planned.confinement, `sh src/fifo-at.sh ${join(socketDir, 'line-fifo')}`, h.root, {}), planned.confinement.tempDir);
+      assert.match(execFileSync('/bin/sh', ['-c', fifoLine], { cwd: h.root, encoding: 'utf8', env: { PATH: process.env.PATH } }), /FIFO-REFUSED/);
     } finally {
       await releaseConfinement(planned);
     }
