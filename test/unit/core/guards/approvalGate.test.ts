@@ -24,6 +24,11 @@ function human(h: Harness, ...answers: ('once' | 'session' | 'reject')[]): Appro
 
 const write = (h: Harness, path: string, session = 's1') => h.call('write_file', { path, content: `${path}\n` }, session);
 
+/** Another pre-hook (a user's hook, a command policy) that asks a person before every write to `path`. */
+function askBefore(h: Harness, path: string, reason: string): void {
+  h.governor.engine.registerPre({ name: 'other-asker', run: ({ call }) => (call.tool === 'write_file' && (call.input as { path?: string }).path === path ? { decision: { kind: 'ask', ask: { reason, risk: 'medium' } } } : { decision: { kind: 'allow' } }) });
+}
+
 describe('approval gate: approval modes', () => {
   let h: Harness;
   afterEach(async () => h?.dispose());
@@ -176,6 +181,30 @@ describe('approval gate: Approve for this Session', () => {
     h.governor.services.policy.trusted = false;
     assert.equal(codeOf(await write(h, 'src/auth/b.ts')), 'ok');
     assert.equal(asked.length, 2);
+  });
+
+  it('does not answer another hook’s question: a later write that another hook asks about still asks the person', async () => {
+    h = await createHarness({ policy: { approval: 'every-change' } });
+    const asked = human(h, 'session', 'reject');
+    assert.equal(codeOf(await h.bound('write_file', { path: 'src/auth/a.ts', content: 'a\n' })), 'ok');
+    askBefore(h, 'src/auth/keys.ts', 'The team asks before anyone changes the key handling');
+    assert.equal(codeOf(await write(h, 'src/auth/b.ts')), 'ok', 'the standing approval covers a write nobody else asks about');
+    assert.equal(asked.length, 1);
+    assert.equal(codeOf(await write(h, 'src/auth/keys.ts')), 'HITL_REJECT');
+    assert.equal(asked.length, 2, 'the other hook’s question reached the person');
+    assert.ok(asked[1].reasons.includes('The team asks before anyone changes the key handling'), asked[1].reasons.join('\n'));
+    await assert.rejects(readFile(join(h.root, 'src/auth/keys.ts')), 'the rejected write did not land');
+  });
+
+  it('offers no session-wide answer when another hook asks too, so answering it grants nothing', async () => {
+    h = await createHarness({ policy: { approval: 'every-change' } });
+    askBefore(h, 'src/auth/a.ts', 'The team asks before anyone changes a.ts');
+    const asked = human(h, 'session', 'once');
+    assert.equal(codeOf(await h.bound('write_file', { path: 'src/auth/a.ts', content: 'a\n' })), 'ok');
+    assert.equal(asked[0].session_approvable, undefined, 'the dialog offers Approve (once) only');
+    assert.deepEqual(h.governor.services.standingApprovals.list(), [], 'an answer "for this session" to it grants nothing');
+    assert.equal(codeOf(await write(h, 'src/auth/b.ts')), 'ok');
+    assert.equal(asked.length, 2, 'the next write asks again');
   });
 
   it('an approver cannot claim a standing approval the governor did not grant', async () => {
