@@ -10,15 +10,21 @@ import { detectSecrets, mightHoldSecret, type SecretFinding } from './secretDete
 export class SecretRedactor {
   private key: Buffer | undefined;
 
-  /** `key` is read on the first secret found (see loadRedactionKey), so a call with none never touches it. */
-  constructor(private readonly loadKey: () => Buffer) {}
+  /**
+   * `key` is read on the first secret found (see loadRedactionKey), so a call with none never touches it. `detect`
+   * finds the secrets; a test passes one that fails, to see the text withheld.
+   */
+  constructor(
+    private readonly loadKey: () => Buffer,
+    private readonly detect: (text: string) => Promise<SecretFinding[]> = detectSecrets,
+  ) {}
 
   /** The text with each secret replaced by its marker. If the detector fails, the whole text is withheld (fail closed). */
   async redactText(text: string): Promise<string> {
     if (!mightHoldSecret(text)) return text;
     let findings: SecretFinding[];
     try {
-      findings = await detectSecrets(text);
+      findings = await this.detect(text);
     } catch {
       return this.marker('unchecked', text);
     }

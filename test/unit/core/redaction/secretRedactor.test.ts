@@ -42,6 +42,41 @@ describe('SecretRedactor', () => {
     }
   });
 
+  it('redacts all of a password that is a token plus more characters, though the token is found inside it', async () => {
+    const token = sampleSecrets().find((secret) => secret.rule === 'github-token')!.text;
+    const tail = `-${randomBytes(6).toString('hex')}`;
+    const text = `psql postgres://deploy:${token}${tail}@db.example.com:5432/app -c 'select 1'`;
+    const spans = (await detectSecrets(text)).map((f) => text.slice(f.start, f.end));
+    assert.ok(spans.includes(token) && spans.some((span) => span.length > token.length && span.includes(`${token}${tail}`)), `nested findings: ${spans.join(' | ')}`);
+    const out = await new SecretRedactor(() => loadRedactionKey(home)).redactText(text);
+    assert.ok(!out.includes(tail) && !out.includes(token.slice(4, 20)), out);
+    assert.equal([...out.matchAll(MARKER)].length, 1, out);
+    assert.ok(out.startsWith('psql ') && out.endsWith(" -c 'select 1'"), out);
+  });
+
+  it('joins nested and overlapping findings into one marker, whatever order the detector reports them in', async () => {
+    const text = 'before PASSWORD2024-TOKEN5678-PART9-MORE0 after';
+    const at = (part: string) => text.indexOf(part);
+    const password = { start: at('PASSWORD'), end: at(' after'), rule: 'password' };
+    const token = { start: at('PASSWORD'), end: at('-PART'), rule: 'token' };
+    const inner = { start: at('TOKEN'), end: at('-MORE'), rule: 'inner' };
+    for (const findings of [[password, token, inner], [inner, token, password], [token, inner, password]]) {
+      const out = await new SecretRedactor(() => loadRedactionKey(home), async () => findings.map((f) => ({ ...f }))).redactText(text);
+      assert.match(out, /^before \[REDACTED:password:[0-9a-f]{8}\] after$/, JSON.stringify(findings.map((f) => f.rule)));
+    }
+  });
+
+  it('withholds the whole text when the detector fails, so a secret it could not look at never reaches a record', async () => {
+    const secret = sampleSecrets()[0];
+    const text = `deploy with ${secret.text} to production`;
+    for (const detect of [async () => Promise.reject(new Error('secretlint failed to load')), () => { throw new Error('boom'); }]) {
+      const out = await new SecretRedactor(() => loadRedactionKey(home), detect).redactText(text);
+      assert.match(out, /^\[REDACTED:unchecked:[0-9a-f]{8}\]$/, out);
+      const deep = await new SecretRedactor(() => loadRedactionKey(home), detect).redactDeep({ command: text, paths: ['src/a.ts'] });
+      assert.deepEqual(deep, { command: out, paths: ['src/a.ts'] });
+    }
+  });
+
   it('keeps nothing per lint in the process: a resident governor redacting all day does not grow', async () => {
     const { performance } = await import('node:perf_hooks');
     const secret = sampleSecrets()[0].text;
