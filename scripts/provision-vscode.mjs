@@ -4,10 +4,11 @@
 // .vscode-test/. Idempotent: a matching .vscode-test/ready.json stamp makes a rerun a no-op.
 // Recipe and reasons: shared/VSCODE_RUNTIME.md.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runLogged } from './loggedRun.mjs';
+import { ensureNodeFromNpm } from './nodeFromNpm.mjs';
 import { acquireProvisionLock } from './provisionLock.mjs';
 
 const CODE_SERVER_VERSION = '4.139.1';
@@ -85,49 +86,9 @@ function ensureAptPackages() {
   if (still.length > 0) throw new Error(`debian packages still missing after install: ${still.join(' ')}`);
 }
 
-function versionOf(binary) {
-  try {
-    return execFileSync(binary, ['--version'], { encoding: 'utf8' }).trim();
-  } catch {
-    return undefined;
-  }
-}
-
 /** Node 24 comes from npm as a tarball with bin/node and include/node (headers node-gyp needs). */
 function ensureNode24() {
-  const existing = versionOf(paths.node);
-  if (existing?.startsWith('v24.')) {
-    step(`node ${existing} present in .vscode-test/node`);
-    return existing;
-  }
-  const staging = join(cacheDir, 'node.partial');
-  rmSync(staging, { recursive: true, force: true });
-  mkdirSync(staging, { recursive: true });
-  step(`npm pack ${NODE_SPEC}`);
-  const logFd = openSync(logPath, 'a');
-  let packed;
-  try {
-    const json = execFileSync('npm', ['pack', NODE_SPEC, '--json', '--pack-destination', staging], {
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', logFd],
-    });
-    packed = JSON.parse(json);
-  } finally {
-    closeSync(logFd);
-  }
-  const tarball = join(staging, packed[0].filename);
-  const unpacked = join(staging, 'node');
-  mkdirSync(unpacked);
-  step(`unpack ${packed[0].filename}`);
-  run('tar', ['xzf', tarball, '-C', unpacked, '--strip-components=1']);
-  // Rename last so an interrupted run never leaves a half-unpacked node/ that looks ready.
-  rmSync(nodeDir, { recursive: true, force: true });
-  renameSync(unpacked, nodeDir);
-  rmSync(staging, { recursive: true, force: true });
-  const installed = versionOf(paths.node);
-  if (!installed?.startsWith('v24.')) throw new Error(`unpacked node reports ${installed ?? 'nothing'}, expected v24.x`);
-  step(`node ${installed} ready`);
-  return installed;
+  return ensureNodeFromNpm({ major: 24, dir: nodeDir, logPath, step });
 }
 
 /** Env for code-server's postinstall: Node 24 first on PATH, and its headers, not the system Node 20's. */
