@@ -66,7 +66,10 @@ async function place(workspaceRoot: string, rel: string, file: boolean, created:
   const pattern = rel === '' ? undefined : protectedPatternFor(rel);
   if (pattern) return `${rel} is protected (${pattern})`;
   const wanted = join(workspaceRoot, rel);
-  if (!file && !(await ensureFolder(workspaceRoot, wanted, created))) return `${rel} leads out of the workspace or is not a folder`;
+  if (!file) {
+    const unmade = await ensureFolder(workspaceRoot, wanted, created);
+    if (unmade !== undefined) return `${rel} ${unmade}`;
+  }
   const real = await realpath(wanted).catch(() => undefined);
   if (real === undefined || !inside(workspaceRoot, real)) return `${rel} resolves outside the workspace`;
   const realRel = relative(workspaceRoot, real).split(sep).join('/');
@@ -75,8 +78,11 @@ async function place(workspaceRoot: string, rel: string, file: boolean, created:
   return { abs: real, rel: realRel, file };
 }
 
-/** mkdir -p, but only below an ancestor that really is inside the workspace (no link out). */
-async function ensureFolder(workspaceRoot: string, wanted: string, created: string[]): Promise<boolean> {
+/**
+ * mkdir -p, but only below an ancestor that really is inside the workspace (no link out), and never into a protected
+ * folder (a link to `.git` makes nothing there). Undefined when the folder is there; else why it is not made.
+ */
+async function ensureFolder(workspaceRoot: string, wanted: string, created: string[]): Promise<string | undefined> {
   const missing: string[] = [];
   let at = wanted;
   while ((await kindOf(at)) === undefined && at !== workspaceRoot) {
@@ -84,12 +90,15 @@ async function ensureFolder(workspaceRoot: string, wanted: string, created: stri
     at = dirname(at);
   }
   const real = await realpath(at).catch(() => undefined);
-  if (real === undefined || !inside(workspaceRoot, real) || (await kindOf(real)) !== 'directory') return false;
+  if (real === undefined || !inside(workspaceRoot, real) || (await kindOf(real)) !== 'directory') return 'leads out of the workspace or is not a folder';
+  const madeRel = relative(workspaceRoot, join(real, relative(at, wanted))).split(sep).join('/');
+  const pattern = missing.length > 0 && madeRel !== '' ? protectedPatternFor(madeRel) : undefined;
+  if (pattern) return `resolves into a protected path (${pattern})`;
   for (const dir of missing.reverse()) {
     await mkdir(dir);
     created.push(dir);
   }
-  return true;
+  return undefined;
 }
 
 function outermost(roots: WritableRoot[]): WritableRoot[] {

@@ -60,6 +60,8 @@ describe('scopeRoots: the folders a confined command may write', () => {
     assert.deepEqual(roots, []);
     assert.equal(planned.skipped.length, 3, planned.skipped.join('\n'));
     for (const why of planned.skipped) assert.match(why, /resolves into a protected path \(\*\*\/\.git(hub\/hooks)?(\/\*\*)?\)/, why);
+    assert.deepEqual(planned.created, []);
+    assert.deepEqual(await readdir(join(ws, '.git')), [], 'nothing is made inside .git for a scope that leads there');
   });
 
   it('gives no root to a symlink that leads out of the workspace, and creates nothing out there', async () => {
