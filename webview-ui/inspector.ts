@@ -82,6 +82,7 @@ function renderFilters(facets: Facets): void {
     text('file', 'File', 'file or glob'),
     text('since', 'Since', 'since (ISO)'),
     text('until', 'Until', 'until (ISO)'),
+    text('branchBase', 'Added since ref', 'added since ref (main)'),
   );
 }
 
@@ -125,7 +126,7 @@ onHostMessage((message) => {
     case 'chain':
       return renderChain(message.chain);
     case 'page':
-      return timeline.receive(message.seq, message.total, message.start, message.rows, message.partial);
+      return timeline.receive(message.seq, message.total, message.start, message.rows, message.partial, message.note);
     case 'appended':
       return timeline.reload();
     case 'detail':

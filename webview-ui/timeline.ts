@@ -81,14 +81,14 @@ export class Timeline {
     return this.showingPartial;
   }
 
-  receive(seq: number, total: number, start: number, rows: InspectorRow[], partial: boolean): void {
+  receive(seq: number, total: number, start: number, rows: InspectorRow[], partial: boolean, note?: string): void {
     if (seq !== this.seq) return;
     this.total = total;
     this.showingPartial = partial;
     this.pages.set(Math.floor(start / PAGE), rows);
     this.spacer.style.height = `${total * ROW_HEIGHT}px`;
     const records = `${total.toLocaleString('en')} record${total === 1 ? '' : 's'}`;
-    this.count.textContent = partial ? `Indexing the trace… the newest ${records} so far` : records;
+    this.count.textContent = partial ? `Indexing the trace… the newest ${records} so far` : note ? `${records} ${note}` : records;
     if (this.selected >= total) this.selected = total - 1;
     this.render();
     const timing: { firstRows?: number; filterMs?: number } = {};

@@ -1,48 +1,8 @@
 import { gitText } from '../core/git/gitRun';
-import { compareWithBase, mergeBaseWithHead, resolveCommit, type BaseComparison } from '../core/trace/baseRecords';
+import type { BaseComparison } from '../core/trace/baseRecords';
+import type { ChosenBase } from '../core/trace/branchBase';
 import type { SignatureRun } from '../core/trace/signatureAudit';
 import { SIGNERS_DIR } from '../core/signing/workspaceSigners';
-import { WORKSPACE_LOGS } from '../core/trace/workspaceVerify';
-
-/** The commit a branch is judged against, and how it was chosen (said in the output). */
-export interface ChosenBase {
-  commit: string;
-  said: string;
-}
-
-/**
- * `--base REF`: the merge base of REF and HEAD (what the branch started from; a branch behind its target is not
- * blamed for records it never had), or REF itself with `exact` (a push's previous tip: a force-push that dropped
- * records fails). Without `--base`, in CI: the pull request's target (`GITHUB_BASE_REF`), else the remote's
- * default branch. Undefined when there is nothing to compare with; a string when the ref cannot be used.
- */
-export async function chooseBase(root: string, ref: string | undefined, exact: boolean, env: NodeJS.ProcessEnv): Promise<ChosenBase | string | undefined> {
-  let wanted = ref;
-  let why = '--base';
-  if (wanted === undefined) {
-    if (!env.CI) return undefined;
-    const target = env.GITHUB_BASE_REF;
-    if (target) {
-      wanted = (await resolveCommit(root, `origin/${target}`)) ? `origin/${target}` : target;
-      why = 'the pull request\'s target (GITHUB_BASE_REF)';
-    } else {
-      const head = await gitText(root, ['symbolic-ref', '--quiet', '--short', 'refs/remotes/origin/HEAD']);
-      if (!head) return undefined;
-      wanted = head;
-      why = 'the default branch';
-    }
-  }
-  const commit = await resolveCommit(root, wanted);
-  if (!commit) return `${wanted} is not a commit git knows here (in CI, fetch it: actions/checkout with fetch-depth: 0)`;
-  if (exact) return { commit, said: `${wanted} (${commit.slice(0, 12)}, ${why})` };
-  const base = await mergeBaseWithHead(root, commit);
-  if (!base) return `${wanted} shares no history with HEAD`;
-  return { commit: base, said: `the merge base of ${wanted} and HEAD (${base.slice(0, 12)}, ${why})` };
-}
-
-export async function compareLogsWithBase(root: string, base: string): Promise<BaseComparison[]> {
-  return Promise.all(WORKSPACE_LOGS.map(({ log, fields }) => compareWithBase(root, log, fields, base)));
-}
 
 /** The lines `check` prints for one log's comparison; `fail` says whether it failed. */
 export function describeComparison(c: BaseComparison, base: ChosenBase): { fail: boolean; lines: string[] } {

@@ -20,7 +20,8 @@ import { addedTraceLines, describeAdded, verifyBranchAdded } from './branchVerif
 import { managedPolicy } from '../core/managed/managedPolicy';
 import { orchestrationGitProblems } from '../core/trace/orchestrationGitFiles';
 import { resolveCommit } from '../core/trace/baseRecords';
-import { chooseBase, compareLogsWithBase, describeComparison, signedByAnyOf, signersAddedSince, type ChosenBase } from './baseCheck';
+import { chooseBase, compareLogsWithBase, type ChosenBase } from '../core/trace/branchBase';
+import { describeComparison, signedByAnyOf, signersAddedSince } from './baseCheck';
 
 const USAGE = `governor check: one pass/fail gate for CI
 

@@ -44,6 +44,11 @@ export interface InspectorFilter {
   /** ISO timestamps, inclusive. */
   since?: string;
   until?: string;
+  /**
+   * A git ref (a branch, tag or commit): only what the branch added since its merge base with HEAD, as
+   * `governor report --base REF` lists it (a pull request's view).
+   */
+  branchBase?: string;
 }
 
 export interface RangeDetail {
@@ -140,8 +145,9 @@ export type HostMessage =
   /**
    * Answer to a `query`; `seq` lets the webview drop answers to filters it has moved past. `partial`: from
    * the newest records only, while the host still indexes the logs; a `summary` follows when it is done.
+   * `note`: with `branchBase`, what the rows were compared with, or why they could not be.
    */
-  | { type: 'page'; seq: number; total: number; start: number; rows: InspectorRow[]; partial: boolean }
+  | { type: 'page'; seq: number; total: number; start: number; rows: InspectorRow[]; partial: boolean; note?: string }
   /** New records arrived: the webview re-queries what it shows. */
   | { type: 'appended'; added: number; total: number }
   | { type: 'detail'; detail: RecordDetail }

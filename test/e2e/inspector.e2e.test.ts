@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -16,14 +17,25 @@ const shots = join(repoRoot, 'test-results', 'inspector');
 const LOGIN = 'src/auth/login.ts';
 const INVOICE = 'src/billing/invoice.ts';
 
-/** Two intents' changes and one refusal, written before VS Code starts, as an earlier session would have left them. */
+/**
+ * Two intents' changes and one refusal, written before VS Code starts, as an earlier session would have left them: the
+ * first committed on main, the others on the branch `feature` the workspace is on (a pull request's view).
+ */
 async function seedLogs(workspace: string, anchorDir: string): Promise<void> {
-  const sink = new JsonlTraceSink({ workspaceRoot: workspace, toolVersion: '0.1.0', anchors: new FileAnchorStore(workspace, anchorDir), fsync: 'never' });
+  const open = () => new JsonlTraceSink({ workspaceRoot: workspace, toolVersion: '0.1.0', anchors: new FileAnchorStore(workspace, anchorDir), fsync: 'never' });
   const base = { session_id: 'seed', tool: 'write_file', mutation_class: 'write' as const, decision: 'allow' as const };
+  let sink = open();
   await sink.recordMutation({
     ...base, timestamp: '2026-11-20T09:00:00.000Z', invocation_id: 'seed-1', agent: { name: 'cursor', model_id: 'gpt-5' }, intent_id: 'billing-cleanup',
     files: [{ path: INVOICE, after: readFileSync(join(workspace, INVOICE), 'utf8') }],
   });
+  await sink.close();
+  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=lead', '-c', 'user.email=lead@example.test', ...args], { cwd: workspace, stdio: 'ignore' });
+  git('init', '-q', '-b', 'main');
+  git('add', '-A');
+  git('commit', '-qm', 'main: the billing change');
+  git('checkout', '-qb', 'feature');
+  sink = open();
   await sink.recordMutation({
     ...base, timestamp: '2026-11-21T10:00:00.000Z', invocation_id: 'seed-2', agent: { name: 'claude-code', model_id: 'claude-sonnet-4-5' }, intent_id: 'auth-refactor',
     files: [{ path: LOGIN, before: 'export function login(user: string, password: string): boolean {\n  return true;\n}\n', after: readFileSync(join(workspace, LOGIN), 'utf8') }],
@@ -154,6 +166,32 @@ describe('e2e: the trace inspector and intent blame inside a real VS Code', func
     assert.equal(cells[5], '1');
     assert.equal(await frame.locator('.chart polyline').count(), 2);
     await shoot(page, shots, 'inspector-intents.png');
+  });
+
+  it('shows only what the branch added since a ref (a pull request\'s view), says why when the ref is unknown, and filters by class', async () => {
+    await frame.locator('.tabs button[data-tab="timeline"]').click();
+    const since = frame.locator('input[name="branchBase"]');
+    await since.fill('main');
+    // The agent's write through MCP and the two seeded on the branch; the billing change is main's.
+    await waitFor('the branch\'s rows', async () => ((await frame.locator('.row').count()) === 3 ? true : undefined), 15_000);
+    const texts = await frame.locator('.row').allInnerTexts();
+    assert.match(texts[0], /e2e-agent/);
+    assert.match(texts[1], /SCOPE_VIOLATION/);
+    assert.match(texts[2], /auth-refactor[\s\S]*claude-code/);
+    assert.ok(!texts.some((t) => /billing-cleanup/.test(t)), texts.join('\n'));
+    assert.match(await frame.locator('.count').innerText(), /^3 records added since the merge base of main and HEAD \([0-9a-f]{12}\)$/);
+    await shoot(page, shots, 'inspector-since-main.png');
+    await since.fill('no-such-branch');
+    await waitFor('no rows', async () => ((await frame.locator('.row').count()) === 0 ? true : undefined), 15_000);
+    assert.match(await frame.locator('.count').innerText(), /^0 records: no-such-branch is not a commit git knows here/);
+    await since.fill('');
+    await waitFor('the unfiltered list', async () => ((await frame.locator('.row').count()) === 4 ? true : undefined), 15_000);
+    // The class drop-down reaches the host (it was dropped there before): only the agent's write was classified.
+    await frame.locator('select[name="mutationClass"]').selectOption('INTENT_EVOLUTION');
+    await waitFor('the classified row', async () => ((await frame.locator('.row').count()) === 1 ? true : undefined), 15_000);
+    assert.match(await frame.locator('.row').first().innerText(), /e2e-agent/);
+    await frame.locator('select[name="mutationClass"]').selectOption('');
+    await waitFor('the unfiltered list', async () => ((await frame.locator('.row').count()) === 4 ? true : undefined), 15_000);
   });
 });
 

@@ -7,6 +7,8 @@ import { loadWorkspaceSigners } from '../../core/signing/workspaceSigners';
 import { recordDetail } from './recordDetail';
 import { governanceChainFields, traceChainFields } from '../../core/trace/traceChain';
 import { readRecordAt } from './traceIndexLoader';
+import type { OnlyLines } from './traceIndex';
+import { linesAddedSince } from '../../core/trace/branchBase';
 import { describeVerification, verifyWorkspaceLogs } from '../../core/trace/workspaceVerify';
 import type { ChainStatus, HostMessage, InspectorFilter, WebviewMessage } from '../../shared/inspectorProtocol';
 import type { GovernedFolder } from '../governedFolder';
@@ -30,6 +32,7 @@ export class InspectorPanel implements vscode.Disposable {
   private pendingFocus: string | undefined;
   private pendingIntent: string | undefined;
   private verifyTimer: NodeJS.Timeout | undefined;
+  private since: { key: string; found: Promise<{ said: string; only: OnlyLines } | string> } | undefined;
 
   static show(governed: GovernedFolder, model: InspectorModel, extensionUri: vscode.Uri, recordId?: string, intent?: string): InspectorPanel {
     const existing = InspectorPanel.current;
@@ -76,6 +79,19 @@ export class InspectorPanel implements vscode.Disposable {
     );
   }
 
+  /** What the branch added since `ref`, computed once per ref and index size (pages of one view share it). */
+  private async addedSince(ref: string): Promise<{ said: string; only: OnlyLines } | string> {
+    const key = `${ref}\0${this.model.index.size}`;
+    if (this.since?.key !== key) {
+      const found = linesAddedSince(this.governed.services.workspace.root, ref).then(
+        (lines) => (typeof lines === 'string' ? lines : { said: lines.said, only: { key, lines: { trace: lines.trace, governance: lines.governance } } }),
+        (error: unknown) => `the branch's records cannot be read: ${error instanceof Error ? error.message : String(error)}`,
+      );
+      this.since = { key, found };
+    }
+    return this.since.found;
+  }
+
   focus(recordId: string): void {
     this.post({ type: 'focus', recordId, key: this.model.index.keyOf(recordId) });
   }
@@ -94,9 +110,18 @@ export class InspectorPanel implements vscode.Disposable {
         return;
       }
       case 'query': {
+        const filter = cleanFilter(message.filter);
+        const count = Math.min(MAX_PAGE, message.count);
+        if (filter.branchBase !== undefined) {
+          // Lines of the logs as git sees them: the preview of the newest records does not know its line numbers.
+          await this.model.ready();
+          const since = await this.addedSince(filter.branchBase);
+          if (typeof since === 'string') return this.post({ type: 'page', seq: message.seq, total: 0, start: 0, rows: [], partial: false, note: `: ${since}` });
+          const page = this.model.index.query(filter, message.start, count, since.only);
+          return this.post({ type: 'page', seq: message.seq, ...page, partial: false, note: `added since ${since.said}` });
+        }
         const { index, partial } = this.model.current();
-        const page = index.query(cleanFilter(message.filter), message.start, Math.min(MAX_PAGE, message.count));
-        this.post({ type: 'page', seq: message.seq, ...page, partial });
+        this.post({ type: 'page', seq: message.seq, ...index.query(filter, message.start, count), partial });
         return;
       }
       case 'openRecord':
@@ -201,10 +226,11 @@ function inspectorOptions(extensionUri: vscode.Uri): vscode.WebviewPanelOptions 
 /** The webview's filter as the index takes it: only string fields it knows, empty ones dropped. */
 function cleanFilter(filter: InspectorFilter): InspectorFilter {
   const out: InspectorFilter = {};
-  for (const key of ['intent', 'file', 'agent', 'model', 'decision', 'since', 'until'] as const) {
+  for (const key of ['intent', 'file', 'agent', 'model', 'decision', 'since', 'until', 'branchBase'] as const) {
     const value = filter?.[key];
     if (typeof value === 'string' && value !== '') out[key] = value;
   }
   if (filter?.source === 'trace' || filter?.source === 'governance') out.source = filter.source;
+  if (filter?.mutationClass === 'AST_REFACTOR' || filter?.mutationClass === 'INTENT_EVOLUTION') out.mutationClass = filter.mutationClass;
   return out;
 }

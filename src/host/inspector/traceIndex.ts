@@ -24,6 +24,12 @@ const CHART_BUCKETS = 24;
  * trace is ~100 MB of JSON, its summaries a few MB), newest first, with the last filter's matches cached so
  * scrolling pages through them costs a slice. Pure: fed by traceIndexLoader, tested in Node.
  */
+/** Rows kept by a filter that is not a row's own field (what a branch added): lines per log; `key` names the set for the cache. */
+export interface OnlyLines {
+  key: string;
+  lines: Record<RowSource, ReadonlySet<number>>;
+}
+
 export class TraceIndex {
   private readonly rows: InspectorRow[] = [];
   private readonly locations: RowLocation[] = [];
@@ -80,9 +86,9 @@ export class TraceIndex {
     return undefined;
   }
 
-  /** One page of the rows matching `filter`, newest first. */
-  query(filter: InspectorFilter, start: number, count: number): TracePage {
-    const matches = this.matches(filter);
+  /** One page of the rows matching `filter` (and in `only`, when given), newest first. */
+  query(filter: InspectorFilter, start: number, count: number, only?: OnlyLines): TracePage {
+    const matches = this.matches(filter, only);
     const from = Math.max(0, Math.min(start, matches.length));
     return { total: matches.length, start: from, rows: matches.slice(from, from + Math.max(0, count)).map((k) => this.rows[k]) };
   }
@@ -144,11 +150,12 @@ export class TraceIndex {
     return { buckets, series: [...series].sort(([a], [b]) => a.localeCompare(b)).map(([intent, counts]) => ({ intent, counts })) };
   }
 
-  private matches(filter: InspectorFilter): number[] {
-    const key = JSON.stringify(normalise(filter));
+  private matches(filter: InspectorFilter, only?: OnlyLines): number[] {
+    const key = `${JSON.stringify(normalise(filter))}\0${only?.key ?? ''}`;
     if (this.cached?.key === key) return this.cached.matches;
     const test = compileRowFilter(filter);
-    const matches = this.sorted().filter((k) => test(this.rows[k]));
+    const inOnly = only ? (row: InspectorRow) => only.lines[row.source].has(row.line) : () => true;
+    const matches = this.sorted().filter((k) => test(this.rows[k]) && inOnly(this.rows[k]));
     this.cached = { key, matches };
     return matches;
   }

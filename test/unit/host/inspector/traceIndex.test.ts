@@ -32,6 +32,16 @@ describe('traceIndex: the inspector index over both logs', function () {
       assert.deepEqual(last.rows.map((r) => r.line), [2, 1]);
     });
 
+    it('keeps only the lines a branch added when given them, with the other filters, and a new set is not served from the cache', () => {
+      const only = (key: string, trace: number[]) => ({ key, lines: { trace: new Set(trace), governance: new Set<number>() } });
+      const page = index.query({}, 0, 10, only('main@1', [5, COUNT, 7]));
+      assert.deepEqual([page.total, page.rows.map((r) => r.line)], [3, [COUNT, 7, 5]]);
+      const intent = index.query({ intent: index.row(index.keyOf(page.rows[1].id) as number)?.intent }, 0, 10, only('main@1', [5, COUNT, 7]));
+      assert.deepEqual(intent.rows.map((r) => r.line), [7]);
+      assert.deepEqual(index.query({}, 0, 10, only('main@2', [9])).rows.map((r) => r.line), [9]);
+      assert.equal(index.query({}, 0, 1).total, COUNT);
+    });
+
     it('previews the newest records from the log’s end, under keys the full index never uses', async () => {
       const loader = TraceIndexLoader.forWorkspace(new TraceIndex(), ws.root);
       const preview = loader.preview(500, 4 * 1024 * 1024);
