@@ -126,7 +126,7 @@ onHostMessage((message) => {
     case 'chain':
       return renderChain(message.chain);
     case 'page':
-      return timeline.receive(message.seq, message.total, message.start, message.rows, message.partial, message.note);
+      return timeline.receive(message.seq, message.total, message.start, message.rows, message.partial, message.branch);
     case 'appended':
       return timeline.reload();
     case 'detail':

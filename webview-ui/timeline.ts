@@ -1,5 +1,5 @@
 import { decisionLook } from '../src/shared/decisionTone';
-import type { InspectorFilter, InspectorRow } from '../src/shared/inspectorProtocol';
+import type { BranchNote, InspectorFilter, InspectorRow } from '../src/shared/inspectorProtocol';
 import { decisionIcon } from './decisionIcon';
 import { h, shortTime } from './dom';
 import { vscode } from './vscodeApi';
@@ -81,14 +81,15 @@ export class Timeline {
     return this.showingPartial;
   }
 
-  receive(seq: number, total: number, start: number, rows: InspectorRow[], partial: boolean, note?: string): void {
+  receive(seq: number, total: number, start: number, rows: InspectorRow[], partial: boolean, branch?: BranchNote): void {
     if (seq !== this.seq) return;
     this.total = total;
     this.showingPartial = partial;
     this.pages.set(Math.floor(start / PAGE), rows);
     this.spacer.style.height = `${total * ROW_HEIGHT}px`;
     const records = `${total.toLocaleString('en')} record${total === 1 ? '' : 's'}`;
-    this.count.textContent = partial ? `Indexing the trace… the newest ${records} so far` : note ? `${records} ${note}` : records;
+    const since = branch === undefined ? '' : 'said' in branch ? ` added since ${branch.said}` : `: ${branch.problem}`;
+    this.count.textContent = partial ? `Indexing the trace… the newest ${records} so far` : `${records}${since}`;
     if (this.selected >= total) this.selected = total - 1;
     this.render();
     const timing: { firstRows?: number; filterMs?: number } = {};

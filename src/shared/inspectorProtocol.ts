@@ -138,6 +138,9 @@ export interface InspectorViewState {
   selectedId?: string;
 }
 
+/** What an `added since ref` filter compared with (`said`), or why it could not (`problem`). */
+export type BranchNote = { said: string } | { problem: string };
+
 /** Host → webview. */
 export type HostMessage =
   | { type: 'summary'; summary: InspectorSummary }
@@ -145,9 +148,9 @@ export type HostMessage =
   /**
    * Answer to a `query`; `seq` lets the webview drop answers to filters it has moved past. `partial`: from
    * the newest records only, while the host still indexes the logs; a `summary` follows when it is done.
-   * `note`: with `branchBase`, what the rows were compared with, or why they could not be.
+   * `branch`: with `branchBase`, what the rows were compared with, or why they could not be.
    */
-  | { type: 'page'; seq: number; total: number; start: number; rows: InspectorRow[]; partial: boolean; note?: string }
+  | { type: 'page'; seq: number; total: number; start: number; rows: InspectorRow[]; partial: boolean; branch?: BranchNote }
   /** New records arrived: the webview re-queries what it shows. */
   | { type: 'appended'; added: number; total: number }
   | { type: 'detail'; detail: RecordDetail }

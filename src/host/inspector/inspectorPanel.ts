@@ -116,9 +116,9 @@ export class InspectorPanel implements vscode.Disposable {
           // Lines of the logs as git sees them: the preview of the newest records does not know its line numbers.
           await this.model.ready();
           const since = await this.addedSince(filter.branchBase);
-          if (typeof since === 'string') return this.post({ type: 'page', seq: message.seq, total: 0, start: 0, rows: [], partial: false, note: `: ${since}` });
+          if (typeof since === 'string') return this.post({ type: 'page', seq: message.seq, total: 0, start: 0, rows: [], partial: false, branch: { problem: since } });
           const page = this.model.index.query(filter, message.start, count, since.only);
-          return this.post({ type: 'page', seq: message.seq, ...page, partial: false, note: `added since ${since.said}` });
+          return this.post({ type: 'page', seq: message.seq, ...page, partial: false, branch: { said: since.said } });
         }
         const { index, partial } = this.model.current();
         this.post({ type: 'page', seq: message.seq, ...index.query(filter, message.start, count), partial });
