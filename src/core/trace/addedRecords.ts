@@ -50,7 +50,7 @@ export async function verifyAddedRecords(options: AddedRecordsOptions): Promise<
           const checked = byLine.get(line);
           if (checked && checked.problem === undefined) yield recordLine(checked, fields);
         }
-      })
+      }, options.log)
     : undefined;
   const chain = new AddedChain(baseHash, appended.baseRecords, options.accepted ?? new Set());
   for (const line of lines) {

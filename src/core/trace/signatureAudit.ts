@@ -1,6 +1,7 @@
 import { isKeyId, isRecordSignature, isUnsignedNote, signatureMatchesAsync, type RecordSignature } from '../signing/recordSignature';
 import type { VerifiedSignatureCache } from '../signing/verifiedSignatureCache';
 import type { PublishedSigner, SignerSet } from '../signing/workspaceSigners';
+import type { LogPosition } from '../signing/revocationPoint';
 import { isSigningNote, PREV_SIGNED_KEY, recordLink, SIGNATURE_KEY, SIGNING_KEY, SIGNING_SCHEME } from './traceChain';
 import type { RecordLine } from './traceVerify';
 
@@ -131,8 +132,17 @@ export class SignatureAudit {
     private readonly signers: SignerSet,
     private readonly cache?: VerifiedSignatureCache,
     private readonly reread?: RereadLines,
+    /** The log judged (`.orchestration/agent_trace.jsonl`): only its position in a revocation point applies. */
+    private readonly log?: string,
   ) {
-    for (const signer of signers.signers) for (const at of Object.values(signer.revokedAt?.logs ?? {})) if (at.records > 0) this.pointLines.add(at.records - 1);
+    for (const signer of signers.signers) for (const at of this.positions(signer)) if (at.records > 0) this.pointLines.add(at.records - 1);
+  }
+
+  /** Where a revoked signer's point says the judged log stood (every log's, when the audit was not told which). */
+  private positions(signer: PublishedSigner): LogPosition[] {
+    const logs = signer.revokedAt?.logs ?? {};
+    if (this.log === undefined) return Object.values(logs);
+    return Object.hasOwn(logs, this.log) ? [logs[this.log]] : [];
   }
 
   /** Judges one line; returns a promise only when too many checks are in flight (verify then waits). */
@@ -408,7 +418,7 @@ export class SignatureAudit {
   private applyRevocationPoints(): void {
     const points = new Map<PublishedSigner, { before?: Entry; after: Entry; records: number }>();
     for (const signer of this.signers.signers) {
-      const logs = Object.values(signer.revokedAt?.logs ?? {});
+      const logs = this.positions(signer);
       if (logs.length === 0) continue;
       const at = logs.find((p) => p.records > 0 && this.hashAt.get(p.records - 1) === p.last_hash);
       // No log matched: this one was empty when the key was revoked (all after it), or it is not the log the point saw.

@@ -65,7 +65,7 @@ async function verifyOnce(root: string, log: string, fields: ChainFields, anchor
   const path = join(root, log);
   if (!signatures) return { log, result: await verifyLog(path, { fields, anchor, accepted }) };
   const cache = signatures.cacheDir ? await VerifiedSignatureCache.open(signatures.cacheDir, root, log) : undefined;
-  const audit = new SignatureAudit(signatures.signers, cache, (lines) => readRecordLines(path, fields, lines));
+  const audit = new SignatureAudit(signatures.signers, cache, (lines) => readRecordLines(path, fields, lines), log);
   const result = await verifyLog(path, { fields, anchor, accepted, onRecord: (line) => audit.add(line) });
   return { log, result, signatures: await audit.finish() };
 }

@@ -56,6 +56,12 @@ describeInVerifyModes('signature audit: a revocation takes effect from where it 
     assert.deepEqual(await verdicts(), [[1, 3, 'revoked', 'its revocation point does not match this log']]);
   });
 
+  it("judges each log by its own position: the governance log being empty at the point does not excuse the trace's mismatch", async () => {
+    const bogus = `sha256:${'0'.repeat(64)}`;
+    assert.equal((await revokeSigner(ws.root, 'bob', { [TRACE_FILE]: { records: 3, last_hash: bogus }, [GOVERNANCE_LOG_FILE]: { records: 0 } })).ok, true);
+    assert.deepEqual(await verdicts(), [[1, 3, 'revoked', 'its revocation point does not match this log']]);
+  });
+
   it('a point taken before the records it names were written (an earlier line) does not reach past that line', async () => {
     const lines = (await readFile(ws.trace, 'utf8')).trim().split('\n');
     const second = JSON.parse(lines[1]).metadata.hash as string;
