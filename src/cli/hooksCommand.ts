@@ -1,16 +1,13 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { ensureOrchestrationGitFiles } from '../core/trace/orchestrationGitFiles';
 import { detectClaudeHookKind } from '../core/agents/claude/claudeVersion';
 import { AGENT_IDS, isAgentId, type HookAgent } from '../core/agents/registry';
 import { type ClaudeHookKind } from '../core/agents/common/hookFileEdit';
-import { applyHookConfig } from '../core/agents/agentHooks';
-import { ensureHookLauncher } from '../core/agents/common/hookLauncher';
+import { installDoors } from '../core/agents/doorsInstall';
 import { FileHookRunLog } from '../core/userHooks/fileHookRunLog';
 import { FileHookApprovals } from '../core/userHooks/hookApprovals';
 import { loadHookLayers } from '../core/userHooks/hookLayers';
-import { declaredHooks } from '../core/userHooks/declaredHooks';
 import { hookListing, LISTING_DOOR, type HookListingPorts } from '../core/userHooks/hookListing';
 import { governanceListing, governanceListingText } from '../core/agents/governanceListing';
 import { governorHome } from '../core/paths/governorHome';
@@ -114,36 +111,21 @@ async function installBridge(mode: 'install' | 'uninstall', root: string, reques
   const self = realpathOr(invoked);
   const hookBundle = join(dirname(self), 'hook.js');
   const cliPath = existsSync(hookBundle) ? hookBundle : self;
+  const report = await installDoors(root, { mode, agents: requested as HookAgent[], hookScript: cliPath, env: io.env, claudeHooks: claudeHookKind(requested, mode, requestedKind, io) });
   let failed = false;
-  if (mode === 'install' && process.platform !== 'win32') {
-    // The hook files name the launcher, not this path: it must be there before an agent runs them.
-    try {
-      const launcher = await ensureHookLauncher(io.env, cliPath);
-      io.stdout(`launcher: ${launcher.file} ${launcher.action}\n`);
-    } catch (error) {
-      io.stderr(`governor hooks: cannot write the hook launcher (${error instanceof Error ? error.message : String(error)}); the installed hooks will refuse every call until it exists\n`);
+  if (report.launcher && 'problem' in report.launcher) {
+    io.stderr(`governor hooks: cannot write the hook launcher (${report.launcher.problem}); the installed hooks will refuse every call until it exists\n`);
+    failed = true;
+  } else if (report.launcher) io.stdout(`launcher: ${report.launcher.file} ${report.launcher.action}\n`);
+  for (const change of report.changes) {
+    if (change.action === 'failed') {
       failed = true;
-    }
+      io.stderr(`governor hooks: ${change.agent}: ${change.message}\n`);
+    } else io.stdout(`${change.agent}: ${change.file} ${change.action}${change.note ? ` (${change.note})` : ''}\n`);
   }
-  const claudeHooks = claudeHookKind(requested, mode, requestedKind, io);
-  // The resident governor's matchers route every tool event the user's hooks for Claude Code need.
-  const declared = mode === 'install' ? (door: string) => declaredHooks(root, governorHome(io.env), door) : undefined;
-  for (const agent of requested as HookAgent[]) {
-    for (const change of await applyHookConfig(root, agent, mode, cliPath, { claudeHooks, env: io.env, ...(declared ? { declaredHooks: declared } : {}) })) {
-      if (change.action === 'failed') {
-        failed = true;
-        io.stderr(`governor hooks: ${agent}: ${change.message}\n`);
-      } else io.stdout(`${agent}: ${change.file} ${change.action}${change.note ? ` (${change.note})` : ''}\n`);
-    }
-  }
-  if (mode === 'install') {
-    // A team shares the logs through git: the merge marks and the ignored scratch files come with the doors.
-    try {
-      for (const file of (await ensureOrchestrationGitFiles(root)).written) io.stdout(`git: ${file} written (commit it with the hook files)\n`);
-    } catch (error) {
-      io.stderr(`governor hooks: cannot write the git files of .orchestration/ (${error instanceof Error ? error.message : String(error)}); \`governor doctor\` says what git would do wrong\n`);
-    }
-  }
+  // A team shares the logs through git: the merge marks and the ignored scratch files come with the doors.
+  if (report.git && 'problem' in report.git) io.stderr(`governor hooks: cannot write the git files of .orchestration/ (${report.git.problem}); \`governor doctor\` says what git would do wrong\n`);
+  else for (const file of report.git?.written ?? []) io.stdout(`git: ${file} written (commit it with the hook files)\n`);
   return failed ? 1 : 0;
 }
 

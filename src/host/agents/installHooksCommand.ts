@@ -1,11 +1,7 @@
 import * as vscode from 'vscode';
 import { AGENTS, agentById, type HookAgent } from '../../core/agents/registry';
 import { detectClaudeHookKind } from '../../core/agents/claude/claudeVersion';
-import { applyHookConfig } from '../../core/agents/agentHooks';
-import { ensureHookLauncher } from '../../core/agents/common/hookLauncher';
-import { governorHome } from '../../core/paths/governorHome';
-import { declaredHooks } from '../../core/userHooks/declaredHooks';
-import { ensureOrchestrationGitFiles } from '../../core/trace/orchestrationGitFiles';
+import { installDoors } from '../../core/agents/doorsInstall';
 
 /**
  * `Intent Governor: Install Agent Hooks`: writes the hook bridge into each picked agent's hook config in the
@@ -25,31 +21,20 @@ export async function installAgentHooks(root: string | undefined, cliPath: strin
       )
     )?.map((item) => item.agent);
   if (!picked?.length) return undefined;
-  const written: string[] = [];
-  if (mode === 'install' && process.platform !== 'win32') {
-    // The hook files name the per-user launcher (activation writes it too; it may have been removed since).
-    const problem = await ensureHookLauncher(process.env, cliPath).then(
-      () => undefined,
-      (error: unknown) => (error instanceof Error ? error.message : String(error)),
-    );
-    if (problem !== undefined) void vscode.window.showErrorMessage(`Intent Governor: cannot write the hook launcher (${problem}); the installed hooks refuse every call until it exists.`);
-  }
   const claudeHooks = picked.includes('claude') && mode === 'install' ? detectClaudeHookKind().kind : undefined;
-  // The resident governor's matchers route every tool event the user's hooks for Claude Code need.
-  const declared = mode === 'install' ? (door: string) => declaredHooks(root, governorHome(), door) : undefined;
-  for (const agent of picked) {
-    for (const change of await applyHookConfig(root, agent, mode, cliPath, { claudeHooks, ...(declared ? { declaredHooks: declared } : {}) })) {
-      if (change.action === 'failed') void vscode.window.showErrorMessage(`Intent Governor: ${agentById(agent).label}: ${change.message}`);
-      else written.push(change.file);
-    }
+  const report = await installDoors(root, { mode, agents: picked, hookScript: cliPath, env: process.env, claudeHooks });
+  if (report.launcher && 'problem' in report.launcher) {
+    void vscode.window.showErrorMessage(`Intent Governor: cannot write the hook launcher (${report.launcher.problem}); the installed hooks refuse every call until it exists.`);
   }
-  if (mode === 'install') {
-    // A team shares the logs through git: the merge marks and the ignored scratch files come with the doors.
-    await ensureOrchestrationGitFiles(root).then(
-      (git) => written.push(...git.written),
-      (error: unknown) => void vscode.window.showWarningMessage(`Intent Governor: cannot write the git files of .orchestration/ (${error instanceof Error ? error.message : String(error)}); Check Agent Hooks says what git would do wrong.`),
-    );
+  const written: string[] = [];
+  for (const change of report.changes) {
+    if (change.action === 'failed') void vscode.window.showErrorMessage(`Intent Governor: ${agentById(change.agent as HookAgent).label}: ${change.message}`);
+    else written.push(change.file);
   }
+  // A team shares the logs through git: the merge marks and the ignored scratch files come with the doors.
+  if (report.git && 'problem' in report.git) {
+    void vscode.window.showWarningMessage(`Intent Governor: cannot write the git files of .orchestration/ (${report.git.problem}); Check Agent Hooks says what git would do wrong.`);
+  } else written.push(...(report.git?.written ?? []));
   if (written.length) void vscode.window.showInformationMessage(`Intent Governor hooks ${mode === 'install' ? 'installed' : 'removed'}: ${written.join(', ')}`);
   return written;
 }

@@ -93,6 +93,8 @@ describe('governor hooks install: committed hook files are portable', function (
 
   for (const claudeHooks of ['command', 'mcp_tool']) {
     it(`every agent in the registry (Claude Code with ${claudeHooks} hooks): no file in the workspace names the repository, the hook bundle, the governor's home or HOME; the launcher is outside, executable`, async () => {
+      // As dist/ holds it: the hook bundle beside the CLI, whichever test bundled first.
+      bundledScript(join(REPO, 'src', 'cli', 'hookMain.ts'), 'hook.js');
       const installed = await governor(['hooks', 'install', ...everyAgent, '--claude-hooks', claudeHooks, '--workspace', ws]);
       assert.equal(installed.code, 0, installed.stdout + installed.stderr);
       const launcher = join(governorHome, 'bin', 'governor-hook');

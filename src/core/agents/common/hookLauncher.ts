@@ -144,7 +144,7 @@ node_hook() {
     echo "Intent Governor blocked this call: its hook launcher ($0) points at $hook, which is not there any more, and no other Intent Governor was found (no extension under ${INSTALLED_EXTENSION_DIRS.map((dir) => `~/${dir}`).join(', ')}, no governor on PATH). Start VS Code with the Intent Governor extension (it rewrites the launcher) or run governor hooks install." >&2
     exit 127
   fi
-  command -v node >/dev/null 2>&1 || { echo "Intent Governor blocked this call: node is not on the PATH its hook runs with ($PATH), so the hook cannot start. Install Node.js 20 or later, or put it on that PATH." >&2; exit 127; }
+  command -v node >/dev/null 2>&1 || { echo "Intent Governor blocked this call: node is not on the PATH its hook runs with ($PATH), so the hook cannot start. Install Node.js 22.13 or later, or put it on that PATH." >&2; exit 127; }
 }
 ${otherHookText()}`;
   if (bash === null) return `#!/bin/sh\n${header}node_hook\nexec node "$hook" "$@"\n`;
