@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -116,6 +116,10 @@ describe('e2e: first contact, as a new user tries it (npm start, the printed URL
     mcpUrl = announced;
     token = (JSON.parse(readFileSync(file, 'utf8')) as { token: string }).token;
     client = await connect(mcpUrl, token);
+    // Opening the folder wrote no key into it (the extension's key store has long answered by now): the first change will.
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    const signers = join(demo, 'workspace', '.orchestration', 'signers');
+    assert.deepEqual(existsSync(signers) ? readdirSync(signers).filter((name) => name.endsWith('.pub')) : [], [], 'a key was published before any change');
   });
 
   /** Selects the intent, reads login.ts, writes it, and the human in `tab` clicks Approve; the write lands. */
@@ -139,10 +143,10 @@ describe('e2e: first contact, as a new user tries it (npm start, the printed URL
     await approvedWrite(page, 12, 'first-contact-modal.png');
   });
 
-  it('that record is signed by the key the first activation made, the person was told where it is, and verify and the inspector name it', async function () {
+  it('that record is signed by the key its change made, the person was told where it is, and verify and the inspector name it', async function () {
     this.timeout(180_000);
     const workspace = join(demo, 'workspace');
-    // The key's public half, published by the first activation: the one file in the signers folder.
+    // The key's public half, published by the first change: the one file in the signers folder.
     const pubs = readdirSync(join(workspace, '.orchestration', 'signers')).filter((name) => name.endsWith('.pub'));
     assert.equal(pubs.length, 1, pubs.join(', '));
     const signer = pubs[0].slice(0, -'.pub'.length);

@@ -74,7 +74,7 @@ function createIfAbsent(store: FileSigningKeyStore, dir: string, key: SigningKey
  * Publishes the key's public half in the workspace unless a .pub there (trusted or revoked) holds it already;
  * returns the workspace-relative file when it wrote one. A name another key took gets `-2`, `-3`, … appended.
  */
-function publishIfAbsent(root: string, key: SigningKey): string | undefined {
+export function publishIfAbsent(root: string, key: SigningKey): string | undefined {
   const dir = join(root, SIGNERS_DIR);
   // The usual case, one stat: this key is published under its own name.
   if (existsSync(join(dir, `${key.name}.pub`)) && sameKey(join(dir, `${key.name}.pub`), key)) return undefined;

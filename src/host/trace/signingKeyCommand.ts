@@ -2,7 +2,8 @@ import { hostname, userInfo } from 'node:os';
 import * as vscode from 'vscode';
 import { CurrentSigner } from '../../core/signing/currentSigner';
 import { setUpSigningKey, type SetupOutcome } from '../../core/signing/signerSetup';
-import { defaultSignerName, signerNameProblem } from '../../core/signing/signingKey';
+import { defaultSignerName, generateSigningKey, signerNameProblem, type SigningKey } from '../../core/signing/signingKey';
+import { publishIfAbsent } from '../../core/signing/firstUseKey';
 import type { SigningKeyStore } from '../../core/signing/signingKeyStore';
 import { freeSignerName, loadWorkspaceSigners } from '../../core/signing/workspaceSigners';
 import { showNoFolderMessage, type GovernedFolder } from '../governedFolder';
@@ -17,18 +18,19 @@ export interface ExtensionSigning {
 /**
  * Starts reading the key from SecretStorage without holding up activation (a locked OS keychain can take a
  * while): records written before it answers say they are unsigned, which verify reports. Signed by default:
- * with no key yet (and `root`, the governed folder), one is made now and published in the folder's signers,
- * and the person is told once, where the key is and how to trust it elsewhere. `INTENT_GOVERNOR_SIGNING=off`
- * in the environment keeps records unsigned; a key that cannot be used is never replaced.
+ * with no key yet (and `root`, the governed folder), one is made at the first change this window governs in a
+ * trusted workspace, published in the folder's signers then (opening a folder writes nothing into it), and the
+ * person is told once where the key is and how to trust it elsewhere. `INTENT_GOVERNOR_SIGNING=off` in the
+ * environment keeps records unsigned; a key that cannot be used is never replaced.
  */
 export function createExtensionSigning(secrets: vscode.SecretStorage, log: vscode.LogOutputChannel, root?: string): ExtensionSigning {
   const signing = { store: new SecretSigningKeyStore(secrets), current: new CurrentSigner() };
   signing.store.load().then(
-    async ({ key, problem }) => {
+    ({ key, problem }) => {
       if (key) signing.current.use(key);
       if (key) log.info(`signing trace records with ${key.name} (${key.key_id})`);
       else if (problem) log.warn(`trace records are written unsigned: ${problem}`);
-      else if (root !== undefined && process.env.INTENT_GOVERNOR_SIGNING !== 'off') await makeFirstKey(root, signing, log);
+      else if (root !== undefined && process.env.INTENT_GOVERNOR_SIGNING !== 'off') signing.current.makeOnFirstUse(() => makeFirstKey(root, signing, log));
       else log.info('no signing key: trace records are written unsigned (Intent Governor: Initialize Signing Key makes one)');
     },
     (error: unknown) => log.warn(`the signing key could not be read from secret storage, so trace records are written unsigned: ${String(error)}`),
@@ -36,24 +38,33 @@ export function createExtensionSigning(secrets: vscode.SecretStorage, log: vscod
   return signing;
 }
 
-/** The first activation's key: made, published, used from the next record on, and announced once. */
-async function makeFirstKey(root: string, signing: ExtensionSigning, log: vscode.LogOutputChannel): Promise<void> {
-  const outcome = await setUpSigningKey(root, signing.store, { rotate: false, defaultName: `${defaultSignerName(osUser(), hostname())}-vscode`.slice(0, 64) }).catch(
-    (error: unknown): SetupOutcome => ({ kind: 'refused', message: String(error) }),
-  );
-  if (outcome.kind === 'refused') {
-    log.warn(`no signing key could be made, so trace records are written unsigned: ${outcome.message} (Intent Governor: Initialize Signing Key tries again)`);
-    return;
+/**
+ * The first key, made as the first record is signed: generated and published at once (the record waits for no
+ * keychain), kept in SecretStorage in the background, and announced once. None in Restricted Mode.
+ */
+function makeFirstKey(root: string, signing: ExtensionSigning, log: vscode.LogOutputChannel): SigningKey | undefined {
+  if (!vscode.workspace.isTrusted) return undefined;
+  const key = generateSigningKey(`${defaultSignerName(osUser(), hostname())}-vscode`.slice(0, 64));
+  let file: string | undefined;
+  try {
+    file = publishIfAbsent(root, key);
+  } catch (error) {
+    log.warn(`the new signing key's public half could not be written into ${root} (${String(error)}): Intent Governor: Initialize Signing Key publishes it`);
   }
-  signing.current.use(outcome.key);
-  const file = outcome.kind === 'created' ? outcome.file : outcome.published.file;
-  log.info(`signing trace records with a new key, ${outcome.key.name} (${outcome.key.key_id}), kept in VS Code's secret storage; public key ${file}`);
-  const said =
-    `Intent Governor signs every trace record with a new key, ${outcome.key.name}, kept in VS Code's secret storage. ` +
-    `Commit ${file}, so verify trusts your records on every clone; another machine trusts them once that file is in its checkout (or: governor keys trust <file>).`;
-  void vscode.window.showInformationMessage(said, 'Open File').then((open) => {
-    if (open) void vscode.window.showTextDocument(vscode.Uri.joinPath(vscode.Uri.file(root), file));
-  });
+  void signing.store.replace(key).then(
+    () => log.info(`signing trace records with a new key, ${key.name} (${key.key_id}), kept in VS Code's secret storage${file ? `; public key ${file}` : ''}`),
+    (error: unknown) => log.warn(`the new signing key could not be kept in secret storage (${String(error)}): this window signs with it, the next makes another`),
+  );
+  if (file) {
+    const said =
+      `Intent Governor signs every trace record with a new key, ${key.name}, kept in VS Code's secret storage. ` +
+      `Commit ${file}, so verify trusts your records on every clone; another machine trusts them once that file is in its checkout (or: governor keys trust <file>).`;
+    const published = file;
+    void vscode.window.showInformationMessage(said, 'Open File').then((open) => {
+      if (open) void vscode.window.showTextDocument(vscode.Uri.joinPath(vscode.Uri.file(root), published));
+    });
+  }
+  return key;
 }
 
 /**

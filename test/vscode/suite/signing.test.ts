@@ -6,15 +6,17 @@ import { activateGovernor, waitFor, workspaceUri } from './extensionUnderTest';
 const agent = { name: 'signing-test' };
 
 describe('Signed by default in VS Code', () => {
-  it('makes a key on first activation, publishes its public half, and the next record is signed by it', async () => {
+  // That opening a folder writes no key into it is shown on a fresh folder (test/e2e/firstContact.e2e.test.ts).
+  it('the first governed change makes a key, publishes its public half, and the record is signed by it', async () => {
     const api = await activateGovernor();
     const signers = workspaceUri('.orchestration', 'signers').fsPath;
-    const pub = await waitFor('the published key of this window', async () => (await readdir(signers).catch(() => [] as string[])).find((f) => f.endsWith('-vscode.pub')), 15_000);
-    const key = parsePublicKey(await readFile(`${signers}/${pub}`, 'utf8'));
-    assert.ok(typeof key !== 'string', String(key));
+    const published = async () => (await readdir(signers).catch(() => [] as string[])).filter((f) => f.endsWith('-vscode.pub'));
     assert.ok((await api.call({ tool: 'select_active_intent', input: { intent_id: 'auth-refactor' }, session_id: 'signing-test', agent })).ok);
     const written = await api.call({ tool: 'write_file', input: { path: 'src/auth/signed.ts', content: 'export const signed = true;\n' }, session_id: 'signing-test', agent });
     assert.ok(written.ok, written.ok ? '' : written.error.message);
+    const pub = await waitFor('the published key of this window', async () => (await published())[0], 15_000);
+    const key = parsePublicKey(await readFile(`${signers}/${pub}`, 'utf8'));
+    assert.ok(typeof key !== 'string', String(key));
     const lines = (await readFile(workspaceUri('.orchestration', 'agent_trace.jsonl').fsPath, 'utf8')).trim().split('\n');
     const record = lines.map((l) => JSON.parse(l) as { metadata: { invocation_id?: string; signature?: { key_id?: string } } }).find((r) => r.metadata.invocation_id === written.invocation_id);
     assert.equal(record?.metadata.signature?.key_id, keyIdOf(key));
