@@ -22,8 +22,12 @@ describe('governor hooks install run through an npm-link style symlink', functio
   });
   afterEach(() => removeTree(base));
 
-  it("writes Claude Code's server entry and the launcher with paths that exist (the link's target, not its folder)", async () => {
-    const cli = bundledScript(join(__dirname, '..', '..', '..', 'src', 'cli', 'main.ts'), 'cli.js');
+  it("writes Claude Code's server entry and the launcher with paths that exist (the link's target, not its folder), and doctor then says enforced", async () => {
+    const src = join(__dirname, '..', '..', '..', 'src', 'cli');
+    const cli = bundledScript(join(src, 'main.ts'), 'cli.js');
+    // dist/ as npm link exposes it: the hook bundle and the headless governor beside the CLI.
+    bundledScript(join(src, 'hookMain.ts'), 'hook.js');
+    bundledScript(join(src, 'headlessDecider.ts'), 'hook-headless.js');
     const bin = join(base, 'prefix', 'bin');
     mkdirSync(bin, { recursive: true });
     symlinkSync(cli, join(bin, 'governor'));
@@ -32,7 +36,7 @@ describe('governor hooks install run through an npm-link style symlink', functio
     writeFileSync(join(ws, '.orchestration', 'active_intents.yaml'), SAMPLE_INTENTS);
     const home = join(base, 'home');
     mkdirSync(home);
-    const env = { ...process.env, HOME: home, INTENT_GOVERNOR_HOME: join(home, '.intent-governor'), INTENT_GOVERNOR_ANCHOR_DIR: join(home, 'anchors') };
+    const env = { ...process.env, HOME: home, INTENT_GOVERNOR_HOME: join(home, '.intent-governor'), INTENT_GOVERNOR_ANCHOR_DIR: join(home, 'anchors'), PATH: `${bin}:${process.env.PATH ?? ''}` };
     const run = await runNode(join(bin, 'governor'), ['hooks', 'install', '--agent', 'claude', '--workspace', ws], env);
     assert.equal(run.code, 0, `${run.stdout}\n${run.stderr}`);
     const config = JSON.parse(readFileSync(join(home, '.claude.json'), 'utf8')) as { projects?: Record<string, { mcpServers?: Record<string, { command: string; args: string[] }> }> };
@@ -47,5 +51,10 @@ describe('governor hooks install run through an npm-link style symlink', functio
     const targets = [...launcher.matchAll(/^hook='([^']+)'$/gm)].map((m) => m[1]);
     assert.equal(targets.length, 1, launcher);
     for (const target of targets) assert.ok(existsSync(target), `the launcher names ${target}, which does not exist`);
+    // What the person runs next: the canary goes through the installed door and is refused there.
+    const doctor = await runNode(join(bin, 'governor'), ['doctor', '--workspace', ws], env);
+    assert.equal(doctor.code, 0, `${doctor.stdout}\n${doctor.stderr}`);
+    assert.match(doctor.stdout, /^Claude Code: enforced$/m, doctor.stdout);
+    assert.match(doctor.stdout, /^1 of 1 installed door enforce\.$/m, doctor.stdout);
   });
 });
