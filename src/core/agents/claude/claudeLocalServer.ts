@@ -75,6 +75,8 @@ export function uninstallClaudeLocalServer(existing: string | undefined, file: s
   else delete project.mcpServers;
   if (Object.keys(project).length > 0) projects[workspace] = project;
   else delete projects[workspace];
-  config.projects = projects;
-  return { ok: true, text: `${JSON.stringify(config, null, 2)}\n` };
+  if (Object.keys(projects).length > 0) config.projects = projects;
+  else delete config.projects;
+  // A config that only ever held our entry (made by the install) goes with it.
+  return { ok: true, text: Object.keys(config).length > 0 ? `${JSON.stringify(config, null, 2)}\n` : null };
 }

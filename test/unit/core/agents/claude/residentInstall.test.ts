@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -71,6 +72,13 @@ describe('Claude Code with the resident governor: what install writes', () => {
     assert.deepEqual(removed, JSON.parse(existing));
   });
 
+  it('uninstall leaves no stub: a config the install made is removed, an emptied projects map goes', () => {
+    const made = text(installClaudeLocalServer(undefined, '~/.claude.json', '/ws', '/opt/governor/dist/cli.js'));
+    assert.deepEqual(uninstallClaudeLocalServer(made, '~/.claude.json', '/ws'), { ok: true, text: null });
+    const withOther = JSON.stringify({ ...(JSON.parse(made) as object), theme: 'dark' });
+    assert.deepEqual(JSON.parse(text(uninstallClaudeLocalServer(withOther, '~/.claude.json', '/ws'))), { theme: 'dark' });
+  });
+
   it("refuses to replace a server of the user's that has our name, and never rewrites a config it cannot read", () => {
     const theirs = JSON.stringify({ projects: { '/ws': { mcpServers: { 'intent-governor': { type: 'http', url: 'https://theirs' } } } } });
     const refused = installClaudeLocalServer(theirs, '~/.claude.json', '/ws', '/cli.js');
@@ -99,9 +107,9 @@ describe('Claude Code with the resident governor: what install writes', () => {
       const custom = await applyHookConfig(root, 'claude', 'install', join(root, 'dist', 'hook.js'), { claudeHooks: 'mcp_tool', env: { HOME: join(root, 'home'), CLAUDE_CONFIG_DIR: join(root, 'cfg') } });
       assert.equal(custom[1].file, join(root, 'cfg', '.claude.json'));
       const gone = await applyHookConfig(root, 'claude', 'uninstall', join(root, 'dist', 'hook.js'), { env: { HOME: join(root, 'home') } });
-      assert.deepEqual(gone.map((c) => c.action), ['removed', 'written']);
-      // No empty stub is left: the project entry held only our server.
-      assert.equal(JSON.parse(await readFile(join(root, 'home', '.claude.json'), 'utf8')).projects[root], undefined);
+      assert.deepEqual(gone.map((c) => c.action), ['removed', 'removed']);
+      // No empty stub is left: the config the install made held only our server.
+      assert.equal(existsSync(join(root, 'home', '.claude.json')), false);
     } finally {
       await rm(root, { recursive: true, force: true });
     }
