@@ -123,6 +123,9 @@ describe('governor doctor (real hooks, real processes)', function () {
     const claude = byAgent(await doctor(1)).claude;
     assert.equal(claude.verdict, 'broken');
     assert.match(claude.detail, /refused without reaching the governor, so every call is refused: the resident governor .* did not start or answer/);
+    // What node said, not the end of its stack trace (`} |  | Node.js v22…`).
+    assert.match(claude.detail, /its stderr: Error: Cannot find module '/);
+    assert.doesNotMatch(claude.detail, /Node\.js v\d/);
     assert.equal(claude.fix, 'run `governor hooks install --agent claude`');
   });
 

@@ -1,5 +1,6 @@
 import { runProcess } from '../../process/processRunner';
 import type { DoctorPorts, McpToolOutcome, McpToolRequest, PluginOutcome, PluginRequest, ProcessOutcome, RunRequest } from './doctorPorts';
+import { stderrGist } from './stderrGist';
 
 /** Output beyond this is cut (and the process group ended): a hook's answer is one line. */
 const MAX_OUTPUT_BYTES = 1024 * 1024;
@@ -85,7 +86,7 @@ async function mcpTool(request: McpToolRequest): Promise<McpToolOutcome> {
     if (stderr.length < 64 * 1024) stderr += chunk.toString('utf8');
   });
   const client = new Client({ name: 'intent-governor-doctor', version: '1.0.0' });
-  const said = (message: string) => `${message}${stderr.trim() ? ` (its stderr: ${stderr.trim().split('\n').slice(-3).join(' | ')})` : ''}`;
+  const said = (message: string) => `${message}${stderr.trim() ? ` (its stderr: ${stderrGist(stderr)})` : ''}`;
   const deadline = AbortSignal.timeout(request.timeoutMs);
   try {
     try {
