@@ -1,4 +1,3 @@
-import { dirname, join } from 'node:path';
 import { agentById } from '../core/agents/registry';
 import type { Approver } from '../core/approval/approver';
 import { Governor } from '../core/governor';
@@ -13,6 +12,7 @@ import { createTraceStack, type TraceStack } from '../core/trace/traceStack';
 import { FileHookApprovals } from '../core/userHooks/hookApprovals';
 import { TOOL_VERSION } from './toolVersion';
 import { workspaceApprovalSetting } from './workspaceApprovalSetting';
+import { hookApprovalsDir } from '../core/paths/userStores';
 
 /**
  * The governor stack every CLI door builds the same way (`governor mcp`, the headless hook, `decide`, `check`,
@@ -40,7 +40,7 @@ export async function cliServices(root: string, env: NodeJS.ProcessEnv, options:
   const policy = { approval: approval.mode, approvalFrom: approval.from };
   const services = await createNodeServices({ root, approver: options.approver, trace: options.trace, logger: options.logger, policy, agentLabel: (id) => agentById(id)?.label });
   // The approvals of project hooks live beside the anchors, as the extension keeps them; the run log in the governor's home.
-  return { ...services, governorHome: governorHome(env), hookApprovals: new FileHookApprovals(join(dirname(defaultAnchorDir(env)), 'hook-approvals')) };
+  return { ...services, governorHome: governorHome(env), hookApprovals: new FileHookApprovals(hookApprovalsDir(env)) };
 }
 
 export interface CliGovernor {

@@ -1,5 +1,4 @@
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { claudeDialect } from '../core/agents/claude/claudeDialect';
 import { DIALECTS } from '../core/agents/registry';
 import { askExtension, findGoverningServer } from '../core/bridge/extensionClient';
@@ -10,6 +9,7 @@ import { governorHome } from '../core/paths/governorHome';
 import { parseCliArgs, usageError } from './cliArgs';
 import type { CliIO } from './cliCommand';
 import type { HookWatchdog } from './hookWatchdog';
+import { homeStore } from '../core/paths/userStores';
 
 /**
  * `governor hook`'s flow up to the decision: read, parse and map the payload, ask a running extension. Kept
@@ -141,7 +141,7 @@ export async function answerHookPayload(dialect: HookDialect, payload: unknown, 
 
 async function decide(request: BridgeRequest, root: string, options: HookOptions, io: Pick<CliIO, 'cwd' | 'env'>, event: HookEvent, headless: HeadlessDecider): Promise<BridgeAnswer> {
   // No servers folder: no extension has served a workspace for this user (a stat, not a failing listing, on every call).
-  const servers = join(governorHome(io.env), 'servers');
+  const servers = homeStore('servers', io.env);
   const server = options.headless || !existsSync(servers) ? undefined : await findGoverningServer(root, servers);
   if (server) {
     // The extension may be showing its approval dialog: give it all the time we have left but a margin.

@@ -1,9 +1,10 @@
 import { join } from 'node:path';
 import type * as CodeCache from './codeCache';
-import { governorHome, runHookFlow, type HeadlessDecider } from './hookFlow';
+import { runHookFlow, type HeadlessDecider } from './hookFlow';
 import { armHookWatchdog } from './hookWatchdog';
 import { exitAfterOutput, processIO } from './processIO';
 import { askStartingResident, startResident } from './residentStarter';
+import { homeStore } from '../core/paths/userStores';
 
 /**
  * dist/hook.js: `governor hook` in a small bundle, because agents start one process per tool call. It has
@@ -40,7 +41,7 @@ interface HeadlessBundle {
 function headlessBundle(env: NodeJS.ProcessEnv) {
   // Required here: with an extension running, the process never loads the cache's modules (vm, crypto).
   const { requireWithCodeCache } = require('./codeCache') as typeof CodeCache;
-  return requireWithCodeCache<HeadlessBundle>(join(__dirname, 'hook-headless.js'), join(governorHome(env), 'code-cache'));
+  return requireWithCodeCache<HeadlessBundle>(join(__dirname, 'hook-headless.js'), homeStore('code-cache', env));
 }
 
 /**

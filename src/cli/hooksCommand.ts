@@ -11,10 +11,10 @@ import { loadHookLayers } from '../core/userHooks/hookLayers';
 import { hookListing, LISTING_DOOR, type HookListingPorts } from '../core/userHooks/hookListing';
 import { governanceListing, governanceListingText } from '../core/agents/governanceListing';
 import { governorHome } from '../core/paths/governorHome';
-import { defaultAnchorDir } from '../core/trace/anchorStore';
 import { parseCliArgs, usageError, workspaceFrom } from './cliArgs';
 import type { CliCommand, CliIO } from './cliCommand';
 import { trustHooks } from './hooksTrust';
+import { hookApprovalsDir, storeIn } from '../core/paths/userStores';
 
 const USAGE = `governor hooks: see and trust user hooks; install or remove the hook bridge in agents' hook configs
 
@@ -90,9 +90,9 @@ export const hooksCommand: CliCommand = {
 async function userHooks(mode: 'list' | 'trust', root: string, json: boolean, yes: boolean, io: CliIO): Promise<number> {
   // The same places the governor reads them from: the approvals beside the anchors, the run log in its home.
   const home = governorHome(io.env);
-  const approvals = new FileHookApprovals(join(dirname(defaultAnchorDir(io.env)), 'hook-approvals'));
+  const approvals = new FileHookApprovals(hookApprovalsDir(io.env));
   // Headless, the workspace counts as trusted: a person chose to run the governor on it.
-  const ports: HookListingPorts = { approvals, runLog: new FileHookRunLog(join(home, 'hook-runs')), trusted: true };
+  const ports: HookListingPorts = { approvals, runLog: new FileHookRunLog(storeIn(home, 'hook-runs')), trusted: true };
   if (mode === 'trust') {
     const declared = loadHookLayers(root, { home, door: LISTING_DOOR });
     return trustHooks(root, await hookListing(root, declared, ports), declared.hooks, approvals, yes, io);

@@ -26,6 +26,7 @@ import { watchEventLoop } from './eventLoopWatchdog';
 import { residentStartMarker } from './residentStarter';
 import { readIntentsAhead, tierResidentCode } from './residentWarmStart';
 import type { CliCommand, CliIO } from './cliCommand';
+import { storeIn } from '../core/paths/userStores';
 
 const DEFAULT_IDLE_MS = 10 * 60_000;
 
@@ -95,7 +96,7 @@ async function serveResident(root: string, idleMs: number, io: CliIO): Promise<n
   const runDir = join(home, ENDPOINTS_IN_HOME);
   mkdirSync(runDir, { recursive: true, mode: 0o700 });
   const logger = fileLogger(join(runDir, 'resident.log'), root);
-  const servers = join(home, 'servers');
+  const servers = storeIn(home, 'servers');
   const extensionGoverns = async () => existsSync(servers) && (await findGoverningServer(root, servers)) !== undefined;
   if (await extensionGoverns()) return 0; // VS Code governs it: hooks reach the extension
   const attempt = await tryLeaseFolder(root, runDir);

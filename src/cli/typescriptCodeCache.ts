@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type * as TypeScript from 'typescript';
 import { useTypescriptLoader } from '../core/changeClass/typescriptApi';
 import { requireWithCodeCache, type CachedModule } from './codeCache';
+import { storeIn } from '../core/paths/userStores';
 
 export interface ParserCache {
   /** `no` until a change needed the parser; then whether V8 took the cache of an earlier process. */
@@ -20,7 +21,7 @@ export function typescriptThroughCodeCache(home: string, vendorDir = join(__dirn
   const file = join(vendorDir, 'typescript.js');
   let module: CachedModule<typeof TypeScript> | undefined;
   // Run from source or a test bundle there is no vendor copy: the plain `require` then finds the package.
-  if (existsSync(file)) useTypescriptLoader(() => (module = requireWithCodeCache<typeof TypeScript>(file, join(home, 'code-cache', 'typescript'))).exports);
+  if (existsSync(file)) useTypescriptLoader(() => (module = requireWithCodeCache<typeof TypeScript>(file, join(storeIn(home, 'code-cache'), 'typescript'))).exports);
   return {
     get loaded() {
       return module === undefined ? 'no' : module.cacheHit ? 'cached' : 'compiled';

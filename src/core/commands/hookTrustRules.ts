@@ -1,8 +1,8 @@
 import { realpathSync } from 'node:fs';
-import { dirname, join, posix } from 'node:path';
+import { join, posix } from 'node:path';
 import { governorHome } from '../paths/governorHome';
-import { defaultAnchorDir } from '../trace/anchorStore';
 import type { ShellWord } from './shellWords';
+import { homeStore, hookApprovalsDir } from '../paths/userStores';
 
 /**
  * Hooks from a repository run only once a person approved them, and the user's own hooks file runs unasked.
@@ -20,7 +20,7 @@ export interface TrustStore {
 /** The approvals store (beside the trace anchors), the user's hooks file and the signing keys, as this process finds them. */
 export function hookTrustStores(env: NodeJS.ProcessEnv = process.env): TrustStore[] {
   return [
-    { path: join(dirname(defaultAnchorDir(env)), 'hook-approvals'), what: 'the hook approvals store' },
+    { path: hookApprovalsDir(env), what: 'the hook approvals store' },
     { path: join(governorHome(env), 'hooks.json'), what: "the user's hooks file" },
     { path: signingKeysDir(env), what: 'the trace signing keys' },
   ];
@@ -28,7 +28,7 @@ export function hookTrustStores(env: NodeJS.ProcessEnv = process.env): TrustStor
 
 /** Where the CLI keeps its private signing key: an agent that read it could sign forged trace records. */
 export function signingKeysDir(env: NodeJS.ProcessEnv = process.env): string {
-  return join(governorHome(env), 'keys');
+  return homeStore('keys', env);
 }
 
 export const ONLY_A_PERSON_KEYS = 'only a person may create, trust or revoke signing keys, and no agent may read them (governor keys)';

@@ -1,11 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { unlinkSync } from 'node:fs';
 import { chmod, mkdir, open, readdir, rename, unlink } from 'node:fs/promises';
-import { homedir } from 'node:os';
 import { basename, join } from 'node:path';
 import { readRegularFileSync } from '../io/regularFile';
 import { errnoOf } from '../ioError';
 import { pidAlive } from '../io/processIdentity';
+import { homeStore } from '../paths/userStores';
 
 /** What a local client needs to reach a running governor: written by the host, read by CLIs and agents. */
 export interface DiscoveryEntry {
@@ -27,7 +27,7 @@ const FILE_VERSION = 1;
 
 /** `$INTENT_GOVERNOR_HOME/servers`, else `~/.intent-governor/servers`. */
 export function defaultServersDir(env: NodeJS.ProcessEnv = process.env): string {
-  return join(env.INTENT_GOVERNOR_HOME || join(homedir(), '.intent-governor'), 'servers');
+  return homeStore('servers', env);
 }
 
 /**

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { PROTECTED_ENTRIES } from '../paths/protectedPaths';
 import type { Confinement, Placeholder } from './confinement';
 import type { WritableRoot } from './writableRoots';
+import { storeIn } from '../paths/userStores';
 
 export interface PlannedPlaceholders {
   placeholders: Placeholder[];
@@ -51,7 +52,7 @@ export function plannedPlaceholders(roots: readonly WritableRoot[]): PlannedPlac
  * binding them, so no command can put anything in them. Made once per home, read-only.
  */
 export function emptySources(home: string): Confinement['emptySource'] {
-  const base = join(home, 'sandbox');
+  const base = storeIn(home, 'sandbox');
   const dir = join(base, 'empty');
   const file = join(base, 'empty-file');
   if (!statOf(dir)) {

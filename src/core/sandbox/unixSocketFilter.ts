@@ -1,5 +1,6 @@
 import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { storeIn } from '../paths/userStores';
 
 // Classic BPF as the kernel's seccomp reads it: struct sock_filter { u16 code; u8 jt; u8 jf; u32 k; }, native order.
 const LD_ABS = 0x20; // BPF_LD | BPF_W | BPF_ABS
@@ -60,7 +61,7 @@ export function unixSocketFilter(arch: NodeJS.Architecture = process.arch): Buff
 export async function unixSocketFilterFile(home: string): Promise<string | undefined> {
   const program = unixSocketFilter();
   if (!program) return undefined;
-  const dir = join(home, 'sandbox');
+  const dir = storeIn(home, 'sandbox');
   const file = join(dir, `deny-unix-${process.arch}.bpf`);
   const existing = await readFile(file).catch(() => undefined);
   if (existing?.equals(program)) return file;

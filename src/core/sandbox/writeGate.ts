@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { storeIn } from '../paths/userStores';
 
 /**
  * The write gate: a static Linux program of a few hundred bytes, run inside bubblewrap as
@@ -57,7 +58,7 @@ export function writeGateProgram(arch: NodeJS.Architecture = process.arch): Buff
 export async function writeGateFile(home: string): Promise<string | undefined> {
   const program = writeGateProgram();
   if (!program) return undefined;
-  const dir = join(home, 'sandbox');
+  const dir = storeIn(home, 'sandbox');
   const file = join(dir, `write-gate-${process.arch}`);
   const existing = await readFile(file).catch(() => undefined);
   if (existing?.equals(program)) return file;

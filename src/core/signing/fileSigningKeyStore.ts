@@ -3,10 +3,10 @@ import { closeSync, fsyncSync, lstatSync, openSync, readFileSync, writeSync } fr
 import { chmod, mkdir, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errnoOf } from '../ioError';
-import { governorHome } from '../paths/governorHome';
 import type { RecordSigner } from './recordSignature';
 import { parseSigningKey, recordSignerFor, type SigningKey } from './signingKey';
 import type { LoadedSigningKey, SigningKeyStore } from './signingKeyStore';
+import { homeStore } from '../paths/userStores';
 
 const KEY_FILE = 'signer.json';
 /** Keys replaced by a rotation: kept (a person may still need to prove what they signed), never signed with. */
@@ -14,7 +14,7 @@ const RETIRED_DIR = 'retired';
 
 /** `<governor home>/keys`: `$INTENT_GOVERNOR_HOME/keys`, else `~/.intent-governor/keys`. */
 export function defaultKeysDir(env: NodeJS.ProcessEnv = process.env): string {
-  return join(governorHome(env), 'keys');
+  return homeStore('keys', env);
 }
 
 /**

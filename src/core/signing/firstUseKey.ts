@@ -7,6 +7,7 @@ import { defaultKeysDir, FileSigningKeyStore } from './fileSigningKeyStore';
 import type { RecordSigner } from './recordSignature';
 import { defaultSignerName, generateSigningKey, recordSignerFor, type SigningKey } from './signingKey';
 import { REVOKED_DIR, SIGNERS_DIR } from './workspaceSigners';
+import { storeIn } from '../paths/userStores';
 
 /**
  * The signer of a CLI door (`governor mcp`, the hook, `check`), signed by default: the key in the user's keys
@@ -130,7 +131,7 @@ function firstUseMessage(key: SigningKey, location: string, made: boolean, publi
 
 /** Where a process with no person to tell (a hook, the resident governor) leaves the first-use notice. */
 function noticeFile(home: string): string {
-  return join(home, 'keys', 'first-use-notice.txt');
+  return join(storeIn(home, 'keys'), 'first-use-notice.txt');
 }
 
 /**
@@ -140,7 +141,7 @@ function noticeFile(home: string): string {
 export function deferredNotice(home: string): (text: string) => void {
   return (text) => {
     try {
-      mkdirSync(join(home, 'keys'), { recursive: true, mode: 0o700 });
+      mkdirSync(storeIn(home, 'keys'), { recursive: true, mode: 0o700 });
       writeFileSync(noticeFile(home), text, { flag: 'a', mode: 0o600 });
     } catch {
       // the key is made and published either way; `governor keys list` shows it

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, constants, openSync, writeSync } from 'node:fs';
 import { copyFile, mkdir, readFile, realpath, rename, writeFile } from 'node:fs/promises';
-import { homedir } from 'node:os';
 import { basename, extname, join, resolve } from 'node:path';
 import { errnoOf } from '../ioError';
 import { isChainHash, sha256Hex } from './traceChain';
+import { anchorsDir } from '../paths/userStores';
 
 /**
  * The last record a governor writer appended to a log, kept where the agent does not write (user config
@@ -42,10 +42,7 @@ interface AnchorFile {
 
 /** `$INTENT_GOVERNOR_ANCHOR_DIR`, else `<config dir>/intent-governor/anchors` (XDG on Unix, APPDATA on Windows). */
 export function defaultAnchorDir(env: NodeJS.ProcessEnv = process.env): string {
-  if (env.INTENT_GOVERNOR_ANCHOR_DIR) return resolve(env.INTENT_GOVERNOR_ANCHOR_DIR);
-  const config =
-    env.XDG_CONFIG_HOME || (process.platform === 'win32' && env.APPDATA) || join(env.HOME || homedir(), '.config');
-  return join(config, 'intent-governor', 'anchors');
+  return anchorsDir(env);
 }
 
 /** Anchor files are padded to whole pages and rewritten in place. */

@@ -2,10 +2,10 @@ import { createHash, randomBytes } from 'node:crypto';
 import { chmod, mkdir, open, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { readRegularFileSync } from '../io/regularFile';
-import { governorHome } from '../paths/governorHome';
 import { loadRedactionKey } from '../redaction/redactionKey';
 import { SecretRedactor } from '../redaction/secretRedactor';
 import type { HookRunLog, HookRunRecord } from './hookRunLog';
+import { homeStore } from '../paths/userStores';
 
 /** One workspace's last runs: a few kilobytes; anything near this is not ours and reads as empty. */
 const MAX_RUN_LOG_BYTES = 1024 * 1024;
@@ -22,7 +22,7 @@ export class FileHookRunLog implements HookRunLog {
   /** A failed run's reason can quote the hook's output: its secrets are redacted as in the logs (keyed in the governor home). */
   private readonly redactor: SecretRedactor;
 
-  constructor(private readonly dir: string = join(governorHome(), 'hook-runs')) {
+  constructor(private readonly dir: string = homeStore('hook-runs')) {
     this.redactor = new SecretRedactor(() => loadRedactionKey(dirname(dir)));
   }
 

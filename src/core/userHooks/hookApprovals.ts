@@ -1,9 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { chmod, mkdir, open, rename } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { readRegularFileSync } from '../io/regularFile';
-import { defaultAnchorDir } from '../trace/anchorStore';
 import { canonicalJson } from '../trace/traceChain';
+import { hookApprovalsDir } from '../paths/userStores';
 
 /** Approved hook commands of one workspace: a few kilobytes; anything near this is not ours. */
 const MAX_APPROVALS_FILE_BYTES = 1024 * 1024;
@@ -29,7 +29,7 @@ export interface HookApprovals {
 
 /** `<anchor dir>/../hook-approvals/<sha256 of the workspace root>.json`, 0600 in a 0700 directory. */
 export class FileHookApprovals implements HookApprovals {
-  constructor(private readonly dir: string = join(dirname(defaultAnchorDir()), 'hook-approvals')) {}
+  constructor(private readonly dir: string = hookApprovalsDir()) {}
 
   private file(root: string): string {
     return join(this.dir, `${createHash('sha256').update(root).digest('hex')}.json`);

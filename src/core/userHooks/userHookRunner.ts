@@ -23,6 +23,7 @@ import { isOwnLayer, type HookSpec } from './hookSpec';
 import { NO_VERDICT, type HookVerdict } from './hookVerdict';
 import { mergeVerdicts } from './hookVerdictMerge';
 import { httpHookExecutor } from './httpHookExecutor';
+import { storeIn } from '../paths/userStores';
 
 /** One event as a door fires it at the user hooks. */
 export interface HookFiring extends HookEventFacts {
@@ -70,7 +71,7 @@ export class UserHookRunner {
   constructor(private readonly services: GovernorServices) {
     this.home = services.governorHome ?? governorHome();
     this.approvals = services.hookApprovals ?? new FileHookApprovals();
-    this.runLog = services.hookRunLog ?? new FileHookRunLog(join(this.home, 'hook-runs'));
+    this.runLog = services.hookRunLog ?? new FileHookRunLog(storeIn(this.home, 'hook-runs'));
     this.sessionState = new HookSessionState(join(this.home, 'hook-sessions'));
     this.executors = { command: commandHookExecutor, http: httpHookExecutor, prompt: services.promptHooks };
   }

@@ -1,10 +1,10 @@
-import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { FileHookRunLog } from '../../core/userHooks/fileHookRunLog';
 import { FileHookApprovals } from '../../core/userHooks/hookApprovals';
 import { governanceListing, governanceListingText } from '../../core/agents/governanceListing';
 import { governorHome } from '../../core/paths/governorHome';
 import { showNoFolderMessage, type GovernedFolder } from '../governedFolder';
+import { storeIn } from '../../core/paths/userStores';
 
 /**
  * `Intent Governor: Show Hooks`: what `governor hooks list` prints (doors, hooks, guards), as a read-only document, with the
@@ -19,7 +19,7 @@ export function registerShowHooksCommand(governed: GovernedFolder | undefined): 
     const listing = await governanceListing(services.workspace.root, {
       home,
       approvals: services.hookApprovals ?? new FileHookApprovals(),
-      runLog: services.hookRunLog ?? new FileHookRunLog(join(home, 'hook-runs')),
+      runLog: services.hookRunLog ?? new FileHookRunLog(storeIn(home, 'hook-runs')),
       trusted: services.policy.trusted,
     });
     const text = `Hooks for ${services.workspace.root}\n\n${governanceListingText(listing)}`;
