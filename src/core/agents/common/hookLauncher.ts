@@ -2,9 +2,9 @@ import { existsSync } from 'node:fs';
 import { chmod, mkdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { errnoOf } from '../../ioError';
-import { governorHome } from '../../paths/governorHome';
 import { MAX_REQUEST_BODY_BYTES } from '../../tools/requestBodyCap';
 import { AGENT_HOOK_PATH, ENDPOINTS_IN_HOME, FORWARDED_ENV, forwardedEnvHeader, RESIDENT_HEADERS, STDERR_MARKER } from './residentProtocol';
+import { homeStore } from '../../paths/userStores';
 
 /**
  * The hook launcher: one small sh script per user, `<governor home>/bin/governor-hook`, that runs this machine's
@@ -12,9 +12,6 @@ import { AGENT_HOOK_PATH, ENDPOINTS_IN_HOME, FORWARDED_ENV, forwardedEnvHeader, 
  * machine, so a teammate's clone runs the teammate's own installation. `governor hooks install` writes it, and the
  * extension on every start (its folder changes with each version); either rewrites it when it points elsewhere.
  */
-
-/** Where the launcher lives under the governor's home. */
-export const LAUNCHER_IN_HOME = join('bin', 'governor-hook');
 
 
 /** The most the launcher reads of its input or of the answer: one byte past the resident's body cap, so an input too large is refused there. */
@@ -24,7 +21,7 @@ const READ_LIMIT = MAX_REQUEST_BODY_BYTES + 1;
 const MARKER = '# intent-governor: hook launcher';
 
 export function hookLauncherPath(env: NodeJS.ProcessEnv = process.env): string {
-  return join(governorHome(env), LAUNCHER_IN_HOME);
+  return join(homeStore('bin', env), 'governor-hook');
 }
 
 function shellQuote(text: string): string {
