@@ -1,6 +1,4 @@
-import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { storeIn } from '../paths/userStores';
+import { sandboxProgramFile } from './sandboxProgramFile';
 
 // Classic BPF as the kernel's seccomp reads it: struct sock_filter { u16 code; u8 jt; u8 jf; u32 k; }, native order.
 const LD_ABS = 0x20; // BPF_LD | BPF_W | BPF_ABS
@@ -61,14 +59,5 @@ export function unixSocketFilter(arch: NodeJS.Architecture = process.arch): Buff
 export async function unixSocketFilterFile(home: string): Promise<string | undefined> {
   const program = unixSocketFilter();
   if (!program) return undefined;
-  const dir = storeIn(home, 'sandbox');
-  const file = join(dir, `deny-unix-${process.arch}.bpf`);
-  const existing = await readFile(file).catch(() => undefined);
-  if (existing?.equals(program)) return file;
-  await mkdir(dir, { recursive: true, mode: 0o700 });
-  const temp = `${file}.${process.pid}.tmp`;
-  await writeFile(temp, program, { mode: 0o444 });
-  await chmod(temp, 0o444);
-  await rename(temp, file);
-  return file;
+  return sandboxProgramFile(home, `deny-unix-${process.arch}.bpf`, program, 0o444);
 }

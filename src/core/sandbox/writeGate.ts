@@ -1,7 +1,5 @@
 import { spawn } from 'node:child_process';
-import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { storeIn } from '../paths/userStores';
+import { sandboxProgramFile } from './sandboxProgramFile';
 
 /**
  * The write gate: a static Linux program of a few hundred bytes, run inside bubblewrap as
@@ -58,16 +56,7 @@ export function writeGateProgram(arch: NodeJS.Architecture = process.arch): Buff
 export async function writeGateFile(home: string): Promise<string | undefined> {
   const program = writeGateProgram();
   if (!program) return undefined;
-  const dir = storeIn(home, 'sandbox');
-  const file = join(dir, `write-gate-${process.arch}`);
-  const existing = await readFile(file).catch(() => undefined);
-  if (existing?.equals(program)) return file;
-  await mkdir(dir, { recursive: true, mode: 0o700 });
-  const temp = `${file}.${process.pid}.tmp`;
-  await writeFile(temp, program, { mode: 0o555 });
-  await chmod(temp, 0o555);
-  await rename(temp, file);
-  return file;
+  return sandboxProgramFile(home, `write-gate-${process.arch}`, program, 0o555);
 }
 
 const probes = new Map<string, Promise<string | undefined>>();
