@@ -123,4 +123,36 @@ describe('SecretRedactor', () => {
     assert.equal(await redactor.redactDeep(record), record);
     await assert.rejects(stat(join(home, 'redaction.key')), /ENOENT/);
   });
+
+  it('redacts a secret deep in a record and keeps its nulls, numbers and clean parts as they were', async () => {
+    const secret = sampleSecrets()[0];
+    const redactor = new SecretRedactor(() => loadRedactionKey(home));
+    const clean = { exit: null, ok: true, n: 0, paths: ['src/a.ts'] };
+    assert.equal(await redactor.redactDeep(clean), clean, 'a record with nulls and no secret comes back as it was');
+    const record = { clean, call: { argv: ['deploy', `--token=${secret.text}`], exit: null }, n: 3 };
+    const out = await redactor.redactDeep(record);
+    assert.equal(out.clean, clean, 'the clean part is not copied');
+    assert.deepEqual({ ...out, call: { ...out.call, argv: [] } }, { clean, call: { argv: [], exit: null }, n: 3 });
+    assert.ok(Array.isArray(out.call.argv), 'an array stays an array');
+    assert.equal(out.call.argv[0], 'deploy');
+    assert.match(out.call.argv[1], /^--token=\[REDACTED:[a-z0-9-]+:[0-9a-f]{8}\]$/);
+    assert.ok(record.call.argv[1].includes(secret.text), 'the record passed in is not changed');
+  });
+
+  it('gives a secret found as two touching pieces one marker, so it matches the same secret found whole', async () => {
+    const text = 'key=AAAA1111BBBB2222 end';
+    const first = { start: 4, end: 12, rule: 'token' };
+    const second = { start: 12, end: 20, rule: 'other' };
+    const pieces = await new SecretRedactor(() => loadRedactionKey(home), async () => [{ ...second }, { ...first }]).redactText(text);
+    const whole = await new SecretRedactor(() => loadRedactionKey(home), async () => [{ start: 4, end: 20, rule: 'token' }]).redactText(text);
+    assert.match(pieces, /^key=\[REDACTED:token:[0-9a-f]{8}\] end$/);
+    assert.equal(pieces, whole);
+  });
+
+  it('gives two secrets apart their own markers and keeps the text between them', async () => {
+    const text = 'key=AAAA1111BBBB2222 and key=CCCC3333DDDD4444 end';
+    const findings = [{ start: 4, end: 20, rule: 'token' }, { start: 29, end: 45, rule: 'other' }];
+    const out = await new SecretRedactor(() => loadRedactionKey(home), async () => findings.map((f) => ({ ...f }))).redactText(text);
+    assert.match(out, /^key=\[REDACTED:token:[0-9a-f]{8}\] and key=\[REDACTED:other:[0-9a-f]{8}\] end$/);
+  });
 });

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, realpath, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { removeCreatedFolders, scopeRoots } from '../../../../src/core/sandbox/writableRoots';
+import { describeScopeFolders, removeCreatedFolders, scopeRoots } from '../../../../src/core/sandbox/writableRoots';
 import { removeTree } from '../../../support/removeTree';
 
 /** What a confined command may write: each root as rel (file roots marked), and why any scope entry got none. */
@@ -80,5 +80,46 @@ describe('scopeRoots: the folders a confined command may write', () => {
     assert.equal(planned.skipped.length, 3, planned.skipped.join('\n'));
     assert.deepEqual(planned.created, []);
     assert.deepEqual(await readdir(join(base, 'ws-evil')), [], 'no folder was made in the sibling');
+  });
+
+  it('opens one root for a folder and the folders inside it, whichever the scope names first', async () => {
+    const { roots, planned } = await opened(ws, ['src/auth/session/**', 'src/auth/**', 'src/**']);
+    assert.deepEqual(roots, ['src']);
+    assert.deepEqual(planned.roots[0].globs.sort(), ['src/**', 'src/auth/**', 'src/auth/session/**']);
+    const whole = await opened(ws, ['src/auth/**', '**']);
+    assert.deepEqual(whole.roots, [''], 'a scope of ** opens the workspace itself, and nothing more');
+    assert.equal(whole.planned.roots[0].abs, ws);
+    assert.deepEqual(whole.planned.roots[0].globs.sort(), ['**', 'src/auth/**']);
+  });
+
+  it('opens the folder of a file the scope names that does not exist yet, and an existing folder named alone', async () => {
+    const { roots, planned } = await opened(ws, ['src/auth/new.ts', 'src-gen']);
+    assert.deepEqual(roots, ['src-gen', 'src/auth']);
+    assert.ok(planned.roots.every((root) => !root.file), 'neither is bound as a file');
+    assert.deepEqual(planned.created, [], 'the folders were there, so nothing is made');
+  });
+
+  it('opens the folder before the first wildcard, wherever it is, and makes no folder named after a glob', async () => {
+    const { roots, planned } = await opened(ws, ['src/*/session/*.ts']);
+    assert.deepEqual(roots, ['src']);
+    assert.deepEqual(planned.created, []);
+  });
+
+  it('gives no root to a scope that leads through a file, and says why', async () => {
+    const { roots, planned } = await opened(ws, ['README.md/sub/**']);
+    assert.deepEqual(roots, []);
+    assert.deepEqual(planned.skipped, ['README.md/sub/**: README.md/sub leads out of the workspace or is not a folder']);
+  });
+});
+
+describe('describeScopeFolders: the folders the dialog names before a confined command runs', () => {
+  it('names the folder of each glob, the workspace root for a glob at the top, and a path named alone as it is', () => {
+    assert.equal(describeScopeFolders(['./src/auth/**', '**', 'README.md']), 'src/auth, the workspace root, README.md');
+  });
+
+  it('says when only some files of the folder are in scope, so the person knows the rest is reported, not refused', () => {
+    assert.equal(describeScopeFolders(['src/**/*.test.ts']), 'src (only src/**/*.test.ts is in scope; changes to other files there are reported)');
+    assert.equal(describeScopeFolders(['*.md']), 'the workspace root (only *.md is in scope; changes to other files there are reported)');
+    assert.equal(describeScopeFolders(['src/auth/*']), 'src/auth (only src/auth/* is in scope; changes to other files there are reported)');
   });
 });
