@@ -9,7 +9,8 @@ import { toolError, type ToolError } from '../toolError';
  * `.vscode/tasks.json` run code there. The cost is that a human edits look-alike fixtures by hand.
  */
 // Signers first, so a refusal names the folder of trusted keys: a key written there would make forged records verify.
-const PROTECTED_DIRS = ['.orchestration/signers', '.orchestration', '.git', '.vscode', '.claude', '.cursor', '.github/hooks', '.github/copilot', '.roo', '.clinerules', '.gemini', '.codex', '.opencode'];
+// Antigravity CLI's customization roots (.agents and its three other spellings) hold the hooks.json it runs, and skills.
+const PROTECTED_DIRS = ['.orchestration/signers', '.orchestration', '.git', '.vscode', '.claude', '.cursor', '.github/hooks', '.github/copilot', '.roo', '.clinerules', '.gemini', '.codex', '.opencode', '.qwen', '.agents', '.agent', '_agents', '_agent'];
 // OpenCode's project config can switch plugins off (and .opencode/plugins holds ours).
 const PROTECTED_FILES = ['.mcp.json', '.cursorrules', '.roomodes', 'opencode.json', 'opencode.jsonc'];
 
