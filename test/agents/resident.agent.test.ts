@@ -9,6 +9,7 @@ import { provisionedCopilot, runCopilot } from './copilotDriver';
 import { provisionedGemini, runGemini } from './geminiDriver';
 import { provisionedCline, runCline } from './clineDriver';
 import { provisionedOpencode, runOpencode } from './opencodeDriver';
+import { provisionedQwen, runQwen } from './qwenDriver';
 import { startScriptedAnthropic } from '../support/scriptedAnthropic';
 import { startScriptedGemini, type ScriptStep } from '../support/scriptedGemini';
 import { startScriptedOpenAI } from '../support/scriptedOpenAI';
@@ -25,6 +26,7 @@ describe('agents: one resident governor for every command-hook agent', function 
   let copilot: string;
   let cline: string;
   let opencode: string;
+  let qwen: string;
   let temp: string;
   let ws: string;
   let home: string;
@@ -38,6 +40,7 @@ describe('agents: one resident governor for every command-hook agent', function 
     copilot = provisionedCopilot();
     cline = provisionedCline();
     opencode = provisionedOpencode();
+    qwen = provisionedQwen();
     ensureBuilt();
   });
 
@@ -198,6 +201,24 @@ describe('agents: one resident governor for every command-hook agent', function 
     try {
       const run = await runCopilot({ binary: copilot, cwd: ws, trusted: ws, modelUrl: model.url, home, env });
       assert.equal(model.remaining(), 0, `copilot stopped: ${run.stdout}\n${run.stderr}`);
+    } finally {
+      await model.close();
+    }
+    await assertResidentDecided();
+  });
+
+  it('Qwen Code: the resident decides write_file (in scope lands, out of scope refused)', async () => {
+    install('qwen');
+    const model = await startScriptedOpenAI([
+      { tool: 'write_file', input: { file_path: join(ws, 'src/auth/a.ts'), content: 'export const a = 1;\n' } },
+      { tool: 'write_file', input: { file_path: join(ws, 'src/auth/b.ts'), content: 'export const b = 1;\n' } },
+      { tool: 'write_file', input: { file_path: join(ws, 'src/billing/x.ts'), content: 'x\n' } },
+      { text: 'done' },
+    ]);
+    try {
+      const run = await runQwen({ binary: qwen, cwd: ws, modelUrl: model.url, home, env });
+      assert.equal(model.remaining(), 0, `qwen stopped: ${run.stdout}\n${run.stderr}`);
+      assert.match(JSON.stringify(model.toolResults()), /SCOPE_VIOLATION/u);
     } finally {
       await model.close();
     }
