@@ -153,7 +153,10 @@ describe('e2e: first contact, as a new user tries it (npm start, the printed URL
     const publicKey = parsePublicKey(readFileSync(join(workspace, '.orchestration', 'signers', pubs[0]), 'utf8'));
     assert.ok(typeof publicKey !== 'string', publicKey as string);
     const keyId = keyIdOf(publicKey);
-    assert.ok(governorLogs(join(demo, 'user-data')).some((log) => log.includes(`signing trace records with a new key, ${signer} (${keyId}), kept in VS Code's secret storage`)));
+    // The person's key on this machine, the one the governor CLI signs with too (not one per VS Code profile).
+    const keyFile = join(home, 'keys', 'signer.json');
+    assert.equal((JSON.parse(readFileSync(keyFile, 'utf8')) as { key_id: string }).key_id, keyId);
+    assert.ok(governorLogs(join(demo, 'user-data')).some((log) => log.includes(`signing trace records with a new key, ${signer} (${keyId}), kept in ${keyFile}`)));
 
     // On disk: the approved write's record carries the signature and names its key.
     const lines = readFileSync(join(workspace, '.orchestration', 'agent_trace.jsonl'), 'utf8').trim().split('\n');
@@ -180,7 +183,7 @@ describe('e2e: first contact, as a new user tries it (npm start, the printed URL
     await notice.first().waitFor({ state: 'visible', timeout: 30_000 });
     assert.equal(await notice.count(), 1, 'told once');
     const told = await notice.first().innerText();
-    assert.ok(told.includes(`${signer}, kept in VS Code's secret storage`), told);
+    assert.ok(told.includes(`${signer}, kept in ${keyFile} (for every VS Code profile and the governor CLI on this machine)`), told);
     assert.ok(told.includes(`Commit .orchestration/signers/${signer}.pub`), told);
     await runPaletteCommand(page, 'Notifications: Hide Notifications');
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, lstatSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { chmodSync, closeSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { chmod, mkdir, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errnoOf } from '../ioError';
@@ -52,6 +52,32 @@ export class FileSigningKeyStore implements SigningKeyStore {
     }
     const key = parseSigningKey(parsed);
     return typeof key === 'string' ? { problem: `${this.location}: ${key}; move it away and run \`governor keys init\`` } : { key };
+  }
+
+  /**
+   * Stores `key` unless a key is there already, returning whether it did: another process (a CLI door, another VS
+   * Code profile) that made one first wins the link, and its key is the one used.
+   */
+  createIfAbsent(key: SigningKey): boolean {
+    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    if (process.platform !== 'win32') chmodSync(this.dir, 0o700);
+    const temp = join(this.dir, `.${KEY_FILE}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+    const fd = openSync(temp, 'wx', 0o600);
+    try {
+      writeSync(fd, `${JSON.stringify(key, null, 2)}\n`);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    try {
+      linkSync(temp, this.location);
+      return true;
+    } catch (error) {
+      if (errnoOf(error) === 'EEXIST') return false;
+      throw error;
+    } finally {
+      unlinkSync(temp);
+    }
   }
 
   async replace(key: SigningKey): Promise<void> {

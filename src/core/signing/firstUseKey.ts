@@ -1,5 +1,4 @@
-import { randomBytes } from 'node:crypto';
-import { chmodSync, closeSync, existsSync, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { hostname, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { errnoOf } from '../ioError';
@@ -27,7 +26,7 @@ export function doorSigner(root: string, env: NodeJS.ProcessEnv, announce: (text
       let made = false;
       if (!key && !problem && env.INTENT_GOVERNOR_SIGNING !== 'off') {
         try {
-          made = createIfAbsent(store, dir, generateSigningKey(defaultSignerName(userName(env), hostname())));
+          made = store.createIfAbsent(generateSigningKey(defaultSignerName(userName(env), hostname())));
           ({ key, problem } = store.loadSync());
         } catch {
           key = undefined; // the folder cannot be written: unsigned, as before
@@ -46,29 +45,6 @@ export function doorSigner(root: string, env: NodeJS.ProcessEnv, announce: (text
     }
     return signer ?? undefined;
   };
-}
-
-/** Stores `key` unless a key is there already (another process made one first: link fails, its key is used). */
-function createIfAbsent(store: FileSigningKeyStore, dir: string, key: SigningKey): boolean {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  if (process.platform !== 'win32') chmodSync(dir, 0o700);
-  const temp = join(dir, `.signer.json.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
-  const fd = openSync(temp, 'wx', 0o600);
-  try {
-    writeSync(fd, `${JSON.stringify(key, null, 2)}\n`);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  try {
-    linkSync(temp, store.location);
-    return true;
-  } catch (error) {
-    if (errnoOf(error) === 'EEXIST') return false;
-    throw error;
-  } finally {
-    unlinkSync(temp);
-  }
 }
 
 /**

@@ -4,8 +4,9 @@ import type { SigningKey } from './signingKey';
 export type LoadedSigningKey = { key: SigningKey; problem?: undefined } | { key?: undefined; problem?: string };
 
 /**
- * Port for where a signer keeps its private key: a 0600 file under ~/.intent-governor/keys for the CLI
- * (fileSigningKeyStore.ts), VS Code's SecretStorage for the extension (src/host/trace/secretSigningKeyStore.ts).
+ * Port for where a signer keeps its private key: the person's 0600 file under ~/.intent-governor/keys, for the CLI
+ * and the extension alike (fileSigningKeyStore.ts); a VS Code profile's SecretStorage, where earlier versions kept
+ * the extension's (src/host/trace/secretSigningKeyStore.ts), is only read to take that key over.
  */
 export interface SigningKeyStore {
   /** Where the key lives, for messages. */

@@ -2,12 +2,12 @@ import type * as vscode from 'vscode';
 import { parseSigningKey, type SigningKey } from '../../core/signing/signingKey';
 import type { LoadedSigningKey, SigningKeyStore } from '../../core/signing/signingKeyStore';
 
-/** Where VS Code keeps the extension's signing key: the OS keychain behind SecretStorage, never a file in the workspace. */
+/** Where earlier versions kept a VS Code profile's signing key (SecretStorage); read to take that key over (personalKey.ts). */
 export const SIGNING_KEY_SECRET = 'intentGovernor.signingKey';
 /** A rotated-out key is kept under its id, like the CLI's keys/retired/. */
 const RETIRED_PREFIX = 'intentGovernor.signingKey.retired.';
 
-/** The extension's signing key in SecretStorage (one per VS Code profile, shared by its windows). */
+/** A profile's signing key in SecretStorage, as earlier versions kept one per VS Code profile. */
 export class SecretSigningKeyStore implements SigningKeyStore {
   readonly location = `VS Code's secret storage (${SIGNING_KEY_SECRET})`;
 
