@@ -28,11 +28,12 @@ function commandsIn(value: unknown, found = new Set<string>()): Set<string> {
 
 /** What "blocked" is in each agent's own terms, and the reason it shows; an agent missing here fails the suite. */
 const BLOCKS: Partial<Record<string, (run: SpawnSyncReturns<string>) => string>> = {
-  // Exit 2 with the reason on stderr: Claude Code, VS Code's agent, Gemini CLI (which runs the tool when stderr is empty) and Codex CLI.
+  // Exit 2 with the reason on stderr: Claude Code, VS Code's agent, Gemini CLI and Qwen Code (which run the tool when stderr is empty) and Codex CLI.
   claude: exit2WithReason,
   vscode: exit2WithReason,
   gemini: exit2WithReason,
   codex: exit2WithReason,
+  qwen: exit2WithReason,
   cursor(run) {
     assert.equal(run.status, 2, run.stderr);
     const answer = lastJson(run.stdout);
