@@ -9,10 +9,12 @@ import { toolError, type ToolError } from '../toolError';
  * `.vscode/tasks.json` run code there. The cost is that a human edits look-alike fixtures by hand.
  */
 // Signers first, so a refusal names the folder of trusted keys: a key written there would make forged records verify.
-// Antigravity CLI's customization roots (.agents and its three other spellings) hold the hooks.json it runs, and skills.
-const PROTECTED_DIRS = ['.orchestration/signers', '.orchestration', '.git', '.vscode', '.claude', '.cursor', '.github/hooks', '.github/copilot', '.roo', '.clinerules', '.gemini', '.codex', '.opencode', '.qwen', '.agents', '.agent', '_agents', '_agent'];
-// OpenCode's project config can switch plugins off (and .opencode/plugins holds ours).
-const PROTECTED_FILES = ['.mcp.json', '.cursorrules', '.roomodes', 'opencode.json', 'opencode.jsonc'];
+// Antigravity CLI's customization roots (.agents and its three other spellings) hold the hooks.json it runs, and
+// skills; Droid (.factory/hooks.json), Kilo Code (.kilo/plugin/, .kilocode/) and Auggie (.augment/settings.json) run
+// hooks or plugins from theirs, governed or not, so no governed agent may plant one for them.
+const PROTECTED_DIRS = ['.orchestration/signers', '.orchestration', '.git', '.vscode', '.claude', '.cursor', '.github/hooks', '.github/copilot', '.roo', '.clinerules', '.gemini', '.codex', '.opencode', '.qwen', '.agents', '.agent', '_agents', '_agent', '.factory', '.kilo', '.kilocode', '.augment'];
+// OpenCode's and Kilo Code's project configs can switch plugins off or add them (and .opencode/plugins holds ours).
+const PROTECTED_FILES = ['.mcp.json', '.cursorrules', '.roomodes', 'opencode.json', 'opencode.jsonc', 'kilo.json', 'kilo.jsonc'];
 
 export const PROTECTED_PATTERNS: readonly string[] = [
   ...PROTECTED_DIRS.flatMap((dir) => [`**/${dir}`, `**/${dir}/**`]),

@@ -27,6 +27,15 @@ describe('protectedPatternFor', () => {
     ['.mcp.json', 'MCP server config'],
     ['.cursorrules', 'Cursor rules file'],
     ['.roomodes', 'Roo modes'],
+    ['.agents/hooks.json', "Antigravity CLI's project hooks"],
+    ['.agent/hooks.json', "Antigravity CLI's project hooks, second spelling"],
+    ['_agents/hooks.json', "Antigravity CLI's project hooks, third spelling"],
+    ['pkg/_agent/plugins/x/hooks.json', 'a nested Antigravity CLI customization root'],
+    ['.factory/hooks.json', "Droid's project hooks"],
+    ['.kilo/plugin/x.js', 'a Kilo Code plugin'],
+    ['.kilocode/rules/a.md', "Kilo Code's rules"],
+    ['kilo.json', "Kilo Code's project config, which names plugins"],
+    ['.augment/settings.json', "Auggie's project hooks"],
     ['.g\u200cit/config', 'a zero-width joiner HFS+ ignores'],
     ['.vſcode/settings.json', 'a long s that case-folds to s'],
     ['.git./config', 'a trailing dot NTFS trims'],
@@ -48,6 +57,8 @@ describe('protectedPatternFor', () => {
     ['docs/vscode.md', 'a name mentioning vscode'],
     ['src/a.ts', 'ordinary source'],
     ['.github/hooksx/a.json', 'a sibling of hooks'],
+    ['src/agents/runner.ts', 'a folder named agents without the dot'],
+    ['src/kilo.ts', 'a file named after Kilo that is not its config'],
   ];
   for (const [rel, why] of open) {
     it(`leaves ${JSON.stringify(rel)} writable (${why})`, () => {
@@ -63,7 +74,7 @@ describe('protectedPatternFor', () => {
 
   it('names the same pattern as matching every built-in glob in order would, on 20,000 random paths', () => {
     const matchers = PROTECTED_PATTERNS.map((pattern) => new Minimatch(pattern, { dot: true, nocase: true, nonegate: true, nobrace: true, noext: true, nocomment: true, platform: 'linux' }));
-    const names = ['src', 'a.ts', '.git', '.GIT', 'git', '.github', 'hooks', 'copilot', 'workflows', '.orchestration', 'signers', 'x.pub', '.vscode', '.mcp.json', 'opencode.json', '.clinerules', '.roo', 'rules', '.codex', '.gemini', '.opencode', 'plugins', '.cursor', '.cursorrules', '.roomodes', 'opencode.jsonc', '.claude', 'settings.json', 'GIT~1', '.git.', '.mcp.json.bak'];
+    const names = ['src', 'a.ts', '.git', '.GIT', 'git', '.github', 'hooks', 'copilot', 'workflows', '.orchestration', 'signers', 'x.pub', '.vscode', '.mcp.json', 'opencode.json', '.clinerules', '.roo', 'rules', '.codex', '.gemini', '.opencode', 'plugins', '.cursor', '.cursorrules', '.roomodes', 'opencode.jsonc', '.claude', 'settings.json', '.agents', '_agent', 'agents', '.factory', 'kilo.json', 'GIT~1', '.git.', '.mcp.json.bak'];
     let seed = 7;
     const random = (n: number) => {
       seed = (seed * 1103515245 + 12345) % 2147483648;
