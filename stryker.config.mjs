@@ -1,6 +1,6 @@
 // @ts-check
-// Mutation testing of the security core (docs/mutation-testing.md). Run by hand with `npm run test:mutation`; it is
-// not part of `npm test` or CI, which cannot afford its run time.
+// Mutation testing of the security core (CONTRIBUTING.md, "Mutation testing"): `npm run test:mutation` runs it through
+// scripts/mutation.mjs, incrementally against the committed reports/mutation-incremental.json, as CI does.
 import { fileURLToPath } from 'node:url';
 
 /** The modules whose mutants are made: what decides which paths an agent may touch, see and get approved. */
@@ -12,6 +12,12 @@ const MUTATE = [
   'src/core/pipeline/decisionMerge.ts',
   'src/core/guards/approvalGate.ts',
   'src/core/policy/scope.ts',
+  'src/core/policy/optimisticLock.ts',
+  'src/core/guards/staleGuard.ts',
+  'src/core/guards/pathScopeGuard.ts',
+  'src/core/guards/intentGate.ts',
+  'src/core/userHooks/hookVerdictMerge.ts',
+  'src/core/localServer/requestGuard.ts',
 ];
 
 /** Only the unit tests that reach those modules, so a run fits a small machine (grep their imports to add one). */
@@ -26,6 +32,13 @@ const SPEC = [
   'test/unit/core/pipeline/hookEngine.test.ts',
   'test/unit/core/policy/scope.test.ts',
   'test/unit/core/policy/scopeGlob.test.ts',
+  'test/unit/core/policy/optimisticLock.test.ts',
+  'test/unit/core/governorRefusals.test.ts',
+  'test/unit/core/adversarial.test.ts',
+  'test/unit/core/flow/callFlow.test.ts',
+  'test/unit/core/bridge/nativeToolBridge.test.ts',
+  'test/unit/core/userHooks/hookVerdictMerge.test.ts',
+  'test/unit/core/localServer/requestGuard.test.ts',
 ];
 
 const REPORTS = 'reports/mutation';
@@ -48,7 +61,8 @@ export default {
   reporters: ['clear-text', 'progress', 'html', 'json'],
   htmlReporter: { fileName: `${REPORTS}/index.html` },
   jsonReporter: { fileName: `${REPORTS}/mutation.json` },
-  incrementalFile: `${REPORTS}/stryker-incremental.json`,
+  // Committed: CI and a change's run test only the mutants in code or tests that changed since it was written.
+  incrementalFile: 'reports/mutation-incremental.json',
   tempDirName: '.stryker-tmp',
   cleanTempDir: true,
   // The sandbox is a copy of the project: leave out the large ignored folders (VS Code and Node downloads, builds).

@@ -10,8 +10,9 @@ type LockEntry = { engines?: { node?: string } | string[]; dependencies?: Record
 const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, LockEntry> };
 
 /**
- * Mutation testing (npm run test:mutation, docs/mutation-testing.md) is run by hand, never by npm test or CI, and
- * StrykerJS 10 needs Node.js 22.18 (babel 8): the packages only it brings are held to its own floor, not the project's.
+ * Mutation testing (npm run test:mutation, CONTRIBUTING.md) is a contributor's tool that CI runs on the newest Node.js
+ * 22, and StrykerJS 10 needs Node.js 22.18 (babel 8): the packages only it brings are held to its own floor, not the
+ * project's.
  */
 const MUTATION_TOOLS = /^@stryker-mutator\//u;
 const MUTATION_TOOLS_NODE = '22.18.0';
