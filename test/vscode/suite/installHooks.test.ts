@@ -36,7 +36,7 @@ describe('Install Agent Hooks in VS Code', () => {
     for (const file of ['.github/hooks/intent-governor.json', '.claude/settings.local.json', '.cursor/hooks.json']) {
       assert.equal(existsSync(workspaceUri(file).fsPath), false, `${file} is still there`);
     }
-    // Nothing of ours is left: the project entry held only the governor's server, so it goes with it.
-    assert.deepEqual(Object.values(JSON.parse(readFileSync(claudeConfig, 'utf8')).projects), []);
+    // Nothing of ours is left: Claude's config held only the governor's server (the install made it), so it goes.
+    assert.equal(existsSync(claudeConfig), false, `${claudeConfig} is still there`);
   });
 });
