@@ -32,6 +32,24 @@ export function traceRowCells(line: number, record: AgentTraceRecord): string[] 
   ];
 }
 
+/** The narrow view's columns (LINE, TIME, INTENT, AGENT, DECISION): at most 70 characters, so the row fits an editor beside the chat. */
+const NARROW = [[0, 6], [1, 21], [2, 18], [3, 16], [5, 9]] as const;
+const INDENT = ' '.repeat(6);
+
+/**
+ * One record in the editor's trace view: the narrow row, then the model and each file on a line of its own under
+ * it, so no line runs past the edge of an editor half a window wide (the CLI's one-line rows would, files last).
+ */
+export function traceBlockLines(cells: string[]): string[] {
+  const row = NARROW.map(([at, width]) => fit(cells[at] ?? '', width)).join(' ').trimEnd();
+  const files = (cells[6] ?? '').split(' ').filter((file) => file && file !== '-');
+  const model = cells[4] && cells[4] !== '-' ? [`${INDENT}model ${cells[4]}`] : [];
+  return [row, ...model, ...files.map((file) => `${INDENT}${file}`)];
+}
+
+/** The narrow view's header: its row, and what the lines under each record hold. */
+export const TRACE_BLOCK_HEADER = [traceBlockLines(TRACE_TABLE_HEADER)[0], `${INDENT}model, then each file with its changed lines`];
+
 function fit(text: string, width: number): string {
   return text.length > width - 1 ? `${text.slice(0, width - 2)}…` : text.padEnd(width - 1);
 }

@@ -1,21 +1,22 @@
 import { join } from 'node:path';
 import { TRACE_FILE } from '../../core/trace/traceFiles';
 import { queryTrace } from '../../core/trace/traceReader';
-import { formatTraceRow, TRACE_TABLE_HEADER, traceRowCells } from '../../core/trace/traceTable';
+import { TRACE_BLOCK_HEADER, traceBlockLines, traceRowCells } from '../../core/trace/traceTable';
 
 /** Rows kept in the view; a longer trace shows its newest records and says how many were left out. */
 export const MAX_TRACE_VIEW_ROWS = 5000;
 
 /**
- * The trace as the table `governor trace` prints: one row per record with intent, agent, model, decision and
- * each file's changed lines. Streams the file, keeping only the newest rows, so a huge trace stays cheap.
+ * The trace as `governor trace` lists it (intent, agent, model, decision and each file's changed lines), laid out
+ * for an editor beside the chat: a narrow row per record with its model and files below it. Streams the file,
+ * keeping only the newest records, so a huge trace stays cheap.
  */
 export async function traceViewText(root: string): Promise<string> {
-  const rows: string[] = [];
+  const rows: string[][] = [];
   let total = 0;
   for await (const { line, record } of queryTrace(join(root, TRACE_FILE))) {
     total += 1;
-    rows.push(formatTraceRow(traceRowCells(line, record)));
+    rows.push(traceBlockLines(traceRowCells(line, record)));
     // Trimmed in batches so a 100k-record trace does not shift the array once per record.
     if (rows.length >= 2 * MAX_TRACE_VIEW_ROWS) rows.splice(0, rows.length - MAX_TRACE_VIEW_ROWS);
   }
@@ -23,5 +24,5 @@ export async function traceViewText(root: string): Promise<string> {
   const omitted = total - rows.length;
   const title = `Agent Trace: ${TRACE_FILE} (${total} record${total === 1 ? '' : 's'}${omitted ? `, oldest ${omitted} not shown` : ''})`;
   const empty = total === 0 ? ['', 'No records yet: every change an agent makes through Intent Governor adds one.'] : [];
-  return [title, '', formatTraceRow(TRACE_TABLE_HEADER), ...rows, ...empty, ''].join('\n');
+  return [title, '', ...TRACE_BLOCK_HEADER, ...rows.flat(), ...empty, ''].join('\n');
 }

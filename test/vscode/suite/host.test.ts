@@ -139,6 +139,8 @@ describe('Intent Governor in VS Code', () => {
     const document = await vscode.workspace.openTextDocument(uri);
     assert.match(document.getText(), /^Agent Trace: \.orchestration\/agent_trace\.jsonl \(\d+ records?/);
     assert.match(document.getText(), /LINE +TIME +INTENT +AGENT/);
+    const wide = document.getText().split('\n').filter((line) => line.length > 80);
+    assert.deepEqual(wide, [], 'every line fits an editor beside the chat');
 
     const results = await vscode.commands.executeCommand<{ log: string; result: { status: string } }[]>('intentGovernor.verifyTrace');
     assert.deepEqual(results.map((r) => r.log), ['.orchestration/agent_trace.jsonl', '.orchestration/governance_log.jsonl']);
