@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { MemoryBeforeStash } from './core/bridge/beforeStash';
 import { hookRoute } from './core/bridge/hookRoute';
 import { agentHookRoute } from './core/bridge/agentHookRoute';
+import { agentSweepMs } from './core/bridge/sessionAgents';
 import { postsAnsweredEarly } from './core/bridge/earlyPosts';
 import { hookTimingsRecorder } from './core/bridge/hookTimings';
 import { governorHome } from './core/paths/governorHome';
@@ -117,7 +118,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Intent
   // Agents' native changes this window allowed are on disk until their post event; a closed window leaves them for the next governor.
   // Its routes take any caller with the token: posts only for pres answered here, and the human's pick, never a request's intent.
   const bridge = new NativeToolBridge(governor, new MemoryBeforeStash(), { askHuman: true, resident: true, routes: { requestIntents: false } });
-  context.subscriptions.push(bridge.startReconciling());
+  context.subscriptions.push(bridge.startReconciling(), bridge.watchAgents(agentSweepMs(process.env))); // a killed agent's hook session ends within a minute
   shutdown.add('agent changes', () => bridge.close()); // changes whose post the agent never sends: completed before the trace closes
   mcp = await startMcpHost({
     governor,

@@ -5,6 +5,7 @@ import { askExtension, findGoverningServer } from '../core/bridge/extensionClien
 import type { HookDialect, HookEvent, HookReply } from '../core/agents/common/hookDialect';
 import type { BridgeAnswer, BridgeRequest } from '../core/agents/common/nativeCall';
 import { closeHookCall, openHookCall, refuseHookCall } from '../core/agents/hookDoor';
+import { currentProcess } from '../core/io/processIdentity';
 import { governorHome } from '../core/paths/governorHome';
 import { parseCliArgs, usageError } from './cliArgs';
 import type { CliIO } from './cliCommand';
@@ -140,6 +141,7 @@ export async function answerHookPayload(dialect: HookDialect, payload: unknown, 
 }
 
 async function decide(request: BridgeRequest, root: string, options: HookOptions, io: Pick<CliIO, 'cwd' | 'env'>, event: HookEvent, headless: HeadlessDecider): Promise<BridgeAnswer> {
+  request = withCaller(request);
   // No servers folder: no extension has served a workspace for this user (a stat, not a failing listing, on every call).
   const servers = homeStore('servers', io.env);
   const server = options.headless || !existsSync(servers) ? undefined : await findGoverningServer(root, servers);
@@ -151,4 +153,10 @@ async function decide(request: BridgeRequest, root: string, options: HookOptions
     return event.kind === 'tool' && event.phase === 'pre' ? { decision: 'deny', reason } : { decision: 'allow', context: reason };
   }
   return headless(request, root, options.intent ?? (io.env.INTENT_GOVERNOR_INTENT || undefined), io);
+}
+
+/** This process, for a governor that outlives the call to find the agent above it (no start time known: not sent). */
+function withCaller(request: BridgeRequest): BridgeRequest {
+  const { pid, start } = currentProcess();
+  return start > 0 ? { ...request, caller: { pid, start } } : request;
 }

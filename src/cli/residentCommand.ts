@@ -10,6 +10,7 @@ import { hookRoute } from '../core/bridge/hookRoute';
 import { FileBeforeStash, ResidentBeforeStash } from '../core/bridge/beforeStash';
 import { findGoverningServer } from '../core/bridge/extensionClient';
 import { NativeToolBridge } from '../core/bridge/nativeToolBridge';
+import { agentSweepMs } from '../core/bridge/sessionAgents';
 import { removeOwnResidentEndpoint, residentEndpointPid, writeResidentEndpoint } from '../core/bridge/residentEndpoint';
 import { IntentMapKeeper } from '../core/intentMap/intentMapKeeper';
 import { startLocalServer } from '../core/localServer/localServer';
@@ -126,6 +127,7 @@ async function serveResident(root: string, idleMs: number, io: CliIO): Promise<n
   // a call names binds its session as the Node hook's --intent / INTENT_GOVERNOR_INTENT would.
   const bridge = new NativeToolBridge(governor, new ResidentBeforeStash(new FileBeforeStash(join(home, 'bridge'))), { askHuman: false, resident: true, routes: { requestIntents: true } });
   const reconciling = bridge.startReconciling();
+  const watchingAgents = bridge.watchAgents(agentSweepMs(io.env)); // a killed agent's session ends within a minute
   let lastCall = Date.now();
   let stalled: ((what: string) => void) | undefined;
   // Every call, whichever route it came by, keeps the resident from its idle exit.
@@ -225,6 +227,7 @@ async function serveResident(root: string, idleMs: number, io: CliIO): Promise<n
   forced.unref();
   await server.close();
   reconciling.dispose();
+  watchingAgents.dispose();
   await bridge.close(); // changes whose post the agent never sends are completed before the trace closes
   await configChanges;
   await governor.userHooks.drain();

@@ -67,6 +67,12 @@ function headerText(headers: IncomingHttpHeaders, name: string): string | undefi
   return text === undefined ? undefined : Buffer.from(text, 'latin1').toString('utf8');
 }
 
+/** The launcher's `<pid> <start>` (BridgeRequest.caller); undefined when absent or not two positive integers. */
+function callerOf(text: string | undefined): { pid: number; start: number } | undefined {
+  const fields = text === undefined ? undefined : /^([1-9]\d{0,9}) ([1-9]\d{0,15})$/u.exec(text);
+  return fields ? { pid: Number(fields[1]), start: Number(fields[2]) } : undefined;
+}
+
 function forwardedEnv(headers: IncomingHttpHeaders, base: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...base };
   for (const name of FORWARDED_ENV) {
@@ -108,7 +114,8 @@ export function agentHookRoute(options: AgentHookRouteOptions): LocalRoute {
       else if (!options.governs(step.root)) return { status: NOT_MINE_STATUS, body: { error: `This governor does not govern ${step.root}.` } };
       else {
         const intent = options.intentFromEnv ? env.INTENT_GOVERNOR_INTENT || undefined : undefined;
-        const request = intent ? { ...step.request, intent_id: intent } : step.request;
+        const caller = callerOf(headerText(headers, RESIDENT_HEADERS.caller));
+        const request = { ...step.request, ...(intent ? { intent_id: intent } : {}), ...(caller ? { caller } : {}) };
         const session = request.session_id;
         // Made when a wait needs it: a post answered at once has none, and a timer per call is not free.
         let deadline: CallDeadline | undefined;

@@ -11,6 +11,7 @@ import { confinableShell, planConfinedShell } from './confinedShell';
 import { judgeForeignMcpCall } from './foreignMcpCalls';
 import { SelfCompletions, type CompletionMoment } from './selfCompletions';
 import { AnsweredPres } from './answeredPres';
+import { SessionAgents } from './sessionAgents';
 import { postHooked } from '../userHooks/declaredHooks';
 import type { ReconcileOptions, ReconcileSummary } from './nativeReconciler';
 import { matchNames } from '../userHooks/claudeToolNames';
@@ -72,6 +73,9 @@ export class NativeToolBridge {
   private readonly answered: AnsweredPres | undefined;
   /** Posts whose pre was taken already, for an answer given before they are recorded (claimPost). */
   private readonly claimed = new WeakSet<BridgeRequest>();
+  /** A long-lived bridge only: the agent processes behind its hook sessions, to end those whose agent is gone. */
+  private readonly agents: SessionAgents | undefined;
+  private sweeping = false;
 
   constructor(
     private readonly governor: Governor,
@@ -81,6 +85,7 @@ export class NativeToolBridge {
     this.changes = new NativeChanges(governor, stash, { resident: options.resident === true });
     this.completions = options.resident ? new SelfCompletions(governor.services.logger) : undefined;
     this.answered = options.routes ? new AnsweredPres(governor.services.workspace.root) : undefined;
+    this.agents = options.resident ? new SessionAgents() : undefined;
   }
 
   private get root(): string {
@@ -92,6 +97,41 @@ export class NativeToolBridge {
    * resident, the session's changes whose post will not come are completed first where the call may depend on them.
    */
   async handle(original: BridgeRequest, signal?: AbortSignal): Promise<BridgeAnswer> {
+    // First, while the caller still waits: the agent above it is found by walking up from the caller.
+    const ended = this.agents?.begin(original);
+    try {
+      return await this.handleCall(original, signal);
+    } finally {
+      ended?.();
+    }
+  }
+
+  /**
+   * Ends, as its SessionEnd would, each hook session whose agent process is gone (killed, or quit without SessionEnd):
+   * its state freed, its standing approvals revoked, its open changes completed. Sessions whose agent cannot be found
+   * are left to the idle sweep.
+   */
+  async endSessionsOfGoneAgents(): Promise<void> {
+    if (!this.agents || this.sweeping) return;
+    this.sweeping = true;
+    try {
+      for (const end of this.agents.takeGone()) {
+        this.governor.services.logger.info(`session ${end.session_id} ended: its agent process is gone (it sent no SessionEnd)`);
+        await this.handle(end, new AbortController().signal).catch((error: unknown) => this.governor.services.logger.warn(`ending session ${end.session_id} failed: ${error instanceof Error ? error.message : String(error)}`));
+      }
+    } finally {
+      this.sweeping = false;
+    }
+  }
+
+  /** Looks for sessions whose agent is gone every `intervalMs` (30 s: gone within a minute). */
+  watchAgents(intervalMs = 30_000): { dispose(): void } {
+    const timer = setInterval(() => void this.endSessionsOfGoneAgents(), Math.max(50, intervalMs));
+    timer.unref();
+    return { dispose: () => clearInterval(timer) };
+  }
+
+  private async handleCall(original: BridgeRequest, signal?: AbortSignal): Promise<BridgeAnswer> {
     const request = this.options.routes?.requestIntents === false && original.intent_id !== undefined ? { ...original, intent_id: undefined } : original;
     // Before anything else: a post that is refused moves no completion on and binds nothing.
     const refused = request.phase === 'post' && !this.claimed.has(original) ? this.refusedPost(request) : undefined;

@@ -47,8 +47,8 @@ export function localProcessGone(pid: number, start: number): boolean {
   return now?.start !== undefined && now.start !== start;
 }
 
-/** Linux: state (field 3) and start time (field 22) of /proc/<pid>/stat. Undefined elsewhere, or when the process vanished while we looked. */
-function procStat(pid: number): { state: string; start?: number } | undefined {
+/** Linux: name (field 2), state (3), parent (4) and start time (22) of /proc/<pid>/stat. Undefined elsewhere, or when the process vanished while we looked. */
+function procStat(pid: number): { name: string; state: string; ppid: number; start?: number } | undefined {
   if (process.platform !== 'linux') return undefined;
   let stat: string;
   try {
@@ -59,10 +59,36 @@ function procStat(pid: number): { state: string; start?: number } | undefined {
   // Field 2 (the command name) is in parentheses and may hold spaces or ')': count from the last ')'.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   const start = Number(fields[22 - 3]);
-  return { state: fields[0], start: Number.isSafeInteger(start) && start > 0 ? start : undefined };
+  return { name: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')), state: fields[0], ppid: Number(fields[4 - 3]), start: Number.isSafeInteger(start) && start > 0 ? start : undefined };
 }
 
 /** Linux: field 22 of /proc/<pid>/stat (clock ticks since boot). */
 function processStartTime(pid: number): number | undefined {
   return procStat(pid)?.start;
+}
+
+/** A process the hook's caller may be run through rather than by (the shells agents use, and the hook launcher). */
+const RUN_THROUGH = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'ash', 'busybox', 'governor-hook']);
+
+/** How far up an agent may be: a shell inside a shell inside the launcher is three. */
+const MAX_ANCESTORS = 8;
+
+/**
+ * The agent a hook call came from: the first ancestor of `caller` (the hook process, or the launcher's bash) that is
+ * not a shell or the launcher, with its start time so a reused pid is not taken for it. Linux only (/proc); undefined
+ * on any doubt: `caller` is not that process (its start differs, as from another pid namespace), an unreadable
+ * ancestry, or an ancestry that ends at init (the agent already gone). macOS has no /proc, and a `ps` per ancestor
+ * per call is too dear: its sessions keep the idle sweep.
+ */
+export function agentProcessOf(caller: { pid: number; start: number }): { pid: number; start: number } | undefined {
+  const self = procStat(caller.pid);
+  if (!self || self.start === undefined || self.start !== caller.start) return undefined;
+  let pid = self.ppid;
+  for (let depth = 0; depth < MAX_ANCESTORS && Number.isSafeInteger(pid) && pid > 1; depth += 1) {
+    const stat = procStat(pid);
+    if (!stat || stat.start === undefined || stat.state === 'Z' || stat.state === 'X') return undefined;
+    if (!RUN_THROUGH.has(stat.name)) return { pid, start: stat.start };
+    pid = stat.ppid;
+  }
+  return undefined;
 }

@@ -77,6 +77,12 @@ function residentClientText(mode: ClientMode): string {
     if [ "\${BASH_VERSINFO[0]}" -ge 5 ]; then IFS= read -r -N ${READ_LIMIT} ig_in; else ig_in=$(cat); fi
     ig_h=
     ${forwarded}
+    # This shell's pid and start time (field 22 of /proc/$$/stat), builtins only: the governor finds the agent above it
+    # and ends its session once the agent is gone. No /proc (macOS): not sent, and the session keeps the idle sweep.
+    if { IFS= read -r ig_st < /proc/$$/stat; } 2>/dev/null; then
+      ig_st=(\${ig_st##*) })
+      case \${ig_st[19]-} in ''|*[!0-9]*) ;; *) ig_h+="${RESIDENT_HEADERS.caller}: $$ \${ig_st[19]}"$'\\r\\n' ;; esac
+    fi
     printf 'POST ${AGENT_HOOK_PATH} HTTP/1.1\\r\\nHost: 127.0.0.1:%s\\r\\nAuthorization: Bearer %s\\r\\nContent-Type: application/json\\r\\nConnection: close\\r\\nContent-Length: %s\\r\\n${RESIDENT_HEADERS.agent}: %s\\r\\n${RESIDENT_HEADERS.cwd}: %s\\r\\n${RESIDENT_HEADERS.timeoutMs}: %s\\r\\n%s\\r\\n%s' "$ig_port" "$ig_tok" "\${#ig_in}" "$ig_a" "$PWD" "$ig_t" "$ig_h" "$ig_in" >&3 2>/dev/null
     # The first byte waits for the decision, with the timeout; the header lines follow at once, in the same write, so
     # they are read without one (read -t costs three more system calls per byte, and a shell reads a socket bytewise).

@@ -54,6 +54,11 @@ export interface BridgeRequest {
   unmapped?: { tool: string; reason: string; foreign?: ForeignMcpTool };
   /** The agent's event as it sent it, for the user hooks (they read and match the agent's own names). */
   native?: NativeEventFacts;
+  /**
+   * The process that makes the request (the Node hook, or the launcher's bash), with its start time (Linux): a
+   * long-lived governor finds the agent above it, and ends the session once that agent is gone (sessionAgents.ts).
+   */
+  caller?: { pid: number; start: number };
 }
 
 /** An agent's hook event in its own words: what user hooks get as input and match against. */
@@ -117,6 +122,8 @@ export function parseBridgeRequest(value: unknown): { ok: true; value: BridgeReq
   }
   if (v.intent_id !== undefined && typeof v.intent_id !== 'string') return { ok: false, message: 'intent_id must be a string' };
   if (v.unposted !== undefined && v.unposted !== true) return { ok: false, message: 'unposted must be true when given' };
+  const caller = v.caller as Record<string, unknown> | undefined;
+  if (caller !== undefined && (typeof caller !== 'object' || caller === null || !positiveInteger(caller.pid) || !positiveInteger(caller.start))) return { ok: false, message: 'caller must be {pid, start}, positive integers' };
   const native = v.native as Record<string, unknown> | undefined;
   if (native !== undefined && (typeof native !== 'object' || native === null || typeof native.dialect !== 'string' || typeof native.event !== 'string' || typeof native.session_id !== 'string' || typeof native.cwd !== 'string' || typeof native.fields !== 'object' || native.fields === null || (native.tool_name !== undefined && typeof native.tool_name !== 'string') || (native.tool_input !== undefined && (typeof native.tool_input !== 'object' || native.tool_input === null)))) {
     return { ok: false, message: 'native must be {dialect, event, session_id, cwd, fields, tool_name?, tool_input?}' };
@@ -135,6 +142,10 @@ export function parseBridgeRequest(value: unknown): { ok: true; value: BridgeReq
     return { ok: false, message: 'unmapped.foreign.ambiguous must be {separator, others: [{server, tool}]}' };
   }
   return { ok: true, value: v as unknown as BridgeRequest };
+}
+
+function positiveInteger(value: unknown): boolean {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value > 0;
 }
 
 function validEdits(value: unknown): boolean {

@@ -19,6 +19,8 @@ export const RESIDENT_HEADERS = {
   agent: 'x-intent-governor-agent',
   cwd: 'x-intent-governor-cwd',
   timeoutMs: 'x-intent-governor-timeout-ms',
+  /** `<pid> <start>` of the bash that sends the request (Linux): the agent is found above it (BridgeRequest.caller). */
+  caller: 'x-intent-governor-caller',
 } as const;
 
 /** One header per forwarded variable (a repeated header would reach the server joined with commas). */
