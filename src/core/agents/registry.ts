@@ -5,6 +5,7 @@ import type { AgentAdapter } from './common/agentAdapter';
 import type { HookDialect } from './common/hookDialect';
 import { copilotAgent } from './copilot/copilotAgent';
 import { cursorAgent } from './cursor/cursorAgent';
+import { droidAgent } from './droid/droidAgent';
 import { geminiAgent } from './gemini/geminiAgent';
 import { opencodeAgent } from './opencode/opencodeAgent';
 import { qwenAgent } from './qwen/qwenAgent';
@@ -15,7 +16,7 @@ import { vscodeAgent } from './vscode/vscodeAgent';
  * the CLI's agent names, the install targets, labels, hook files and the dialects all derive from it. Adding an
  * agent is one folder under src/core/agents/ and one line here (see CONTRIBUTING, "Adding an agent").
  */
-export const AGENTS = [vscodeAgent, claudeAgent, cursorAgent, geminiAgent, codexAgent, copilotAgent, opencodeAgent, clineAgent, qwenAgent] as const;
+export const AGENTS = [vscodeAgent, claudeAgent, cursorAgent, geminiAgent, codexAgent, copilotAgent, opencodeAgent, clineAgent, qwenAgent, droidAgent] as const;
 
 export type AgentId = (typeof AGENTS)[number]['id'];
 /** The name the installer and `governor hook` take. */

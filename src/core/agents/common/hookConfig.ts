@@ -18,6 +18,8 @@ export interface HookConfigShape {
   file: string;
   /** Cursor and Copilot CLI: a top-level `version: 1`, which alone does not keep the file. */
   versioned?: boolean;
+  /** Factory Droid's hooks.json: the file is the `hooks` object itself, its keys the events. */
+  topLevel?: boolean;
   /** A hook of ours that is not a command (Claude Code's mcp_tool hooks). */
   isOurHook?: (hook: Json) => boolean;
   /** The permissions with our rules for this install (`install` undefined: uninstall, only the user's are left). */
@@ -69,11 +71,12 @@ export function mergeHookConfig(existing: string | undefined, entries: Record<st
   const parsed = parseConfig(existing, shape.file);
   if (!parsed.ok) return parsed;
   const config = parsed.value;
-  const current = typeof config.hooks === 'object' && config.hooks !== null && !Array.isArray(config.hooks) ? (config.hooks as Json) : {};
+  const current = shape.topLevel ? config : typeof config.hooks === 'object' && config.hooks !== null && !Array.isArray(config.hooks) ? (config.hooks as Json) : {};
   const hooks = withoutOurs(current, shape);
   for (const [event, list] of Object.entries(entries)) {
     hooks[event] = [...(Array.isArray(hooks[event]) ? (hooks[event] as unknown[]) : []), ...list];
   }
+  if (shape.topLevel) return { ok: true, text: `${JSON.stringify(hooks, null, 2)}\n` };
   if (shape.versioned) return { ok: true, text: `${JSON.stringify({ version: config.version ?? 1, ...config, hooks }, null, 2)}\n` };
   const permissions = shape.permissions ? shape.permissions(config.permissions, context) : config.permissions;
   const next: Json = { ...config, hooks, ...(permissions ? { permissions } : {}) };
@@ -86,6 +89,10 @@ export function removeHookConfig(existing: string | undefined, shape: HookConfig
   if (existing === undefined) return { ok: true, text: null };
   const parsed = parseConfig(existing, shape.file);
   if (!parsed.ok) return parsed;
+  if (shape.topLevel) {
+    const rest = withoutOurs(parsed.value, shape);
+    return { ok: true, text: Object.keys(rest).length === 0 ? null : `${JSON.stringify(rest, null, 2)}\n` };
+  }
   const config = { ...parsed.value };
   const hooks = typeof config.hooks === 'object' && config.hooks !== null && !Array.isArray(config.hooks) ? withoutOurs(config.hooks as Json, shape) : config.hooks;
   if (hooks !== undefined && typeof hooks === 'object' && hooks !== null && Object.keys(hooks).length === 0) delete config.hooks;

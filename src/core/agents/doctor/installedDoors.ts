@@ -42,7 +42,7 @@ export function handlersOf(list: unknown): Handler[] {
 
 /** Our handlers in a parsed JSON hook file, by event (events without one of ours left out). */
 export function ourJsonHandlers(agent: AgentAdapter, config: unknown): Record<string, Handler[]> {
-  const events = isRecord(config) && isRecord(config.hooks) ? config.hooks : {};
+  const events = !isRecord(config) ? {} : agent.jsonHooks?.shape.topLevel ? config : isRecord(config.hooks) ? config.hooks : {};
   const ours = (h: Json) => isOurCommand(h.command) || agent.jsonHooks?.shape.isOurHook?.(h) === true;
   const found: Record<string, Handler[]> = {};
   for (const [event, list] of Object.entries(events)) {

@@ -42,6 +42,7 @@ const SAMPLES: Record<string, Sample> = {
   copilot: { fixture: 'pre-create-in-scope', eventField: 'hookName', sessionFields: ['sessionId'], ...flat('toolName', 'toolArgs') },
   opencode: { fixture: 'pre-write', eventField: 'event', sessionFields: ['sessionID'], ...flat('tool', 'args') },
   qwen: { fixture: 'pre-write-file-in-scope', eventField: 'hook_event_name', sessionFields: ['session_id'], ...flat('tool_name', 'tool_input') },
+  droid: { fixture: 'pre-create-in-scope', eventField: 'hook_event_name', sessionFields: ['session_id'], ...flat('tool_name', 'tool_input') },
   cline: {
     fixture: 'pre-editor',
     eventField: 'hookName',
