@@ -1,6 +1,9 @@
 import { strict as assert } from 'node:assert';
 import { Minimatch } from 'minimatch';
-import { PROTECTED_PATTERNS, protectedPathError, protectedPatternFor } from '../../../../src/core/paths/protectedPaths';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { managedProtectsPaths, PROTECTED_PATTERNS, protectedPathError, protectedPatternFor } from '../../../../src/core/paths/protectedPaths';
 
 describe('protectedPatternFor', () => {
   const protectedPaths: Array<[string, string]> = [
@@ -41,6 +44,13 @@ describe('protectedPatternFor', () => {
     ['.git./config', 'a trailing dot NTFS trims'],
     ['GIT~1/config', 'the NTFS short name of .git'],
     ['\uff0egit/config', 'a fullwidth dot that NFKC turns into "."'],
+    ['opencode.json', "OpenCode's project config"],
+    ['opencode.jsonc', "OpenCode's project config, with comments"],
+    ['kilo.jsonc', "Kilo Code's project config, with comments"],
+    ['.g\u0131t/config', 'a dotless i that upper-cases to I (NFKC keeps it)'],
+    ['.git../config', 'several trailing dots NTFS trims'],
+    ['.git. ./HEAD', 'trailing dots and spaces mixed'],
+    ['GIT~12/config', 'an 8.3 short name with a two-digit tail'],
   ];
   for (const [rel, why] of protectedPaths) {
     it(`protects ${JSON.stringify(rel)} (${why})`, () => {
@@ -59,6 +69,8 @@ describe('protectedPatternFor', () => {
     ['.github/hooksx/a.json', 'a sibling of hooks'],
     ['src/agents/runner.ts', 'a folder named agents without the dot'],
     ['src/kilo.ts', 'a file named after Kilo that is not its config'],
+    ['xgit~1/config', 'a name that only ends like the short name of .git'],
+    ['git~1x/config', 'a name that only starts like the short name of .git'],
   ];
   for (const [rel, why] of open) {
     it(`leaves ${JSON.stringify(rel)} writable (${why})`, () => {
@@ -114,5 +126,65 @@ describe('protected signers', () => {
       assert.equal(protectedPatternFor(rel), rel.endsWith('signers') ? '**/.orchestration/signers' : '**/.orchestration/signers/**', rel);
     }
     assert.equal(protectedPatternFor('.orchestration/agent_trace.jsonl'), '**/.orchestration/**');
+  });
+});
+
+describe("the administrator's protected paths", () => {
+  const saved = process.env.INTENT_GOVERNOR_MANAGED_FILE;
+  let dir: string;
+  let managed: string;
+  // Each write is a different length, so the re-read on a changed stat sees every edit.
+  const write = (value: unknown) => writeFile(managed, JSON.stringify(value));
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'ig-protected-managed-'));
+    managed = join(dir, 'managed.json');
+    process.env.INTENT_GOVERNOR_MANAGED_FILE = managed;
+  });
+  after(async () => {
+    if (saved === undefined) delete process.env.INTENT_GOVERNOR_MANAGED_FILE;
+    else process.env.INTENT_GOVERNOR_MANAGED_FILE = saved;
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('adds nothing while there is no managed file', () => {
+    assert.equal(protectedPatternFor('secrets/a.txt'), undefined);
+    assert.equal(managedProtectsPaths(), false);
+  });
+
+  it('adds nothing, and says so, when the managed file lists no paths', async () => {
+    await write({ requireSigning: false });
+    assert.equal(protectedPatternFor('secrets/a.txt'), undefined);
+    assert.equal(managedProtectsPaths(), false);
+  });
+
+  it("protects each glob as a .gitignore line: anchored with a '/' at its start or inside, else at any depth, a folder's contents too", async () => {
+    await write({ protectedPaths: ['secrets/', '/infra/prod/**', 'docs/private', ' notes.md ', 'vault//', '//top/x'] });
+    assert.equal(managedProtectsPaths(), true);
+    const named = (glob: string) => `${glob}, from the administrator's managed file ${managed}`;
+    const protectedBy: Array<[string, string]> = [
+      ['secrets', 'secrets/'],
+      ['secrets/a.txt', 'secrets/'],
+      ['sub/deep/secrets/c', 'secrets/'],
+      ['SECRETS/b.txt', 'secrets/'],
+      ['infra/prod/main.tf', '/infra/prod/**'],
+      ['docs/private', 'docs/private'],
+      ['docs/private/plan.md', 'docs/private'],
+      ['notes.md', ' notes.md '],
+      ['a/notes.md', ' notes.md '],
+      ['a/vault/key', 'vault//'],
+      ['top/x', '//top/x'],
+    ];
+    for (const [rel, glob] of protectedBy) assert.equal(protectedPatternFor(rel), named(glob), rel);
+    for (const rel of ['sub/infra/prod/x', 'a/docs/private', 'a/top/x', 'src/secrets.ts', 'docs/privateer', 'infra/staging/main.tf']) {
+      assert.equal(protectedPatternFor(rel), undefined, rel);
+    }
+    assert.equal(protectedPatternFor('.git/config'), '**/.git/**', 'the built-in patterns come first');
+  });
+
+  it('protects every path while the managed file cannot be used, naming the file and the problem', async () => {
+    await writeFile(managed, '{ not json at all');
+    const pattern = protectedPatternFor('src/a.ts');
+    assert.match(pattern ?? '', new RegExp(`^every path, while the administrator's managed file ${managed.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&')} cannot be used: the file is not valid JSON`));
+    assert.equal(managedProtectsPaths(), true);
   });
 });
