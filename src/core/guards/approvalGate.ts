@@ -18,6 +18,7 @@ export const approvalGate: PreHook = {
   guard: true,
   async run({ facts }) {
     const { definition, services, call } = facts;
+    // Stryker disable next-line ConditionalExpression: a call that changes nothing never asks (needsPerson), whatever its intent's mode; this only spares loading it
     const intent = definition.mutation === 'none' ? undefined : await facts.boundIntent();
     const intentId = intent?.ok ? intent.value.id : undefined;
     if (definition.mutation === 'scope') {
@@ -50,6 +51,7 @@ export const approvalGate: PreHook = {
     const changeClass = await facts.proposedChangeClass();
     // An untrusted workspace asks for everything, every time.
     const sessionWide = isChange && services.policy.trusted && intent?.ok === true && matchScope(rel, intent.value.owned_scope, { caseInsensitive: services.caseInsensitive }) !== undefined;
+    // Stryker disable next-line OptionalChaining: sessionWide is true only when intent?.ok is, so intent is defined here
     const standing = sessionWide && intent?.ok ? services.standingApprovals.findCurrent(call.session_id, intent.value) : undefined;
     return {
       decision: {

@@ -5,6 +5,7 @@ import type { ToolCall } from './toolCall';
 const RISK_ORDER: Risk[] = ['low', 'medium', 'high'];
 
 function higherRisk(a: Risk, b: Risk): Risk {
+  // Stryker disable next-line EqualityOperator: at equal rank a and b are the same risk, so either answer is the same
   return RISK_ORDER.indexOf(a) >= RISK_ORDER.indexOf(b) ? a : b;
 }
 

@@ -2,6 +2,9 @@ import { strict as assert } from 'node:assert';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ApprovalDecision, ApprovalRequest } from '../../../../src/core/approval/approver';
+import { approvalGate } from '../../../../src/core/guards/approvalGate';
+import { CallFacts } from '../../../../src/core/pipeline/callFacts';
+import { TOOLS } from '../../../../src/core/tools/toolRegistry';
 import { codeOf, createHarness, SAMPLE_INTENTS, type Harness } from '../../../support/governorHarness';
 
 const BOTH_IN_PROGRESS = SAMPLE_INTENTS.replace('status: PLANNED', 'status: IN_PROGRESS');
@@ -214,5 +217,88 @@ describe('approval gate: Approve for this Session', () => {
     assert.equal(codeOf(await h.bound('write_file', { path: 'src/auth/a.ts', content: 'a\n' })), 'ok');
     assert.equal(h.trace.mutations[0].approval, undefined);
     assert.deepEqual(h.governor.services.standingApprovals.list(), []);
+  });
+});
+
+describe('approval gate: what the dialog shows', () => {
+  let h: Harness;
+  afterEach(async () => h?.dispose());
+
+  it('a write names the agent, the file and the mode that asks, with the diff of the new file', async () => {
+    h = await createHarness({ policy: { approval: 'every-change' } });
+    const asked = human(h, 'once');
+    assert.equal(codeOf(await h.bound('write_file', { path: 'src/auth/a.ts', content: 'a\n' })), 'ok');
+    const [request] = asked;
+    assert.equal(request.kind, 'destructive');
+    assert.equal(request.title, 'Allow test-agent to change src/auth/a.ts?');
+    assert.deepEqual(request.files, ['src/auth/a.ts']);
+    assert.deepEqual(request.reasons, ['Approval mode every-change (the default) asks before every write']);
+    assert.equal(request.risk, 'low');
+    assert.equal(request.intent_id, 'auth-refactor');
+    assert.equal(request.diff, ['===================================================================', '--- a/src/auth/a.ts', '+++ b/src/auth/a.ts', '@@ -0,0 +1,1 @@', '+a', ''].join('\n'));
+  });
+
+  it('an edit shows the lines it changes, against the file as it is', async () => {
+    h = await createHarness({ files: { 'src/auth/login.ts': 'one\ntwo\n' }, policy: { approval: 'every-change' } });
+    const asked = human(h, 'once');
+    assert.equal(codeOf(await h.bound('read_file', { path: 'src/auth/login.ts' })), 'ok');
+    assert.equal(codeOf(await h.call('edit_file', { path: 'src/auth/login.ts', edits: [{ search: 'two', replace: 'three' }] })), 'ok');
+    assert.equal(asked[0].title, 'Allow test-agent to change src/auth/login.ts?');
+    assert.deepEqual(asked[0].reasons, ['Approval mode every-change (the default) asks before every edit']);
+    assert.equal(asked[0].diff, ['===================================================================', '--- a/src/auth/login.ts', '+++ b/src/auth/login.ts', '@@ -1,2 +1,2 @@', ' one', '-two', '+three', ''].join('\n'));
+  });
+
+  it('a delete is high risk, says deletes always ask, and diffs the file against /dev/null', async () => {
+    h = await createHarness({ files: { 'src/auth/old.ts': 'x\n' } });
+    const asked = human(h, 'reject');
+    assert.equal(codeOf(await h.bound('read_file', { path: 'src/auth/old.ts' })), 'ok');
+    assert.equal(codeOf(await h.call('delete_file', { path: 'src/auth/old.ts' })), 'HITL_REJECT');
+    const [request] = asked;
+    assert.equal(request.title, 'Allow test-agent to delete src/auth/old.ts?');
+    assert.deepEqual(request.files, ['src/auth/old.ts']);
+    assert.deepEqual(request.reasons, ['Deletes src/auth/old.ts; deletes ask in every approval mode']);
+    assert.equal(request.risk, 'high');
+    assert.equal(request.diff, ['===================================================================', '--- a/src/auth/old.ts', '+++ /dev/null', '@@ -1,1 +0,0 @@', '-x', ''].join('\n'));
+    assert.equal(await readFile(join(h.root, 'src/auth/old.ts'), 'utf8'), 'x\n');
+  });
+
+  it('an untrusted workspace says so as the reason', async () => {
+    h = await createHarness({ policy: { trusted: false, approval: 'destructive-only' } });
+    const asked = human(h, 'once');
+    assert.equal(codeOf(await h.bound('write_file', { path: 'src/auth/a.ts', content: 'a\n' })), 'ok');
+    assert.deepEqual(asked[0].reasons, ['The workspace is not trusted, so every change asks']);
+  });
+
+  it('a scope expansion asks in every approval mode, naming the intent, the globs and the agent’s reason', async () => {
+    h = await createHarness({ policy: { approval: 'destructive-only' } });
+    const asked = human(h, 'reject');
+    const result = await h.bound('request_scope_expansion', { globs: ['src/session/**', 'test/session/**'], reason: 'login needs the session store' });
+    assert.equal(codeOf(result), 'HITL_REJECT');
+    assert.equal(asked.length, 1);
+    const [request] = asked;
+    assert.equal(request.kind, 'scope_expansion');
+    assert.equal(request.title, "Expand the scope of intent 'auth-refactor'?");
+    assert.deepEqual(request.reasons, ['test-agent asks to add src/session/**, test/session/** to the owned scope']);
+    assert.deepEqual(request.globs, ['src/session/**', 'test/session/**']);
+    assert.equal(request.agent_reason, 'login needs the session store');
+    assert.equal(request.intent_id, 'auth-refactor');
+    assert.equal(request.risk, 'medium');
+    assert.equal(request.session_approvable, undefined, 'a scope expansion is never approved for the session');
+    assert.equal(await readFile(join(h.root, '.orchestration/active_intents.yaml'), 'utf8'), SAMPLE_INTENTS, 'the rejected globs were not added');
+  });
+
+  it('on its own, without the scope guard before it, offers no session-wide answer for a path outside the intent’s scope', async () => {
+    h = await createHarness({ policy: { approval: 'every-change' } });
+    h.governor.services.sessions.bindIntent('s1', 'auth-refactor');
+    const ask = async (path: string) => {
+      const call = { tool: 'write_file', input: { path, content: 'x\n' }, session_id: 's1', agent: { name: 'test-agent' }, invocation_id: `gate-${path}` };
+      const result = await approvalGate.run({ call, facts: new CallFacts(call, TOOLS.write_file, h.governor.services), signal: new AbortController().signal });
+      assert.equal(result.decision.kind, 'ask');
+      return result.decision.kind === 'ask' ? result.decision.ask : undefined;
+    };
+    assert.equal((await ask('src/auth/a.ts'))?.session_approvable, true);
+    const outside = await ask('src/billing/x.ts');
+    assert.equal(outside?.session_approvable, undefined);
+    assert.deepEqual(outside?.files, ['src/billing/x.ts']);
   });
 });

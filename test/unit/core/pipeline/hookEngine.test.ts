@@ -69,6 +69,44 @@ describe('hook engine', () => {
     assert.equal(h.approver.requests[0].risk, 'high');
   });
 
+  it('the highest risk wins whichever hook asks first', async () => {
+    h.governor.engine.registerPre({ name: 'asker-a', run: () => ({ decision: { kind: 'ask', ask: { reason: 'reason A', risk: 'high' } } }) });
+    h.governor.engine.registerPre({ name: 'asker-b', run: () => ({ decision: { kind: 'ask', ask: { reason: 'reason B', risk: 'medium' } } }) });
+    h.approver.script(true);
+    assert.equal(codeOf(await h.call('write_file', { path: 'src/auth/new.ts', content: 'x' })), 'ok');
+    assert.equal(h.approver.requests[0].risk, 'high');
+  });
+
+  it('a request from hooks that give no title and no files says which agent runs which tool, and names no file', async () => {
+    h.governor.engine.registerPre({ name: 'asker', run: () => ({ decision: { kind: 'ask', ask: { reason: 'looks risky', risk: 'medium' } } }) });
+    h.approver.script(false);
+    assert.equal(codeOf(await h.call('write_file', { path: 'src/auth/new.ts', content: 'x' })), 'HITL_REJECT');
+    const [request] = h.approver.requests;
+    assert.equal(request.title, 'Allow test-agent to run write_file?');
+    assert.equal(request.tool, 'write_file');
+    assert.deepEqual(request.files, []);
+    assert.deepEqual(request.reasons, ['looks risky']);
+  });
+
+  it('a file that several hooks name is listed once', async () => {
+    h.governor.services.policy.approval = 'every-change';
+    h.governor.engine.registerPre({ name: 'asker', run: () => ({ decision: { kind: 'ask', ask: { reason: 'touches login', risk: 'medium', files: ['src/auth/new.ts', 'src/auth/login.ts'] } } }) });
+    h.approver.script(true);
+    assert.equal(codeOf(await h.call('write_file', { path: 'src/auth/new.ts', content: 'x' })), 'ok');
+    assert.deepEqual(h.approver.requests[0].files, ['src/auth/new.ts', 'src/auth/login.ts']);
+  });
+
+  it('a later ask that leaves a detail unset keeps the one an earlier hook gave', async () => {
+    h.governor.services.policy.approval = 'every-change';
+    h.governor.engine.registerPre({ name: 'asker', run: () => ({ decision: { kind: 'ask', ask: { reason: 'looks risky', risk: 'medium', title: undefined, intent_id: undefined } } }) });
+    h.approver.script(true);
+    assert.equal(codeOf(await h.call('write_file', { path: 'src/auth/new.ts', content: 'x' })), 'ok');
+    const [request] = h.approver.requests;
+    assert.equal(request.title, 'Allow test-agent to change src/auth/new.ts?', 'the approval gate’s title');
+    assert.equal(request.intent_id, 'auth-refactor');
+    assert.equal(request.reasons.length, 2);
+  });
+
   it('a modify before the guards is checked by them: redirecting a write out of scope is refused', async () => {
     h.governor.engine.registerPre({ name: 'redirector', run: ({ call }) => ({ decision: { kind: 'modify', input: { ...call.input, path: '.git/config' } } }) });
     const result = await h.call('write_file', { path: 'src/auth/new.ts', content: 'x' });

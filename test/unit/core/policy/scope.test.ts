@@ -1,6 +1,14 @@
 import { strict as assert } from 'node:assert';
 import { matchScope, scopeViolationError } from '../../../../src/core/policy/scope';
 
+/** Matches more distinct globs than the matcher cache holds, so the next match compiles its globs afresh. */
+function forgetCompiledGlobs(): void {
+  for (let i = 0; i < 1024; i++) matchScope('x', [`forget${i}/**`], { caseInsensitive: false });
+}
+
+/** Segments of 200 characters and one of `last`, joined: a path of 20 * 201 + last characters. */
+const longPath = (last: number) => [...Array<string>(20).fill('x'.repeat(200)), 'y'.repeat(last)].join('/');
+
 describe('matchScope', () => {
   const cases: Array<{ name: string; rel: string; globs: string[]; caseInsensitive?: boolean; expect: string | undefined }> = [
     { name: 'a file under the scope folder is in scope', rel: 'src/auth/login.ts', globs: ['src/auth/**'], expect: 'src/auth/**' },
@@ -15,6 +23,9 @@ describe('matchScope', () => {
     { name: 'a single star does not cross folders', rel: 'src/deep/a.ts', globs: ['src/*.ts'], expect: undefined },
     { name: 'braces are literal, not alternatives', rel: 'src/a.ts', globs: ['src/{a,b}.ts'], expect: undefined },
     { name: 'a leading ! is literal, not a negation that matches everything else', rel: 'src/a.ts', globs: ['!docs/**'], expect: undefined },
+    { name: 'a leading ! is literal: it covers a folder named !docs', rel: '!docs/a.md', globs: ['!docs/**'], expect: '!docs/**' },
+    { name: 'braces are literal: they cover a file named with them', rel: 'src/{a,b}.ts', globs: ['src/{a,b}.ts'], expect: 'src/{a,b}.ts' },
+    { name: 'extglob characters are literal: they cover a file named with them', rel: 'src/+(a|b).ts', globs: ['src/+(a|b).ts'], expect: 'src/+(a|b).ts' },
     { name: 'extglobs are literal', rel: 'src/a.ts', globs: ['src/+(a|b).ts'], expect: undefined },
     { name: 'a leading # is a literal character, not a comment', rel: '#notes.md', globs: ['#notes.md'], expect: '#notes.md' },
     { name: 'an NFD path matches an NFC glob', rel: 'docs/caf\u0065\u0301.md', globs: ['docs/caf\u00e9.md'], expect: 'docs/caf\u00e9.md' },
@@ -22,9 +33,24 @@ describe('matchScope', () => {
   ];
   for (const c of cases) {
     it(c.name, () => {
-      assert.equal(matchScope(c.rel, c.globs, { caseInsensitive: c.caseInsensitive ?? false }), c.expect);
+      forgetCompiledGlobs();
+      assert.equal(matchScope(c.rel, c.globs, { caseInsensitive: c.caseInsensitive ?? false }), c.expect, 'compiled afresh');
+      assert.equal(matchScope(c.rel, c.globs, { caseInsensitive: c.caseInsensitive ?? false }), c.expect, 'compiled before');
     });
   }
+
+  it('covers a path of exactly 4096 characters, the filesystem’s limit, and no path over it', () => {
+    assert.equal(longPath(76).length, 4096);
+    assert.equal(matchScope(longPath(76), ['**'], { caseInsensitive: false }), '**');
+    assert.equal(matchScope(longPath(77), ['**'], { caseInsensitive: false }), undefined);
+  });
+
+  it('covers no path too long as written, even when its NFC form would fit', () => {
+    const decomposed = Array<string>(18).fill('a\u0308\u0304'.repeat(80)).join('/'); // each ǟ written as a, ¨ and ¯
+    assert.ok(decomposed.length > 4096 && Buffer.byteLength(decomposed.normalize('NFC')) < 4096);
+    assert.equal(matchScope(decomposed.normalize('NFC'), ['**'], { caseInsensitive: false }), '**');
+    assert.equal(matchScope(decomposed, ['**'], { caseInsensitive: false }), undefined);
+  });
 
   it('keeps case-sensitive and case-insensitive answers apart for the same glob', () => {
     assert.equal(matchScope('SRC/a.ts', ['src/**'], { caseInsensitive: true }), 'src/**');
@@ -47,5 +73,11 @@ describe('scopeViolationError', () => {
     assert.match(error.message, /src\/auth\/\*\*, test\/auth\/\*\*/);
     assert.match(error.message, /request_scope_expansion/);
     assert.match(error.message, /another intent/);
+  });
+
+  it('says the intent owns nothing when its scope is empty', () => {
+    const error = scopeViolationError('src/a.ts', 'INT-8', []);
+    assert.match(error.message, /outside the owned scope of intent INT-8 \(\(nothing\)\)\./);
+    assert.deepEqual(error.meta, { path: 'src/a.ts', intent_id: 'INT-8', owned_scope: [] });
   });
 });

@@ -139,6 +139,18 @@ describe('SecretRedactor', () => {
     assert.ok(record.call.argv[1].includes(secret.text), 'the record passed in is not changed');
   });
 
+  it('redacts a record whose optional fields are left undefined, and keeps them undefined', async () => {
+    const secret = sampleSecrets()[0];
+    const redactor = new SecretRedactor(() => loadRedactionKey(home));
+    const record: { approval?: string; argv: (string | undefined)[]; command: string } = { approval: undefined, argv: ['deploy', undefined], command: `deploy ${secret.text}` };
+    const out = await redactor.redactDeep(record);
+    assert.ok('approval' in out && out.approval === undefined);
+    assert.deepEqual(out.argv, ['deploy', undefined]);
+    for (const needle of secret.needles) assert.ok(!out.command.includes(needle), out.command);
+    assert.match(out.command, /^deploy \[REDACTED:[a-z0-9-]+:[0-9a-f]{8}\]$/);
+    assert.equal(await redactor.redactDeep(undefined), undefined);
+  });
+
   it('gives a secret found as two touching pieces one marker, so it matches the same secret found whole', async () => {
     const text = 'key=AAAA1111BBBB2222 end';
     const first = { start: 4, end: 12, rule: 'token' };

@@ -72,6 +72,14 @@ describe('scopeRoots: the folders a confined command may write', () => {
     assert.deepEqual(await readdir(join(base, 'elsewhere')), []);
   });
 
+  it('gives no root to a file the scope names through a symlink out of the workspace, and says why', async () => {
+    await writeFile(join(base, 'elsewhere/notes.txt'), 'outside\n');
+    await symlink(join(base, 'elsewhere'), join(ws, 'src/out'));
+    const { roots, planned } = await opened(ws, ['src/out/notes.txt']);
+    assert.deepEqual(roots, []);
+    assert.deepEqual(planned.skipped, ['src/out/notes.txt: src/out/notes.txt resolves outside the workspace']);
+  });
+
   it('treats a sibling folder whose name starts with the workspace’s (ws-evil beside ws) as outside it', async () => {
     await symlink(join(base, 'ws-evil'), join(ws, 'src/evil'));
     await symlink('../ws-evil', join(ws, 'evil'));
