@@ -24,7 +24,7 @@ export const CORE_LAYERS = [
   ['io', 'git', 'nodeWorkspace.ts', 'localServer', 'managed', 'paths'], // 2 git run as a process (blobs at a ref, attributes); regular-file reads, cross-process locks, process identity, line readers; the workspace over Node's fs; the loopback server and its route table; the administrator's managed settings file; the canonicaliser and protected paths (the managed file's among them)
   ['intents', 'signing', 'redaction', 'telemetry'], // 3 the intents file; signing keys, record signatures, published signers; secrets redacted from what is recorded; the OpenTelemetry export of records
   ['trace'], // 4 Agent Trace records, hash chain, writer, verify with the signature audit, blame
-  ['policy', 'commands', 'sandbox'], // 5 scope (and the trace's scope audit), optimistic and per-path locks; the shell command classifier; the operating-system sandbox commands run in
+  ['policy', 'commands', 'sandbox', 'watch'], // 5 scope (and the trace's scope audit), optimistic and per-path locks; the shell command classifier; the operating-system sandbox commands run in; ungoverned changes (call windows, the explained-or-not decision)
   ['intentMap', 'sessions'], // 6 the intent map; live sessions, intent bindings, the read ledger
   ['pipeline', 'guards', 'userHooks', 'governorServices.ts'], // 7 the engine and per-call facts; the built-in guards; the user-hook engine; the ports a call runs against
   ['tools'], // 8 governed tool definitions and the registry

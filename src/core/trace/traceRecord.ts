@@ -47,7 +47,7 @@ export type TraceDecision = (typeof TRACE_DECISIONS)[number];
  * accepted discontinuity notes, named by hash in `accepts`, for every clone).
  */
 export interface TraceMetadata {
-  kind: 'mutation' | 'recovery' | 'discontinuity' | 'acceptance';
+  kind: 'mutation' | 'recovery' | 'discontinuity' | 'acceptance' | 'ungoverned';
   intent_id?: string;
   invocation_id?: string;
   session_id?: string;
@@ -157,7 +157,7 @@ export function buildMutationRecord(event: MutationEvent, context: RecordContext
     ...envelope(event.timestamp, context),
     files,
     metadata: dropUndefined({
-      kind: 'mutation' as const,
+      kind: event.ungovernedNote ? ('ungoverned' as const) : ('mutation' as const),
       intent_id: event.intent_id,
       intent_scope: event.intent_scope,
       invocation_id: event.invocation_id,
@@ -165,7 +165,7 @@ export function buildMutationRecord(event: MutationEvent, context: RecordContext
       agent: event.agent.name,
       model_id: event.agent.model_id,
       tool_name: event.tool,
-      decision: event.decision,
+      decision: event.ungovernedNote ? undefined : event.decision,
       approver: event.approver,
       approval: event.approval,
       operation: event.mutation_class,
@@ -174,6 +174,7 @@ export function buildMutationRecord(event: MutationEvent, context: RecordContext
       mutation_class_reason: event.change_class?.reason,
       files: fileMeta.map(dropUndefined),
       reconciled: event.reconciled,
+      ungoverned: event.ungovernedNote,
     }),
   };
 }

@@ -42,6 +42,8 @@ export interface MutationEvent {
   approval?: TraceApproval;
   /** An agent's native change recorded without its post event, and why (`metadata.reconciled`). */
   reconciled?: string;
+  /** A change no governed call explains, seen while `call` was open: `metadata.kind` 'ungoverned' (src/core/watch). */
+  ungovernedNote?: Record<string, unknown>;
 }
 
 /** A standing approval as the trace names it. */
@@ -74,7 +76,7 @@ export interface GovernanceEvent {
    */
   decision: 'deny' | 'reject' | 'error' | 'void' | 'ask' | 'allow';
   /** A refusal's code, or MCP_TOOL_BY_POLICY for a call the governor let run without seeing what it changes. */
-  code: ErrorCode | 'MCP_TOOL_BY_POLICY';
+  code: ErrorCode | 'MCP_TOOL_BY_POLICY' | 'UNGOVERNED_ACCEPTED';
   message: string;
   paths: string[];
   approver?: string;

@@ -1,0 +1,87 @@
+import type { AgentInfo } from '../trace/traceSink';
+
+/** A governed agent's tool call between its pre and its post: while one is open the workspace is watched. */
+export interface WatchedCall {
+  /** The native invocation's key (tool_use_id, else a hash of the input): the same at its pre and its post. */
+  key: string;
+  session_id: string;
+  agent: AgentInfo;
+  /** The agent's own tool name (`Task`, `Bash`, `Write`). */
+  tool: string;
+  /** Workspace-relative paths the call itself changes: its own post records those. */
+  targets: readonly string[];
+}
+
+interface Window {
+  call: WatchedCall;
+  opened: number;
+  closed?: number;
+}
+
+const id = (session: string, key: string) => `${session}\u0000${key}`;
+
+/**
+ * Which calls are open, and were open at a moment: a change is seen a little after it was made (the file event, a
+ * settle delay), so a call closed up to `graceMs` before still explains its own targets and takes the attribution.
+ */
+export class CallWindows {
+  private readonly open = new Map<string, Window>();
+  private closed: Window[] = [];
+
+  constructor(private readonly graceMs: number) {}
+
+  /** Opens the call's window; true when no other was open (the watcher starts). A second pre of a key is one window. */
+  openCall(call: WatchedCall, now: number): boolean {
+    const first = this.open.size === 0;
+    const key = id(call.session_id, call.key);
+    if (!this.open.has(key)) this.open.set(key, { call, opened: now });
+    return first;
+  }
+
+  /** Closes the call's window; true when none is left open. Unknown keys change nothing. */
+  closeCall(session: string, key: string, now: number): boolean {
+    const window = this.open.get(id(session, key));
+    if (window) {
+      this.open.delete(id(session, key));
+      window.closed = now;
+      this.closed.push(window);
+    }
+    this.prune(now);
+    return this.open.size === 0;
+  }
+
+  /** Ends every window of a session (SessionEnd): its calls will send no post. */
+  closeSession(session: string, now: number): boolean {
+    for (const window of [...this.open.values()]) if (window.call.session_id === session) this.closeCall(session, window.call.key, now);
+    return this.open.size === 0;
+  }
+
+  get anyOpen(): boolean {
+    return this.open.size > 0;
+  }
+
+  openCalls(): WatchedCall[] {
+    return [...this.open.values()].map((w) => w.call);
+  }
+
+  /** The call a change seen at `at` is put down to: the latest opened still open then, else the latest closed within grace. */
+  attribute(at: number): WatchedCall | undefined {
+    const live = this.during(at);
+    live.sort((a, b) => b.opened - a.opened);
+    return live[0]?.call;
+  }
+
+  /** A call open at `at` (or closed within grace of it) whose own targets hold `rel`. */
+  explainedBy(rel: string, at: number): WatchedCall | undefined {
+    return this.during(at).find((w) => w.call.targets.includes(rel))?.call;
+  }
+
+  private during(at: number): Window[] {
+    return [...this.open.values(), ...this.closed].filter((w) => w.opened <= at + this.graceMs && (w.closed === undefined || w.closed + this.graceMs >= at));
+  }
+
+  private prune(now: number): void {
+    // Kept a while longer than grace: a batch is judged up to a settle delay after its events.
+    this.closed = this.closed.filter((w) => (w.closed as number) + 4 * this.graceMs >= now).slice(-256);
+  }
+}
