@@ -13,8 +13,13 @@ import { AGENT_TIMEOUT_S } from '../common/hookConfig';
  */
 const DROID_TIMEOUT_S = AGENT_TIMEOUT_S;
 
-/** Events only the user's hooks (.orchestration/hooks.json, ~/.intent-governor/hooks.json) answer: forwarded so they hold for Droid too. */
-const LIFECYCLE = ['Stop', 'SubagentStop', 'PreCompact', 'Notification'];
+/**
+ * Events only the user's hooks (.orchestration/hooks.json, ~/.intent-governor/hooks.json) answer: forwarded so they
+ * hold for Droid too. Not Stop or SubagentStop: Droid 0.225.2 reads their exit 2 as "keep going" and asks the model
+ * again, so a hook that fails (no launcher on a teammate's clone) would loop the agent without end (seen: 44 Stop
+ * hooks in 15 s).
+ */
+const LIFECYCLE = ['PreCompact', 'Notification'];
 
 /**
  * Every tool (matcher "*": an unknown tool or another MCP server's must reach the governor to be refused) before

@@ -23,9 +23,9 @@ describe('Factory Droid hook config (.factory/hooks.json)', () => {
     const ours = { type: 'command', command: hookCommandFor('droid', CLI), timeout: 120 };
     assert.deepEqual(config.PreToolUse, [mine.PreToolUse[0], { matcher: '*', hooks: [ours] }]);
     assert.deepEqual(config.PostToolUse, [{ matcher: '*', hooks: [ours] }]);
-    const lifecycle = ['SessionStart', 'UserPromptSubmit', 'SessionEnd', 'Stop', 'SubagentStop', 'PreCompact', 'Notification'];
+    const lifecycle = ['SessionStart', 'UserPromptSubmit', 'SessionEnd', 'PreCompact', 'Notification'];
     for (const event of lifecycle) assert.deepEqual(config[event], [{ hooks: [ours] }], event);
-    assert.deepEqual(Object.keys(config).sort(), ['PostToolUse', 'PreToolUse', ...lifecycle].sort());
+    assert.deepEqual(Object.keys(config).sort(), ['PostToolUse', 'PreToolUse', ...lifecycle].sort(), 'not Stop or SubagentStop: their exit 2 loops Droid');
     assert.deepEqual(JSON.parse(text(uninstallHookConfig('droid', once))), mine);
   });
 
@@ -37,7 +37,7 @@ describe('Factory Droid hook config (.factory/hooks.json)', () => {
   it("the doctor finds our entries where Droid reads them (the file's top level)", () => {
     const config = JSON.parse(text(installHookConfig('droid', JSON.stringify(mine), CLI)));
     const found = ourJsonHandlers(agentById('droid'), config);
-    assert.deepEqual(Object.keys(found).sort(), ['Notification', 'PostToolUse', 'PreCompact', 'PreToolUse', 'SessionEnd', 'SessionStart', 'Stop', 'SubagentStop', 'UserPromptSubmit']);
+    assert.deepEqual(Object.keys(found).sort(), ['Notification', 'PostToolUse', 'PreCompact', 'PreToolUse', 'SessionEnd', 'SessionStart', 'UserPromptSubmit']);
     assert.equal(found.PreToolUse[0].matcher, '*');
     assert.deepEqual(ourJsonHandlers(agentById('droid'), { hooks: config }), {}, 'under a hooks key Droid reads nothing');
   });
