@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
-import { promises as fsp, readdirSync } from 'node:fs';
+import { opendirSync, promises as fsp, readdirSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { canonicalizePath, detectCaseInsensitive, type PathPurpose } from '../../../../src/core/paths/canonicalPath';
@@ -309,6 +309,35 @@ describe('detectCaseInsensitive', () => {
     assert.equal(Buffer.byteLength(name), 255);
     await fsp.writeFile(path.join(root, name), '');
     assert.equal(await detectCaseInsensitive(root), true);
+  });
+
+  it('reads at most 64 entries of the root before judging by its name', async () => {
+    // The root's own name has no twin, so past the 64th entry the answer is false. Entries come in the
+    // filesystem's order: place a hard-linked pair of names first seen as the 65th entry, and check the order.
+    const root = path.join(dir, 'bound');
+    await fsp.mkdir(root);
+    for (let i = 0; i < 200; i++) await fsp.writeFile(path.join(root, String(i)), '');
+    // opendir's order, the one the probe reads (readdir's is sorted).
+    const order = () => {
+      const handle = opendirSync(root);
+      const names: string[] = [];
+      for (let entry = handle.readSync(); entry; entry = handle.readSync()) names.push(entry.name);
+      handle.closeSync();
+      return names;
+    };
+    const firstNamed = () => order().findIndex((name) => /[a-z]/iu.test(name));
+    const pairs = ['Ab', 'Cd', 'Ef', 'Gh', 'Jk', 'Mn', 'Pq', 'Rs', 'Tu', 'Vw', 'Xy', 'Za'];
+    for (const name of pairs) {
+      const twin = name.toLowerCase() === name ? name.toUpperCase() : `${name[0]!.toLowerCase()}${name[1]!.toUpperCase()}`;
+      await fsp.writeFile(path.join(root, name), '');
+      await fsp.link(path.join(root, name), path.join(root, twin));
+      if (firstNamed() >= 64) break;
+      await fsp.rm(path.join(root, name));
+      await fsp.rm(path.join(root, twin));
+    }
+    for (const name of order().slice(0, Math.max(0, firstNamed() - 64))) await fsp.rm(path.join(root, name));
+    const index = firstNamed();
+    assert.equal(await detectCaseInsensitive(root), index !== -1 && index < 64, `first name with letters at ${index}`);
   });
 
   it('answers false for a root it cannot probe', async () => {
