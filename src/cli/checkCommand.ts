@@ -22,6 +22,7 @@ import { orchestrationGitProblems } from '../core/trace/orchestrationGitFiles';
 import { resolveCommit } from '../core/trace/baseRecords';
 import { chooseBase, compareLogsWithBase, type ChosenBase } from '../core/trace/branchBase';
 import { describeComparison, signedByAnyOf, signersAddedSince } from './baseCheck';
+import { auditUngoverned, describeUngoverned } from '../core/watch/ungovernedAudit';
 
 const USAGE = `governor check: one pass/fail gate for CI
 
@@ -53,6 +54,9 @@ Checks, and reports every failure:
      added, from the base's last record on: the base passed its own gate (a base that is HEAD itself did not: CI on
      the default branch checks every record). Anything else (a merge that put the base's
      records after the branch's, a signer removed or revoked, records naming the base's middle) checks every record.
+  6. no change on disk is left without a governed call: every ungoverned record (metadata.kind "ungoverned": a
+     file changed while an agent's call was open that no governed call explains, or a window the governor could
+     not watch) is accepted by a person (governor accept RECORD-ID) or reverted (the file back to its before hash).
 Also says when git is not told to merge the logs as append-only (merge=union eol=lf) or a scratch file is committed.
 Exit 0 when everything passes, 1 when anything fails, 2 on bad arguments.
 `;
@@ -169,6 +173,13 @@ export const checkCommand: CliCommand = {
     } else {
       out('skip  scope: needs a valid intents file');
     }
+
+    const ungoverned = await auditUngoverned(root);
+    if (ungoverned.open.length) {
+      out(`FAIL  ungoverned: ${ungoverned.open.length} change(s) on disk no governed call explains (accept each with governor accept RECORD-ID, or revert the file):`);
+      for (const record of ungoverned.open) out(`        ${describeUngoverned(record)}`);
+      failures.push('ungoverned changes');
+    } else if (ungoverned.records.length) out(`ok    ungoverned: ${ungoverned.records.length} ungoverned change(s), each accepted or reverted`);
 
     out(failures.length ? `check failed: ${failures.join(', ')}` : 'check passed');
     return failures.length ? 1 : 0;

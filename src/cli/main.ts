@@ -2,6 +2,7 @@ import type { CliCommand, CliIO } from './cliCommand';
 import { exitAfterOutput, processIO } from './processIO';
 import { blameCommand } from './blameCommand';
 import { checkCommand } from './checkCommand';
+import { acceptCommand } from './acceptCommand';
 import { decideCommand } from './decideCommand';
 import { doctorCommand } from './doctorCommand';
 import { hookCommand } from './hookCommand';
@@ -19,7 +20,7 @@ import { takeDeferredNotice } from '../core/signing/firstUseKey';
 const QUIET_COMMANDS = new Set(['hook', 'resident', 'mcp']);
 
 /** Every subcommand, in the order `governor --help` lists them. */
-const COMMANDS: CliCommand[] = [traceCommand, blameCommand, intentMapCommand, checkCommand, reportCommand, decideCommand, mcpCommand, hookCommand, residentCommand, hooksCommand, doctorCommand, keysCommand];
+const COMMANDS: CliCommand[] = [traceCommand, blameCommand, intentMapCommand, checkCommand, reportCommand, decideCommand, mcpCommand, hookCommand, residentCommand, hooksCommand, doctorCommand, keysCommand, acceptCommand];
 
 function overview(): string {
   const width = Math.max(0, ...COMMANDS.map((c) => c.name.length));

@@ -26,6 +26,7 @@ import { openCliGovernor } from './cliGovernor';
 import { watchEventLoop } from './eventLoopWatchdog';
 import { residentStartMarker } from './residentStarter';
 import { readIntentsAhead, tierResidentCode } from './residentWarmStart';
+import { residentWatch } from './residentWatch';
 import type { CliCommand, CliIO } from './cliCommand';
 import { storeIn } from '../core/paths/userStores';
 
@@ -130,12 +131,18 @@ async function serveResident(root: string, idleMs: number, io: CliIO): Promise<n
   const watchingAgents = bridge.watchAgents(agentSweepMs(io.env)); // a killed agent's session ends within a minute
   let lastCall = Date.now();
   let stalled: ((what: string) => void) | undefined;
+  // From a call's pre to its post the workspace is watched: a change no governed call explains goes on the record.
+  const watch = residentWatch(root, roots, governor, logger, io.env);
   // Every call, whichever route it came by, keeps the resident from its idle exit.
   const judge: NativeToolBridge['handle'] = async (request, signal) => {
     lastCall = Date.now();
+    watch.before(request);
+    let answer: Awaited<ReturnType<NativeToolBridge['handle']>> | undefined;
     try {
-      return await bridge.handle(request, signal);
+      answer = await bridge.handle(request, signal);
+      return answer;
     } finally {
+      watch.after(request, answer);
       lastCall = Date.now();
     }
   };
@@ -146,6 +153,7 @@ async function serveResident(root: string, idleMs: number, io: CliIO): Promise<n
       hookRoute({ handle: judge }),
       agentHookRoute({
         governs,
+        everyTool: true,
         env: io.env,
         intentFromEnv: true,
         answerPostEarly: postsAnsweredEarly(root, home, (request) => bridge.claimPost(request)),
@@ -229,6 +237,7 @@ async function serveResident(root: string, idleMs: number, io: CliIO): Promise<n
   reconciling.dispose();
   watchingAgents.dispose();
   await bridge.close(); // changes whose post the agent never sends are completed before the trace closes
+  await watch.dispose();
   await configChanges;
   await governor.userHooks.drain();
   await intentMap.flush();

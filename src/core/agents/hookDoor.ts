@@ -27,6 +27,8 @@ export interface HookPlace {
   env: NodeJS.ProcessEnv;
   /** `--workspace DIR`: the governed root, instead of the nearest folder above the agent's cwd holding .orchestration/. */
   workspace?: string;
+  /** Read-only tools go to the governor too: a resident watches the workspace from each call's pre to its post. */
+  everyTool?: boolean;
 }
 
 const SILENT: HookReply = { exitCode: 0, stdout: '', stderr: '' };
@@ -74,7 +76,7 @@ function open(dialect: HookDialect, payload: unknown, place: HookPlace): HookSte
       return reply(readsOnly || event.phase === 'post' ? { decision: 'allow' } : ungoverned(cwd));
     }
     // A read-only tool needs no governed check; only the user's hooks may have something to say about it.
-    if (mapping.kind === 'passthrough' && !userHookFilesPresent(root, governorHome(place.env), dialect.agentName, place.env)) return reply({ decision: 'allow' });
+    if (mapping.kind === 'passthrough' && !place.everyTool && !userHookFilesPresent(root, governorHome(place.env), dialect.agentName, place.env)) return reply({ decision: 'allow' });
     if (mapping.kind === 'passthrough') native.passthrough = true;
     if (mapping.kind === 'refused' && event.phase === 'post') return reply({ decision: 'allow' });
     request.phase = event.phase;

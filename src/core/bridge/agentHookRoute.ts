@@ -17,6 +17,8 @@ export interface AgentHookRouteOptions {
   decide(request: BridgeRequest, signal: AbortSignal): Promise<BridgeAnswer>;
   /** Whether this governor governs `root` (the folder the hook's cwd belongs to); if not, the launcher runs the Node hook. */
   governs(root: string): boolean;
+  /** Read-only tools are decided too (not answered at the door): the resident watches each call's window. */
+  everyTool?: boolean;
   /**
    * The environment the door reads (the governor home, the agent's markers); the hook's forwarded variables replace
    * their names in it. Copied once when the route is made: copying `process.env` on every call cost a tenth of a hook's time.
@@ -108,7 +110,7 @@ export function agentHookRoute(options: AgentHookRouteOptions): LocalRoute {
         return { status: 400, body: { error: 'Bad agent hook request: it names a known agent, an absolute cwd and a timeout of at least 100 ms.' } };
       }
       const env = forwardedEnv(headers, baseEnv);
-      const step = openHookCall(dialect, body, { cwd, env });
+      const step = openHookCall(dialect, body, { cwd, env, everyTool: options.everyTool });
       let reply: HookReply;
       if (step.kind === 'reply') reply = step.reply;
       else if (!options.governs(step.root)) return { status: NOT_MINE_STATUS, body: { error: `This governor does not govern ${step.root}.` } };

@@ -5,6 +5,8 @@ export interface WatchedCall {
   /** The native invocation's key (tool_use_id, else a hash of the input): the same at its pre and its post. */
   key: string;
   session_id: string;
+  /** The agent's own id for the call (its tool_use_id), as records and messages name it; default the key. */
+  call_id?: string;
   agent: AgentInfo;
   /** The agent's own tool name (`Task`, `Bash`, `Write`). */
   tool: string;
@@ -21,14 +23,17 @@ interface Window {
 const id = (session: string, key: string) => `${session}\u0000${key}`;
 
 /**
- * Which calls are open, and were open at a moment: a change is seen a little after it was made (the file event, a
- * settle delay), so a call closed up to `graceMs` before still explains its own targets and takes the attribution.
+ * Which calls are open, and were open at a moment: a file event can be read just after the post that follows the
+ * write, so a call closed up to `graceMs` before a change was seen still explains its own targets and takes it.
  */
 export class CallWindows {
   private readonly open = new Map<string, Window>();
   private closed: Window[] = [];
 
-  constructor(private readonly graceMs: number) {}
+  constructor(
+    private readonly graceMs: number,
+    private readonly keepMs = 60_000,
+  ) {}
 
   /** Opens the call's window; true when no other was open (the watcher starts). A second pre of a key is one window. */
   openCall(call: WatchedCall, now: number): boolean {
@@ -77,11 +82,12 @@ export class CallWindows {
   }
 
   private during(at: number): Window[] {
-    return [...this.open.values(), ...this.closed].filter((w) => w.opened <= at + this.graceMs && (w.closed === undefined || w.closed + this.graceMs >= at));
+    // A call opened after a change was seen never owns it; one closed just before may (its last writes' events).
+    return [...this.open.values(), ...this.closed].filter((w) => w.opened <= at && (w.closed === undefined || w.closed + this.graceMs >= at));
   }
 
   private prune(now: number): void {
-    // Kept a while longer than grace: a batch is judged up to a settle delay after its events.
-    this.closed = this.closed.filter((w) => (w.closed as number) + 4 * this.graceMs >= now).slice(-256);
+    // Kept a while: a batch is judged up to a settle delay after its events were seen.
+    this.closed = this.closed.filter((w) => (w.closed as number) + this.keepMs >= now).slice(-256);
   }
 }

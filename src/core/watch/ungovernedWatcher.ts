@@ -30,7 +30,11 @@ export interface UngovernedWatchOptions {
   settleMs: number;
   /** Most distinct paths hashed per batch; the rest are counted in one record. */
   maxPaths?: number;
+  /** How long after its post a call still owns a change (its last write's event read just after the post). */
+  graceMs?: number;
 }
+
+const DEFAULT_GRACE_MS = 25;
 
 /**
  * Watches the workspace while any governed call is open (from its pre to its post), and puts on the record each
@@ -54,7 +58,7 @@ export class UngovernedWatcher {
     private readonly ports: UngovernedPorts,
     private readonly options: UngovernedWatchOptions,
   ) {
-    this.windows = new CallWindows(options.settleMs);
+    this.windows = new CallWindows(options.graceMs ?? DEFAULT_GRACE_MS, 10 * options.settleMs + 1_000);
     this.batch = new EventBatch(options.maxPaths ?? 2_000);
     this.now = ports.now ?? Date.now;
   }
@@ -126,7 +130,7 @@ export class UngovernedWatcher {
     const reason = error instanceof Error ? error.message : String(error);
     this.watching?.close();
     this.watching = undefined;
-    this.ports.logger.error(`ungoverned-change watch: cannot watch ${this.root} during ${call.tool} (${call.key}) of session ${call.session_id}: ${reason}; changes in this window may be unrecorded, and governor check fails until a person accepts it`);
+    this.ports.logger.error(`ungoverned-change watch: cannot watch ${this.root} during ${call.tool} (${call.call_id ?? call.key}) of session ${call.session_id}: ${reason}; changes in this window may be unrecorded, and governor check fails until a person accepts it`);
     if (this.failedFor === reason) return;
     this.failedFor = reason;
     void this.ports.record({ kind: 'unwatched', call, reason, at: this.now() }).catch((e: unknown) => this.ports.logger.error(`ungoverned-change watch: recording that ${this.root} is unwatched failed: ${e instanceof Error ? e.message : String(e)}`));
@@ -159,6 +163,6 @@ export class UngovernedWatcher {
     if (current === 'unreadable') return this.ports.record({ kind: 'unwatched', call: verdict.call, reason: `${rel} changed and cannot be read`, at });
     this.seen.set(rel, { hash: current.hash, from: 'recorded' });
     await this.ports.record({ kind: 'change', call: verdict.call, path: rel, before: known, after: current, at });
-    this.ports.logger.warn(`ungoverned change: ${rel} changed during ${verdict.call.tool} (${verdict.call.key}) of session ${verdict.call.session_id}, and no governed call explains it (recorded; governor check fails until a person accepts or reverts it)`);
+    this.ports.logger.warn(`ungoverned change: ${rel} changed during ${verdict.call.tool} (${verdict.call.call_id ?? verdict.call.key}) of session ${verdict.call.session_id}, and no governed call explains it (recorded; governor check fails until a person accepts or reverts it)`);
   }
 }

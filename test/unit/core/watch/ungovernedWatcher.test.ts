@@ -42,6 +42,9 @@ describe('ungoverned changes: call windows and the explained-or-not decision', (
     assert.equal(windows.closeSession('s2', 7), false);
     assert.equal(windows.attribute(100)?.key, 'toolu_task');
     assert.equal(windows.closeSession('s1', 101), true);
+    // A change seen before a call opened is never that call's.
+    windows.openCall({ ...task, key: 'toolu_late' }, 200);
+    assert.equal(windows.attribute(199), undefined);
   });
 
   it('a burst is its distinct paths, bounded: the rest only counted', () => {
