@@ -59,7 +59,7 @@ describe('Factory Droid dialect', () => {
       assert.equal(pre.toolName, 'Create');
       assert.equal(pre.sessionId, 'ca41249f-d331-4cc5-96fa-89317f64d8b4');
       assert.equal(pre.toolUseId, undefined);
-      assert.equal(pre.fields.permission_mode, 'auto-high');
+      assert.equal(pre.fields?.permission_mode, 'auto-high');
       const post = parsed('post-create', root);
       assert.ok(post.kind === 'tool' && post.phase === 'post');
       const sub = parsed('pre-create-in-subagent', root);
@@ -69,7 +69,7 @@ describe('Factory Droid dialect', () => {
     it('reads SessionStart (the subagent’s too, with calling_session_id), SubagentStop as context events', () => {
       const start = parsed('session-start-subagent', root);
       assert.equal(start.kind, 'context');
-      if (start.kind === 'context') assert.equal(start.fields.calling_session_id, 'ca41249f-d331-4cc5-96fa-89317f64d8b4');
+      if (start.kind === 'context') assert.equal(start.fields?.calling_session_id, 'ca41249f-d331-4cc5-96fa-89317f64d8b4');
       assert.equal(parsed('subagent-stop', root).kind, 'context');
     });
 
@@ -103,7 +103,7 @@ describe('Factory Droid dialect', () => {
     it('Edit is an edit_file of old_str → new_str (change_all: every occurrence); an empty old_str creates the file', () => {
       const path = join(root, 'a.ts');
       assert.deepEqual(governed(droidDialect.mapTool('Edit', { file_path: path, old_str: 'a', new_str: 'b', change_all: true }, place())), [{ tool: 'edit_file', input: { path }, edits: [{ search: 'a', replace: 'b', all: true }] }]);
-      assert.deepEqual(governed(droidDialect.mapTool('Edit', { file_path: path, old_str: 'a', new_str: 'b' }, place()))[0].edits, [{ search: 'a', replace: 'b', all: false }]);
+      assert.deepEqual(governed(droidDialect.mapTool('Edit', { file_path: path, old_str: 'a', new_str: 'b' }, place())), [{ tool: 'edit_file', input: { path }, edits: [{ search: 'a', replace: 'b', all: false }] }]);
       assert.deepEqual(governed(droidDialect.mapTool('Edit', { file_path: path, old_str: '', new_str: 'n' }, place())), [{ tool: 'write_file', input: { path, content: 'n' } }]);
       assert.match(reasonOf(droidDialect.mapTool('Edit', { file_path: path, old_string: 'a', new_string: 'b' }, place())), /old_str and new_str/);
     });
