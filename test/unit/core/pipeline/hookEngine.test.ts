@@ -98,7 +98,8 @@ describe('hook engine', () => {
 
   it('a later ask that leaves a detail unset keeps the one an earlier hook gave', async () => {
     h.governor.services.policy.approval = 'every-change';
-    h.governor.engine.registerPre({ name: 'asker', run: () => ({ decision: { kind: 'ask', ask: { reason: 'looks risky', risk: 'medium', title: undefined, intent_id: undefined } } }) });
+    const later: PreHook = { name: 'asker', run: () => ({ decision: { kind: 'ask', ask: { reason: 'looks risky', risk: 'medium', title: undefined, intent_id: undefined } } }) };
+    h.governor.engine.registerPre(later, { after: 'approval-gate' });
     h.approver.script(true);
     assert.equal(codeOf(await h.call('write_file', { path: 'src/auth/new.ts', content: 'x' })), 'ok');
     const [request] = h.approver.requests;

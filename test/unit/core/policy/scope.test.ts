@@ -26,6 +26,8 @@ describe('matchScope', () => {
     { name: 'a leading ! is literal: it covers a folder named !docs', rel: '!docs/a.md', globs: ['!docs/**'], expect: '!docs/**' },
     { name: 'braces are literal: they cover a file named with them', rel: 'src/{a,b}.ts', globs: ['src/{a,b}.ts'], expect: 'src/{a,b}.ts' },
     { name: 'extglob characters are literal: they cover a file named with them', rel: 'src/+(a|b).ts', globs: ['src/+(a|b).ts'], expect: 'src/+(a|b).ts' },
+    { name: 'a star before parentheses is a plain star: it covers a file ending in (a)', rel: 'src/b(a)', globs: ['src/*(a)'], expect: 'src/*(a)' },
+    { name: 'a star before parentheses is a plain star: it covers no dotfile', rel: 'src/.key(a)', globs: ['src/*(a)'], expect: undefined },
     { name: 'extglobs are literal', rel: 'src/a.ts', globs: ['src/+(a|b).ts'], expect: undefined },
     { name: 'a leading # is a literal character, not a comment', rel: '#notes.md', globs: ['#notes.md'], expect: '#notes.md' },
     { name: 'an NFD path matches an NFC glob', rel: 'docs/caf\u0065\u0301.md', globs: ['docs/caf\u00e9.md'], expect: 'docs/caf\u00e9.md' },
