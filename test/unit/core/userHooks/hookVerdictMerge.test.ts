@@ -43,6 +43,38 @@ describe("mergeVerdicts: several hooks' answers on one event as one", () => {
     assert.deepEqual(result, v({ context: 'one\ntwo', systemMessage: 'shown 1\nshown 2', failures: [{ hook: 'a', message: 'timed out' }, { hook: 'c', message: 'exit 1' }] }));
   });
 
+  it('lets the last changed tool output win, and leaves it out when no hook changed it', () => {
+    assert.deepEqual(merged(['a', v({ updatedToolOutput: 'first' })], ['b', v({})], ['c', v({ updatedToolOutput: { text: 'last' } })]).updatedToolOutput, { text: 'last' });
+    assert.ok(!('updatedToolOutput' in merged(['a', v()], ['b', v({ decision: 'allow' })])));
+    assert.ok(!('updatedInput' in merged(['a', v()])));
+  });
+
+  it('the first stop wins', () => {
+    assert.equal(merged(['a', v({ stop: 'first freeze' })], ['b', v({ stop: 'second freeze' })]).stop, 'first freeze');
+  });
+
+  it("passes one hook's pass-through fields on as they are", () => {
+    const only = { updatedPermissions: [{ rule: 'Bash(ls)' }], watchPaths: ['src'], initialUserMessage: 'hello' };
+    assert.deepEqual(merged(['a', v()], ['b', v({ passThrough: only })]).passThrough, only);
+    assert.ok(!('passThrough' in merged(['a', v()], ['b', v()])));
+  });
+
+  it('merges pass-through fields: permission updates accumulate, watched paths join once, any retry retries, the last message wins', () => {
+    const result = merged(
+      ['a', v({ passThrough: { updatedPermissions: [{ rule: 'one' }], watchPaths: ['src', 'docs'], retry: true, initialUserMessage: 'first' } })],
+      ['b', v({ passThrough: { watchPaths: ['test'] } })],
+      ['c', v({ passThrough: { updatedPermissions: [{ rule: 'two' }], watchPaths: ['docs', 'lib'], retry: false, initialUserMessage: 'last' } })],
+    );
+    assert.deepEqual(result.passThrough, { updatedPermissions: [{ rule: 'one' }, { rule: 'two' }], watchPaths: ['src', 'docs', 'test', 'lib'], retry: true, initialUserMessage: 'last' });
+  });
+
+  it('keeps one side of a pass-through field the other hook did not set', () => {
+    const result = merged(['a', v({ passThrough: { updatedPermissions: [{ rule: 'one' }] } })], ['b', v({ passThrough: { watchPaths: ['src'] } })]);
+    assert.deepEqual(result.passThrough, { updatedPermissions: [{ rule: 'one' }], watchPaths: ['src'] });
+    assert.deepEqual(merged(['a', v({ passThrough: { retry: false } })], ['b', v({ passThrough: { retry: false } })]).passThrough, { retry: false });
+    assert.deepEqual(merged(['a', v({ passThrough: { retry: false } })], ['b', v({ passThrough: { retry: true } })]).passThrough, { retry: true });
+  });
+
   it('stops when any hook stopped', () => {
     assert.equal(merged(['a', v({ decision: 'allow' })], ['b', v({ decision: 'deny', reason: 'freeze', stop: 'freeze' })]).stop, 'freeze');
     assert.equal(merged(['a', v()], ['b', v()]).stop, undefined);
