@@ -131,18 +131,20 @@ async function serveResident(root: string, idleMs: number, io: CliIO): Promise<n
   const watchingAgents = bridge.watchAgents(agentSweepMs(io.env)); // a killed agent's session ends within a minute
   let lastCall = Date.now();
   let stalled: ((what: string) => void) | undefined;
-  // From a call's pre to its post the workspace is watched: a change no governed call explains goes on the record.
-  const watch = residentWatch(root, roots, governor, logger, io.env);
+  // With INTENT_GOVERNOR_WATCH=on, from a call's pre to its post the workspace is watched: a change no governed call
+  // explains goes on the record. Off by default until a shell call's own writes are told apart from others' reliably.
+  const watching = io.env.INTENT_GOVERNOR_WATCH === 'on' || io.env.INTENT_GOVERNOR_WATCH === 'fail';
+  const watch = watching ? residentWatch(root, roots, governor, logger, io.env) : undefined;
   // Every call, whichever route it came by, keeps the resident from its idle exit.
   const judge: NativeToolBridge['handle'] = async (request, signal) => {
     lastCall = Date.now();
-    watch.before(request);
+    watch?.before(request);
     let answer: Awaited<ReturnType<NativeToolBridge['handle']>> | undefined;
     try {
       answer = await bridge.handle(request, signal);
       return answer;
     } finally {
-      watch.after(request, answer);
+      watch?.after(request, answer);
       lastCall = Date.now();
     }
   };
@@ -153,7 +155,7 @@ async function serveResident(root: string, idleMs: number, io: CliIO): Promise<n
       hookRoute({ handle: judge }),
       agentHookRoute({
         governs,
-        everyTool: true,
+        everyTool: watching,
         env: io.env,
         intentFromEnv: true,
         answerPostEarly: postsAnsweredEarly(root, home, (request) => bridge.claimPost(request)),
@@ -237,7 +239,7 @@ async function serveResident(root: string, idleMs: number, io: CliIO): Promise<n
   reconciling.dispose();
   watchingAgents.dispose();
   await bridge.close(); // changes whose post the agent never sends are completed before the trace closes
-  await watch.dispose();
+  await watch?.dispose();
   await configChanges;
   await governor.userHooks.drain();
   await intentMap.flush();

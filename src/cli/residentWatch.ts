@@ -29,7 +29,7 @@ export function residentWatch(root: string, roots: ReadonlySet<string>, governor
   return {
     before(request) {
       // A call whose post will not come is completed by the resident itself: no window would ever close.
-      if (request.phase === 'pre' && !request.unposted) watcher.open(watchedCall(request, relative_));
+      if (request.phase === 'pre' && !request.unposted) watcher.open(watchedCall(request, relative_, shellExplains(request)));
     },
     after(request, answer) {
       if (request.phase === 'pre' && (answer === undefined || answer.decision === 'deny')) watcher.close(request.session_id, request.key);
@@ -41,12 +41,22 @@ export function residentWatch(root: string, roots: ReadonlySet<string>, governor
   };
 }
 
-function watchedCall(request: BridgeRequest, rel: (path: string) => string | undefined): WatchedCall {
+function watchedCall(request: BridgeRequest, rel: (path: string) => string | undefined, explains: ((rel: string) => boolean) | undefined): WatchedCall {
   const targets = request.calls.flatMap((call) => (call.tool === 'write_file' || call.tool === 'edit_file' ? [rel(call.input.path)] : [])).filter((t): t is string => t !== undefined);
   // The door keys a call `<session>:<tool_use_id>`: the record names the agent's own id.
   const prefix = `${request.session_id}:`;
   const callId = request.key.startsWith(prefix) ? request.key.slice(prefix.length) : request.key;
-  return { key: request.key, session_id: request.session_id, call_id: callId, agent: request.agent, tool: request.native?.tool_name ?? request.calls[0]?.tool ?? 'unknown', targets };
+  return { key: request.key, session_id: request.session_id, call_id: callId, agent: request.agent, tool: request.native?.tool_name ?? request.calls[0]?.tool ?? 'unknown', targets, ...(explains ? { explains } : {}) };
+}
+
+/**
+ * A shell call's own writes are on its own record: a confined command can write only in its intent's scope and its
+ * after-snapshot (held until the sandbox's last process ends, background ones included) records each change; a
+ * judged command's post records what it names. So a change while a shell call is open is that call's. The cost: a
+ * subagent's write during a shell call of the same agent is not told apart from the command's.
+ */
+function shellExplains(request: BridgeRequest): ((rel: string) => boolean) | undefined {
+  return request.calls.some((call) => call.tool === 'run_command') ? () => true : undefined;
 }
 
 /** A path as the watcher names it (relative, POSIX), for either spelling of the workspace; undefined outside it. */

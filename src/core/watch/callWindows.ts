@@ -12,6 +12,8 @@ export interface WatchedCall {
   tool: string;
   /** Workspace-relative paths the call itself changes: its own post records those. */
   targets: readonly string[];
+  /** Paths the call may change without naming them, which its own record holds: a shell command's writes. */
+  explains?: (rel: string) => boolean;
 }
 
 interface Window {
@@ -76,9 +78,9 @@ export class CallWindows {
     return live[0]?.call;
   }
 
-  /** A call open at `at` (or closed within grace of it) whose own targets hold `rel`. */
+  /** A call open at `at` (or closed within grace of it) whose own targets hold `rel`, or that explains it. */
   explainedBy(rel: string, at: number): WatchedCall | undefined {
-    return this.during(at).find((w) => w.call.targets.includes(rel))?.call;
+    return this.during(at).find((w) => w.call.targets.includes(rel) || w.call.explains?.(rel) === true)?.call;
   }
 
   private during(at: number): Window[] {

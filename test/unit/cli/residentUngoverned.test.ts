@@ -29,7 +29,7 @@ describe('resident governor: ungoverned changes (a call open, a file changed beh
 
   beforeEach(async () => {
     w = await headlessHookWorkspace({ intent: 'auth-refactor', files: { 'src/auth/login.ts': LOGIN, 'docs/guide.md': '# Guide\n', '.vscode/settings.json': JSON.stringify({ 'intentGovernor.approval': 'destructive-only' }) } });
-    env = { ...process.env, ...w.env, INTENT_GOVERNOR_RESIDENT: 'on', INTENT_GOVERNOR_RESIDENT_IDLE_MS: '30000', INTENT_GOVERNOR_WATCH_SETTLE_MS: '100' };
+    env = { ...process.env, ...w.env, INTENT_GOVERNOR_RESIDENT: 'on', INTENT_GOVERNOR_RESIDENT_IDLE_MS: '30000', INTENT_GOVERNOR_WATCH_SETTLE_MS: '100', INTENT_GOVERNOR_WATCH: 'on' };
     const git = (...args: string[]) => execFileSync('git', args, { cwd: w.h.root, stdio: 'pipe' });
     git('init', '-q', '-b', 'main');
     git('config', 'user.name', 'Ada Reviewer');

@@ -34,6 +34,14 @@ describe('ungoverned changes: call windows and the explained-or-not decision', (
     assert.equal(judgeChange('src/b.ts', 5_000, 'sha256:x', none, windows).kind, 'outside');
   });
 
+  it('a shell call explains its writes in its scope (its own record holds them), not a change outside it', () => {
+    const windows = new CallWindows(100);
+    const bash: WatchedCall = { key: 'toolu_bash', session_id: 's1', agent: { name: 'claude' }, tool: 'Bash', targets: [], explains: (rel) => rel.startsWith('src/auth/') };
+    windows.openCall(bash, 1_000);
+    assert.equal(judgeChange('src/auth/new.ts', 1_020, 'sha256:x', none, windows).kind, 'explained');
+    assert.equal(judgeChange('src/other/new.ts', 1_020, 'sha256:x', none, windows).kind, 'ungoverned');
+  });
+
   it('the latest opened call takes the attribution; a session’s end closes its windows', () => {
     const windows = new CallWindows(10);
     windows.openCall(task, 0);
