@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { contentHash } from '../../../../src/core/contentHash';
 import { createNodeWorkspace } from '../../../../src/core/nodeWorkspace';
-import { checkBasis, replaceIfUnchanged, type ReadBasis } from '../../../../src/core/policy/optimisticLock';
+import { cancelledError, checkBasis, replaceIfUnchanged, staleFileError, type ReadBasis } from '../../../../src/core/policy/optimisticLock';
 import { WriteLocks } from '../../../../src/core/policy/writeLocks';
 import type { WriteAhead } from '../../../../src/core/trace/traceSink';
 import type { ToolError } from '../../../../src/core/toolError';
@@ -307,6 +307,46 @@ describe('optimisticLock', () => {
     await fs.mkdir(path.join(root, 'dir.ts'));
     const error = errorOf(await replace(ws, target('dir.ts'), undefined, bytes('x')));
     assert.deepEqual([error?.code, error?.meta?.errno, error?.meta?.path], ['HOOK_ERROR', 'EISDIR', 'dir.ts']);
+  });
+
+  it('tells the agent what to do in each refusal, naming the file', async () => {
+    assert.equal(
+      checkBasis('a.ts', undefined, bytes('x'))?.message,
+      'a.ts already exists and your call did not say which version it is based on. read_file it first and pass its content_hash as expected_content_hash.',
+    );
+    const deleted = checkBasis('a.ts', readBasis('x'), undefined);
+    assert.equal(deleted?.message, 'a.ts was deleted since you read it; your change was not applied. Do not recreate it blindly: check with the human whether it should still exist, then create it without expected_content_hash.');
+    assert.deepEqual(deleted?.meta, { path: 'a.ts', expected_content_hash: contentHash('x'), current_content_hash: null, reason: 'deleted' });
+    assert.equal(
+      checkBasis('a.ts', readBasis('x\n'), bytes('y\n'))?.message,
+      'a.ts changed since you read it (someone else saved it); your change was not applied. meta.diff shows what changed since your read: read_file it again, redo your change on the current content and pass the new content_hash.',
+    );
+    const unknown = staleFileError('a.ts', { hash: contentHash('x') }, bytes('y'));
+    assert.equal(unknown.message, 'a.ts changed since you read it (someone else saved it); your change was not applied. The content you based your change on is unknown to the governor, so no diff can be shown: read_file it again, redo your change on the current content and pass the new content_hash.');
+    assert.equal(unknown.meta?.diff, '(unknown: the governor did not keep the content you read; read_file again to see the current content)');
+    const cancelled = cancelledError('a.ts');
+    assert.deepEqual([cancelled.code, cancelled.message, cancelled.meta], ['HITL_REJECT', 'The call was cancelled (the agent stopped waiting for it), so a.ts was not changed. Call again if the change is still wanted.', { path: 'a.ts', reason: 'cancelled' }]);
+    const missing = errorOf(await replace(ws, target('nope.ts'), undefined, null));
+    assert.equal(missing?.message, 'nope.ts does not exist, so there is nothing to delete (it may have been deleted since you read it). Use list_files to see what is there.');
+    assert.deepEqual(missing?.meta, { path: 'nope.ts' });
+  });
+
+  it('shows the whole diff since the read when it is small, ending in one newline', () => {
+    const stale = checkBasis('a.ts', readBasis('one\ntwo\n'), bytes('one\nTWO\n'));
+    assert.equal(stale?.meta?.diff, ['===================================================================', '--- a/a.ts (your read)', '+++ b/a.ts (now)', '@@ -1,2 +1,2 @@', ' one', '-two', '+TWO', ''].join('\n'));
+  });
+
+  it('reads a hash with spaces around it as the hash, and refuses one with anything more', () => {
+    const hex = contentHash('x').slice('sha256:'.length);
+    assert.equal(checkBasis('a.ts', { hash: `  ${hex.toUpperCase()}\n` }, bytes('x')), undefined);
+    assert.equal(checkBasis('a.ts', { hash: ` ${contentHash('x').toUpperCase()} ` }, bytes('x')), undefined);
+    assert.equal(checkBasis('a.ts', { hash: `${hex}00` }, bytes('x'))?.code, 'STALE_FILE');
+    assert.equal(checkBasis('a.ts', { hash: `0${hex}` }, bytes('x'))?.code, 'STALE_FILE');
+  });
+
+  it('shows no text diff for a file that is not valid UTF-8 now', () => {
+    const stale = checkBasis('a.bin', readBasis('text\n'), new Uint8Array([0x74, 0xff, 0xfe, 0x0a]));
+    assert.equal(stale?.meta?.diff, '(binary content: no text diff; read_file again)');
   });
 
   it('checkBasis alone tells the same story without writing', () => {
