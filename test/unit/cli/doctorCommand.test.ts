@@ -91,7 +91,7 @@ describe('governor doctor (real hooks, real processes)', function () {
     const agents = byAgent(report);
     assert.deepEqual(
       Object.fromEntries(report.agents.map((a) => [a.agent, a.door])),
-      { vscode: 'command hook', claude: 'resident (mcp_tool)', cursor: 'command hook', gemini: 'command hook', codex: 'command hook', copilot: 'command hook', opencode: 'plugin', cline: 'scripts', qwen: 'command hook' },
+      { vscode: 'command hook', claude: 'resident (mcp_tool)', cursor: 'command hook', gemini: 'command hook', codex: 'command hook', copilot: 'command hook', opencode: 'plugin', cline: 'scripts', qwen: 'command hook', droid: 'command hook' },
     );
     for (const agent of report.agents) assert.match(agent.detail, /^\[NO_ACTIVE_INTENT\]/, agent.agent);
     assert.match(agents.claude.detail, /answered by the resident governor 'intent-governor' of .*\.claude\.json/);
@@ -146,12 +146,12 @@ describe('governor doctor (real hooks, real processes)', function () {
     assert.match(run.stdout, /^VS Code agent: broken$/m);
     assert.match(run.stdout, /^Cursor: enforced$/m);
     assert.match(run.stdout, /^ {2}fix: {5}run `governor hooks install --agent gemini`$/m);
-    assert.match(run.stdout, /5 of 9 installed doors enforce; not enforcing: VS Code agent, Claude Code, Gemini CLI, Cline\./);
+    assert.match(run.stdout, /6 of 10 installed doors enforce; not enforcing: VS Code agent, Claude Code, Gemini CLI, Cline\./);
 
     const agents = byAgent(await doctor(1));
     assert.deepEqual(
       Object.fromEntries(Object.values(agents).map((a) => [a.agent, a.verdict])),
-      { vscode: 'broken', claude: 'broken', cursor: 'enforced', gemini: 'broken', codex: 'enforced', copilot: 'enforced', opencode: 'enforced', cline: 'broken', qwen: 'enforced' },
+      { vscode: 'broken', claude: 'broken', cursor: 'enforced', gemini: 'broken', codex: 'enforced', copilot: 'enforced', opencode: 'enforced', cline: 'broken', qwen: 'enforced', droid: 'enforced' },
     );
     assert.match(agents.vscode.detail, /^the canary write was let through: the hook exited 1 \(.*Cannot find module.*\): VS Code's agent reads any exit but 0 and 2 as a non-blocking error/);
     assert.match(agents.claude.detail, /^the canary write was let through: the hook exited 0 with no decision: Claude Code runs the tool$/);

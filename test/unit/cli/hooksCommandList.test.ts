@@ -128,7 +128,7 @@ describe('governor hooks list', function () {
     assert.deepEqual({ ...claude, events: undefined }, { agent: 'claude', label: 'Claude Code', layer: 'agent door', state: 'installed', door: 'command hook', hookFile: '.claude/settings.local.json', events: undefined, current: true, detail: 'current' });
     assert.ok(claude?.events.includes('PreToolUse'));
     assert.deepEqual(json.doors.find((d) => d.agent === 'cursor')?.state, 'not installed');
-    assert.deepEqual(json.doors.map((d) => d.agent), ['vscode', 'claude', 'cursor', 'gemini', 'codex', 'copilot', 'opencode', 'cline', 'qwen']);
+    assert.deepEqual(json.doors.map((d) => d.agent), ['vscode', 'claude', 'cursor', 'gemini', 'codex', 'copilot', 'opencode', 'cline', 'qwen', 'droid']);
     assert.deepEqual(json.guards.map((g) => `${g.phase} ${g.name}`), ['pre intent-gate', 'pre path-scope-guard', 'pre stale-guard', 'pre command-policy', 'pre signing-guard', 'pre approval-gate', 'post read-ledger', 'post trace-recorder', 'post intent-map']);
     assert.ok(json.guards.every((g) => g.layer === 'built-in' && g.summary.length > 0));
 

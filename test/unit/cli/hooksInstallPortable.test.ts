@@ -34,7 +34,8 @@ type Json = Record<string, unknown>;
 /** Each event's hooks of ours in an agent's JSON config: how many entries, and their commands. */
 function oursPerEvent(config: Json): Map<string, string[]> {
   const per = new Map<string, string[]>();
-  const hooks = (config.hooks ?? {}) as Record<string, unknown[]>;
+  // Droid's hooks file holds the events at its top level; the others under `hooks`.
+  const hooks = (config.hooks ?? config) as Record<string, unknown[]>;
   for (const [event, list] of Object.entries(hooks)) {
     const commands: string[] = [];
     for (const entry of list as Json[]) {
@@ -135,9 +136,13 @@ describe('governor hooks install: committed hook files are portable', function (
     }
     // Old and new side by side (an install by an older version merged into a newer one): uninstall removes both.
     for (const agent of jsonAgents) {
-      const config = JSON.parse(fresh.get(agent.id) ?? '{}') as { hooks: Record<string, unknown[]> };
-      const old = JSON.parse(asOldInstall(fresh.get(agent.id) ?? '')) as { hooks: Record<string, unknown[]> };
-      for (const event of Object.keys(config.hooks)) config.hooks[event] = [...old.hooks[event], ...config.hooks[event]];
+      const config = JSON.parse(fresh.get(agent.id) ?? '{}') as Json;
+      const old = JSON.parse(asOldInstall(fresh.get(agent.id) ?? '')) as Json;
+      // Droid's hooks file holds the events at its top level; the others under `hooks`.
+      const topLevel = agent.jsonHooks?.shape.topLevel === true;
+      const events = (topLevel ? config : config.hooks) as Record<string, unknown[]>;
+      const oldEvents = (topLevel ? old : old.hooks) as Record<string, unknown[]>;
+      for (const event of Object.keys(events)) events[event] = [...oldEvents[event], ...events[event]];
       writeFileSync(join(ws, agent.hookFiles), JSON.stringify(config));
     }
     const removed = await governor(['hooks', 'uninstall', ...everyAgent, '--workspace', ws]);

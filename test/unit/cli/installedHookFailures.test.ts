@@ -34,6 +34,7 @@ const BLOCKS: Partial<Record<string, (run: SpawnSyncReturns<string>) => string>>
   gemini: exit2WithReason,
   codex: exit2WithReason,
   qwen: exit2WithReason,
+  droid: exit2WithReason,
   cursor(run) {
     assert.equal(run.status, 2, run.stderr);
     const answer = lastJson(run.stdout);

@@ -13,7 +13,7 @@ const pre = (toolName: string, toolInput: Record<string, unknown>, eventName = '
 describe("agents' own shells: the confined rewrite in each dialect", () => {
   it('every adapter says how its shell runs, and says sandboxed exactly when its dialect can rewrite a shell command', () => {
     for (const agent of AGENTS) assert.equal(agent.shellConfinement, agent.dialect.confineShell ? 'sandboxed' : 'text policy', agent.id);
-    assert.deepEqual(AGENTS.filter((a) => a.shellConfinement === 'sandboxed').map((a) => a.id), ['claude', 'gemini', 'codex', 'copilot']);
+    assert.deepEqual(AGENTS.filter((a) => a.shellConfinement === 'sandboxed').map((a) => a.id), ['claude', 'gemini', 'codex', 'copilot', 'droid']);
   });
 
   it('Claude Code: Bash keeps its description and timeout with the command replaced; other tools are not rewritten', () => {
