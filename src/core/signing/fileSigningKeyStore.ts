@@ -61,14 +61,7 @@ export class FileSigningKeyStore implements SigningKeyStore {
   createIfAbsent(key: SigningKey): boolean {
     mkdirSync(this.dir, { recursive: true, mode: 0o700 });
     if (process.platform !== 'win32') chmodSync(this.dir, 0o700);
-    const temp = join(this.dir, `.${KEY_FILE}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
-    const fd = openSync(temp, 'wx', 0o600);
-    try {
-      writeSync(fd, `${JSON.stringify(key, null, 2)}\n`);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
+    const temp = this.writeTemp(key);
     try {
       linkSync(temp, this.location);
       return true;
@@ -93,8 +86,12 @@ export class FileSigningKeyStore implements SigningKeyStore {
         if (errnoOf(error) !== 'ENOENT') throw error;
       });
     }
+    await rename(this.writeTemp(key), this.location);
+  }
+
+  /** The key in a new temp file beside its place, 0600 from the first byte ('wx': never through an existing file or link). */
+  private writeTemp(key: SigningKey): string {
     const temp = join(this.dir, `.${KEY_FILE}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
-    // Created 0600 from the first byte ('wx': never through an existing file or link), then renamed into place.
     const fd = openSync(temp, 'wx', 0o600);
     try {
       writeSync(fd, `${JSON.stringify(key, null, 2)}\n`);
@@ -102,7 +99,7 @@ export class FileSigningKeyStore implements SigningKeyStore {
     } finally {
       closeSync(fd);
     }
-    await rename(temp, this.location);
+    return temp;
   }
 }
 
