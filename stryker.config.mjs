@@ -4,7 +4,7 @@
 import { fileURLToPath } from 'node:url';
 
 /** The modules whose mutants are made: what decides which paths an agent may touch, see and get approved. */
-const MUTATE = [
+export const MUTATE = [
   'src/core/paths/protectedPaths.ts',
   'src/core/paths/canonicalPath.ts',
   'src/core/sandbox/writableRoots.ts',
@@ -12,12 +12,12 @@ const MUTATE = [
   'src/core/pipeline/decisionMerge.ts',
   'src/core/guards/approvalGate.ts',
   'src/core/policy/scope.ts',
-  'src/core/policy/optimisticLock.ts',
   'src/core/guards/staleGuard.ts',
-  'src/core/guards/pathScopeGuard.ts',
   'src/core/guards/intentGate.ts',
   'src/core/userHooks/hookVerdictMerge.ts',
   'src/core/localServer/requestGuard.ts',
+  // Measured, not yet at the threshold, so not held yet (CONTRIBUTING, "Mutation testing"): guards/pathScopeGuard.ts,
+  // policy/optimisticLock.ts.
 ];
 
 /** Only the unit tests that reach those modules, so a run fits a small machine (grep their imports to add one). */
