@@ -1,11 +1,9 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { parseClaudeStyle, renderClaudeStyle, renderClaudeStyleFailure } from '../common/claudeStyleProtocol';
+import { claudeStyleMapTool, parseClaudeStyle, renderClaudeStyle, renderClaudeStyleFailure } from '../common/claudeStyleProtocol';
 import { isRecord, mapByTable, missingInput, resolveAgainst, stringField, type HookDialect, type HookEvent, type HookReply, type NativeToolTable } from '../common/hookDialect';
 import type { BridgeAnswer, NativeEdit, ToolMapping } from '../common/nativeCall';
 import { replaceCommandField } from '../common/shellConfinement';
-import { RESIDENT_SERVER_NAME } from './residentHook';
-import { doubleUnderscoreTool } from '../../approval/mcpToolPattern';
 
 /**
  * Claude Code's tools that read nothing we govern and change nothing (https://docs.claude.com/en/docs/claude-code/settings#tools-available-to-claude).
@@ -18,7 +16,7 @@ export const CLAUDE_READ_ONLY_TOOLS: ReadonlySet<string> = new Set([
 ]);
 
 /** The governor's own MCP tools are governed by the server that answers them; no second judgement here. */
-export const OWN_MCP_PREFIX = `mcp__${RESIDENT_SERVER_NAME}__`;
+export { OWN_MCP_PREFIX } from '../common/claudeStyleProtocol';
 
 const invalid = (tool: string, what: string): ToolMapping => missingInput('Claude Code', tool, what);
 
@@ -87,14 +85,7 @@ export const claudeDialect: HookDialect = {
   id: 'claude',
   agentName: 'claude-code',
   parse: parseClaudeStyle,
-  mapTool(toolName, toolInput, place) {
-    if (toolName.startsWith(OWN_MCP_PREFIX)) return { kind: 'passthrough' };
-    if (toolName.startsWith('mcp__')) {
-      const foreign = doubleUnderscoreTool(toolName);
-      return { kind: 'refused', reason: `'${toolName}' is a tool of another MCP server: Intent Governor cannot see what it reads or changes, so it is refused (governance fails closed). Use Claude Code's file and terminal tools or the intent-governor tools.`, ...(foreign ? { foreign } : {}) };
-    }
-    return mapTable(toolName, toolInput, place);
-  },
+  mapTool: claudeStyleMapTool("Claude Code's file and terminal tools", mapTable),
   render,
   renderFailure: renderClaudeStyleFailure,
   // Bash runs a PreToolUse allow's (and an approved ask's) updatedInput (verified with 2.1.330, test/agents/claudeConfinedShell.agent.test.ts).

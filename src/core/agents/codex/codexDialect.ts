@@ -1,10 +1,8 @@
-import { parseClaudeStyle, renderClaudeStyle, renderClaudeStyleFailure } from '../common/claudeStyleProtocol';
+import { claudeStyleMapTool, parseClaudeStyle, renderClaudeStyle, renderClaudeStyleFailure } from '../common/claudeStyleProtocol';
 import { patchCalls } from '../common/patchCalls';
 import { replaceCommandField } from '../common/shellConfinement';
 import { mapByTable, missingInput, resolveAgainst, stringField, type AgentPlace, type HookDialect, type HookEvent, type HookReply, type NativeToolTable } from '../common/hookDialect';
 import type { BridgeAnswer, ToolMapping } from '../common/nativeCall';
-import { RESIDENT_SERVER_NAME } from '../claude/residentHook';
-import { doubleUnderscoreTool } from '../../approval/mcpToolPattern';
 
 /**
  * OpenAI Codex CLI's hooks (https://developers.openai.com/codex/hooks, verified against codex-cli 0.169.0):
@@ -39,8 +37,6 @@ const PASSTHROUGH = new Set([
   // A namespaced tool reaches hooks as its name, or as namespace and name run together.
   ...Object.entries(SUBAGENT_TOOLS).flatMap(([namespace, names]) => names.flatMap((name) => [name, `${namespace}${name}`])),
 ]);
-
-const OWN_MCP_PREFIX = `mcp__${RESIDENT_SERVER_NAME}__`;
 
 const invalid = (tool: string, what: string): ToolMapping => missingInput('Codex', tool, what);
 
@@ -103,14 +99,7 @@ export const codexDialect: HookDialect = {
   id: 'codex',
   agentName: 'codex-cli',
   parse: parseClaudeStyle,
-  mapTool(toolName, toolInput, place) {
-    if (toolName.startsWith(OWN_MCP_PREFIX)) return { kind: 'passthrough' };
-    if (toolName.startsWith('mcp__')) {
-      const foreign = doubleUnderscoreTool(toolName);
-      return { kind: 'refused', reason: `'${toolName}' is a tool of another MCP server: Intent Governor cannot see what it reads or changes, so it is refused (governance fails closed). Use Codex's shell and apply_patch tools or the intent-governor tools.`, ...(foreign ? { foreign } : {}) };
-    }
-    return mapTable(toolName, toolInput, place);
-  },
+  mapTool: claudeStyleMapTool("Codex's shell and apply_patch tools", mapTable),
   render,
   // exec_command (Bash to hooks) runs an allow's updatedInput (verified with 0.169.0, test/agents/codexConfinedShell.agent.test.ts).
   confineShell: replaceCommandField({ Bash: 'command' }),

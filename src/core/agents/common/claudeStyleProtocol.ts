@@ -1,7 +1,9 @@
+import { doubleUnderscoreTool } from '../../approval/mcpToolPattern';
 import { CLAUDE_HOOK_EVENTS } from '../../userHooks/hookEvents';
+import { RESIDENT_SERVER_NAME } from '../../userHooks/ourHookCommand';
 import type { HookDialect, HookEvent, HookReply } from './hookDialect';
 import { isRecord, unknownEvent } from './hookDialect';
-import type { BridgeAnswer } from './nativeCall';
+import type { BridgeAnswer, ToolMapping } from './nativeCall';
 
 /** Fields every event has; the rest of a payload (tool_use_id among it) goes to the user hooks as the event's own fields. */
 const COMMON_FIELDS = new Set(['session_id', 'sessionId', 'cwd', 'hook_event_name', 'hookEventName', 'tool_name', 'tool_input']);
@@ -100,4 +102,23 @@ export function renderClaudeStyle(event: HookEvent, answer: BridgeAnswer): HookR
 
 export function renderClaudeStyleFailure(reason: string): HookReply {
   return { exitCode: 2, stdout: '', stderr: `Intent Governor blocked this call: ${reason}\n` };
+}
+
+/** The governor's own MCP tools as Claude Code's protocol names them (`mcp__<server>__<tool>`). */
+export const OWN_MCP_PREFIX = `mcp__${RESIDENT_SERVER_NAME}__`;
+
+/**
+ * A Claude-shaped agent's tool mapping: the governor's own MCP tools pass (its server judges them), another MCP
+ * server's `mcp__…` tool is refused, naming `useInstead` (the agent's own tools), and every other tool goes to
+ * `mapTable`.
+ */
+export function claudeStyleMapTool(useInstead: string, mapTable: HookDialect['mapTool']): HookDialect['mapTool'] {
+  return (toolName, toolInput, place): ToolMapping => {
+    if (toolName.startsWith(OWN_MCP_PREFIX)) return { kind: 'passthrough' };
+    if (toolName.startsWith('mcp__')) {
+      const foreign = doubleUnderscoreTool(toolName);
+      return { kind: 'refused', reason: `'${toolName}' is a tool of another MCP server: Intent Governor cannot see what it reads or changes, so it is refused (governance fails closed). Use ${useInstead} or the intent-governor tools.`, ...(foreign ? { foreign } : {}) };
+    }
+    return mapTable(toolName, toolInput, place);
+  };
 }

@@ -1,10 +1,8 @@
-import { parseClaudeStyle, renderClaudeStyle, renderClaudeStyleFailure } from '../common/claudeStyleProtocol';
-import { isRecord, mapByTable, missingInput, resolveAgainst, stringField, unknownEvent, type AgentPlace, type HookDialect, type HookEvent, type HookReply, type NativeToolTable } from '../common/hookDialect';
+import { claudeStyleMapTool, parseClaudeStyle, renderClaudeStyle, renderClaudeStyleFailure } from '../common/claudeStyleProtocol';
+import { isRecord, mapByTable, missingInput, resolveAgainst, stringField, unknownEvent, type HookDialect, type HookEvent, type HookReply, type NativeToolTable } from '../common/hookDialect';
 import type { BridgeAnswer, ToolMapping } from '../common/nativeCall';
 import { patchCalls } from '../common/patchCalls';
 import { replaceCommandField } from '../common/shellConfinement';
-import { doubleUnderscoreTool } from '../../approval/mcpToolPattern';
-import { RESIDENT_SERVER_NAME } from '../claude/residentHook';
 
 /**
  * Factory Droid's hooks (`.factory/hooks.json`, Claude Code's shape without the `hooks` wrapper; @factory/cli
@@ -34,9 +32,6 @@ function parse(payload: unknown): ReturnType<HookDialect['parse']> {
 const PASSTHROUGH = new Set([
   'LS', 'Glob', 'Grep', 'TodoWrite', 'Task', 'TaskOutput', 'TaskStop', 'ToolSearch', 'Skill', 'FetchUrl', 'WebSearch', 'ExitSpecMode', 'AskUser',
 ]);
-
-/** Droid names an MCP tool as Claude Code does, `mcp__<server>__<tool>`; the governor's own server judges its tools itself. */
-const OWN_MCP_PREFIX = `mcp__${RESIDENT_SERVER_NAME}__`;
 
 const invalid = (tool: string, what: string): ToolMapping => missingInput('Factory Droid', tool, what);
 
@@ -79,14 +74,7 @@ const TABLE: NativeToolTable = {
 
 const mapTable = mapByTable('Factory Droid', PASSTHROUGH, TABLE);
 
-function mapTool(toolName: string, toolInput: Record<string, unknown>, place: AgentPlace): ToolMapping {
-  if (toolName.startsWith(OWN_MCP_PREFIX)) return { kind: 'passthrough' };
-  if (toolName.startsWith('mcp__')) {
-    const foreign = doubleUnderscoreTool(toolName);
-    return { kind: 'refused', reason: `'${toolName}' is a tool of another MCP server: Intent Governor cannot see what it reads or changes, so it is refused (governance fails closed). Use Factory Droid's file and Execute tools or the intent-governor tools.`, ...(foreign ? { foreign } : {}) };
-  }
-  return mapTable(toolName, toolInput, place);
-}
+const mapTool = claudeStyleMapTool("Factory Droid's file and Execute tools", mapTable);
 
 const ASK_INSTEAD = "Factory Droid hands a hook's \"ask\" to its own permission level, which under --auto runs the call without asking anyone, so it is refused: ask the person to approve it in VS Code (with Intent Governor running there) or to run it themselves.";
 

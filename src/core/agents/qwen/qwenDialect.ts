@@ -1,8 +1,6 @@
-import { parseClaudeStyle, renderClaudeStyle, renderClaudeStyleFailure } from '../common/claudeStyleProtocol';
-import { isRecord, mapByTable, missingInput, resolveAgainst, stringField, unknownEvent, type AgentPlace, type HookDialect, type HookEvent, type HookReply, type NativeToolTable } from '../common/hookDialect';
+import { claudeStyleMapTool, parseClaudeStyle, renderClaudeStyle, renderClaudeStyleFailure } from '../common/claudeStyleProtocol';
+import { isRecord, mapByTable, missingInput, resolveAgainst, stringField, unknownEvent, type HookDialect, type HookEvent, type HookReply, type NativeToolTable } from '../common/hookDialect';
 import type { BridgeAnswer, ToolMapping } from '../common/nativeCall';
-import { doubleUnderscoreTool } from '../../approval/mcpToolPattern';
-import { RESIDENT_SERVER_NAME } from '../claude/residentHook';
 
 /**
  * Qwen Code's hooks (`hooks` in `.qwen/settings.json`; @qwen-code/qwen-code 0.24.4) speak Claude Code's protocol:
@@ -43,9 +41,6 @@ const PASSTHROUGH = new Set([
   'get_goal', 'update_goal', 'propose_goal', 'report_findings', 'ask_user_question', 'enter_plan_mode', 'exit_plan_mode',
   'zoom_image', 'display_image', 'read_mcp_resource', 'structured_output', 'lsp', 'cron_list',
 ]);
-
-/** Qwen Code names an MCP tool as Claude Code does, `mcp__<server>__<tool>`; the governor's own server judges its tools itself. */
-const OWN_MCP_PREFIX = `mcp__${RESIDENT_SERVER_NAME}__`;
 
 const invalid = (tool: string, what: string): ToolMapping => missingInput('Qwen Code', tool, what);
 
@@ -94,14 +89,7 @@ const TABLE: NativeToolTable = {
 
 const mapTable = mapByTable('Qwen Code', PASSTHROUGH, TABLE);
 
-function mapTool(toolName: string, toolInput: Record<string, unknown>, place: AgentPlace): ToolMapping {
-  if (toolName.startsWith(OWN_MCP_PREFIX)) return { kind: 'passthrough' };
-  if (toolName.startsWith('mcp__')) {
-    const foreign = doubleUnderscoreTool(toolName);
-    return { kind: 'refused', reason: `'${toolName}' is a tool of another MCP server: Intent Governor cannot see what it reads or changes, so it is refused (governance fails closed). Use Qwen Code's file and shell tools or the intent-governor tools.`, ...(foreign ? { foreign } : {}) };
-  }
-  return mapTable(toolName, toolInput, place);
-}
+const mapTool = claudeStyleMapTool("Qwen Code's file and shell tools", mapTable);
 
 /**
  * Claude's answers, but a PreToolUse answer that rewrites the call is refused: Qwen Code 0.24.4 runs the model's
