@@ -12,14 +12,19 @@ export function formatTraceRow(cells: string[]): string {
   return cells.map((cell, i) => (i < WIDTHS.length ? fit(cell, WIDTHS[i]) : cell)).join(' ');
 }
 
-/** The cells for one record: line, time, intent, agent, models, decision, and each file with its changed lines. */
-export function traceRowCells(line: number, record: AgentTraceRecord): string[] {
+/** Each file of a record with its changed lines (`src/a.ts:2-3`), or marked deleted. */
+function fileLabels(record: AgentTraceRecord): string[] {
   const meta = record.metadata ?? {};
-  const files = (record.files ?? []).map((file) => {
+  return (record.files ?? []).map((file) => {
     const ranges = file.conversations.flatMap((c) => c.ranges).map((r) => (r.start_line === r.end_line ? `${r.start_line}` : `${r.start_line}-${r.end_line}`));
     const change = meta.files?.find((f) => f.path === file.path)?.change;
     return change === 'deleted' ? `${file.path} (deleted)` : ranges.length ? `${file.path}:${ranges.join(',')}` : file.path;
   });
+}
+
+/** The cells for one record: line, time, intent, agent, models, decision, and each file with its changed lines. */
+export function traceRowCells(line: number, record: AgentTraceRecord): string[] {
+  const meta = record.metadata ?? {};
   const kind = meta.kind && meta.kind !== 'mutation' ? `(${meta.kind})` : '';
   return [
     String(line),
@@ -28,7 +33,7 @@ export function traceRowCells(line: number, record: AgentTraceRecord): string[] 
     meta.agent ?? '',
     modelsOf(record).join(',') || '-',
     meta.decision ?? '',
-    files.join(' ') || '-',
+    fileLabels(record).join(' ') || '-',
   ];
 }
 
@@ -36,19 +41,22 @@ export function traceRowCells(line: number, record: AgentTraceRecord): string[] 
 const NARROW = [[0, 6], [1, 21], [2, 18], [3, 16], [5, 9]] as const;
 const INDENT = ' '.repeat(6);
 
+function narrowRow(cells: readonly string[]): string {
+  return NARROW.map(([at, width]) => fit(cells[at] ?? '', width)).join(' ').trimEnd();
+}
+
 /**
  * One record in the editor's trace view: the narrow row, then the model and each file on a line of its own under
  * it, so no line runs past the edge of an editor half a window wide (the CLI's one-line rows would, files last).
  */
-export function traceBlockLines(cells: string[]): string[] {
-  const row = NARROW.map(([at, width]) => fit(cells[at] ?? '', width)).join(' ').trimEnd();
-  const files = (cells[6] ?? '').split(' ').filter((file) => file && file !== '-');
-  const model = cells[4] && cells[4] !== '-' ? [`${INDENT}model ${cells[4]}`] : [];
-  return [row, ...model, ...files.map((file) => `${INDENT}${file}`)];
+export function traceBlockLines(line: number, record: AgentTraceRecord): string[] {
+  const cells = traceRowCells(line, record);
+  const model = cells[4] !== '-' ? [`${INDENT}model ${cells[4]}`] : [];
+  return [narrowRow(cells), ...model, ...fileLabels(record).map((file) => `${INDENT}${file}`)];
 }
 
 /** The narrow view's header: its row, and what the lines under each record hold. */
-export const TRACE_BLOCK_HEADER = [traceBlockLines(TRACE_TABLE_HEADER)[0], `${INDENT}model, then each file with its changed lines`];
+export const TRACE_BLOCK_HEADER = [narrowRow(TRACE_TABLE_HEADER), `${INDENT}model, then each file with its changed lines`];
 
 function fit(text: string, width: number): string {
   return text.length > width - 1 ? `${text.slice(0, width - 2)}…` : text.padEnd(width - 1);

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { TRACE_FILE } from '../../core/trace/traceFiles';
 import { queryTrace } from '../../core/trace/traceReader';
-import { TRACE_BLOCK_HEADER, traceBlockLines, traceRowCells } from '../../core/trace/traceTable';
+import { TRACE_BLOCK_HEADER, traceBlockLines } from '../../core/trace/traceTable';
 
 /** Rows kept in the view; a longer trace shows its newest records and says how many were left out. */
 export const MAX_TRACE_VIEW_ROWS = 5000;
@@ -16,7 +16,7 @@ export async function traceViewText(root: string): Promise<string> {
   let total = 0;
   for await (const { line, record } of queryTrace(join(root, TRACE_FILE))) {
     total += 1;
-    rows.push(traceBlockLines(traceRowCells(line, record)));
+    rows.push(traceBlockLines(line, record));
     // Trimmed in batches so a 100k-record trace does not shift the array once per record.
     if (rows.length >= 2 * MAX_TRACE_VIEW_ROWS) rows.splice(0, rows.length - MAX_TRACE_VIEW_ROWS);
   }

@@ -18,6 +18,7 @@ describe("Show Agent Trace's view: readable in an editor beside the chat", () =>
       files: [
         { path: 'src/auth/session/tokens.ts', before: 'a\nb\n', after: 'a\nB\nc\n' },
         { path: 'src/auth/login.ts', before: '', after: 'x\n' },
+        { path: 'src/auth/old name.ts', before: 'gone\n' },
       ],
     }));
     await sink.close();
@@ -28,6 +29,6 @@ describe("Show Agent Trace's view: readable in an editor beside the chat", () =>
     assert.ok(header > 0, lines.join('\n'));
     const row = lines.findIndex((line) => /^1 +2026-01-01T12:00:\d\dZ +auth-refactor +claude-code +allow$/.test(line));
     assert.ok(row > header, lines.join('\n'));
-    assert.deepEqual(lines.slice(row + 1, row + 4), ['      model claude-sonnet-4-5-20250929', '      src/auth/session/tokens.ts:2-3', '      src/auth/login.ts:1']);
+    assert.deepEqual(lines.slice(row + 1, row + 5), ['      model claude-sonnet-4-5-20250929', '      src/auth/session/tokens.ts:2-3', '      src/auth/login.ts:1', '      src/auth/old name.ts (deleted)'], 'a path with a space and a deleted file stay on one line each');
   });
 });
