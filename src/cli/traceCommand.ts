@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { CHANGE_CLASSES } from '../core/changeClass/changeClass';
 import { defaultAnchorDir } from '../core/trace/anchorStore';
 import { reanchorWorkspaceLogs } from '../core/trace/reanchor';
+import { MIN_KEEP, sealWorkspaceLogs } from '../core/trace/sealLog';
 import { GOVERNANCE_LOG_FILE, TRACE_FILE } from '../core/trace/traceFiles';
 import { formatRefusalRow, queryRefusals, REFUSAL_TABLE_HEADER, refusalRowCells, type RefusalFilter } from '../core/trace/refusalReader';
 import { queryTrace, type TraceFilter } from '../core/trace/traceReader';
@@ -16,6 +17,10 @@ import { gitText } from '../core/git/gitRun';
 import type { CliCommand, CliIO } from './cliCommand';
 import { describeLogSignatures, describeSigners, verifyLogs } from './signedVerification';
 
+/** Records younger than this stay in the working file: a branch opened since still merges cleanly. */
+const SEAL_DAYS = 30;
+const SEAL_KEEP = 100;
+
 const USAGE = `governor trace: show or verify the Agent Trace (.orchestration/agent_trace.jsonl)
 
 Usage:
@@ -24,6 +29,7 @@ Usage:
   governor trace refusals [--intent ID] [--agent NAME] [--since ISO] [--until ISO] [--json] [--workspace DIR]
   governor trace verify [--json] [--workspace DIR]
   governor trace reanchor [--workspace DIR]
+  governor trace seal [--older-than DAYS] [--keep N] [--workspace DIR]
 
 The workspace is the nearest folder at or above the current directory that holds .orchestration/ (as git
 finds .git/), or --workspace DIR.
@@ -53,6 +59,15 @@ governor trace reanchor for a human who checked what verify reported: a rebase t
                         once committed and pushed, every clone and CI accept them. Exit 1, changing
                         nothing for that log, when a chain itself is broken (edited, deleted or
                         reordered records), or when the acceptance record could not be written.
+governor trace seal     moves each log's records older than --older-than days (default ${SEAL_DAYS}) from the
+                        start of the working file, byte for byte, into a new file under
+                        .orchestration/sealed/, keeping at least --keep lines (default ${SEAL_KEEP}) in the
+                        working file. Nothing about the records changes (chains, anchors and line numbers
+                        see one log), but a git merge then touches only the working file, and check --base
+                        proves the sealed files unchanged without reading them. Run it on the default
+                        branch and commit the result; a branch that forked before the sealed records ends
+                        must merge the default branch in first. Exit 1, sealing nothing of that log, when
+                        it does not verify.
 Exit 2 on bad arguments or a workspace that is not a directory.
 `;
 
@@ -71,12 +86,13 @@ const QUERY_OPTIONS = {
 
 export const traceCommand: CliCommand = {
   name: 'trace',
-  summary: 'List Agent Trace records (filters), `trace refusals` what was refused, `trace verify` the hash chains and anchors, `trace reanchor` after a checked rebase',
+  summary: 'List Agent Trace records (filters), `trace refusals` what was refused, `trace verify` the hash chains and anchors, `trace reanchor` after a checked rebase, `trace seal` old records',
   usage: USAGE,
   async run(args, io) {
     if (args[0] === 'verify') return runVerify(args.slice(1), io);
     if (args[0] === 'refusals') return runRefusals(args.slice(1), io);
     if (args[0] === 'reanchor') return runReanchor(args.slice(1), io);
+    if (args[0] === 'seal') return runSeal(args.slice(1), io);
     const parsed = parseCliArgs(args, QUERY_OPTIONS);
     if (!parsed.ok) return usageError(io, 'trace', parsed.message);
     const { values } = parsed;
@@ -168,6 +184,25 @@ async function runVerify(args: string[], io: CliIO): Promise<number> {
     }
   }
   return results.some((r) => r.result.status === 'tampered') ? 1 : 0;
+}
+
+async function runSeal(args: string[], io: CliIO): Promise<number> {
+  const parsed = parseCliArgs(args, { 'older-than': { type: 'string' }, keep: { type: 'string' }, workspace: { type: 'string' } });
+  if (!parsed.ok) return usageError(io, 'trace seal', parsed.message);
+  const days = Number(parsed.values['older-than'] ?? SEAL_DAYS);
+  const keep = Number(parsed.values.keep ?? SEAL_KEEP);
+  if (!Number.isFinite(days) || days < 0) return usageError(io, 'trace seal', `--older-than takes a number of days, not ${echoArg(String(parsed.values['older-than']))}`);
+  if (!Number.isSafeInteger(keep) || keep < MIN_KEEP) return usageError(io, 'trace seal', `--keep takes a whole number of at least ${MIN_KEEP}, not ${echoArg(String(parsed.values.keep))}`);
+  const root = await governedWorkspaceFrom(parsed.values.workspace, io, 'trace seal');
+  if (!root) return 2;
+  const results = await sealWorkspaceLogs(root, { before: new Date(Date.now() - days * 86_400_000), keep });
+  for (const { log, sealed, segment, kept, refused } of results) {
+    if (refused) io.stdout(`${log}: NOT sealed, it does not verify: ${refused}\n`);
+    else if (!sealed) io.stdout(`${log}: nothing to seal (no run of records older than ${days} days before the last ${keep})\n`);
+    else io.stdout(`${log}: sealed ${sealed} record${sealed === 1 ? '' : 's'} into ${segment}; ${kept} stay in the working file\n`);
+  }
+  if (results.some((r) => r.sealed)) io.stdout('Commit .orchestration/ on the default branch: `git add .orchestration && git commit -m "Seal old Agent Trace records"`.\n');
+  return results.some((r) => r.refused) ? 1 : 0;
 }
 
 async function runReanchor(args: string[], io: CliIO): Promise<number> {

@@ -1,7 +1,9 @@
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { errnoOf } from '../ioError';
-import { readLines, type LinePosition } from '../io/lineStream';
+import type { LinePosition } from '../io/lineStream';
+import { readLogLines } from '../trace/logLines';
+import { logParts, partAt } from '../trace/sealedSegments';
 
 /** What a follower found: new lines (possibly none), or a log that is no longer the one it read. */
 export type FollowResult = 'appended' | 'rewritten';
@@ -23,7 +25,7 @@ export class LogFollower {
       this.reset();
       return 'rewritten';
     }
-    for await (const { text, line, offset, bytes, complete } of readLines(this.path, this.position)) {
+    for await (const { text, line, offset, bytes, complete } of readLogLines(this.path, this.position)) {
       if (!complete) break;
       this.position = { offset: offset + bytes + 1, line };
       this.last = { offset, text };
@@ -42,9 +44,11 @@ export class LogFollower {
    * and checked to be a regular file first, so a FIFO or device put in the log's place cannot hang the keeper.
    */
   private async stillSame(): Promise<boolean> {
+    // The last line may now be in a sealed segment (a seal moved it there, at the same place in the whole log).
+    const part = this.last ? partAt(logParts(this.path).parts, this.last.offset) : { path: this.path, offset: 0 };
     let handle;
     try {
-      handle = await open(this.path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+      handle = await open(part.path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
     } catch (error) {
       if (errnoOf(error) === 'ENOENT') return this.last === undefined;
       throw error;
@@ -54,7 +58,7 @@ export class LogFollower {
       if (!this.last) return true;
       const expected = Buffer.from(`${this.last.text}\n`, 'utf8');
       const actual = Buffer.alloc(expected.length);
-      const { bytesRead } = await handle.read(actual, 0, expected.length, this.last.offset);
+      const { bytesRead } = await handle.read(actual, 0, expected.length, this.last.offset - part.offset);
       return bytesRead === expected.length && actual.equals(expected);
     } finally {
       await handle.close();

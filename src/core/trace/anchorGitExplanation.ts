@@ -1,7 +1,8 @@
 import { open } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { runGit } from '../git/gitRun';
 import type { AnchorHead } from './anchorStore';
+import { logParts } from './sealedSegments';
 
 /**
  * Whether git accounts for an anchored head that is missing or moved, so no writer leaves a note that would fail
@@ -15,7 +16,7 @@ export async function gitExplainsAnchor(root: string, log: string, anchor: Ancho
   const committed = await blobAt(root, 'HEAD', log);
   if (committed === undefined || !(await startsWith(join(root, log), committed))) return false;
   const needle = `"hash":${JSON.stringify(anchor.hash)}`;
-  if (committed.includes(needle)) return true;
+  if (committed.includes(needle) || (await inCommittedSegment(root, log, needle))) return true;
   const before = await blobAt(root, 'HEAD@{1}', log);
   return before !== undefined && before.includes(needle);
 }
@@ -24,6 +25,15 @@ export async function gitExplainsAnchor(root: string, log: string, anchor: Ancho
 export async function blobAt(root: string, rev: string, log: string): Promise<Buffer | undefined> {
   const run = await runGit(root, ['cat-file', 'blob', `${rev}:./${log}`]);
   return run.ok ? run.stdout : undefined;
+}
+
+/** Whether a sealed segment that HEAD committed, unchanged on disk, holds the record (a seal moved it there). */
+async function inCommittedSegment(root: string, log: string, needle: string): Promise<boolean> {
+  for (const part of logParts(join(root, log)).parts.slice(0, -1)) {
+    const committed = await blobAt(root, 'HEAD', relative(root, part.path).split('\\').join('/'));
+    if (committed !== undefined && committed.length === part.bytes && committed.includes(needle) && (await startsWith(part.path, committed))) return true;
+  }
+  return false;
 }
 
 async function startsWith(path: string, prefix: Buffer): Promise<boolean> {

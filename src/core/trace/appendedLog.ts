@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gitText } from '../git/gitRun';
+import { readLogLines } from './logLines';
+import type { SealedPrefix } from './sealedGit';
 import type { ChainFields } from './traceChain';
 
 /** A head log that is the base's log byte for byte followed by the branch's lines, found without reading the base's blob. */
@@ -17,8 +19,22 @@ export interface AppendedLog {
   tail: { text: string; offset: number }[];
   /** The head ends in a partial line after them. */
   tornTail: boolean;
-  /** Where every LINE_INDEX_STEP-th line of the base starts (index i: line i*STEP+1): finds a base line without a scan. */
+  /** Where every LINE_INDEX_STEP-th line of the base's working file starts (index i: its line i*STEP+1): finds a base line without a scan. */
   lineIndex: number[];
+  /** Lines and bytes of the sealed segments before the working file, which every line number and offset above counts. */
+  sealed?: SealedPrefix;
+}
+
+/** The working files' comparison placed after the log's sealed segments, as the whole log numbers its lines. */
+export function afterSegments(appended: AppendedLog, sealed: SealedPrefix): AppendedLog {
+  if (sealed.lines === 0 && sealed.bytes === 0) return appended;
+  return {
+    ...appended,
+    baseSize: sealed.bytes + appended.baseSize,
+    baseRecords: sealed.lines + appended.baseRecords,
+    tail: appended.tail.map(({ text, offset }) => ({ text, offset: sealed.bytes + offset })),
+    sealed,
+  };
 }
 
 export const LINE_INDEX_STEP = 1024;
@@ -112,17 +128,24 @@ class PrefixScan {
   }
 }
 
-/** Line `line` (1-based) of the base, read from the head's first bytes by the line index; undefined past the base. */
+/** Line `line` (1-based, of the whole log) of the base, read from the head's files by the line index; undefined past the base. */
 export async function baseLineAt(root: string, log: string, appended: AppendedLog, line: number): Promise<string | undefined> {
   if (line < 1 || line > appended.baseRecords) return undefined;
-  const step = Math.floor((line - 1) / LINE_INDEX_STEP);
+  const sealed = appended.sealed ?? { lines: 0, bytes: 0 };
+  if (line <= sealed.lines) {
+    // In a sealed segment, which the base had unchanged: read it (rare: a revocation point in sealed history).
+    for await (const found of readLogLines(join(root, log))) if (found.line === line) return found.text;
+    return undefined;
+  }
+  const local = line - sealed.lines;
+  const step = Math.floor((local - 1) / LINE_INDEX_STEP);
   const from = appended.lineIndex[step];
-  const to = appended.lineIndex[step + 1] ?? appended.baseSize;
+  const to = appended.lineIndex[step + 1] ?? appended.baseSize - sealed.bytes;
   const file = await open(join(root, log), 'r');
   try {
     const bytes = Buffer.alloc(to - from);
     await file.read(bytes, 0, bytes.length, from);
-    return bytes.toString('utf8').split('\n')[(line - 1) % LINE_INDEX_STEP];
+    return bytes.toString('utf8').split('\n')[(local - 1) % LINE_INDEX_STEP];
   } finally {
     await file.close();
   }

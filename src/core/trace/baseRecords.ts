@@ -1,8 +1,6 @@
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { gitText } from '../git/gitRun';
-import { blobAt } from './anchorGitExplanation';
-import { appendedToBase, type AppendedLog } from './appendedLog';
+import { afterSegments, appendedToBase, type AppendedLog } from './appendedLog';
+import { logBytesAt, logBytesOnDisk, sameSegmentsAs } from './sealedGit';
 import type { ChainFields } from './traceChain';
 
 /** A record the base held that the head's log no longer holds byte for byte, with what a team lead needs to act. */
@@ -46,13 +44,16 @@ const MAX_BLAME_COMMITS = 200;
  * file once, not reading the base's blob back from git nor parsing either.
  */
 export async function compareWithBase(root: string, log: string, fields: ChainFields, base: string): Promise<BaseComparison> {
-  const appended = await appendedToBase(root, log, fields, base);
-  if (appended) {
-    const { baseRecords, baseNotes, tail } = appended;
-    return { log, base, baseRecords, baseNotes, headRecords: baseRecords + tail.length, added: tail.map((_, i) => baseRecords + i + 1), appended };
+  // Sealed segments the base already had, unchanged, are proved by git without reading them: only the working files are compared.
+  const sealed = await sameSegmentsAs(root, base, log);
+  const appended = sealed && (await appendedToBase(root, log, fields, base));
+  if (sealed && appended) {
+    const placed = afterSegments(appended, sealed);
+    const { baseRecords, baseNotes, tail } = placed;
+    return { log, base, baseRecords, baseNotes, headRecords: baseRecords + tail.length, added: tail.map((_, i) => baseRecords + i + 1), appended: placed };
   }
-  const baseBytes = (await blobAt(root, base, log)) ?? Buffer.alloc(0);
-  const headBytes = await readFile(join(root, log)).catch(() => Buffer.alloc(0));
+  const baseBytes = (await logBytesAt(root, base, log)) ?? Buffer.alloc(0);
+  const headBytes = await logBytesOnDisk(root, log);
   const baseLines = completeLines(baseBytes);
   const result: Omit<BaseComparison, 'added' | 'headRecords'> = { log, base, baseRecords: baseLines.length, baseNotes: notesOf(baseLines, fields) };
   if (headBytes.length >= baseBytes.length && headBytes.subarray(0, baseBytes.length).equals(baseBytes)) {
@@ -90,7 +91,7 @@ async function describeDropped(root: string, log: string, base: string, text: st
   }
   const commits = (await gitText(root, ['rev-list', '--reverse', '--topo-order', `--max-count=${MAX_BLAME_COMMITS}`, `${base}..HEAD`, '--', log]))?.split('\n').filter(Boolean) ?? [];
   for (const sha of commits) {
-    const blob = await blobAt(root, sha, log);
+    const blob = await logBytesAt(root, sha, log);
     if (blob !== undefined && completeLines(blob).includes(text)) continue;
     const said = (await gitText(root, ['show', '-s', '--format=%s%x00%an <%ae>', sha])) ?? '';
     const [subject = '', author = ''] = said.split('\0');

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { readLines } from '../io/lineStream';
+import { readLogLines } from './logLines';
 import type { BaseComparison } from './baseRecords';
 import type { TraceLine } from './traceReader';
 import type { AgentTraceRecord, GovernanceRecord } from './traceRecord';
@@ -28,7 +28,7 @@ export async function readAddedLines(root: string, comparison: BaseComparison): 
   const wanted = new Set(comparison.added);
   const lines: TraceLine[] = [];
   if (wanted.size === 0) return lines;
-  for await (const { text, line, complete } of readLines(join(root, comparison.log))) {
+  for await (const { text, line, complete } of readLogLines(join(root, comparison.log))) {
     if (!complete) break;
     if (wanted.has(line)) lines.push(parsed(line, text));
   }

@@ -32,6 +32,7 @@ import {
   type ChainFields,
 } from './traceChain';
 import type { MergeNote } from './traceRecord';
+import { logParts } from './sealedSegments';
 import { verifyLog } from './traceVerify';
 
 const fdatasyncAsync = promisify(fdatasync);
@@ -87,6 +88,8 @@ interface Pending {
 interface KnownTail {
   ino: number;
   size: number;
+  /** Bytes of the log's sealed segments, before the working file (anchors count the whole log). */
+  sealedBytes: number;
   branch: string;
   hash: string;
   line: number;
@@ -105,7 +108,9 @@ interface OwnRecord {
 interface SyncedTail {
   hash: string;
   line: number;
+  /** The working file's size; the whole log's is sealedBytes more. */
   size: number;
+  sealedBytes: number;
   notes: Record<string, unknown>[];
   merge?: MergeNote;
 }
@@ -208,7 +213,7 @@ export class ChainedJsonlLog {
       const all = [...tail.notes, ...records];
       if (all.length === 0) {
         // Nothing to write (an open with a healthy tail); remember the head unless a merge note is still owed.
-        if (!tail.merge) this.known = { ino: this.ino, branch, hash: tail.hash, line: tail.line, size: tail.size };
+        if (!tail.merge) this.known = { ino: this.ino, branch, hash: tail.hash, line: tail.line, size: tail.size, sealedBytes: tail.sealedBytes };
         return;
       }
       if (tail.merge) (fields(all[0]) ?? {}).merge = tail.merge;
@@ -235,8 +240,8 @@ export class ChainedJsonlLog {
       else if (this.options.fsync === 'batch') this.scheduleSync();
       const head = { hash: prev, line: tail.line + lines.length, size: tail.size + data.length };
       if (keyId !== undefined && ownLink !== undefined) this.own = { keyId, link: ownLink, ino: this.ino, size: head.size };
-      await anchors.write(name, branch, { ...head, updated: new Date().toISOString() });
-      this.known = { ino: this.ino, branch, ...head };
+      await anchors.write(name, branch, { ...head, size: tail.sealedBytes + head.size, updated: new Date().toISOString() });
+      this.known = { ino: this.ino, branch, ...head, sealedBytes: tail.sealedBytes };
     } finally {
       await lock.release();
     }
@@ -273,7 +278,8 @@ export class ChainedJsonlLog {
     }
     const fd = this.fd;
     const known = this.known;
-    if (known && known.size === size && known.branch === branch) return { hash: known.hash, line: known.line, size, notes: [] };
+    if (known && known.size === size && known.branch === branch) return { hash: known.hash, line: known.line, size, sealedBytes: known.sealedBytes, notes: [] };
+    const { parts, sealedBytes } = logParts(path);
 
     const notes: Record<string, unknown>[] = [];
     let tail = readJsonlTail(fd, size);
@@ -285,10 +291,11 @@ export class ChainedJsonlLog {
       tail = readJsonlTail(fd, size);
       lastHash = tail.lastLine === undefined ? GENESIS_HASH : hashOfLine(tail.lastLine, fields);
     }
-    const head = lastHash ?? GENESIS_HASH;
+    // A working file emptied by a seal: the head is the last sealed record.
+    const head = (tail.lastLine === undefined && parts.length > 1 ? lastSealedHash(parts[parts.length - 2].path, fields) : lastHash) ?? GENESIS_HASH;
     const anchor = await anchors.read(name, branch);
     // The head alone is not enough: a record inserted before it leaves the last line as it was, but not the size.
-    if (anchor && anchor.hash === head && anchor.size === size) return { hash: head, line: anchor.line, size, notes };
+    if (anchor && anchor.hash === head && anchor.size === sealedBytes + size) return { hash: head, line: anchor.line, size, sealedBytes, notes };
 
     // Someone other than a governor writer changed the file (merge, pull, crash before the anchor moved,
     // tampering), or we have no anchor yet: one full pass tells which, and how many lines there are.
@@ -301,7 +308,7 @@ export class ChainedJsonlLog {
     const merge = others.length && result.mergeFromLine
       ? { heads: others, chains: others.length + 1, from_line: result.mergeFromLine }
       : undefined;
-    return { hash: head, line: result.records, size, notes, merge };
+    return { hash: head, line: result.records, size, sealedBytes, notes, merge };
   }
 
   /**
@@ -402,6 +409,17 @@ function syncDirectory(dir: string): void {
   const fd = openSync(dir, 'r');
   try {
     fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The hash of a sealed segment's last record (undefined: none readable, which verify reports). */
+function lastSealedHash(path: string, fields: ChainFields): string | undefined {
+  const fd = openSync(path, 'r');
+  try {
+    const tail = readJsonlTail(fd, fstatSync(fd).size);
+    return tail.lastLine === undefined ? undefined : hashOfLine(tail.lastLine, fields);
   } finally {
     closeSync(fd);
   }

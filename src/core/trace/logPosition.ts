@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errnoOf } from '../ioError';
 import type { LogPosition } from '../signing/revocationPoint';
+import { logParts } from './sealedSegments';
 import type { ChainFields } from './traceChain';
 import { WORKSPACE_LOGS } from './workspaceVerify';
 
@@ -17,11 +18,27 @@ export async function logPosition(path: string, fields: ChainFields): Promise<Lo
     if (errnoOf(error) === 'ENOENT') return { records: 0 };
     return { problem: `cannot be read (${error instanceof Error ? error.message : String(error)})` };
   }
-  const end = text.lastIndexOf('\n');
-  if (end < 0) return { records: 0 };
+  // Sealed segments come first in the log: their lines count, and a working file a seal emptied ends in their last record.
+  const { sealedLines, parts } = logParts(path);
+  if (sealedLines > 0 && text.lastIndexOf('\n') < 0) {
+    const sealed = await readFile(parts[parts.length - 2].path, 'utf8');
+    const last = lastLine(sealed);
+    return last === undefined ? { problem: 'its last sealed segment has no complete line' } : positionOf(last, sealedLines, fields);
+  }
+  const last = lastLine(text);
+  if (last === undefined) return { records: 0 };
   let records = 0;
-  for (let at = text.indexOf('\n'); at >= 0 && at <= end; at = text.indexOf('\n', at + 1)) records += 1;
-  const last = text.slice(text.lastIndexOf('\n', end - 1) + 1, end);
+  for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) records += 1;
+  return positionOf(last, sealedLines + records, fields);
+}
+
+/** The last complete line of a log's text (undefined: none). */
+function lastLine(text: string): string | undefined {
+  const end = text.lastIndexOf('\n');
+  return end < 0 ? undefined : text.slice(text.lastIndexOf('\n', end - 1) + 1, end);
+}
+
+function positionOf(last: string, records: number, fields: ChainFields): LogPosition | { problem: string } {
   let hash: unknown;
   try {
     hash = fields(JSON.parse(last) as Record<string, unknown>)?.hash;

@@ -3,6 +3,7 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { errnoOf } from '../ioError';
 import { runGit } from '../git/gitRun';
+import { SEALED_DIR } from './sealedSegments';
 import { GOVERNANCE_LOG_FILE, TRACE_FILE } from './traceFiles';
 
 /**
@@ -14,7 +15,8 @@ export const ORCHESTRATION_GITIGNORE = '.orchestration/.gitignore';
 
 /** The appended logs: a union merge keeps both branches' lines; LF keeps every clone's bytes (and so hashes) the same. */
 const LOGS = [TRACE_FILE, GOVERNANCE_LOG_FILE];
-const ATTRIBUTE_LINES = LOGS.map((log) => `${log.slice('.orchestration/'.length)} merge=union eol=lf`);
+/** Sealed segments are never merged line by line (a seal is made on one branch) and hold too many lines to diff. */
+const ATTRIBUTE_LINES = [...LOGS.map((log) => `${log.slice('.orchestration/'.length)} merge=union eol=lf`), `${SEALED_DIR}/*.jsonl eol=lf -diff`];
 
 /**
  * What the product writes in `.orchestration/` that must never be committed: lock folders, pending entries, temp

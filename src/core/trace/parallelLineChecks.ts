@@ -7,6 +7,7 @@ import { errnoOf } from '../ioError';
 import { unpackCheckedLines, type CheckedLineBatch } from './checkedLineBatch';
 import type { CheckedLine, ChainFieldsName } from './lineChecks';
 import type { LineCheckMessage, LineCheckShare } from './lineCheckWorker';
+import { partAt, type LogPart } from './sealedSegments';
 
 /**
  * A large log's line checks on worker threads: each takes one byte range (cut at line starts), and the lines
@@ -132,22 +133,24 @@ class ShareQueue {
 }
 
 /**
- * Reads one line back from the log (a record whose signature must be checked, which a worker did not send whole).
- * The file stays open until `close` (the end of verify); the audit's checks after that open it for each line.
+ * Reads one line back from the log (a record whose signature must be checked, which a worker did not send whole),
+ * from whichever of its files (sealed segments, working file) holds the offset. Files stay open until `close` (the
+ * end of verify); the audit's checks after that open them for each line.
  */
 export class LineRereader {
-  private fd: number | undefined;
+  private readonly fds = new Map<string, number>();
   private closed = false;
 
-  constructor(private readonly path: string) {}
+  constructor(private readonly parts: readonly LogPart[]) {}
 
   /** The line's bytes; '' when the log no longer reaches that far (it changed under verify). */
   text(offset: number, bytes: number): string {
-    const fd = this.fd ?? openSync(this.path, 'r');
-    if (!this.closed) this.fd = fd;
+    const part = partAt(this.parts, offset);
+    const fd = this.fds.get(part.path) ?? openSync(part.path, 'r');
+    if (!this.closed) this.fds.set(part.path, fd);
     try {
       const buffer = Buffer.alloc(bytes);
-      readFully(fd, buffer, offset);
+      readFully(fd, buffer, offset - part.offset);
       return buffer.toString('utf8');
     } catch (error) {
       if (errnoOf(error) !== undefined) throw error;
@@ -159,7 +162,7 @@ export class LineRereader {
 
   close(): void {
     this.closed = true;
-    if (this.fd !== undefined) closeSync(this.fd);
-    this.fd = undefined;
+    for (const fd of this.fds.values()) closeSync(fd);
+    this.fds.clear();
   }
 }

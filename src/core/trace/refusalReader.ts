@@ -1,4 +1,4 @@
-import { readLines } from '../io/lineStream';
+import { readLogLines } from './logLines';
 import type { GovernanceRecord } from './traceRecord';
 
 /** Which refusals to list: the same filters `governor trace` takes for changes, where a refusal has them. */
@@ -20,7 +20,7 @@ const REFUSALS: ReadonlySet<string> = new Set(['deny', 'reject', 'error']);
 export async function* queryRefusals(path: string, filter: RefusalFilter = {}): AsyncGenerator<RefusalEntry> {
   const since = filter.since?.getTime();
   const until = filter.until?.getTime();
-  for await (const { text, line, complete } of readLines(path)) {
+  for await (const { text, line, complete } of readLogLines(path)) {
     if (!complete) return;
     let record: GovernanceRecord;
     try {

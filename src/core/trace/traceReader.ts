@@ -1,5 +1,5 @@
 import { Minimatch } from 'minimatch';
-import { readLines } from '../io/lineStream';
+import { readLogLines } from './logLines';
 import type { AgentTraceRecord } from './traceRecord';
 
 /** One parsed line of the trace; `error` instead of `record` when the line is not a JSON object. */
@@ -30,7 +30,7 @@ export interface TraceFilter {
 
 /** Streams the trace record by record; memory stays flat however long the file is. A torn last line is skipped. */
 export async function* readTrace(path: string): AsyncGenerator<TraceLine> {
-  for await (const { text, line, complete } of readLines(path)) {
+  for await (const { text, line, complete } of readLogLines(path)) {
     if (!complete) return;
     try {
       const value: unknown = JSON.parse(text);

@@ -1,6 +1,9 @@
 import { statSync } from 'node:fs';
+import { basename } from 'node:path';
 import type { AnchorHead } from './anchorStore';
-import { readLineBatches, readLines } from '../io/lineStream';
+import { readLineBatches } from '../io/lineStream';
+import { readLogLines } from './logLines';
+import { logParts, type LogPart } from './sealedSegments';
 import { chainFieldsName, checkLine, type CheckedLine } from './lineChecks';
 import { checkLinesInParallel, defaultLineCheckWorkers, lineCheckDefaults, lineCheckWorkerFile, LineRereader } from './parallelLineChecks';
 import { GENESIS_HASH, isChainHash, signedText, traceChainFields, type ChainFields } from './traceChain';
@@ -171,7 +174,7 @@ class ParsedLine implements RecordLine {
  */
 export async function* readRecordLines(path: string, fields: ChainFields, wanted: ReadonlySet<number>): AsyncGenerator<RecordLine> {
   let left = wanted.size;
-  for await (const line of readLines(path)) {
+  for await (const line of readLogLines(path)) {
     if (left === 0 || !line.complete) return;
     if (!wanted.has(line.line)) continue;
     left -= 1;
@@ -181,8 +184,30 @@ export async function* readRecordLines(path: string, fields: ChainFields, wanted
   }
 }
 
-/** The log's lines, checked one by one (lineChecks), in file order: on worker threads for a large log. */
-async function* checkedLines(path: string, fields: ChainFields, parallel: VerifyOptions['parallel']): AsyncGenerator<CheckedLine[]> {
+/**
+ * The log's lines, checked one by one (lineChecks), in order across its sealed segments and working file, each placed
+ * as in the whole log. A segment that does not hold the lines its name says, or ends in a partial line, is a problem.
+ */
+async function* checkedLines(parts: readonly LogPart[], fields: ChainFields, parallel: VerifyOptions['parallel'], problems: Problem[]): AsyncGenerator<CheckedLine[]> {
+  for (const [k, part] of parts.entries()) {
+    const working = k === parts.length - 1;
+    let lines = 0;
+    for await (const batch of checkedFile(part.path, fields, parallel)) {
+      for (const line of batch) {
+        line.line += part.line;
+        line.offset += part.offset;
+        if (!working && !line.complete) problems.push({ line: line.line, reason: `sealed segment ${basename(part.path)} ends in a partial line: it was cut or edited after it was sealed` });
+        else lines += 1;
+      }
+      yield working ? batch : batch.filter((line) => line.complete);
+    }
+    if (!working && lines !== part.lines) {
+      problems.push({ line: part.line + Math.min(lines, part.lines ?? 0) + 1, reason: `sealed segment ${basename(part.path)} holds ${lines} line${lines === 1 ? '' : 's'} where its name says ${part.lines}: lines were removed from or added to it after it was sealed` });
+    }
+  }
+}
+
+async function* checkedFile(path: string, fields: ChainFields, parallel: VerifyOptions['parallel']): AsyncGenerator<CheckedLine[]> {
   const name = chainFieldsName(fields);
   const workerFile = parallel === false || name === undefined ? undefined : lineCheckWorkerFile();
   const size = workerFile ? (statSync(path, { throwIfNoEntry: false })?.size ?? 0) : 0;
@@ -232,10 +257,12 @@ export async function verifyLog(path: string, options: VerifyOptions = {}): Prom
     if (!chainProblem || line < chainProblem.line) chainProblem = { line, reason };
   };
 
-  const reread = new LineRereader(path);
+  const { parts } = logParts(path);
+  const partProblems: Problem[] = [];
+  const reread = new LineRereader(parts);
   try {
     // One await per batch of lines, not per line (100k of them).
-    lines: for await (const batch of checkedLines(path, fields, options.parallel)) {
+    lines: for await (const batch of checkedLines(parts, fields, options.parallel, partProblems)) {
       for (const line of batch) {
         if (!line.complete) {
           tornTail = true;
@@ -314,6 +341,7 @@ export async function verifyLog(path: string, options: VerifyOptions = {}): Prom
   } finally {
     reread.close();
   }
+  for (const problem of partProblems) fail(problem.line, problem.reason);
 
   if (dangling && !dangling.reordered) {
     fail(

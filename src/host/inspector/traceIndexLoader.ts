@@ -1,7 +1,7 @@
-import { open, stat } from 'node:fs/promises';
-import { errnoOf } from '../../core/ioError';
 import { readLastLines } from '../../core/io/lastLines';
-import { readLines, type LinePosition } from '../../core/io/lineStream';
+import type { LinePosition } from '../../core/io/lineStream';
+import { logSize, readLogBytes, readLogLines } from '../../core/trace/logLines';
+import { logParts } from '../../core/trace/sealedSegments';
 import { governanceLogPath, traceFilePath } from '../../core/trace/traceFiles';
 import type { RowSource } from '../../shared/inspectorProtocol';
 import { TraceIndex } from './traceIndex';
@@ -46,9 +46,11 @@ export class TraceIndexLoader {
   preview(maxLines: number, maxBytes: number): TraceIndex {
     const preview = new TraceIndex(PREVIEW_KEY_BASE);
     for (const source of ['trace', 'governance'] as const) {
+      // The working file's end; its offsets are placed after the log's sealed segments, as the full index places them.
+      const { sealedBytes } = logParts(this.paths[source]);
       for (const { text, offset, bytes } of readLastLines(this.paths[source], maxLines, maxBytes)) {
         const record = parseObject(text);
-        if (record) preview.add(source, 0, { offset, bytes }, record);
+        if (record) preview.add(source, 0, { offset: sealedBytes + offset, bytes }, record);
       }
     }
     return preview;
@@ -62,7 +64,7 @@ export class TraceIndexLoader {
   private async readNew(): Promise<RefreshResult> {
     let reset = false;
     for (const source of ['trace', 'governance'] as const) {
-      if ((await sizeOf(this.paths[source])) < this.positions[source].offset) reset = true;
+      if (logSize(this.paths[source]) < this.positions[source].offset) reset = true;
     }
     if (reset) {
       this.index.clear();
@@ -72,7 +74,7 @@ export class TraceIndexLoader {
     let added = 0;
     for (const source of ['trace', 'governance'] as const) {
       const position = this.positions[source];
-      for await (const { text, line, offset, bytes, complete } of readLines(this.paths[source], position)) {
+      for await (const { text, line, offset, bytes, complete } of readLogLines(this.paths[source], position)) {
         if (!complete) break;
         position.offset = offset + bytes + 1;
         position.line = line;
@@ -88,14 +90,7 @@ export class TraceIndexLoader {
 
 /** Reads back the one line a row points at (the index keeps no records). */
 export async function readRecordAt(path: string, offset: number, bytes: number): Promise<Record<string, unknown> | undefined> {
-  const handle = await open(path, 'r');
-  try {
-    const buffer = Buffer.alloc(bytes);
-    await handle.read(buffer, 0, bytes, offset);
-    return parseObject(buffer.toString('utf8'));
-  } finally {
-    await handle.close();
-  }
+  return parseObject((await readLogBytes(path, offset, bytes)).toString('utf8'));
 }
 
 function parseObject(text: string): Record<string, unknown> | undefined {
@@ -104,15 +99,6 @@ function parseObject(text: string): Record<string, unknown> | undefined {
     return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
   } catch {
     return undefined;
-  }
-}
-
-async function sizeOf(path: string): Promise<number> {
-  try {
-    return (await stat(path)).size;
-  } catch (error) {
-    if (errnoOf(error) === 'ENOENT') return 0;
-    throw error;
   }
 }
 

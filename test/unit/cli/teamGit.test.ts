@@ -213,6 +213,61 @@ describe('a team\'s git: the shared log through merges, rebases and reverts', fu
     assert.match(refused.stdout, /FAIL {2}\.orchestration\/agent_trace\.jsonl lines \d+-\d+ are signed by eve, a signer this branch adds/);
   });
 
+  it('sealing old records on main: a branch opened before merges cleanly, every clone and CI stay green, and a changed sealed record fails', async () => {
+    for (const n of [1, 2, 3, 4]) await lead.agentWrites(`src/s${n}.ts`, `${n}\n`);
+    commitAndPush(lead, 'four records', 'main');
+    const whole = await readFile(join(lead.dir, TRACE), 'utf8');
+    const alice = await join_('alice');
+    alice.git('checkout', '--quiet', '-b', 'feat-a');
+    await alice.agentWrites('src/a.ts', 'a\n');
+    commitAndPush(alice, 'feat-a');
+
+    lead.git('pull', '--quiet', '--no-rebase', 'origin', 'main');
+    const sealed = await lead.governor('trace', 'seal', '--older-than', '0', '--keep', '2');
+    assert.equal(sealed.code, 0, sealed.stdout + sealed.stderr);
+    const segment = /sealed (\d+) records? into (\.orchestration\/sealed\/agent_trace\.\d{9}\.jsonl); 2 stay/.exec(sealed.stdout);
+    assert.ok(segment, sealed.stdout);
+    // The seal moves bytes, it does not change them: the segment and the working file are the log as it was.
+    const moved = await readFile(join(lead.dir, segment[2]), 'utf8');
+    assert.equal(moved + (await readFile(join(lead.dir, TRACE), 'utf8')), whole);
+    assert.equal(moved.split('\n').filter(Boolean).length, Number(segment[1]));
+    assert.match(lead.git('check-attr', 'eol', 'diff', '--', segment[2]), /eol: lf[\s\S]*diff: unset/);
+    commitAndPush(lead, 'Seal old Agent Trace records', 'main');
+    const sealedMain = lead.git('rev-parse', 'HEAD').trim();
+    await lead.agentWrites('src/after.ts', 'after\n');
+    assert.doesNotMatch(await readFile(join(lead.dir, TRACE), 'utf8'), /"discontinuity"/);
+    commitAndPush(lead, 'after the seal', 'main');
+
+    // The branch opened before the seal merges without a conflict; only the working file was merged.
+    lead.git('fetch', '--quiet', 'origin');
+    lead.git('merge', '--quiet', '--no-edit', 'origin/feat-a');
+    assert.equal(await readFile(join(lead.dir, segment[2]), 'utf8'), moved);
+    assert.equal((await readFile(join(lead.dir, TRACE), 'utf8')).split('\n').filter(Boolean).length, 2 + 1 + 1);
+    const base = await lead.governor('check', '--base', sealedMain, '--require-signatures');
+    assert.equal(base.code, 0, base.stdout);
+    assert.match(base.stdout, /all \d+ record\(s\) of the merge base/);
+    lead.git('push', '--quiet', 'origin', 'main');
+    const gate = await team.ci(['check', '--require-signatures']);
+    assert.equal(gate.code, 0, gate.stdout + gate.stderr);
+    const verify = await team.ci(['trace', 'verify']);
+    assert.match(verify.stdout, /merged|verified/, verify.stdout);
+
+    // Alice pulls main over her branch's log and writes: no note, and her check is green.
+    alice.git('checkout', '--quiet', 'main');
+    alice.git('pull', '--quiet', '--no-rebase', 'origin', 'main');
+    await alice.agentWrites('src/a2.ts', 'a2\n');
+    assert.doesNotMatch(await readFile(join(alice.dir, TRACE), 'utf8'), /"discontinuity"/);
+    const local = await alice.governor('check');
+    assert.equal(local.code, 0, local.stdout + local.stderr);
+
+    // A sealed record edited on a branch: check --base names it, though the working file is untouched.
+    lead.git('checkout', '--quiet', '-b', 'edit-sealed');
+    await writeFile(join(lead.dir, segment[2]), moved.replace('"src/s1.ts"', '"src/x1.ts"'));
+    const edited = await lead.governor('check', '--base', 'main');
+    assert.equal(edited.code, 1, edited.stdout);
+    assert.match(edited.stdout, /FAIL {2}\.orchestration\/agent_trace\.jsonl: record 1 of the base's log \(id [0-9a-f-]+, intent app, agent [^)]+\) is (gone|changed)/);
+  });
+
   it('check says when the marks are missing and when a scratch file or the intent map is committed', async () => {
     await lead.agentWrites('src/a.ts', 'a\n');
     await writeFile(join(lead.dir, '.orchestration/.gitattributes'), '# emptied\n');
